@@ -1,0 +1,34 @@
+# pulumi-hosting: the two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+PLUGIN := bin/pulumi-resource-hosting
+VERSION := $(shell node -p "require('./package.json').version")
+JEST := node_modules/.bin/jest
+
+.PHONY: all build typecheck test test-unit simulator schema sdk demo install bench soak clean
+
+all: build
+
+node_modules: package-lock.json
+	npm ci
+	@touch node_modules
+
+build: node_modules
+	node scripts/build.mjs
+
+typecheck: node_modules
+	node_modules/.bin/tsc -p tsconfig.json
+
+# The whole suite: typecheck, then every jest test (the gRPC tests spawn the built plugin).
+test: build typecheck
+	$(JEST) $(JEST_ARGS)
+
+simulator: build
+	node dist/simulator.js $(ARGS)
+
+install: build
+	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
+	mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).map "$$dir/" && \
+	echo "installed $(PLUGIN) into $$dir"
+
+clean:
+	rm -rf bin dist
