@@ -1,0 +1,99 @@
+// The admin API under /_sim/: the control object over HTTP (no bearer token, never in the request log).
+import type { Reply } from "./context";
+import { UnknownRecordError } from "./core";
+import { checkFault } from "./faults";
+import { matchPath } from "./routes";
+import { checkSwitches } from "./switches";
+import type { Fault, SimKind, SimulatorControl } from "./types";
+
+const KINDS: readonly SimKind[] = ["services", "volumes", "registries", "links"];
+
+type AdminHandler = (control: SimulatorControl, params: Record<string, string>, body: () => unknown) => Reply;
+
+const json = (value: unknown): Reply => ({ status: 200, json: value });
+const done: Reply = { status: 204 };
+
+function field<T>(body: unknown, key: string, type: "boolean"): T {
+  const value = (body as Record<string, unknown> | null)?.[key];
+  if (typeof value !== type) throw new Error(`${key}: must be a ${type}`);
+  return value as T;
+}
+
+/** PATCH /_sim/{kind}/{id} takes the patch itself as the body, with wire field names. */
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error("body: must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+function kindOf(params: Record<string, string>): SimKind {
+  const kind = params.kind as SimKind;
+  if (!KINDS.includes(kind)) throw new UnknownRecordError(`unknown kind ${params.kind}; one of ${KINDS.join(", ")}`);
+  return kind;
+}
+
+const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandler }> = [
+  { method: "GET", pattern: "/_sim/switches", handler: (c) => json(c.switches()) },
+  {
+    method: "POST",
+    pattern: "/_sim/switches",
+    handler: (c, _p, body) => {
+      c.setSwitches(checkSwitches(body()));
+      return json(c.switches());
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/_sim/projects/:id/suspended",
+    handler: (c, p, body) => (c.setProjectSuspended(p.id, field(body(), "suspended", "boolean")), done),
+  },
+  {
+    method: "POST",
+    pattern: "/_sim/containers/:id/autoscaling",
+    handler: (c, p, body) => (c.setAutoscaling(p.id, field(body(), "enabled", "boolean")), done),
+  },
+  {
+    method: "POST",
+    pattern: "/_sim/faults",
+    handler: (c, _p, body) => {
+      const value = body();
+      const faults = (Array.isArray(value) ? value : [value]).map(checkFault);
+      faults.forEach((fault: Fault) => c.injectFault(fault));
+      return done;
+    },
+  },
+  { method: "DELETE", pattern: "/_sim/faults", handler: (c) => (c.clearFaults(), done) },
+  { method: "GET", pattern: "/_sim/requests", handler: (c) => json(c.requests()) },
+  { method: "DELETE", pattern: "/_sim/requests", handler: (c) => (c.clearRequests(), done) },
+  { method: "GET", pattern: "/_sim/state", handler: (c) => json(c.snapshot()) },
+  { method: "POST", pattern: "/_sim/reset", handler: (c) => (c.reset(), done) },
+  { method: "POST", pattern: "/_sim/volumes/:id/ready", handler: (c, p) => (c.setVolumeReady(p.id), done) },
+  {
+    method: "PATCH",
+    pattern: "/_sim/:kind/:id",
+    handler: (c, p, body) => (c.mutate(kindOf(p), p.id, objectBody(body())), done),
+  },
+  { method: "DELETE", pattern: "/_sim/:kind/:id", handler: (c, p) => (c.remove(kindOf(p), p.id), done) },
+];
+
+export const isAdminPath = (path: string): boolean => path === "/_sim" || path.startsWith("/_sim/");
+
+export function handleAdmin(control: SimulatorControl, method: string, path: string, rawBody: string): Reply {
+  const body = () => {
+    try {
+      return rawBody.trim() === "" ? {} : JSON.parse(rawBody);
+    } catch {
+      throw new Error("body: not valid JSON");
+    }
+  };
+  for (const route of ADMIN_ROUTES) {
+    const params = route.method === method ? matchPath(route.pattern, path) : undefined;
+    if (!params) continue;
+    try {
+      return route.handler(control, params, body);
+    } catch (error) {
+      const status = error instanceof UnknownRecordError ? 404 : 400;
+      return { status, json: { code: status === 404 ? "NOT_FOUND" : "BAD_REQUEST", message: (error as Error).message } };
+    }
+  }
+  return { status: 404, json: { code: "NOT_FOUND", message: `no admin route ${method} ${path}` } };
+}

@@ -1,0 +1,26 @@
+import type { Store } from "./state";
+import type { SimUser, Switches } from "./types";
+import type { Fields } from "./validate";
+
+/** What an API handler gets: the caller, the world, the switches, the clock and the request. */
+export interface Ctx {
+  user: SimUser;
+  store: Store;
+  switches: Switches;
+  now: number;
+  /** Path parameters by name: projectId, containerId, volumeId, registryId. */
+  params: Record<string, string>;
+  /** The JSON object body; with `allowed`, other fields are rejected. */
+  body(allowed?: readonly string[]): Fields;
+}
+
+export interface Reply {
+  status: number;
+  json?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+export const ok = (json: unknown): Reply => ({ status: 200, json });
+export const created = (json: unknown): Reply => ({ status: 201, json });
+export const noContent = (): Reply => ({ status: 204 });

@@ -1,0 +1,192 @@
+// Container apps: create, update, delete, logs, and the restart/stop/start lifecycle (document 4.1).
+import { randomUUID } from "node:crypto";
+import { iso } from "../clock";
+import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { ApiFailure, conflict } from "../errors";
+import { imageProblem } from "../images";
+import type { SimService } from "../types";
+import {
+  type Fields, has, optionalBool, optionalInt, optionalStringMap, requiredInt, requiredName, requiredString,
+} from "../validate";
+import { billingGate } from "./gates";
+import {
+  appendLog, assertNameFree, beginStart, hasAttachment, internalHost, publicUrl, removeService, requireService,
+  servicesIn, toWireService, touch,
+} from "./services";
+
+/** The fields a PATCH may carry (DESIGN section 3); a create may carry them too. */
+const SETTING_FIELDS = [
+  "image", "env", "replicas", "cpu_milli", "memory_mb", "storage_gb", "public", "display_name", "http_port",
+] as const;
+
+type Settings = Partial<{
+  image: string;
+  env: Record<string, string>;
+  replicas: number;
+  cpu_milli: number;
+  memory_mb: number;
+  storage_gb: number;
+  public: boolean;
+  display_name: string;
+  http_port: number;
+}>;
+
+function readSettings(fields: Fields): Settings {
+  return {
+    image: has(fields, "image") ? requiredString(fields, "image") : undefined,
+    env: optionalStringMap(fields, "env"),
+    replicas: optionalInt(fields, "replicas", 1),
+    cpu_milli: optionalInt(fields, "cpu_milli", 1),
+    memory_mb: optionalInt(fields, "memory_mb", 1),
+    storage_gb: optionalInt(fields, "storage_gb", 1),
+    public: optionalBool(fields, "public"),
+    display_name: has(fields, "display_name") ? requiredString(fields, "display_name") : undefined,
+    http_port: optionalInt(fields, "http_port", 1, 65535),
+  };
+}
+
+function imageGate(image: string): void {
+  const problem = imageProblem(image);
+  if (problem) throw new ApiFailure(400, "BAD_IMAGE", problem);
+}
+
+export function listServices(ctx: Ctx): Reply {
+  return ok(servicesIn(ctx.store, ctx.params.projectId).map(toWireService));
+}
+
+export function createContainer(ctx: Ctx): Reply {
+  const fields = ctx.body(["name", ...SETTING_FIELDS]);
+  const name = requiredName(fields);
+  const image = requiredString(fields, "image");
+  const port = requiredInt(fields, "http_port", 1, 65535);
+  const settings = readSettings(fields);
+  billingGate(ctx.switches.billing);
+  const projectId = ctx.params.projectId;
+  assertNameFree(ctx.store, projectId, name);
+  imageGate(image);
+
+  const id = randomUUID();
+  const now = iso(ctx.now);
+  const service: SimService = {
+    id,
+    project_id: projectId,
+    name,
+    display_name: settings.display_name ?? name,
+    type: "container",
+    runtime: "docker",
+    image,
+    port,
+    replicas: settings.replicas ?? 1,
+    status: "provisioning",
+    internal_host: internalHost(name, projectId, port),
+    public_url: publicUrl(name, id),
+    public: settings.public ?? true,
+    cpu_milli: settings.cpu_milli ?? 250,
+    memory_mb: settings.memory_mb ?? 256,
+    storage_gb: settings.storage_gb ?? 1,
+    env: settings.env ?? {},
+    connection: null,
+    created_at: now,
+    updated_at: now,
+    marketplace_app: null,
+    autoscaling: false,
+    ready_at: null,
+  };
+  beginStart(service, ctx.now, ctx.switches.serviceStartMs);
+  ctx.store.state.services.push(service);
+  appendLog(ctx.store, id, ctx.now, "created");
+  appendLog(ctx.store, id, ctx.now, `image set to ${image}`);
+  return created(toWireService(service));
+}
+
+export function updateContainer(ctx: Ctx): Reply {
+  const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
+  lifecycleGate(service, "update");
+  const settings = readSettings(ctx.body(SETTING_FIELDS));
+  if (settings.replicas !== undefined) {
+    if (service.autoscaling) {
+      throw conflict("AUTOSCALING_OWNS_REPLICAS", "autoscaling controls the instance count of this container");
+    }
+    if (settings.replicas > 1 && hasAttachment(ctx.store, service.id)) {
+      throw conflict("RWO_REPLICA_LIMIT", "a container with a ReadWriteOnce volume attached runs at most one replica");
+    }
+  }
+  if (settings.image !== undefined) imageGate(settings.image);
+
+  const changes = applySettings(service, settings);
+  if (changes.length > 0) touch(service, ctx.now);
+  for (const change of changes) appendLog(ctx.store, service.id, ctx.now, change);
+  return ok(toWireService(service));
+}
+
+/** Apply the settings that differ from the record; returns one log line per change. */
+function applySettings(service: SimService, settings: Settings): string[] {
+  const changes: string[] = [];
+  if (settings.image !== undefined && settings.image !== service.image) {
+    service.image = settings.image;
+    changes.push(`image set to ${settings.image}`);
+  }
+  if (settings.env !== undefined && !sameEnv(settings.env, service.env)) {
+    service.env = settings.env;
+    // Values may be secrets: log only the names.
+    changes.push(`env updated (${Object.keys(settings.env).sort().join(", ") || "empty"})`);
+  }
+  if (settings.http_port !== undefined && settings.http_port !== service.port) {
+    service.port = settings.http_port;
+    service.internal_host = internalHost(service.name, service.project_id, service.port);
+    changes.push(`http_port set to ${service.port}`);
+  }
+  for (const field of ["replicas", "cpu_milli", "memory_mb", "storage_gb", "public", "display_name"] as const) {
+    const value = settings[field];
+    if (value !== undefined && value !== service[field]) {
+      (service as unknown as Record<string, unknown>)[field] = value;
+      changes.push(`${field} set to ${JSON.stringify(value)}`);
+    }
+  }
+  return changes;
+}
+
+function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
+}
+
+/** Managed databases have no update, restart, stop or start. */
+function lifecycleGate(service: SimService, action: string): void {
+  if (service.type !== "container") {
+    throw conflict("LIFECYCLE_UNSUPPORTED", `${action} does not apply to a ${service.type} service`);
+  }
+}
+
+/** DELETE serves containers and managed databases alike (DESIGN section 3). */
+export function deleteService(ctx: Ctx): Reply {
+  const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
+  removeService(ctx.store.state, service.id);
+  return noContent();
+}
+
+export function serviceLogs(ctx: Ctx): Reply {
+  const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
+  const lines = ctx.store.state.logs[service.id] ?? [];
+  return { status: 200, text: lines.map((line) => `${line}\n`).join(""), headers: { "content-type": "text/plain; charset=utf-8" } };
+}
+
+type Lifecycle = "restart" | "stop" | "start";
+
+const LIFECYCLE: Record<Lifecycle, { status: string; log: string }> = {
+  restart: { status: "running", log: "restarted" },
+  stop: { status: "stopped", log: "stopped" },
+  start: { status: "running", log: "started" },
+};
+
+export function lifecycle(action: Lifecycle): (ctx: Ctx) => Reply {
+  return (ctx) => {
+    const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
+    lifecycleGate(service, action);
+    service.status = LIFECYCLE[action].status;
+    service.ready_at = null;
+    touch(service, ctx.now);
+    appendLog(ctx.store, service.id, ctx.now, LIFECYCLE[action].log);
+    return noContent();
+  };
+}

@@ -1,0 +1,66 @@
+// Registry credentials (document 4.4), per user and not project-scoped. The password is never returned.
+import { randomUUID } from "node:crypto";
+import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { conflict, notFound } from "../errors";
+import type { SimRegistry } from "../types";
+import { type Fields, optionalString, requiredName, requiredString } from "../validate";
+
+const toWireRegistry = ({ id, name, host, username }: SimRegistry) => ({ id, name, host, username });
+
+function mine(ctx: Ctx): SimRegistry[] {
+  return ctx.store.state.registries.filter((registry) => registry.user_id === ctx.user.userId);
+}
+
+function requireRegistry(ctx: Ctx): SimRegistry {
+  const id = ctx.params.registryId;
+  const registry = mine(ctx).find((candidate) => candidate.id === id);
+  if (!registry) throw notFound(`registry ${id}`);
+  return registry;
+}
+
+/** The document allows other fields on these requests, so unknown fields are ignored here. */
+function readRegistry(fields: Fields) {
+  return {
+    name: requiredName(fields),
+    host: requiredString(fields, "host"),
+    username: optionalString(fields, "username") ?? null,
+    password: optionalString(fields, "password") ?? "",
+  };
+}
+
+function assertNameFree(ctx: Ctx, name: string, exceptId?: string): void {
+  if (mine(ctx).some((registry) => registry.name === name && registry.id !== exceptId)) {
+    throw conflict("NAME_TAKEN", `a registry named ${name} already exists`);
+  }
+}
+
+export function listRegistries(ctx: Ctx): Reply {
+  return ok(mine(ctx).map(toWireRegistry));
+}
+
+export function getRegistry(ctx: Ctx): Reply {
+  return ok(toWireRegistry(requireRegistry(ctx)));
+}
+
+export function createRegistry(ctx: Ctx): Reply {
+  const input = readRegistry(ctx.body());
+  assertNameFree(ctx, input.name);
+  const registry: SimRegistry = { id: randomUUID(), user_id: ctx.user.userId, ...input };
+  ctx.store.state.registries.push(registry);
+  return created(toWireRegistry(registry));
+}
+
+/** PUT replaces: fields left out (username, password) are cleared. */
+export function replaceRegistry(ctx: Ctx): Reply {
+  const registry = requireRegistry(ctx);
+  const input = readRegistry(ctx.body());
+  assertNameFree(ctx, input.name, registry.id);
+  Object.assign(registry, input);
+  return ok(toWireRegistry(registry));
+}
+
+export function deleteRegistry(ctx: Ctx): Reply {
+  const registry = requireRegistry(ctx);
+  ctx.store.state.registries = ctx.store.state.registries.filter((candidate) => candidate !== registry);
+  return noContent();
+}

@@ -1,0 +1,73 @@
+// What containers and managed databases share: the service record, names, logs, restarts, removal.
+import { after, iso } from "../clock";
+import { conflict, notFound } from "../errors";
+import type { Store } from "../state";
+import type { SimService, SimState } from "../types";
+
+export const WIRE_SERVICE_FIELDS = [
+  "id", "project_id", "name", "display_name", "type", "runtime", "image", "port", "replicas", "status",
+  "internal_host", "public_url", "public", "cpu_milli", "memory_mb", "storage_gb", "env", "connection",
+  "created_at", "updated_at", "marketplace_app",
+] as const;
+
+export function toWireService(service: SimService): Record<string, unknown> {
+  const wire: Record<string, unknown> = {};
+  for (const field of WIRE_SERVICE_FIELDS) wire[field] = structuredClone(service[field]);
+  return wire;
+}
+
+/** `<service>.<namespace>.svc.cluster.local:<port>`; the namespace is derived from the project. */
+export function internalHost(name: string, projectId: string, port: number): string {
+  return `${name}.p-${projectId.slice(0, 8)}.svc.cluster.local:${port}`;
+}
+
+export function publicUrl(name: string, id: string): string {
+  return `https://${name}-${id.slice(0, 6)}.apps.sim.hosting.test`;
+}
+
+export function findService(store: Store, projectId: string, id: string): SimService | undefined {
+  return store.state.services.find((service) => service.id === id && service.project_id === projectId);
+}
+
+export function requireService(store: Store, projectId: string, id: string, what = "service"): SimService {
+  const service = findService(store, projectId, id);
+  if (!service) throw notFound(`${what} ${id}`);
+  return service;
+}
+
+/** Containers and managed databases share one name space per project. */
+export function assertNameFree(store: Store, projectId: string, name: string): void {
+  if (store.state.services.some((service) => service.project_id === projectId && service.name === name)) {
+    throw conflict("NAME_TAKEN", `a service named ${name} already exists in this project`);
+  }
+}
+
+export function appendLog(store: Store, serviceId: string, now: number, text: string): void {
+  (store.state.logs[serviceId] ??= []).push(`${iso(now)} ${text}`);
+}
+
+export function touch(service: SimService, now: number): void {
+  service.updated_at = after(service.updated_at, now);
+}
+
+/** The service goes through `provisioning` again and reads `running` once `startMs` has passed. */
+export function beginStart(service: SimService, now: number, startMs: number): void {
+  service.status = "provisioning";
+  service.ready_at = now + Math.max(0, startMs);
+}
+
+export function hasAttachment(store: Store, serviceId: string): boolean {
+  return store.state.attachments.some((attachment) => attachment.container_id === serviceId);
+}
+
+/** Delete a service with what hangs off it: its volume attachments (the volumes stay), links and logs. */
+export function removeService(state: SimState, id: string): void {
+  state.services = state.services.filter((service) => service.id !== id);
+  state.attachments = state.attachments.filter((attachment) => attachment.container_id !== id);
+  state.links = state.links.filter((link) => link.consumer_service_id !== id && link.provider_service_id !== id);
+  delete state.logs[id];
+}
+
+export function servicesIn(store: Store, projectId: string): SimService[] {
+  return store.state.services.filter((service) => service.project_id === projectId);
+}

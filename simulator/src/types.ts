@@ -1,0 +1,183 @@
+// Public types of the simulator (docs/CONTRACTS.md) and the records it keeps.
+// Record fields use the API's snake_case wire names; the few simulator-only fields are marked.
+
+export interface SimUser {
+  token: string;
+  userId: string;
+  projects: string[];
+  readOnly?: boolean;
+}
+
+export interface Switches {
+  /** false = production: 403 BLOCK_VOLUME_DISABLED on volume create. */
+  volumesEnabled: boolean;
+  /** Delay before a new volume reads `running`; negative = never. */
+  volumeProvisioningMs: number;
+  /** Containers and databases read `provisioning` for this long after create or a restart. */
+  serviceStartMs: number;
+  billing: BillingState;
+  /** Total volume GB one user can reserve. */
+  capacityGb: number;
+  errorShape: "code" | "error";
+  /** 0 = unlimited. */
+  rateLimitPerSecond: number;
+}
+
+export type BillingState = "ok" | "insufficient_balance" | "not_initialized" | "suspended";
+
+export type FaultKind = "status" | "rate_limit" | "reset_before" | "reset_after" | "latency";
+
+export interface Fault {
+  kind: FaultKind;
+  method?: string;
+  /** Regex source tested against the URL pathname. */
+  path?: string;
+  status?: number;
+  retryAfter?: string | null;
+  latencyMs?: number;
+  times?: number;
+}
+
+export interface RequestLogEntry {
+  at: number;
+  method: string;
+  path: string;
+  status: number | "reset";
+  requestId: string;
+  fault?: FaultKind;
+}
+
+export interface SimulatorOptions extends Partial<Switches> {
+  host?: string;
+  port?: number;
+  users?: SimUser[];
+  stateFile?: string;
+  log?: (line: string) => void;
+}
+
+export type SimKind = "services" | "volumes" | "registries" | "links";
+
+export interface SimulatorControl {
+  switches(): Switches;
+  setSwitches(patch: Partial<Switches>): void;
+  setProjectSuspended(projectId: string, suspended: boolean): void;
+  setAutoscaling(containerId: string, enabled: boolean): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  snapshot(): SimState;
+  mutate(kind: SimKind, id: string, patch: Record<string, unknown>): void;
+  remove(kind: SimKind, id: string): void;
+  setVolumeReady(id: string): void;
+  reset(): void;
+}
+
+export interface Simulator {
+  url: string;
+  control: SimulatorControl;
+  close(): Promise<void>;
+}
+
+export type DatabaseKind = "postgres" | "mysql" | "redis";
+export type ServiceType = "container" | DatabaseKind;
+
+export interface WireConnection {
+  host: string;
+  port: string;
+  env_var: string;
+  instructions: string;
+  requires_auth: string;
+}
+
+/** A container or managed database (document section 2.1). */
+export interface SimService {
+  id: string;
+  project_id: string;
+  name: string;
+  display_name: string;
+  type: ServiceType;
+  runtime: string;
+  image: string;
+  port: number;
+  replicas: number;
+  status: string;
+  internal_host: string;
+  /** null for managed databases, which are not public. */
+  public_url: string | null;
+  public: boolean;
+  cpu_milli: number;
+  memory_mb: number;
+  storage_gb: number;
+  env: Record<string, string>;
+  connection: WireConnection | null;
+  created_at: string;
+  updated_at: string;
+  marketplace_app: string | null;
+  /** Simulator-only: autoscaling owns `replicas`. */
+  autoscaling: boolean;
+  /** Simulator-only: epoch ms at which `provisioning` turns `running`; null = no pending transition. */
+  ready_at: number | null;
+}
+
+/** Document section 2.8. */
+export interface SimVolume {
+  id: string;
+  project_id: string;
+  name: string;
+  display_name: string;
+  size_gb: number;
+  storage_class: string;
+  access_mode: string;
+  status: string;
+  status_reason: string;
+  created_at: string;
+  updated_at: string;
+  /** Simulator-only: epoch ms at which provisioning completes; null = no pending transition. */
+  ready_at: number | null;
+}
+
+/** Document section 2.9. */
+export interface SimAttachment {
+  id: string;
+  volume_id: string;
+  container_id: string;
+  mount_path: string;
+  read_only: boolean;
+  created_at: string;
+}
+
+/** Document section 2.7, plus the owner and the password that the API never returns. */
+export interface SimRegistry {
+  id: string;
+  /** Simulator-only: the owning user. */
+  user_id: string;
+  name: string;
+  host: string;
+  /** null when none was given. */
+  username: string | null;
+  /** Simulator-only: stored, never returned. */
+  password: string;
+}
+
+/** Document section 2.6. */
+export interface SimLink {
+  id: string;
+  project_id: string;
+  consumer_service_id: string;
+  provider_service_id: string;
+  link_type: string;
+  injected_env: Record<string, string>;
+}
+
+/** Everything the simulator knows about the world; what `stateFile` holds. */
+export interface SimState {
+  services: SimService[];
+  volumes: SimVolume[];
+  attachments: SimAttachment[];
+  registries: SimRegistry[];
+  links: SimLink[];
+  /** Log lines per service id, oldest first. */
+  logs: Record<string, string[]>;
+  suspended_projects: string[];
+}
