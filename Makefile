@@ -8,9 +8,8 @@ JEST := node_modules/.bin/jest
 
 all: build
 
-node_modules: package-lock.json
-	npm ci
-	@touch node_modules
+node_modules:
+	@test -d node_modules || npm ci
 
 build: node_modules
 	node scripts/build.mjs
@@ -32,3 +31,7 @@ install: build
 
 clean:
 	rm -rf bin dist
+
+# Generated files: schema.json from the declarations, sdk/nodejs from schema.json.
+schema: node_modules
+	node scripts/run-ts.mjs scripts/gen-schema.ts schema.json
