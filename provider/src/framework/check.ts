@@ -1,0 +1,140 @@
+// Check: validate a resource's new inputs against its declaration and fill in defaults.
+// Runs at preview, before any API call; every failure names the property and says what
+// would be right.
+import { Field, PropertyType, ResourceSpec, inputFields } from "./spec";
+import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface CheckResult {
+  inputs: PropertyMap;
+  failures: CheckFailure[];
+}
+
+/** Provider configuration values that may stand in for a missing input (e.g. projectId). */
+export type ConfigDefaults = Record<string, string | undefined>;
+
+export function checkInputs(
+  spec: ResourceSpec,
+  news: PropertyMap,
+  olds: PropertyMap | undefined,
+  config: ConfigDefaults = {},
+): CheckResult {
+  const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
+  const inputs: PropertyMap = {};
+  for (const field of inputFields(spec)) {
+    const value = withDefault(field, news[field.name], config);
+    if (value === undefined) {
+      if (field.required) failures.push({ property: field.name, reason: missingReason(field) });
+      continue;
+    }
+    inputs[field.name] = value;
+    if (containsUnknown(value)) continue; // known at apply time; Check runs again then
+    const reason =
+      typeMismatch(field, field.type, value) ??
+      namingTheField(field, field.validate?.(value)) ??
+      growOnlyViolation(field, value, olds?.[field.name]) ??
+      fixedViolation(field, value, olds?.[field.name]);
+    if (reason) failures.push({ property: field.name, reason });
+  }
+  return { inputs, failures };
+}
+
+/** Validators speak of the value; make sure the reason also names the property. */
+function namingTheField(field: Field, reason: string | undefined): string | undefined {
+  if (!reason) return undefined;
+  return new RegExp(`\\b${field.name}\\b`, "i").test(reason) ? reason : `${field.name}: ${reason}`;
+}
+
+function withDefault(field: Field, value: PropertyValue | undefined, config: ConfigDefaults) {
+  if (value !== undefined && value !== null) return value;
+  if (field.default !== undefined) return field.default;
+  if (field.configDefault) return config[field.configDefault];
+  return undefined;
+}
+
+function missingReason(field: Field): string {
+  if (field.configDefault) {
+    return `${field.name} is required: set it on the resource, or set the provider's default with ` +
+      `\`pulumi config set hosting:${field.configDefault} <value>\``;
+  }
+  return `${field.name} is required: ${field.description}`;
+}
+
+function unexpectedProperties(spec: ResourceSpec, news: PropertyMap): CheckFailure[] {
+  const inputs = new Set(inputFields(spec).map((f) => f.name));
+  const outputs = new Set(spec.fields.filter((f) => f.output).map((f) => f.name));
+  return Object.keys(news)
+    .filter((key) => !inputs.has(key) && !key.startsWith("__") && news[key] !== undefined)
+    .map((key) => ({
+      property: key,
+      reason: outputs.has(key)
+        ? `${key} is an output computed by the service and cannot be set`
+        : `${key} is not a property of ${spec.token}; valid properties are ${[...inputs].join(", ")}`,
+    }));
+}
+
+const article = (kind: string) => (/^[aeiou]/.test(kind) ? "an" : "a");
+
+function describeType(type: PropertyType): string {
+  switch (type.kind) {
+    case "map":
+      return `map of ${describeType(type.values)}s`;
+    case "object":
+      return "object";
+    default:
+      return type.kind;
+  }
+}
+
+/** Describes the value without echoing it when it is secret. */
+function shown(field: Field, value: PropertyValue): string {
+  const kind = Array.isArray(value) ? "a list" : value === null ? "null" : `${article(typeof value)} ${typeof value}`;
+  return field.secret ? kind : `${kind} (${JSON.stringify(value)})`;
+}
+
+function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, path = field.name): string | undefined {
+  if (isUnknown(value)) return undefined;
+  const expected = `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(field, value)}`;
+  switch (type.kind) {
+    case "string":
+      return typeof value === "string" ? undefined : expected;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : expected;
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? undefined : expected;
+    case "integer":
+      if (typeof value !== "number") return expected;
+      return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${value}`;
+    case "map":
+      if (!isPlainObject(value)) return expected;
+      for (const [key, item] of Object.entries(value)) {
+        const problem = typeMismatch(field, type.values, item as PropertyValue, `${path}.${key}`);
+        if (problem) return problem;
+      }
+      return undefined;
+    case "object":
+      if (!isPlainObject(value)) return expected;
+      for (const [key, item] of Object.entries(value)) {
+        const itemType = type.properties[key];
+        if (!itemType) return `${path}.${key} is not a property of ${type.token}`;
+        const problem = typeMismatch(field, itemType, item as PropertyValue, `${path}.${key}`);
+        if (problem) return problem;
+      }
+      return undefined;
+  }
+}
+
+function growOnlyViolation(field: Field, value: PropertyValue, old: PropertyValue | undefined) {
+  if (!field.growOnly || typeof value !== "number" || typeof old !== "number" || value >= old) return undefined;
+  return `${field.name} can only grow: it is ${old} now, and ${value} would shrink it, which the service ` +
+    `refuses and a replacement would destroy the data. Use ${old} or more.`;
+}
+
+function fixedViolation(field: Field, value: PropertyValue, old: PropertyValue | undefined) {
+  if (!field.fixedAfterCreate || old === undefined || isUnknown(old) || deepEqual(value, old)) return undefined;
+  return `${field.name} cannot change from ${JSON.stringify(old)} to ${JSON.stringify(value)}: ${field.fixedAfterCreate}`;
+}

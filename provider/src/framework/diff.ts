@@ -1,0 +1,73 @@
+// Diff: compare the new (checked) inputs with the live outputs. The old inputs say what the
+// user set, so server-side values the user never set do not count as changes.
+import { Field, ResourceSpec, inputFields } from "./spec";
+import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isUnknown } from "./values";
+
+export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
+
+export interface DiffResult {
+  changed: boolean;
+  diffs: string[];
+  replaces: string[];
+  detailedDiff: Record<string, DiffKind>;
+  deleteBeforeReplace: boolean;
+}
+
+export function diffInputs(
+  spec: ResourceSpec,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap = {},
+): DiffResult {
+  const detailedDiff: Record<string, DiffKind> = {};
+  for (const field of inputFields(spec)) {
+    const kind = fieldChange(field, olds, news, oldInputs);
+    if (kind) detailedDiff[field.name] = kind;
+  }
+  const diffs = Object.keys(detailedDiff);
+  const replaces = diffs.filter((name) => detailedDiff[name].endsWith("_REPLACE"));
+  return {
+    changed: diffs.length > 0,
+    diffs,
+    replaces,
+    detailedDiff,
+    deleteBeforeReplace: Boolean(spec.deleteBeforeReplace) && replaces.length > 0,
+  };
+}
+
+function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): DiffKind | undefined {
+  const next = news[field.name];
+  // Left out by the user: the service keeps (or chose) the value, which is not a change.
+  if (next === undefined) return undefined;
+  // What the API returns is the truth, except for what it never returns: there the old input is.
+  const current = field.notReturned ? oldInputs[field.name] ?? olds[field.name] : olds[field.name] ?? oldInputs[field.name];
+  if (!containsUnknown(next) && deepEqual(next, current)) return undefined;
+  if (!containsUnknown(next)) refuseImpossibleChange(field, current, next);
+  const base = current === undefined ? "ADD" : "UPDATE";
+  return field.replaceOnChange ? `${base}_REPLACE` : base;
+}
+
+/**
+ * Check compares against the old inputs; Diff also compares against the live value, which a
+ * refresh may have moved (a volume grown out of band, a database never sized by the program).
+ * A change the API cannot make fails here, at preview, rather than at apply.
+ */
+function refuseImpossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue) {
+  if (current === undefined || isUnknown(current)) return;
+  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
+    throw new InvalidChangeError(field.name,
+      `${field.name} can only grow: the live value is ${current}, and ${next} would shrink it. Use ${current} or more.`);
+  }
+  if (field.fixedAfterCreate) {
+    throw new InvalidChangeError(field.name,
+      `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`);
+  }
+}
+
+/** A change that no update or replacement may carry out; reported as a failed preview. */
+export class InvalidChangeError extends Error {
+  constructor(readonly property: string, reason: string) {
+    super(reason);
+    this.name = "InvalidChangeError";
+  }
+}

@@ -1,0 +1,46 @@
+// Property values as the framework sees them: plain JSON, plus one marker for values that
+// are not known yet (a preview, where another resource's output is still to be computed).
+
+export const Unknown: unique symbol = Symbol("unknown");
+export type UnknownValue = typeof Unknown;
+
+export type PropertyValue =
+  | string
+  | number
+  | boolean
+  | null
+  | UnknownValue
+  | PropertyValue[]
+  | { [key: string]: PropertyValue };
+
+export type PropertyMap = Record<string, PropertyValue | undefined>;
+
+export function isUnknown(value: unknown): value is UnknownValue {
+  return value === Unknown;
+}
+
+/** True when the value is, or contains, an unknown. */
+export function containsUnknown(value: unknown): boolean {
+  if (isUnknown(value)) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Structural equality of JSON values; key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a).filter((k) => a[k] !== undefined);
+    const otherKeys = Object.keys(b).filter((k) => b[k] !== undefined);
+    return keys.length === otherKeys.length && keys.every((k) => deepEqual(a[k], b[k]));
+  }
+  return false;
+}

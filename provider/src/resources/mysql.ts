@@ -1,0 +1,7 @@
+// hosting:index:Mysql — a managed MySQL database. Shape and lifecycle: ./database.ts.
+import { ManagedDatabase, managedDatabase } from "./database";
+
+/** A managed MySQL database service. It cannot be resized; `connection.instructions` is secret. */
+export interface Mysql extends ManagedDatabase {}
+
+export const mysql = managedDatabase("mysql", "Mysql", "MySQL");

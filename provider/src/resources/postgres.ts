@@ -1,0 +1,7 @@
+// hosting:index:Postgres — a managed PostgreSQL database. Shape and lifecycle: ./database.ts.
+import { ManagedDatabase, managedDatabase } from "./database";
+
+/** A managed PostgreSQL database service. It cannot be resized; `connection.instructions` is secret. */
+export interface Postgres extends ManagedDatabase {}
+
+export const postgres = managedDatabase("postgres", "Postgres", "PostgreSQL");

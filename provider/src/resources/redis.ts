@@ -1,0 +1,7 @@
+// hosting:index:Redis — a managed Redis database. Shape and lifecycle: ./database.ts.
+import { ManagedDatabase, managedDatabase } from "./database";
+
+/** A managed Redis database service. It cannot be resized; `connection.instructions` is secret. */
+export interface Redis extends ManagedDatabase {}
+
+export const redis = managedDatabase("redis", "Redis", "Redis");
