@@ -1,0 +1,344 @@
+// One typed error family for everything the API client can throw.
+//
+//   HostingApiClientError            (base; never thrown directly)
+//   ├─ ApiError                      the server answered with a non-2xx status
+//   │   ├─ BadRequestError      400
+//   │   ├─ UnauthorizedError    401
+//   │   ├─ PaymentRequiredError 402
+//   │   ├─ ForbiddenError       403
+//   │   ├─ NotFoundError        404
+//   │   ├─ ConflictError        409
+//   │   ├─ RateLimitedError     429
+//   │   └─ ServerError          5xx
+//   ├─ NetworkError                  no HTTP status at all (never dressed up as a 500)
+//   │   ├─ TimeoutError              our per-request timeout fired
+//   │   └─ AbortedError              the caller's AbortSignal fired
+//   └─ ResponseValidationError       a 2xx body that does not match the wire schema
+//
+// Every ApiError is built by `createApiError`, the single factory that reads both error
+// body shapes of the API document (section 7) and the `x-request-id` header.
+// Messages never contain the bearer token: the factory scrubs any secret it is given
+// from server-provided text (a server or proxy could echo the Authorization header).
+
+export class HostingApiClientError extends Error {
+  override readonly name: string = "HostingApiClientError";
+}
+
+export interface ApiErrorInit {
+  status: number;
+  code: string;
+  /** The API's own message text (without the code/status decoration). */
+  detail: string;
+  requestId?: string;
+  method: string;
+  path: string;
+  /** Parsed `Retry-After` in milliseconds, when the response carried one. */
+  retryAfterMs?: number;
+}
+
+/** `<CODE>: <message> (HTTP <status>, request <id>)` */
+export function formatApiErrorMessage(init: Pick<ApiErrorInit, "status" | "code" | "detail" | "requestId">): string {
+  const where = init.requestId ? `HTTP ${init.status}, request ${init.requestId}` : `HTTP ${init.status}`;
+  return `${init.code}: ${init.detail} (${where})`;
+}
+
+export class ApiError extends HostingApiClientError {
+  override readonly name: string = "ApiError";
+  readonly status: number;
+  readonly code: string;
+  /** The API's message text alone; `message` is the decorated form. */
+  readonly detail: string;
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(formatApiErrorMessage(init));
+    this.status = init.status;
+    this.code = init.code;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.path = init.path;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export class BadRequestError extends ApiError {
+  override readonly name = "BadRequestError";
+}
+export class UnauthorizedError extends ApiError {
+  override readonly name = "UnauthorizedError";
+}
+export class PaymentRequiredError extends ApiError {
+  override readonly name = "PaymentRequiredError";
+}
+export class ForbiddenError extends ApiError {
+  override readonly name = "ForbiddenError";
+}
+export class NotFoundError extends ApiError {
+  override readonly name = "NotFoundError";
+}
+export class ConflictError extends ApiError {
+  override readonly name = "ConflictError";
+}
+export class RateLimitedError extends ApiError {
+  override readonly name = "RateLimitedError";
+}
+export class ServerError extends ApiError {
+  override readonly name = "ServerError";
+}
+
+export interface NetworkErrorInit {
+  /** Transport cause code, e.g. ECONNRESET, ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, ETIMEDOUT. */
+  code: string;
+  method: string;
+  path: string;
+  /**
+   * False only when we know the request never left this process completely
+   * (connect refused, DNS failure, socket closed before the request was written,
+   * timed out while still queued). A POST with `false` is safe to send again.
+   */
+  mayHaveReachedServer: boolean;
+  cause?: unknown;
+  detail?: string;
+}
+
+export class NetworkError extends HostingApiClientError {
+  override readonly name: string = "NetworkError";
+  readonly code: string;
+  readonly method: string;
+  readonly path: string;
+  readonly mayHaveReachedServer: boolean;
+
+  constructor(init: NetworkErrorInit) {
+    const detail = init.detail ?? describeCause(init.cause) ?? "network failure";
+    super(
+      `${init.code}: ${detail} (${init.method} ${init.path}; no HTTP response; ` +
+        `${init.mayHaveReachedServer ? "the request may have reached the server" : "the request never reached the server"})`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.code = init.code;
+    this.method = init.method;
+    this.path = init.path;
+    this.mayHaveReachedServer = init.mayHaveReachedServer;
+  }
+}
+
+export class TimeoutError extends NetworkError {
+  override readonly name = "TimeoutError";
+  readonly timeoutMs: number;
+  constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { timeoutMs: number }) {
+    super({ ...init, code: "ETIMEDOUT", detail: `no response within ${init.timeoutMs} ms` });
+    this.timeoutMs = init.timeoutMs;
+  }
+}
+
+export class AbortedError extends NetworkError {
+  override readonly name = "AbortedError";
+  constructor(init: Omit<NetworkErrorInit, "code" | "detail">) {
+    super({ ...init, code: "ABORT_ERR", detail: "the operation was aborted by the caller" });
+  }
+}
+
+export class ResponseValidationError extends HostingApiClientError {
+  override readonly name = "ResponseValidationError";
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly requestId: string | undefined;
+  /** One entry per problem, each `<field path>: <problem>`, e.g. `[3].replicas: expected number, received string`. */
+  readonly problems: string[];
+
+  constructor(init: { method: string; path: string; status: number; requestId?: string; problems: string[] }) {
+    const shown = init.problems.slice(0, 5).join("; ") + (init.problems.length > 5 ? `; … ${init.problems.length - 5} more` : "");
+    super(
+      `${init.method} ${init.path}: ${shown} (unexpected response shape, HTTP ${init.status}` +
+        `${init.requestId ? `, request ${init.requestId}` : ""})`,
+    );
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.requestId = init.requestId;
+    this.problems = init.problems;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// The factory
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  402: "PAYMENT_REQUIRED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  408: "REQUEST_TIMEOUT",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_ENTITY",
+  429: "RATE_LIMITED",
+  500: "INTERNAL_ERROR",
+  501: "NOT_IMPLEMENTED",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+  504: "GATEWAY_TIMEOUT",
+};
+
+const TEXT_BY_STATUS: Record<number, string> = {
+  400: "bad request",
+  401: "missing or invalid credential",
+  402: "payment required",
+  403: "forbidden",
+  404: "not found",
+  409: "conflict",
+  429: "too many requests",
+  500: "internal server error",
+  502: "bad gateway",
+  503: "service unavailable",
+  504: "gateway timeout",
+};
+
+export function codeForStatus(status: number): string {
+  return CODE_BY_STATUS[status] ?? `HTTP_${status}`;
+}
+
+export interface ErrorResponse {
+  status: number;
+  method: string;
+  path: string;
+  /** Response headers, lower-case names. */
+  headers?: Record<string, string | string[] | undefined>;
+  /** The raw response body text (may be empty, JSON, or anything a proxy sends). */
+  body?: string;
+  /** Parsed Retry-After, if the caller already has it. */
+  retryAfterMs?: number;
+  /** Strings that must never appear in an error (the bearer token). */
+  secrets?: readonly string[];
+}
+
+function headerValue(headers: ErrorResponse["headers"], name: string): string | undefined {
+  const v = headers?.[name];
+  if (Array.isArray(v)) return v[0];
+  return v ?? undefined;
+}
+
+function asNonEmptyString(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
+}
+
+/** Read `{code, message}`, `{error, request_id}` (and a nested `{error: {code, message}}`). */
+export function parseErrorBody(body: string | undefined): { code?: string; message?: string; requestId?: string } {
+  if (!body || body.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // Not JSON (an HTML page from a proxy, say): keep a short, single-line excerpt.
+    const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    return text ? { message: text.length > 200 ? `${text.slice(0, 200)}…` : text } : {};
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return typeof parsed === "string" && parsed.trim() ? { message: parsed } : {};
+  }
+  const o = parsed as Record<string, unknown>;
+  let code = asNonEmptyString(o.code);
+  let message = asNonEmptyString(o.message);
+  const requestId = asNonEmptyString(o.request_id) ?? asNonEmptyString(o.requestId);
+  const err = o.error;
+  if (typeof err === "string" && err.trim() !== "") {
+    if (UPPER_SNAKE.test(err.trim())) code ??= err.trim();
+    else message ??= err;
+  } else if (typeof err === "object" && err !== null) {
+    const e = err as Record<string, unknown>;
+    code ??= asNonEmptyString(e.code);
+    message ??= asNonEmptyString(e.message);
+  }
+  if (code !== undefined && !UPPER_SNAKE.test(code)) {
+    // A code that is not a code ("not found") is really a message.
+    message ??= code;
+    code = undefined;
+  }
+  return { code, message, requestId };
+}
+
+/** Replace every occurrence of each secret with [REDACTED]. */
+export function redact(text: string, secrets: readonly string[] | undefined): string {
+  if (!secrets) return text;
+  let out = text;
+  for (const s of secrets) {
+    if (s && s.length >= 4) out = out.split(s).join("[REDACTED]");
+  }
+  return out;
+}
+
+type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
+
+function classForStatus(status: number): ApiErrorClass {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return UnauthorizedError;
+    case 402:
+      return PaymentRequiredError;
+    case 403:
+      return ForbiddenError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return ConflictError;
+    case 429:
+      return RateLimitedError;
+    default:
+      return status >= 500 && status <= 599 ? ServerError : ApiError;
+  }
+}
+
+/** The one place an ApiError is built. */
+export function createApiError(res: ErrorResponse): ApiError {
+  const parsed = parseErrorBody(res.body);
+  const code = parsed.code ?? codeForStatus(res.status);
+  const detail = redact(parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`, res.secrets);
+  const requestId = parsed.requestId ?? headerValue(res.headers, "x-request-id");
+  const Cls = classForStatus(res.status);
+  return new Cls({
+    status: res.status,
+    code: redact(code, res.secrets),
+    detail,
+    requestId: requestId === undefined ? undefined : redact(requestId, res.secrets),
+    method: res.method,
+    path: res.path,
+    retryAfterMs: res.retryAfterMs,
+  });
+}
+
+function describeCause(cause: unknown): string | undefined {
+  if (cause instanceof Error) return cause.message;
+  if (typeof cause === "string") return cause;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+export function isApiError(e: unknown, code?: string): e is ApiError {
+  return e instanceof ApiError && (code === undefined || e.code === code);
+}
+
+export function isNotFound(e: unknown): e is NotFoundError {
+  return e instanceof NotFoundError;
+}
+
+export function isConflict(e: unknown, code?: string): e is ConflictError {
+  return e instanceof ConflictError && (code === undefined || e.code === code);
+}
+
+export function isNetworkError(e: unknown): e is NetworkError {
+  return e instanceof NetworkError;
+}
