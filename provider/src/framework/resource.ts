@@ -161,9 +161,13 @@ export function inputsFromOutputs(spec: ResourceSpec, outputs: PropertyMap, oldI
   return inputs;
 }
 
-/** `<id>` or `<projectId>/<id>`: the second form is how users import from another project. */
+/**
+ * `<id>` or `<projectId>/<id>`: the second form is how users import from another project.
+ * Resources outside projects (Registry) accept the same form and ignore the prefix.
+ */
 export function parseResourceId(id: string, projectScoped: boolean): ResourceAddress {
   const slash = id.indexOf("/");
-  if (!projectScoped || slash < 0) return { id };
-  return { projectId: id.slice(0, slash), id: id.slice(slash + 1) };
+  if (slash < 0) return { id };
+  const address = id.slice(slash + 1);
+  return projectScoped ? { projectId: id.slice(0, slash), id: address } : { id: address };
 }

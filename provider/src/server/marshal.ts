@@ -12,19 +12,19 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 export interface Unmarshalled {
   values: PropertyMap;
-  /** Top-level properties that arrived secret, whole or in part. */
+  /** Paths ("env", "connection.instructions") of the values that arrived secret. */
   secrets: Set<string>;
 }
 
-function unwrap(value: unknown, onSecret: () => void): PropertyValue {
+function unwrap(value: unknown, path: string, secrets: Set<string>): PropertyValue {
   if (value === UNKNOWN_SENTINEL) return Unknown;
-  if (Array.isArray(value)) return value.map((item) => unwrap(item, onSecret));
+  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, `${path}[${i}]`, secrets));
   if (isPlainObject(value)) {
     if (value[SPECIAL_SIG_KEY] === SECRET_SIG) {
-      onSecret();
-      return unwrap(value.value, onSecret);
+      secrets.add(path);
+      return unwrap(value.value, path, secrets);
     }
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, onSecret)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, secrets)]));
   }
   return value as PropertyValue;
 }
@@ -32,39 +32,41 @@ function unwrap(value: unknown, onSecret: () => void): PropertyValue {
 export function fromStruct(struct: Struct | undefined): Unmarshalled {
   const secrets = new Set<string>();
   const values: PropertyMap = {};
-  for (const [key, raw] of Object.entries(struct?.toJavaScript() ?? {})) {
-    values[key] = unwrap(raw, () => secrets.add(key));
-  }
+  for (const [key, raw] of Object.entries(struct?.toJavaScript() ?? {})) values[key] = unwrap(raw, key, secrets);
   return { values, secrets };
 }
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
 
-function wire(value: PropertyValue | undefined): unknown {
-  if (isUnknown(value)) return UNKNOWN_SENTINEL;
-  if (Array.isArray(value)) return value.map(wire);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue)]));
-  return value;
+/** Every path declared secret by the fields: whole properties and secret subfields. */
+function declaredSecrets(fields: Field[]): Set<string> {
+  const paths = new Set<string>();
+  for (const field of fields) {
+    if (field.secret) paths.add(field.name);
+    for (const sub of field.secretSubfields ?? []) paths.add(`${field.name}.${sub}`);
+  }
+  return paths;
+}
+
+function wire(value: PropertyValue | undefined, path: string, secrets: Set<string>): unknown {
+  if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
+  let out: unknown = value;
+  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, secrets));
+  else if (isPlainObject(value)) {
+    out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, secrets)]));
+  }
+  return secrets.has(path) ? secret(out) : out;
 }
 
 /**
- * Builds the Struct the engine stores. Properties declared secret, and those that arrived
- * secret, are wrapped; so are declared secret subfields of objects.
+ * Builds the Struct the engine stores. Values declared secret, and those that arrived
+ * secret, are wrapped, at the depth where they are secret.
  */
 export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set()): Struct {
-  const byName = new Map(fields.map((f) => [f.name, f]));
+  const secrets = new Set([...declaredSecrets(fields), ...arrivedSecret]);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const field = byName.get(key);
-    let marshalled = wire(value);
-    if (field?.secretSubfields && isPlainObject(marshalled)) {
-      marshalled = Object.fromEntries(
-        Object.entries(marshalled).map(([k, v]) => [k, field.secretSubfields!.includes(k) && v !== UNKNOWN_SENTINEL ? secret(v) : v]),
-      );
-    }
-    const isSecret = (field?.secret || arrivedSecret.has(key)) && !isUnknown(value);
-    out[key] = isSecret ? secret(marshalled) : marshalled;
+    if (value !== undefined) out[key] = wire(value, key, secrets);
   }
   return Struct.fromJavaScript(out as any);
 }

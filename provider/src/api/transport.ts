@@ -1,0 +1,331 @@
+// The request loop: admission (rate control) -> one attempt (http.ts) -> classify ->
+// retry decision (retry.ts) -> maybe recover an unknown-outcome create.
+//
+// Why not undici's RetryAgent / RetryHandler: its `retry` callback sees the error and the
+// request options, but
+//   1. it cannot tell whether a failed POST ever reached the server (undici only reports
+//      that to a dispatch handler's `onRequestSent`, which http.ts records), so it can
+//      express neither "retry a POST that never reached the server" nor "look the
+//      resource up before resending a create whose outcome is unknown" (that needs other
+//      requests, made between attempts);
+//   2. its retries happen below our admission queue, so they would bypass the client-wide
+//      rate control (after a 429 every request must wait, the retries included) and our
+//      per-attempt logging.
+// So the loop is ours and small; the policy itself is the pure `retryDecision`.
+
+import type { Dispatcher } from "undici";
+import { z } from "zod";
+import {
+  AbortedError,
+  ConflictError,
+  HostingApiClientError,
+  NetworkError,
+  ResponseValidationError,
+  createApiError,
+  redact,
+} from "./errors";
+import { send, sharedDispatcher, type RawResponse } from "./http";
+import { ReadCoalescer } from "./coalesce";
+import { RateController, type RateControlOptions, type Ticket } from "./rateControl";
+import { parseRetryAfter, retryDecision } from "./retry";
+import { parseWire } from "./wire";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's per-request timeout for this call. */
+  timeoutMs?: number;
+}
+
+export type ResponseKind<T> =
+  | { kind: "json"; schema: z.ZodType<T> }
+  | { kind: "text" }
+  | { kind: "empty" };
+
+export interface RequestSpec<T> extends CallOptions {
+  method: Method;
+  /** API path below the base URL, already encoded, e.g. `/v1/projects/p/containers`. */
+  path: string;
+  body?: unknown;
+  response: ResponseKind<T>;
+  /**
+   * Cache scope a write belongs to (the project id, or "registries"). Writes are bracketed
+   * so that cached reads of the scope are dropped and later reads see the write.
+   */
+  scope?: string;
+  /**
+   * For creates (and other non-repeatable POSTs that can be checked): called when the
+   * outcome of an attempt is unknown, and on a 409 after such an attempt. Returns the
+   * resource if the earlier attempt took effect, else undefined (then it is safe to send
+   * again, within the retry budget).
+   */
+  recover?: (opts: CallOptions) => Promise<{ value: T } | undefined>;
+}
+
+export interface TransportOptions {
+  origin: string;
+  prefix: string;
+  token: string;
+  timeoutMs: number;
+  maxRetries: number;
+  retryAfterCapMs: number;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  userAgent: string;
+  logger?: (line: string) => void;
+  rateControl?: RateControlOptions;
+  cacheTtlMs?: number;
+  dispatcher?: Dispatcher;
+  /** Randomness for backoff jitter (tests). */
+  random?: () => number;
+}
+
+export class Transport {
+  readonly rate: RateController;
+  readonly cache: ReadCoalescer;
+  private readonly opts: Omit<TransportOptions, "token">;
+  // #private: invisible to util.inspect, JSON.stringify and enumeration.
+  readonly #token: string;
+  readonly #secrets: string[];
+
+  constructor(opts: TransportOptions) {
+    const { token, ...rest } = opts;
+    this.opts = rest;
+    this.#token = token;
+    this.#secrets = [token];
+    this.rate = new RateController(opts.rateControl);
+    this.cache = new ReadCoalescer({ ttlMs: opts.cacheTtlMs ?? 2000 });
+  }
+
+  /** Run a request; writes with a scope are bracketed for read-after-write safety. */
+  request<T>(spec: RequestSpec<T>): Promise<T> {
+    if (spec.method !== "GET" && spec.scope !== undefined) {
+      return this.cache.write(spec.scope, () => this.loop(spec));
+    }
+    return this.loop(spec);
+  }
+
+  /** A coalesced GET: concurrent identical reads share one request; see coalesce.ts. */
+  read<T>(
+    scope: string,
+    spec: Omit<RequestSpec<T>, "method" | "scope" | "recover" | "signal">,
+    opts: CallOptions & { ttlMs?: number; fresh?: boolean } = {},
+  ): Promise<T> {
+    // The shared fetch must not die because one of its callers gave up: it runs without
+    // the callers' signals, and each caller waits on it with its own signal.
+    const shared = this.cache.read(
+      scope,
+      spec.path,
+      () => this.loop<T>({ ...spec, method: "GET", timeoutMs: opts.timeoutMs }),
+      { ttlMs: opts.ttlMs, fresh: opts.fresh },
+    );
+    return raceSignal(shared, opts.signal, () => new AbortedError({ method: "GET", path: spec.path, mayHaveReachedServer: true }));
+  }
+
+  private log(line: string): void {
+    const logger = this.opts.logger;
+    if (!logger) return;
+    try {
+      logger(redact(line, this.#secrets));
+    } catch {
+      // a logger must never break a request
+    }
+  }
+
+  private async loop<T>(spec: RequestSpec<T>): Promise<T> {
+    const { method, path } = spec;
+    const timeoutMs = spec.timeoutMs ?? this.opts.timeoutMs;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#token}`,
+      "user-agent": this.opts.userAgent,
+      accept: spec.response.kind === "text" ? "text/plain, application/json" : "application/json",
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers["content-type"] = "application/json";
+    }
+    let outcomeUnknown = false;
+
+    for (let attempt = 0; ; attempt++) {
+      let ticket: Ticket;
+      try {
+        ticket = await this.rate.acquire(spec.signal);
+      } catch {
+        throw new AbortedError({ method, path, mayHaveReachedServer: outcomeUnknown });
+      }
+
+      const started = Date.now();
+      let res: RawResponse | undefined;
+      let netErr: NetworkError | undefined;
+      try {
+        res = await send({
+          dispatcher: this.opts.dispatcher ?? sharedDispatcher(),
+          origin: this.opts.origin,
+          method,
+          path: this.opts.prefix + path,
+          displayPath: path,
+          headers,
+          body,
+          timeoutMs,
+          signal: spec.signal,
+        });
+      } catch (e) {
+        this.rate.settle(ticket, { kind: "failed" });
+        if (e instanceof AbortedError) {
+          this.log(`${method} ${path} -> aborted by caller after ${Date.now() - started}ms (attempt ${attempt + 1})`);
+          throw e;
+        }
+        if (!(e instanceof NetworkError)) throw e;
+        netErr = e;
+      }
+      const ms = Date.now() - started;
+
+      let failure: HostingApiClientError;
+      let retryAfter: string | undefined;
+      if (res) {
+        const requestId = firstHeader(res.headers["x-request-id"]);
+        this.log(
+          `${method} ${path} -> ${res.status} in ${ms}ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ""})`,
+        );
+        retryAfter = firstHeader(res.headers["retry-after"]);
+        const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
+        this.rate.settle(
+          ticket,
+          res.status === 429
+            ? // Client-wide: everyone waits for the Retry-After moment, and the rate is cut.
+              { kind: "rate_limited", waitMs: retryAfterMs ?? 1000 }
+            : { kind: "success" },
+        );
+        if (res.status >= 200 && res.status < 300) return this.parse(spec, res, requestId);
+        failure = createApiError({
+          status: res.status,
+          method,
+          path,
+          headers: res.headers,
+          body: res.body,
+          retryAfterMs,
+          secrets: this.#secrets,
+        });
+      } else {
+        failure = netErr!;
+        this.log(
+          `${method} ${path} -> ${netErr!.code} after ${ms}ms (attempt ${attempt + 1}; ` +
+            `${netErr!.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
+        );
+      }
+
+      const decision = retryDecision({
+        method,
+        attempt,
+        maxRetries: this.opts.maxRetries,
+        status: res?.status,
+        networkError: netErr !== undefined,
+        mayHaveReachedServer: netErr?.mayHaveReachedServer,
+        retryAfter,
+        now: Date.now(),
+        retryAfterCapMs: this.opts.retryAfterCapMs,
+        baseDelayMs: this.opts.retryBaseDelayMs,
+        maxDelayMs: this.opts.retryMaxDelayMs,
+        random: this.opts.random,
+      });
+
+      if (decision.retry) {
+        // After a 429 the rate controller already holds every request (this one included)
+        // until the Retry-After moment; sleeping as well would wait twice.
+        const wait = res?.status === 429 ? 0 : decision.delayMs;
+        this.log(`${method} ${path}: retrying${wait ? ` in ${wait}ms` : ""} (${decision.reason})`);
+        await sleep(wait, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
+        continue;
+      }
+
+      if (decision.reason === "outcome_unknown" && spec.recover && attempt < this.opts.maxRetries) {
+        outcomeUnknown = true;
+        this.log(`${method} ${path}: outcome unknown; looking the resource up before sending again`);
+        const found = await this.tryRecover(spec, failure);
+        if (found !== undefined) {
+          this.log(`${method} ${path}: the earlier attempt took effect; using the existing resource`);
+          return found.value;
+        }
+        this.log(`${method} ${path}: not found; sending again in ${decision.delayMs}ms`);
+        await sleep(decision.delayMs, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
+        continue;
+      }
+
+      if (outcomeUnknown && spec.recover && failure instanceof ConflictError) {
+        // Our earlier attempt may have landed after the lookup: the name is now taken by it.
+        const found = await this.tryRecover(spec, failure);
+        if (found !== undefined) return found.value;
+      }
+      throw failure;
+    }
+  }
+
+  /** Run the recovery lookup; if the lookup itself fails, the original failure stands. */
+  private async tryRecover<T>(spec: RequestSpec<T>, failure: HostingApiClientError): Promise<{ value: T } | undefined> {
+    try {
+      return await spec.recover!({ signal: spec.signal, timeoutMs: spec.timeoutMs });
+    } catch (e) {
+      if (e instanceof AbortedError) throw e;
+      this.log(`${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})`);
+      throw failure;
+    }
+  }
+
+  private parse<T>(spec: RequestSpec<T>, res: RawResponse, requestId: string | undefined): T {
+    const r = spec.response;
+    if (r.kind === "empty") return undefined as T;
+    if (r.kind === "text") return res.body as T;
+    const ctx = { method: spec.method, path: spec.path, status: res.status, requestId };
+    let data: unknown;
+    try {
+      data = JSON.parse(res.body);
+    } catch (e) {
+      throw new ResponseValidationError({
+        ...ctx,
+        problems: [`(root): not valid JSON (${res.body.trim() === "" ? "empty body" : (e as Error).message})`],
+      });
+    }
+    return parseWire(r.schema, data, ctx) as T;
+  }
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  if (signal?.aborted) return Promise.reject(onAbort());
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(t);
+      reject(onAbort());
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+export function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener("abort", abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", abort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", abort);
+        reject(e);
+      },
+    );
+  });
+}

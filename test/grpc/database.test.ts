@@ -1,0 +1,55 @@
+import { DIFF_NONE, isSecret } from "./engine";
+import { describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
+
+const fixture = useFixture();
+
+for (const [type, name] of [
+  ["hosting:index:Postgres", "db"],
+  ["hosting:index:Mysql", "mydb"],
+  ["hosting:index:Redis", "cache"],
+] as const) {
+  describeLifecycle(name, fixture, {
+    type,
+    inputs: { name, cpuMilli: 500, memoryMb: 512, storageGb: 5 },
+    replace: { name: `${name}-2` },
+    drift: { apply: mutate("services", { storage_gb: 9 }), property: "storageGb", diffError: /cannot resize a managed/ },
+    remove: removeRecord("services"),
+    unknownInput: "name",
+  });
+}
+
+describe("Managed database behaviour", () => {
+  const TYPE = "hosting:index:Postgres";
+
+  test("the connection comes back with its instructions secret", async () => {
+    const { inputs } = await fixture.plugin.check(TYPE, "secret-db", { name: "secret-db" });
+    const created = await fixture.plugin.create(TYPE, "secret-db", inputs);
+    const connection = created.properties.connection as Record<string, unknown>;
+    expect(isSecret(connection.instructions)).toBe(true);
+    expect(connection).toMatchObject({ envVar: "DATABASE_URL", requiresAuth: true, port: "5432" });
+    const read = await fixture.plugin.read(TYPE, "secret-db", created.id, created.properties, inputs);
+    expect(isSecret((read.properties.connection as Record<string, unknown>).instructions)).toBe(true);
+    const diff = await fixture.plugin.diff(TYPE, "secret-db", created.id, read.properties, inputs, read.inputs);
+    expect(diff.changes).toBe(DIFF_NONE);
+  });
+
+  test("a resize fails at preview and says how to replace deliberately, with no API call", async () => {
+    const { inputs } = await fixture.plugin.check(TYPE, "sized", { name: "sized", storageGb: 5 });
+    const mark = fixture.mark();
+    const grown = await fixture.plugin.check(TYPE, "sized", { name: "sized", storageGb: 10 }, inputs);
+    expect(grown.failures).toEqual([
+      { property: "storageGb", reason: expect.stringMatching(/cannot resize a managed PostgreSQL database.*--replace/s) },
+    ]);
+    expect(fixture.requestsSince(mark)).toEqual([]);
+  });
+
+  test("a size first set after creation fails at diff against the live value, not silently", async () => {
+    const { inputs } = await fixture.plugin.check(TYPE, "unsized", { name: "unsized" });
+    const created = await fixture.plugin.create(TYPE, "unsized", inputs);
+    const next = await fixture.plugin.check(TYPE, "unsized", { name: "unsized", memoryMb: 4096 }, inputs);
+    expect(next.failures).toEqual([]);
+    await expect(fixture.plugin.diff(TYPE, "unsized", created.id, created.properties, next.inputs, inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
+    });
+  });
+});

@@ -1,0 +1,288 @@
+// Plays the Pulumi engine: spawns the built plugin the way the engine does, serves the
+// Engine service it logs to, and sends it ResourceProvider calls over gRPC.
+import * as grpc from "@grpc/grpc-js";
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+
+export const PLUGIN = resolve(__dirname, "../../bin/pulumi-resource-hosting");
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+export const secret = (value: unknown) => ({ [SIG]: SECRET_SIG, value });
+export const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && (value as Record<string, unknown>)[SIG] === SECRET_SIG;
+/** Strips secret wrappers, for comparing values. */
+export function plain(value: any): any {
+  if (isSecret(value)) return plain(value.value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
+}
+
+export const urn = (type: string, name: string) => `urn:pulumi:test::hosting-tests::${type}::${name}`;
+const struct = (value: Record<string, unknown> | undefined) => Struct.fromJavaScript((value ?? {}) as any);
+
+export interface LogMessage {
+  severity: number;
+  message: string;
+  urn: string;
+  ephemeral: boolean;
+}
+
+/** The Engine service the plugin logs to; it records every message. */
+export class FakeEngine {
+  readonly messages: LogMessage[] = [];
+  private server = new grpc.Server();
+  address = "";
+
+  async start(): Promise<this> {
+    this.server.addService(enginerpc.EngineService, {
+      log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+        const r = call.request;
+        this.messages.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn(), ephemeral: r.getEphemeral() });
+        callback(null, new Empty());
+      },
+    });
+    const port = await new Promise<number>((res, rej) =>
+      this.server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+    );
+    this.address = `127.0.0.1:${port}`;
+    return this;
+  }
+
+  stop() {
+    this.server.forceShutdown();
+  }
+}
+
+export interface GrpcFailure extends Error {
+  code: number;
+  details: string;
+  metadata: grpc.Metadata;
+}
+
+/** The ErrorResourceInitFailed detail of a failed Create, if it carries one. */
+export function initFailure(err: GrpcFailure) {
+  const bin = err.metadata?.get("grpc-status-details-bin")?.[0];
+  if (!bin) return undefined;
+  const status = statusproto.Status.deserializeBinary(bin as Buffer);
+  const any = status.getDetailsList().find((d) => d.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed"));
+  if (!any) return undefined;
+  const detail = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+  return {
+    id: detail.getId(),
+    properties: detail.getProperties()?.toJavaScript() ?? {},
+    inputs: detail.getInputs()?.toJavaScript() ?? {},
+    reasons: detail.getReasonsList(),
+  };
+}
+
+export function missingKeys(err: GrpcFailure): string[] {
+  const bin = err.metadata?.get("grpc-status-details-bin")?.[0];
+  if (!bin) return [];
+  const status = statusproto.Status.deserializeBinary(bin as Buffer);
+  return status
+    .getDetailsList()
+    .filter((d) => d.getTypeUrl().endsWith("pulumirpc.ConfigureErrorMissingKeys"))
+    .flatMap((d) => provproto.ConfigureErrorMissingKeys.deserializeBinary(d.getValue_asU8()).getMissingkeysList().map((k) => k.getName()));
+}
+
+export interface PluginOptions {
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The built plugin, started as the engine starts it, and a client that speaks to it. */
+export class Plugin {
+  stdout = "";
+  stderr = "";
+  private child!: ChildProcess;
+  private client!: provrpc.ResourceProviderClient;
+  readonly engine = new FakeEngine();
+
+  static async start(options: PluginOptions = {}): Promise<Plugin> {
+    const plugin = new Plugin();
+    await plugin.engine.start();
+    await plugin.spawn(options);
+    return plugin;
+  }
+
+  private async spawn({ args = [], env = {} }: PluginOptions) {
+    this.child = spawn(PLUGIN, [...args, this.engine.address], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
+    const firstLine = await new Promise<string>((res, rej) => {
+      const lines = createInterface({ input: this.child.stdout! });
+      lines.once("line", res);
+      this.child.once("exit", (code) => rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)));
+    });
+    this.stdout += firstLine + "\n";
+    this.child.stdout!.on("data", (chunk) => (this.stdout += chunk));
+    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${firstLine.trim()}`, grpc.credentials.createInsecure(), {
+      "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    });
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  signal(sig: NodeJS.Signals) {
+    this.child.kill(sig);
+  }
+
+  exited(): Promise<number | null> {
+    if (this.child.exitCode !== null) return Promise.resolve(this.child.exitCode);
+    return new Promise((res) => this.child.once("exit", (code) => res(code)));
+  }
+
+  async stop() {
+    this.client?.close();
+    if (this.child.exitCode === null) {
+      this.child.kill("SIGTERM");
+      await this.exited();
+    }
+    this.engine.stop();
+  }
+
+  call<Res>(method: string, request: unknown): Promise<Res> {
+    return new Promise((res, rej) => {
+      (this.client as any)[method](request, (err: GrpcFailure | null, response: Res) => (err ? rej(err) : res(response)));
+    });
+  }
+
+  // ---- the engine's calls, with plain-object properties ----
+
+  async configure(config: Record<string, unknown>, variables: Record<string, string> = {}) {
+    const request = new provproto.ConfigureRequest();
+    request.setArgs(struct(config));
+    for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
+    request.setAcceptsecrets(true);
+    request.setAcceptresources(true);
+    request.setSendsOldInputs(true);
+    request.setSendsOldInputsToDelete(true);
+    const response = await this.call<provproto.ConfigureResponse>("configure", request);
+    return response.toObject();
+  }
+
+  async checkConfig(news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+    const request = new provproto.CheckRequest();
+    request.setUrn("urn:pulumi:test::hosting-tests::pulumi:providers:hosting::default");
+    request.setType("pulumi:providers:hosting");
+    request.setNews(struct(news));
+    request.setOlds(struct(olds));
+    const response = await this.call<provproto.CheckResponse>("checkConfig", request);
+    return { inputs: response.getInputs()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+  }
+
+  async check(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+    const request = new provproto.CheckRequest();
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setNews(struct(news));
+    request.setOlds(struct(olds));
+    const response = await this.call<provproto.CheckResponse>("check", request);
+    return { inputs: response.getInputs()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+  }
+
+  async diff(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>, ignoreChanges: string[] = []) {
+    const request = new provproto.DiffRequest();
+    request.setId(id);
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setOlds(struct(olds));
+    request.setNews(struct(news));
+    if (oldInputs) request.setOldInputs(struct(oldInputs));
+    request.setIgnorechangesList(ignoreChanges);
+    const response = await this.call<provproto.DiffResponse>("diff", request);
+    const detailed: Record<string, number> = {};
+    response.getDetaileddiffMap().forEach((value, key) => (detailed[key] = value.getKind()));
+    return {
+      changes: response.getChanges(),
+      diffs: response.getDiffsList(),
+      replaces: response.getReplacesList(),
+      detailedDiff: detailed,
+      hasDetailedDiff: response.getHasdetaileddiff(),
+      deleteBeforeReplace: response.getDeletebeforereplace(),
+    };
+  }
+
+  async create(type: string, name: string, properties: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
+    const request = new provproto.CreateRequest();
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setProperties(struct(properties));
+    request.setPreview(options.preview ?? false);
+    request.setTimeout(options.timeout ?? 0);
+    const response = await this.call<provproto.CreateResponse>("create", request);
+    return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async read(type: string, name: string, id: string, properties: Record<string, unknown> = {}, inputs: Record<string, unknown> = {}) {
+    const request = new provproto.ReadRequest();
+    request.setId(id);
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setProperties(struct(properties));
+    request.setInputs(struct(inputs));
+    const response = await this.call<provproto.ReadResponse>("read", request);
+    return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, inputs: response.getInputs()?.toJavaScript() ?? {} };
+  }
+
+  async update(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
+    const request = new provproto.UpdateRequest();
+    request.setId(id);
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setOlds(struct(olds));
+    request.setNews(struct(news));
+    request.setOldInputs(struct(oldInputs));
+    request.setPreview(options.preview ?? false);
+    request.setTimeout(options.timeout ?? 0);
+    const response = await this.call<provproto.UpdateResponse>("update", request);
+    return { properties: response.getProperties()?.toJavaScript() ?? {} };
+  }
+
+  async delete(type: string, name: string, id: string, properties: Record<string, unknown>, oldInputs: Record<string, unknown> = {}) {
+    const request = new provproto.DeleteRequest();
+    request.setId(id);
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    request.setProperties(struct(properties));
+    request.setOldInputs(struct(oldInputs));
+    await this.call("delete", request);
+  }
+
+  async invoke(tok: string, args: Record<string, unknown>) {
+    const request = new provproto.InvokeRequest();
+    request.setTok(tok);
+    request.setArgs(struct(args));
+    const response = await this.call<provproto.InvokeResponse>("invoke", request);
+    return { return: response.getReturn()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+  }
+
+  async cancel() {
+    await this.call("cancel", new Empty());
+  }
+}
+
+export const DIFF_NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
+export const DIFF_SOME = provproto.DiffResponse.DiffChanges.DIFF_SOME;
+export const KIND = provproto.PropertyDiff.Kind;

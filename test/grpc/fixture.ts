@@ -1,0 +1,175 @@
+// One simulator and one plugin per test file, configured as user alice.
+import { ALICE, startSimulator, type SimKind, type Simulator } from "../../simulator/src";
+import { DEFAULT_CACHE_TTL_MS } from "../../provider/src/api/client";
+import { DIFF_NONE, DIFF_SOME, KIND, Plugin, UNKNOWN, plain } from "./engine";
+
+export const PROJECT = ALICE.projects[0];
+
+export interface Fixture {
+  sim: Simulator;
+  plugin: Plugin;
+  /** Requests the simulator served since the last call, for counting API calls. */
+  requestsSince(mark: number): Array<{ method: string; path: string }>;
+  mark(): number;
+}
+
+export function useFixture(options: { pluginArgs?: string[]; volumeProvisioningMs?: number } = {}): Fixture {
+  const fixture = {} as Fixture;
+  beforeAll(async () => {
+    fixture.sim = await startSimulator({ volumeProvisioningMs: options.volumeProvisioningMs ?? 300 });
+    fixture.plugin = await Plugin.start({ args: options.pluginArgs });
+    await fixture.plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
+    fixture.mark = () => fixture.sim.control.requests().length;
+    fixture.requestsSince = (mark) => fixture.sim.control.requests().slice(mark);
+  });
+  afterAll(async () => {
+    await fixture.plugin?.stop();
+    await fixture.sim?.close();
+  });
+  return fixture;
+}
+
+export interface LifecycleCase {
+  type: string;
+  /** Program inputs for the first `pulumi up`. */
+  inputs: Record<string, unknown>;
+  /** A change that updates in place (none for resources whose every input replaces). */
+  update?: Record<string, unknown>;
+  /** A change that replaces (name, or any input of an all-replace resource). */
+  replace: Record<string, unknown>;
+  /** An out-of-band change, and the input property that drifts (or the preview error it must cause). */
+  drift: { apply: OutOfBand; property: string; diffError?: RegExp };
+  /** An out-of-band delete. */
+  remove: OutOfBand;
+  /** Preview inputs with a value from another resource still unknown. */
+  unknownInput: string;
+  /** Delete only forgets the resource (the API cannot delete it): it stays on the server. */
+  deleteForgets?: boolean;
+  /** Inputs known only to the program (e.g. registry password): absent after import. */
+  notImported?: string[];
+}
+
+export type OutOfBand = (fixture: Fixture, id: string) => void | Promise<void>;
+export const mutate = (kind: SimKind, patch: Record<string, unknown>): OutOfBand => (f, id) => f.sim.control.mutate(kind, id, patch);
+export const removeRecord = (kind: SimKind): OutOfBand => (f, id) => f.sim.control.remove(kind, id);
+
+/**
+ * The full engine lifecycle of one resource against the simulator:
+ * check -> preview -> create -> read -> diff-is-none -> update in place ->
+ * diff-with-replace -> refresh with drift -> import -> delete -> refresh after delete.
+ */
+export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCase) {
+  describe(`${c.type} lifecycle`, () => {
+    const state: { id: string; outputs: Record<string, any>; inputs: Record<string, any> } = { id: "", outputs: {}, inputs: {} };
+
+    test("check fills defaults and accepts the program's inputs", async () => {
+      const { inputs, failures } = await fixture.plugin.check(c.type, name, c.inputs);
+      expect(failures).toEqual([]);
+      for (const [key, value] of Object.entries(c.inputs)) expect(plain(inputs[key])).toEqual(plain(value));
+      state.inputs = inputs;
+    });
+
+    test("preview with an unknown input makes no API call and does not fail", async () => {
+      const mark = fixture.mark();
+      const news = { ...c.inputs, [c.unknownInput]: UNKNOWN };
+      const checked = await fixture.plugin.check(c.type, name, news);
+      expect(checked.failures).toEqual([]);
+      expect(checked.inputs[c.unknownInput]).toBe(UNKNOWN);
+      const preview = await fixture.plugin.create(c.type, name, checked.inputs, { preview: true });
+      expect(preview.id).toBe("");
+      expect(preview.properties[c.unknownInput]).toBe(UNKNOWN);
+      expect(fixture.requestsSince(mark)).toEqual([]);
+    });
+
+    test("create returns the id and the outputs", async () => {
+      const created = await fixture.plugin.create(c.type, name, state.inputs);
+      expect(created.id).not.toBe("");
+      for (const [key, value] of Object.entries(c.inputs)) expect(plain(created.properties[key])).toEqual(plain(value));
+      state.id = created.id;
+      state.outputs = created.properties;
+    });
+
+    test("read returns the same resource, and an unchanged world diffs as none", async () => {
+      const read = await fixture.plugin.read(c.type, name, state.id, state.outputs, state.inputs);
+      expect(read.id).toBe(state.id);
+      expect(plain(read.inputs)).toEqual(plain(state.inputs));
+      const diff = await fixture.plugin.diff(c.type, name, state.id, read.properties, state.inputs, read.inputs);
+      expect(diff).toMatchObject({ changes: DIFF_NONE, diffs: [], replaces: [] });
+      state.outputs = read.properties;
+    });
+
+    const update = c.update ?? {};
+    if (c.update) test("an in-place change diffs as an update and is applied", async () => {
+      const news = { ...c.inputs, ...update };
+      const checked = await fixture.plugin.check(c.type, name, news, state.inputs);
+      expect(checked.failures).toEqual([]);
+      const diff = await fixture.plugin.diff(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
+      expect(diff.changes).toBe(DIFF_SOME);
+      expect(diff.replaces).toEqual([]);
+      expect(diff.hasDetailedDiff).toBe(true);
+      for (const key of Object.keys(update)) expect(diff.detailedDiff[key]).toBe(KIND.UPDATE);
+      const updated = await fixture.plugin.update(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
+      for (const [key, value] of Object.entries(update)) expect(plain(updated.properties[key])).toEqual(plain(value));
+      const read = await fixture.plugin.read(c.type, name, state.id, updated.properties, checked.inputs);
+      for (const [key, value] of Object.entries(update)) expect(plain(read.properties[key])).toEqual(plain(value));
+      state.outputs = read.properties;
+      state.inputs = checked.inputs;
+    });
+
+    test("a replacing change diffs as a replace", async () => {
+      const checked = await fixture.plugin.check(c.type, name, { ...c.inputs, ...update, ...c.replace }, state.inputs);
+      expect(checked.failures).toEqual([]);
+      const diff = await fixture.plugin.diff(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
+      expect(diff.changes).toBe(DIFF_SOME);
+      for (const key of Object.keys(c.replace)) {
+        expect(diff.replaces).toContain(key);
+        expect(diff.detailedDiff[key]).toBe(KIND.UPDATE_REPLACE);
+      }
+    });
+
+    test("refresh after an out-of-band change reports the drift", async () => {
+      await c.drift.apply(fixture, state.id);
+      // List reads are shared for a moment (DEFAULT_CACHE_TTL_MS); a refresh sees changes made before it began.
+      await new Promise((r) => setTimeout(r, DEFAULT_CACHE_TTL_MS + 50));
+      const read = await fixture.plugin.read(c.type, name, state.id, state.outputs, state.inputs);
+      expect(read.id).toBe(state.id);
+      expect(plain(read.properties[c.drift.property])).not.toEqual(plain(state.outputs[c.drift.property]));
+      const diffing = fixture.plugin.diff(c.type, name, state.id, read.properties, state.inputs, read.inputs);
+      if (c.drift.diffError) {
+        await expect(diffing).rejects.toMatchObject({ details: expect.stringMatching(c.drift.diffError) });
+        return;
+      }
+      const diff = await diffing;
+      expect(diff.changes).toBe(DIFF_SOME);
+      expect(diff.diffs).toContain(c.drift.property);
+    });
+
+    test("import by id, and by <projectId>/<id>, yields inputs the program diffs as none", async () => {
+      for (const id of [state.id, `${PROJECT}/${state.id}`]) {
+        const imported = await fixture.plugin.read(c.type, name, id);
+        expect(imported.id).toBe(state.id);
+        const program = { ...c.inputs, ...update, [c.drift.property]: imported.inputs[c.drift.property] };
+        for (const key of c.notImported ?? []) delete program[key];
+        const checked = await fixture.plugin.check(c.type, name, program, imported.inputs);
+        expect(checked.failures).toEqual([]);
+        const diff = await fixture.plugin.diff(c.type, name, state.id, imported.properties, checked.inputs, imported.inputs);
+        expect(diff).toMatchObject({ changes: DIFF_NONE });
+      }
+    });
+
+    test(c.deleteForgets ? "delete forgets it (the API cannot delete it)" : "delete removes it, and a refresh then reports it gone", async () => {
+      await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
+      const read = await fixture.plugin.read(c.type, name, state.id, state.outputs, state.inputs);
+      expect(read.id).toBe(c.deleteForgets ? state.id : "");
+      // Deleting what is already gone succeeds.
+      await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
+    });
+
+    test("refresh after an out-of-band delete reports an empty id", async () => {
+      const created = await fixture.plugin.create(c.type, `${name}-again`, state.inputs);
+      await c.remove(fixture, created.id);
+      const read = await fixture.plugin.read(c.type, `${name}-again`, created.id, created.properties, state.inputs);
+      expect(read.id).toBe("");
+    });
+  });
+}

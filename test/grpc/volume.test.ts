@@ -1,0 +1,82 @@
+import { ALICE } from "../../simulator/src";
+import { Plugin, initFailure, type GrpcFailure } from "./engine";
+import { PROJECT, describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
+
+const fixture = useFixture({ volumeProvisioningMs: 300 });
+const TYPE = "hosting:index:Volume";
+
+describeLifecycle("data", fixture, {
+  type: TYPE,
+  inputs: { name: "data", sizeGb: 10 },
+  update: { sizeGb: 20 },
+  replace: { name: "data-2" },
+  // Grown out of band past what the program says: shrinking it back would fail, so preview says so.
+  drift: { apply: mutate("volumes", { size_gb: 40 }), property: "sizeGb", diffError: /sizeGb can only grow: the live value is 40/ },
+  remove: removeRecord("volumes"),
+  unknownInput: "sizeGb",
+});
+
+describe("Volume behaviour", () => {
+  afterEach(() => fixture.sim.control.setSwitches({ volumesEnabled: true, volumeProvisioningMs: 300 }));
+
+  test("create waits until running and reports progress on the resource's URN", async () => {
+    fixture.sim.control.setSwitches({ volumeProvisioningMs: 1500 });
+    const before = fixture.plugin.engine.messages.length;
+    const { inputs } = await fixture.plugin.check(TYPE, "slow", { name: "slow", sizeGb: 5 });
+    const created = await fixture.plugin.create(TYPE, "slow", inputs);
+    expect(created.properties.status).toBe("running");
+    const progress = fixture.plugin.engine.messages.slice(before);
+    expect(progress.length).toBeGreaterThan(0);
+    for (const m of progress) {
+      expect(m).toMatchObject({ severity: 1, ephemeral: true, urn: expect.stringContaining("::slow") });
+      expect(m.message).toMatch(/^waiting for volume slow to be running \(\d+s\)$/);
+    }
+  });
+
+  test("a wait that outlasts the timeout fails as a partial failure that keeps the volume in state", async () => {
+    fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+    const { inputs } = await fixture.plugin.check(TYPE, "stuck", { name: "stuck", sizeGb: 5 });
+    const err = (await fixture.plugin.create(TYPE, "stuck", inputs, { timeout: 1 }).catch((e) => e)) as GrpcFailure;
+    const detail = initFailure(err);
+    expect(detail).toBeDefined();
+    const onServer = fixture.sim.control.snapshot().volumes.find((v) => v.name === "stuck");
+    expect(detail!.id).toBe(onServer!.id);
+    expect(detail!.properties).toMatchObject({ name: "stuck", sizeGb: 5, status: "provisioning" });
+    expect(detail!.reasons[0]).toMatch(/gave up waiting.*recorded in state/);
+  });
+
+  test("Cancel ends a wait promptly with a partial failure", async () => {
+    // Cancel is the engine's last word to a plugin, so this one gets a plugin of its own.
+    const plugin = await Plugin.start();
+    try {
+      await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
+      fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+      const { inputs } = await plugin.check(TYPE, "cancelled", { name: "cancelled", sizeGb: 5 });
+      const creating = plugin.create(TYPE, "cancelled", inputs).catch((e) => e as GrpcFailure);
+      await new Promise((r) => setTimeout(r, 500));
+      const cancelledAt = Date.now();
+      await plugin.cancel();
+      const err = await creating;
+      expect(Date.now() - cancelledAt).toBeLessThan(1000);
+      expect(initFailure(err)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
+    } finally {
+      await plugin.stop();
+    }
+  });
+
+  test("a shrink fails at check against the old inputs, with no API call", async () => {
+    const mark = fixture.mark();
+    const { failures } = await fixture.plugin.check(TYPE, "data", { name: "data", sizeGb: 5 }, { name: "data", sizeGb: 10 });
+    expect(failures).toEqual([{ property: "sizeGb", reason: expect.stringMatching(/can only grow: it is 10 now.*Use 10 or more/) }]);
+    expect(fixture.requestsSince(mark)).toEqual([]);
+  });
+
+  test("BLOCK_VOLUME_DISABLED reads as a plain sentence about the feature being off", async () => {
+    fixture.sim.control.setSwitches({ volumesEnabled: false });
+    const { inputs } = await fixture.plugin.check(TYPE, "off", { name: "off", sizeGb: 5 });
+    await expect(fixture.plugin.create(TYPE, "off", inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(/^Block volumes are turned off on this platform.*BLOCK_VOLUME_DISABLED/s),
+    });
+    expect(ALICE.token).toBeDefined();
+  });
+});
