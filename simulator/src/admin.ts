@@ -61,6 +61,7 @@ const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandl
       return done;
     },
   },
+  { method: "GET", pattern: "/_sim/faults", handler: (c) => json(c.faults()) },
   { method: "DELETE", pattern: "/_sim/faults", handler: (c) => (c.clearFaults(), done) },
   { method: "GET", pattern: "/_sim/requests", handler: (c) => json(c.requests()) },
   { method: "DELETE", pattern: "/_sim/requests", handler: (c) => (c.clearRequests(), done) },

@@ -143,6 +143,7 @@ export class Core {
         changed();
       },
       injectFault: (fault) => this.faults.inject(fault),
+      faults: () => this.faults.pending(),
       clearFaults: () => this.faults.clear(),
       requests: () => this.log.map((entry) => ({ ...entry })),
       clearRequests: () => {

@@ -1,5 +1,6 @@
-/** A token bucket: `perSecond` requests a second, with a burst of the same size. */
+/** A token bucket: `perSecond` requests a second, with a burst of the same size (at least one). */
 export class TokenBucket {
+  private readonly burst: number;
   private tokens: number;
   private last: number;
 
@@ -7,14 +8,15 @@ export class TokenBucket {
     private readonly perSecond: number,
     now: number,
   ) {
-    this.tokens = perSecond;
+    this.burst = Math.max(1, perSecond);
+    this.tokens = this.burst;
     this.last = now;
   }
 
   /** Take a token; returns undefined if allowed, else the whole seconds to wait (at least 1). */
   take(now: number): number | undefined {
     if (this.perSecond <= 0) return undefined;
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
     this.last = now;
     if (this.tokens >= 1) {
       this.tokens -= 1;

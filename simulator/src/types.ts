@@ -63,6 +63,8 @@ export interface SimulatorControl {
   setProjectSuspended(projectId: string, suspended: boolean): void;
   setAutoscaling(containerId: string, enabled: boolean): void;
   injectFault(fault: Fault): void;
+  /** Addition to CONTRACTS.md: the faults still armed, `times` = the uses left. */
+  faults(): Fault[];
   clearFaults(): void;
   requests(): RequestLogEntry[];
   clearRequests(): void;

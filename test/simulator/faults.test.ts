@@ -1,0 +1,149 @@
+// Injected faults (docs/CONTRACTS.md Fault), the rate limit, and the request log.
+import { ALICE_PROJECT, IMAGE, codeOf, createContainer, p, useSimulator } from "./helpers";
+
+describe("injected faults and the request log", () => {
+  const h = useSimulator();
+  const createBody = { name: "web", image: IMAGE, http_port: 8080 };
+  const services = () => h.sim.control.snapshot().services;
+
+  test.each([
+    [500, "INTERNAL_ERROR"],
+    [502, "BAD_GATEWAY"],
+    [503, "SERVICE_UNAVAILABLE"],
+    [504, "GATEWAY_TIMEOUT"],
+  ])("status %i answers %s without acting", async (status, code) => {
+    h.sim.control.injectFault({ kind: "status", status });
+    const res = await h.alice.post(p("/containers"), createBody);
+    expect([res.status, codeOf(res)]).toEqual([status, code]);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(services()).toHaveLength(0);
+  });
+
+  test("a fault hits `times` matching requests, then the API answers normally", async () => {
+    h.sim.control.injectFault({ kind: "status", status: 503, times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await h.alice.get("/v1/registries")).status);
+    expect(statuses).toEqual([503, 503, 200]);
+  });
+
+  test("a fault matches only its method and path", async () => {
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "POST", path: "/containers$" });
+    expect((await h.alice.get(p("/containers"))).status).toBe(200);
+    expect((await h.alice.post("/v1/registries", { name: "r", host: "h" })).status).toBe(201);
+    expect((await h.alice.post(p("/containers"), createBody)).status).toBe(500);
+    expect((await h.alice.post(p("/containers"), createBody)).status).toBe(201);
+  });
+
+  test("faults apply in injection order, one per request", async () => {
+    h.sim.control.injectFault({ kind: "status", status: 502 });
+    h.sim.control.injectFault({ kind: "status", status: 504 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await h.alice.get("/v1/registries")).status);
+    expect(statuses).toEqual([502, 504, 200]);
+  });
+
+  test("faults come before authentication", async () => {
+    h.sim.control.injectFault({ kind: "status", status: 503 });
+    expect((await h.admin.get("/v1/registries")).status).toBe(503);
+    expect((await h.admin.get("/v1/registries")).status).toBe(401);
+  });
+
+  test("rate_limit answers 429 RATE_LIMITED with the given Retry-After", async () => {
+    h.sim.control.injectFault({ kind: "rate_limit", retryAfter: "7" });
+    const res = await h.alice.get("/v1/registries");
+    expect([res.status, codeOf(res)]).toEqual([429, "RATE_LIMITED"]);
+    expect(res.headers.get("retry-after")).toBe("7");
+  });
+
+  test("rate_limit without retryAfter omits the header", async () => {
+    h.sim.control.injectFault({ kind: "rate_limit", retryAfter: null });
+    const res = await h.alice.get("/v1/registries");
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBeNull();
+  });
+
+  test("reset_before drops the connection without acting", async () => {
+    h.sim.control.injectFault({ kind: "reset_before" });
+    await expect(h.alice.post(p("/containers"), createBody)).rejects.toThrow();
+    expect(services()).toHaveLength(0);
+    expect(h.sim.control.requests().map((entry) => [entry.status, entry.fault])).toEqual([["reset", "reset_before"]]);
+  });
+
+  test("reset_after acts, then drops the connection instead of answering", async () => {
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST" });
+    await expect(h.alice.post(p("/containers"), createBody)).rejects.toThrow();
+    expect(services().map((service) => service.name)).toEqual(["web"]);
+    expect(h.sim.control.requests()[0]).toMatchObject({ status: "reset", fault: "reset_after", method: "POST" });
+    // the retry a careless client would send now meets the name it created itself
+    expect(codeOf(await h.alice.post(p("/containers"), createBody))).toBe("NAME_TAKEN");
+  });
+
+  test("latency: the server acts at once and answers later", async () => {
+    h.sim.control.injectFault({ kind: "latency", latencyMs: 300, method: "POST" });
+    let answered = false;
+    const slow = h.alice.post(p("/containers"), createBody).then((res) => {
+      answered = true;
+      return res;
+    });
+    const seen = await (async () => {
+      for (;;) {
+        const list = await h.alice.get(p("/containers"));
+        if (list.body.length > 0) return answered;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    expect(seen).toBe(false); // created before the create was answered
+    expect((await slow).status).toBe(201);
+    expect(h.sim.control.requests()[0]).toMatchObject({ status: 201, fault: "latency" });
+  });
+
+  test("clearFaults drops pending faults", async () => {
+    h.sim.control.injectFault({ kind: "status", status: 500, times: 5 });
+    h.sim.control.clearFaults();
+    expect((await h.alice.get("/v1/registries")).status).toBe(200);
+  });
+
+  test("the request log records method, path, status and the request id of each API request", async () => {
+    const ok = await h.alice.get(p("/containers"));
+    const denied = await h.admin.get("/v1/registries");
+    await h.admin.get("/_sim/state");
+    expect(h.sim.control.requests()).toEqual([
+      { at: expect.any(Number), method: "GET", path: `/v1/projects/${ALICE_PROJECT}/containers`, status: 200, requestId: ok.headers.get("x-request-id") },
+      { at: expect.any(Number), method: "GET", path: "/v1/registries", status: 401, requestId: denied.headers.get("x-request-id") },
+    ]);
+    h.sim.control.clearRequests();
+    expect(h.sim.control.requests()).toEqual([]);
+  });
+
+  test("injectFault rejects a bad fault", () => {
+    expect(() => h.sim.control.injectFault({ kind: "status", status: 200 })).toThrow(/status/);
+    expect(() => h.sim.control.injectFault({ kind: "latency" })).toThrow(/latencyMs/);
+    expect(() => h.sim.control.injectFault({ kind: "status", status: 500, path: "(" })).toThrow();
+  });
+});
+
+describe("rate limit switch", () => {
+  const h = useSimulator({ rateLimitPerSecond: 1 });
+
+  test("429 RATE_LIMITED once the bucket is empty; the limit covers unauthenticated requests too", async () => {
+    expect((await h.admin.get("/v1/registries")).status).toBe(401);
+    const res = await h.alice.get("/v1/registries");
+    expect([res.status, codeOf(res)]).toEqual([429, "RATE_LIMITED"]);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  });
+
+  test("the admin API is never rate limited", async () => {
+    for (let i = 0; i < 5; i++) expect((await h.admin.get("/_sim/switches")).status).toBe(200);
+  });
+
+  test("turning the limit off lets everything through", async () => {
+    h.sim.control.setSwitches({ rateLimitPerSecond: 0 });
+    for (let i = 0; i < 5; i++) expect((await h.alice.get("/v1/registries")).status).toBe(200);
+  });
+
+  test("containers created before a limited request still exist (429 does not act)", async () => {
+    await createContainer(h.alice);
+    expect((await h.alice.post(p("/containers"), { name: "other", image: IMAGE, http_port: 8080 })).status).toBe(429);
+    expect(h.sim.control.snapshot().services.map((s) => s.name)).toEqual(["web"]);
+  });
+});

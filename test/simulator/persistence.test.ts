@@ -1,0 +1,178 @@
+// The state file (one world across `pulumi up`, a simulator restart and `pulumi refresh`) and the CLI.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { build } from "esbuild";
+import { ALICE, startSimulator } from "../../simulator/src";
+import { Client, codeOf, createContainer, createVolume, eventually, p } from "./helpers";
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "sim-state-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("persistence with a state file", () => {
+  test("the world survives a restart: services, volumes, attachments, registries, links, logs", async () => {
+    const stateFile = join(dir, "world.json");
+    const first = await startSimulator({ stateFile, volumeProvisioningMs: 0 });
+    const alice = new Client(first.url, ALICE.token);
+    const web = await createContainer(alice);
+    const api = await createContainer(alice, { name: "api" });
+    const volume = await createVolume(alice);
+    await alice.post(p(`/volumes/${volume.id}/attach`), { container_id: web.id, mount_path: "/data" });
+    await alice.post("/v1/registries", { name: "ghcr", host: "ghcr.io", password: "pw" });
+    await alice.post(p("/service-links"), { consumer_service_id: web.id, provider_service_id: api.id });
+    first.control.setProjectSuspended(ALICE.projects[0], true);
+    const before = first.control.snapshot();
+    await first.close();
+
+    const second = await startSimulator({ stateFile });
+    try {
+      expect(second.control.snapshot()).toEqual(before);
+      const again = new Client(second.url, ALICE.token);
+      expect((await again.get(p(`/volumes/${volume.id}`))).body.attachment).toMatchObject({ container_id: web.id });
+      expect((await again.get(p(`/containers/${web.id}/logs`))).text).toContain("attached at /data");
+      expect(codeOf(await again.post(p("/volumes"), { name: "more", size_gb: 1 }))).toBe("PROJECT_SUSPENDED");
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("a provisioning volume completes after a restart (the ready-at time is stored, not a timer)", async () => {
+    const stateFile = join(dir, "provisioning.json");
+    const first = await startSimulator({ stateFile, volumeProvisioningMs: 200 });
+    const volume = await createVolume(new Client(first.url, ALICE.token));
+    await first.close();
+
+    const second = await startSimulator({ stateFile });
+    try {
+      const alice = new Client(second.url, ALICE.token);
+      const ready = await eventually(() => alice.get(p(`/volumes/${volume.id}`)), (res) => res.body.status === "running");
+      expect(ready.body.status_reason).toBe("");
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("writes are atomic: the file is whole JSON after each change, no temp file is left", async () => {
+    const stateFile = join(dir, "atomic.json");
+    const sim = await startSimulator({ stateFile });
+    try {
+      const alice = new Client(sim.url, ALICE.token);
+      await createContainer(alice);
+      const saved = JSON.parse(readFileSync(stateFile, "utf8"));
+      expect(saved.version).toBe(1);
+      expect(saved.state.services.map((s: { name: string }) => s.name)).toEqual(["web"]);
+      sim.control.mutate("services", saved.state.services[0].id, { image: "acme/web:2" });
+      expect(JSON.parse(readFileSync(stateFile, "utf8")).state.services[0].image).toBe("acme/web:2");
+      expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  test("reset empties the state file too", async () => {
+    const stateFile = join(dir, "reset.json");
+    const sim = await startSimulator({ stateFile });
+    await createContainer(new Client(sim.url, ALICE.token));
+    sim.control.reset();
+    await sim.close();
+    expect(JSON.parse(readFileSync(stateFile, "utf8")).state.services).toEqual([]);
+  });
+
+  test("a file that is not a state file is refused at start", async () => {
+    const stateFile = join(dir, "foreign.json");
+    require("node:fs").writeFileSync(stateFile, JSON.stringify({ hello: "world" }));
+    await expect(startSimulator({ stateFile })).rejects.toThrow(/not a simulator state file/);
+  });
+});
+
+describe("cli (dist/simulator.js)", () => {
+  let cli: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    cli = join(dir, "simulator.js");
+    await build({
+      entryPoints: [join(__dirname, "../../simulator/src/cli.ts")],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      outfile: cli,
+      logLevel: "warning",
+    });
+  });
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  /** Start the CLI and resolve with the URL from its first line. */
+  function run(args: string[]): Promise<{ child: ChildProcess; url: string; lines: string[] }> {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    const lines: string[] = [];
+    return new Promise((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on("line", (line) => {
+        lines.push(line);
+        const match = /^hosting simulator listening on (http:\/\/\S+)$/.exec(line);
+        if (match) setTimeout(() => resolve({ child, url: match[1], lines }), 50);
+      });
+      child.once("exit", (code) => reject(new Error(`cli exited with ${code}: ${lines.join("\n")}`)));
+    });
+  }
+
+  test("flags set the switches; it prints the URL and the default users; SIGTERM stops it", async () => {
+    const stateFile = join(dir, "cli.json");
+    const { child, url, lines } = await run([
+      "--port", "0", "--state", stateFile, "--volumes-disabled", "--error-shape", "error", "--quiet",
+    ]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.join("\n")).toContain("sim-token-alice");
+    expect(lines.join("\n")).toContain(ALICE.projects[0]);
+
+    const alice = new Client(url, ALICE.token);
+    const res = await alice.post(p("/volumes"), { name: "data", size_gb: 1 });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: "BLOCK_VOLUME_DISABLED", request_id: res.headers.get("x-request-id") });
+    await createContainer(alice);
+    expect(existsSync(stateFile)).toBe(true);
+
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  test("--billing and --capacity-gb", async () => {
+    const { child, url } = await run(["--port", "0", "--billing", "suspended", "--quiet"]);
+    const res = await new Client(url, ALICE.token).post(p("/redis"), { name: "cache" });
+    expect(codeOf(res)).toBe("ACCOUNT_SUSPENDED");
+    child.kill("SIGTERM");
+  });
+
+  test("--help lists every flag", async () => {
+    const child = spawn(process.execPath, [cli, "--help"]);
+    children.push(child);
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    await new Promise((resolve) => child.once("exit", resolve));
+    for (const flag of [
+      "--port", "--host", "--state", "--volumes-disabled", "--billing", "--capacity-gb", "--provisioning-ms",
+      "--service-start-ms", "--error-shape", "--rate-limit",
+    ]) {
+      expect(out).toContain(flag);
+    }
+  });
+
+  test("a bad flag value exits with status 2 and says why", async () => {
+    const child = spawn(process.execPath, [cli, "--billing", "broke"]);
+    children.push(child);
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toContain("billing");
+  });
+});

@@ -1,0 +1,78 @@
+// Small pure pieces of the simulator, as case tables.
+import { imageProblem } from "../../simulator/src/images";
+import { TokenBucket } from "../../simulator/src/ratelimit";
+import { findRoute, matchPath } from "../../simulator/src/routes";
+import { codeForStatus } from "../../simulator/src/errors";
+import { after } from "../../simulator/src/clock";
+
+describe("imageProblem (the BAD_IMAGE rule)", () => {
+  test.each([
+    ["acme/web:1.0", undefined],
+    ["registry.example.com/acme/web:2024.06.01-3", undefined],
+    ["localhost:5000/acme/web:v1", undefined],
+    ["acme/web:1.0@sha256:abc", undefined],
+    ["acme/web", "a tag is required"],
+    ["acme/web:", "a tag is required"],
+    ["localhost:5000/acme/web", "a tag is required"],
+    ["acme/web:latest", "latest"],
+    ["acme/web@sha256:abc", "digest"],
+  ])("%s", (image, problem) => {
+    const found = imageProblem(image);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(problem);
+  });
+});
+
+describe("routes", () => {
+  test("matchPath captures parameters and ignores a trailing slash", () => {
+    expect(matchPath("/v1/projects/:projectId/volumes/:volumeId", "/v1/projects/p1/volumes/v1/")).toEqual({
+      projectId: "p1",
+      volumeId: "v1",
+    });
+    expect(matchPath("/v1/projects/:projectId/volumes", "/v1/projects//volumes")).toBeUndefined();
+    expect(matchPath("/v1/registries/:registryId", "/v1/registries/%E0%A4%A")).toBeUndefined();
+  });
+
+  test("findRoute tells a wrong method from an unknown path", () => {
+    expect(findRoute("GET", "/v1/registries").kind).toBe("found");
+    expect(findRoute("PATCH", "/v1/registries")).toEqual({ kind: "wrong_method", allowed: ["GET", "POST"] });
+    expect(findRoute("GET", "/v1/unknown")).toEqual({ kind: "none" });
+  });
+});
+
+describe("TokenBucket", () => {
+  test("allows a burst of perSecond, then asks to wait whole seconds, then refills", () => {
+    const bucket = new TokenBucket(2, 0);
+    expect([bucket.take(0), bucket.take(0)]).toEqual([undefined, undefined]);
+    expect(bucket.take(0)).toBe(1);
+    expect(bucket.take(500)).toBeUndefined();
+  });
+
+  test("a slow rate asks for a longer wait", () => {
+    const bucket = new TokenBucket(0.25, 0);
+    expect(bucket.take(0)).toBeUndefined();
+    expect(bucket.take(0)).toBe(4);
+  });
+
+  test("0 is unlimited", () => {
+    const bucket = new TokenBucket(0, 0);
+    for (let i = 0; i < 100; i++) expect(bucket.take(0)).toBeUndefined();
+  });
+});
+
+test.each([
+  [500, "INTERNAL_ERROR"],
+  [502, "BAD_GATEWAY"],
+  [503, "SERVICE_UNAVAILABLE"],
+  [504, "GATEWAY_TIMEOUT"],
+  [429, "RATE_LIMITED"],
+  [418, "I_M_A_TEAPOT"],
+])("codeForStatus(%i) = %s", (status, code) => {
+  expect(codeForStatus(status)).toBe(code);
+});
+
+test("after() is strictly later than the previous timestamp, even in the same millisecond", () => {
+  const t = Date.parse("2026-01-01T00:00:00.000Z");
+  expect(after("2026-01-01T00:00:00.000Z", t)).toBe("2026-01-01T00:00:00.001Z");
+  expect(after("2026-01-01T00:00:00.000Z", t + 5000)).toBe("2026-01-01T00:00:05.000Z");
+});
