@@ -21,7 +21,8 @@ function cli() {
     allowPositionals: true,
     options: { logtostderr: { type: "boolean" }, v: { type: "string" }, tracing: { type: "string" } },
   });
-  const verbosity = Number(values.v ?? 0) || 0;
+  // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
+  const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
   return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true };
 }
 

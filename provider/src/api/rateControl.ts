@@ -166,6 +166,9 @@ export class RateCore {
     this.rate = Math.max(this.minRate, base * this.decreaseFactor);
     this.window = Math.max(1, this.window * this.decreaseFactor);
     this.epoch += 1;
+    // The pause itself is the spacing before the next request: the first one goes at the
+    // Retry-After moment, pacing applies from there.
+    this.lastReleaseAt = -Infinity;
   }
 
   private prune(now: number): void {

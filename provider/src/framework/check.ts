@@ -28,7 +28,7 @@ export function checkInputs(
   for (const field of inputFields(spec)) {
     const value = withDefault(field, news[field.name], config);
     if (value === undefined) {
-      if (field.required) failures.push({ property: field.name, reason: missingReason(field) });
+      if (field.required || field.configDefault) failures.push({ property: field.name, reason: missingReason(field) });
       continue;
     }
     inputs[field.name] = value;

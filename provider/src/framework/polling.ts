@@ -7,7 +7,7 @@
  * never later than `maxMs`), while a long wait costs few requests.
  */
 export function nextPollDelayMs(elapsedMs: number, minMs = 250, maxMs = 15_000, fraction = 0.1): number {
-  return Math.min(maxMs, Math.max(minMs, Math.round(elapsedMs * fraction)));
+  return Math.min(maxMs, Math.max(minMs, Math.floor(elapsedMs * fraction)));
 }
 
 export class WaitTimeout extends Error {

@@ -1,0 +1,49 @@
+import { InvalidChangeError, diffInputs } from "../../provider/src/framework/diff";
+import { Unknown } from "../../provider/src/framework/values";
+import { spec } from "./cases";
+
+const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: { A: "1" }, status: "running", image: "r.io/a/b:1", password: "old" };
+const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A: "1" }, password: "old" };
+
+describe("diffInputs: named cases per flag", () => {
+  test.each([
+    ["equal", { ...oldInputs }, {}],
+    ["server-side value the user never set (image, cpu)", { name: "web", projectId: "p1", port: 8080 }, {}],
+    ["update", { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
+    ["update of a map", { ...oldInputs, env: { A: "2" } }, { env: "UPDATE" }],
+    ["map key order does not matter", { ...oldInputs, env: { A: "1" } }, {}],
+    ["replace", { ...oldInputs, name: "web-2" }, { name: "UPDATE_REPLACE" }],
+    ["unknown on a replace-on-change property replaces", { ...oldInputs, projectId: Unknown }, { projectId: "UPDATE_REPLACE" }],
+    ["unknown on an in-place property updates", { ...oldInputs, port: Unknown }, { port: "UPDATE" }],
+    ["grow-only: same", { ...oldInputs, size: 10 }, {}],
+    ["grow-only: grow", { ...oldInputs, size: 11 }, { size: "UPDATE" }],
+    ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],
+    ["not returned: unchanged", { ...oldInputs, password: "old" }, {}],
+    ["first value set where the API had none", { ...oldInputs, image: "r.io/a/b:1" }, {}],
+  ])("%s", (_name, news, expected) => {
+    const diff = diffInputs(spec, live as any, news as any, oldInputs as any);
+    expect(diff.detailedDiff).toEqual(expected);
+    expect(diff.changed).toBe(Object.keys(expected).length > 0);
+    expect(diff.replaces).toEqual(Object.keys(expected).filter((k) => (expected as any)[k].endsWith("REPLACE")));
+    expect(diff.deleteBeforeReplace).toBe(false);
+  });
+
+  test("a property the live state lacks diffs as an addition", () => {
+    const diff = diffInputs(spec, { name: "web" } as any, { name: "web", image: "r.io/a/b:2" } as any, { name: "web" } as any);
+    expect(diff.detailedDiff).toEqual({ image: "ADD" });
+  });
+
+  test("grow-only: shrink below the live value fails the preview", () => {
+    expect(() => diffInputs(spec, { ...live, size: 40 } as any, { ...oldInputs, size: 20 } as any, oldInputs as any)).toThrow(InvalidChangeError);
+  });
+
+  test("fixed after create: a change against the live value fails the preview", () => {
+    expect(() => diffInputs(spec, live as any, { ...oldInputs, cpu: 500 } as any, oldInputs as any)).toThrow(/cpu cannot change from 250 to 500/);
+  });
+
+  test("deleteBeforeReplace only when the resource asks and something replaces", () => {
+    const dbr = { ...spec, deleteBeforeReplace: true };
+    expect(diffInputs(dbr, live as any, { ...oldInputs, name: "x" } as any, oldInputs as any).deleteBeforeReplace).toBe(true);
+    expect(diffInputs(dbr, live as any, { ...oldInputs, port: 1 } as any, oldInputs as any).deleteBeforeReplace).toBe(false);
+  });
+});
