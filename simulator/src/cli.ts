@@ -32,7 +32,7 @@ function number(flag: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
-export function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; quiet?: boolean }) {
+function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; quiet?: boolean }) {
   const { values } = parseArgs({
     args,
     strict: true,
@@ -95,9 +95,7 @@ async function main(): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});
