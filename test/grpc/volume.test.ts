@@ -58,7 +58,7 @@ describe("Volume behaviour", () => {
       await plugin.cancel();
       const err = await creating;
       expect(Date.now() - cancelledAt).toBeLessThan(1000);
-      expect(initFailure(err)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
+      expect(initFailure(err as GrpcFailure)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
     } finally {
       await plugin.stop();
     }
