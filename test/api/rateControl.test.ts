@@ -104,6 +104,16 @@ describe("RateCore (pure)", () => {
     expect(core.snapshot().ratePerSecond).toBe(Infinity);
   });
 
+  test("the first request after a pause goes at the Retry-After moment even at a low rate", () => {
+    const core = new RateCore();
+    const k = core.release(0); // no successes observed: the cut starts from 1 req/s
+    core.settle(10, k, { kind: "rate_limited", waitMs: 100 });
+    expect(core.snapshot().ratePerSecond).toBeCloseTo(0.75, 5);
+    expect(core.nextReleaseAt(10)).toBe(110);
+    core.release(110);
+    expect(core.nextReleaseAt(110)).toBeCloseTo(110 + 1000 / 0.75, 5);
+  });
+
   test("network failures neither grow nor cut", () => {
     const core = new RateCore({ initialRatePerSecond: 10 });
     core.settle(0, core.release(0), { kind: "failed" });

@@ -1,0 +1,386 @@
+// Retries, unknown-outcome creates, error shapes, ownership, auth, base URL policy and
+// read coalescing: HostingClient against the simulator over real HTTP (no mocked HTTP).
+import { ALICE, BOB, startSimulator } from "../../simulator/src";
+import { HostingClient } from "../../provider/src/api/client";
+import {
+  AbortedError,
+  ApiError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+} from "../../provider/src/api/errors";
+import { ClientConfigError } from "../../provider/src/api/http";
+import { ALICE_PROJECT, IMAGE, IMAGE2, useApiSimulator } from "./helpers";
+
+const P = ALICE_PROJECT;
+const CONTAINERS = /\/containers$/;
+
+describe("retries", () => {
+  const h = useApiSimulator();
+
+  test("429 with Retry-After: 1 then success gives exactly one resource, not two", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "rate_limit", method: "POST", path: "/containers$", retryAfter: "1" });
+    const started = Date.now();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(s.name).toBe("web");
+    const posts = h.sim.control.requests().filter((r) => r.method === "POST" && CONTAINERS.test(r.path));
+    expect(posts.map((r) => r.status)).toEqual([429, 201]);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("429 exhausting the retry budget surfaces RateLimitedError", async () => {
+    const c = h.alice({ maxRetries: 1, retryAfterCapMs: 50 });
+    h.sim.control.injectFault({ kind: "rate_limit", method: "GET", retryAfter: "0", times: 2 });
+    const e = await c.containers.list(P).catch((x) => x);
+    expect(e).toBeInstanceOf(RateLimitedError);
+    expect(e.code).toBe("RATE_LIMITED");
+  });
+
+  test("a connection reset on a GET is retried", async () => {
+    const c = h.alice();
+    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_before", method: "GET", path: "/containers$" });
+    const list = await c.containers.list(P);
+    expect(list).toHaveLength(1);
+    const gets = h.sim.control.requests().filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
+    expect(gets.map((r) => r.status)).toEqual(["reset", 200]);
+    expect(h.lines.some((l) => /GET .*containers -> \w+ after/.test(l))).toBe(true);
+  });
+
+  test("503 on a GET is retried; 500 is not", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "status", status: 503, method: "GET", path: "/containers$" });
+    await expect(c.containers.list(P)).resolves.toEqual([]);
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
+    const e = await h.alice().containers.list(P).catch((x) => x); // a new client: no cached list
+    expect(h.seen("GET", CONTAINERS)).toBe(3); // 503, 200, 500
+    expect(e).toBeInstanceOf(ServerError);
+    expect(e.status).toBe(500);
+  });
+
+  test("PATCH and DELETE are retried after a reset", async () => {
+    const c = h.alice();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_after", method: "PATCH" });
+    expect((await c.containers.update(P, s.id, { image: IMAGE2 })).image).toBe(IMAGE2);
+    h.sim.control.injectFault({ kind: "reset_before", method: "DELETE" });
+    await c.containers.delete(P, s.id);
+    expect(h.sim.control.snapshot().services).toHaveLength(0);
+  });
+});
+
+describe("creates whose outcome is unknown are never resent blindly", () => {
+  const h = useApiSimulator();
+  const posts = () => h.seen("POST", CONTAINERS);
+
+  test("timeout after the request was sent (latency beyond timeoutMs): no duplicate", async () => {
+    const c = h.alice({ timeoutMs: 300 });
+    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect(s.name).toBe("web");
+    expect(posts()).toBe(1); // found by the lookup: the POST was not sent again
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+    expect(h.lines.some((l) => l.includes("ETIMEDOUT"))).toBe(true);
+    expect(h.lines.some((l) => l.includes("outcome unknown"))).toBe(true);
+  });
+
+  test("connection reset after the server acted: no duplicate", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect(s.image).toBe(IMAGE);
+    expect(posts()).toBe(1);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("connection reset before the server acted: lookup finds nothing, so the POST is sent again", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/containers$" });
+    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect(posts()).toBe(2);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("503 on a create: lookup, then resend", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
+    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect(posts()).toBe(2);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("a pre-existing resource of the same name with another image is not adopted", async () => {
+    const c = h.alice();
+    await c.containers.create(P, { name: "web", image: IMAGE2, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
+    const e = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 }).catch((x) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.status).toBe(409);
+  });
+
+  test("database create timed out: {service, connection} rebuilt from the service record", async () => {
+    const c = h.alice({ timeoutMs: 300 });
+    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/postgres$", latencyMs: 1500 });
+    const r = await c.databases.create("postgres", P, { name: "db" });
+    expect(r.service.name).toBe("db");
+    expect(r.connection.env_var).toBe("DATABASE_URL");
+    expect(r.connection).toEqual(r.service.connection);
+    expect(h.seen("POST", /\/postgres$/)).toBe(1);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("volume, registry and service link creates recover by lookup too", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/volumes$" });
+    const v = await c.volumes.create(P, { name: "data", size_gb: 3 });
+    expect(v).toMatchObject({ name: "data", size_gb: 3, attachment: null });
+    expect(h.seen("POST", /\/volumes$/)).toBe(1);
+
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/registries$" });
+    const r = await c.registries.create({ name: "ghcr", host: "ghcr.io", password: "pw" });
+    expect(r.name).toBe("ghcr");
+    expect(h.seen("POST", /\/registries$/)).toBe(1);
+
+    const a = await c.containers.create(P, { name: "a", image: IMAGE, http_port: 8080 });
+    const b = await c.containers.create(P, { name: "b", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/service-links$" });
+    const l = await c.serviceLinks.create(P, { consumer_service_id: a.id, provider_service_id: b.id, link_type: "http" });
+    expect(l.consumer_service_id).toBe(a.id);
+    expect(h.seen("POST", /\/service-links$/)).toBe(1);
+
+    const s = h.sim.control.snapshot();
+    expect([s.volumes.length, s.registries.length, s.links.length]).toEqual([1, 1, 1]);
+  });
+
+  test("a non-create POST with unknown outcome is not resent (restart)", async () => {
+    const c = h.alice();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/restart$" });
+    const e = await c.containers.restart(P, s.id).catch((x) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.mayHaveReachedServer).toBe(true);
+    expect(h.seen("POST", /\/restart$/)).toBe(1);
+  });
+
+  test("detach with unknown outcome: a GET showing it detached counts as done", async () => {
+    const c = h.alice();
+    h.sim.control.setSwitches({ volumeProvisioningMs: 0 });
+    const v = await c.volumes.create(P, { name: "data", size_gb: 3 });
+    const web = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.volumes.attach(P, v.id, { container_id: web.id, mount_path: "/data" });
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
+    await c.volumes.detach(P, v.id, { container_id: web.id });
+    expect(h.seen("POST", /\/detach$/)).toBe(1);
+    expect(h.sim.control.snapshot().attachments).toHaveLength(0);
+  });
+});
+
+describe("errors", () => {
+  const h = useApiSimulator();
+
+  test.each(["code", "error"] as const)("error shape %s: same typed error, with the request id", async (shape) => {
+    h.sim.control.setSwitches({ errorShape: shape });
+    const e = await h.alice().registries.get("00000000-0000-4000-8000-00000000dead").catch((x) => x);
+    expect(e).toBeInstanceOf(NotFoundError);
+    expect(e.code).toBe("NOT_FOUND");
+    const logged = h.sim.control.requests().find((r) => r.status === 404)!;
+    expect(e.requestId).toBe(logged.requestId);
+    expect(e.message).toContain(`(HTTP 404, request ${logged.requestId})`);
+  });
+
+  test("ownership: bob reads alice's resources as NotFoundError", async () => {
+    const alice = h.alice();
+    const bob = h.bob();
+    const s = await alice.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const r = await alice.registries.create({ name: "ghcr", host: "ghcr.io" });
+    const v = await alice.volumes.create(P, { name: "data", size_gb: 1 });
+    await expect(bob.containers.list(P)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.containers.get(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.containers.update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.containers.delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.registries.get(r.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.registries.delete(r.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.volumes.get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await bob.registries.list()).toEqual([]);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+  });
+
+  test("401 with a bad token; the token appears in no error, message or log line", async () => {
+    const token = "sim-token-not-valid-0123456789";
+    const lines: string[] = [];
+    const c = new HostingClient({ baseUrl: h.sim.url, token, logger: (l) => lines.push(l) });
+    const e = await c.containers.list(P).catch((x) => x);
+    expect(e).toBeInstanceOf(UnauthorizedError);
+    expect(e.code).toBe("UNAUTHORIZED");
+    expect(e.status).toBe(401);
+    const texts = [e.message, String(e.stack), JSON.stringify(e), require("node:util").inspect(e), require("node:util").inspect(c), JSON.stringify(c), ...lines];
+    for (const t of texts) expect(t).not.toContain(token);
+    expect(lines.length).toBeGreaterThan(0);
+  });
+
+  test("the good token appears in no log line either", async () => {
+    const c = h.alice();
+    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_before", method: "GET" });
+    await c.containers.list(P);
+    expect(h.lines.length).toBeGreaterThan(2);
+    for (const l of h.lines) expect(l).not.toContain(ALICE.token);
+  });
+
+  test("timeout on a GET retries and then gives TimeoutError (a NetworkError, never a 500)", async () => {
+    const c = h.alice({ timeoutMs: 150, maxRetries: 1 });
+    h.sim.control.injectFault({ kind: "latency", method: "GET", latencyMs: 1000, times: 2 });
+    const e = await c.registries.list().catch((x) => x);
+    expect(e).toBeInstanceOf(TimeoutError);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.status).toBeUndefined();
+    expect(e.mayHaveReachedServer).toBe(true);
+    expect(h.seen("GET", /\/registries$/)).toBe(2);
+  });
+
+  test("caller abort gives AbortedError", async () => {
+    const c = h.alice();
+    h.sim.control.injectFault({ kind: "latency", method: "GET", latencyMs: 1000 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    await expect(c.registries.list({ signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe("transport failures with no server", () => {
+  test("connection refused is a NetworkError that never reached the server; a POST is retried", async () => {
+    const sim = await startSimulator({ port: 0 });
+    const url = sim.url;
+    await sim.close();
+    const lines: string[] = [];
+    const c = new HostingClient({ baseUrl: url, token: BOB.token, maxRetries: 2, retryBaseDelayMs: 5, logger: (l) => lines.push(l) });
+    const e = await c.containers.create(BOB.projects[0], { name: "x", image: IMAGE, http_port: 8080 }).catch((x) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e).not.toBeInstanceOf(ApiError);
+    expect(e.code).toBe("ECONNREFUSED");
+    expect(e.mayHaveReachedServer).toBe(false);
+    expect(lines.filter((l) => l.includes("ECONNREFUSED"))).toHaveLength(3); // first try + 2 retries
+  });
+});
+
+describe("base URL policy", () => {
+  test.each(["http://example.com", "http://10.0.0.1:8080", "http://127.example.com", "ftp://localhost", "not a url"])(
+    "%s is refused before any request",
+    (baseUrl) => {
+      expect(() => new HostingClient({ baseUrl, token: "t0k3n-value" })).toThrow(ClientConfigError);
+    },
+  );
+
+  test("the refusal names the rule", () => {
+    expect(() => new HostingClient({ baseUrl: "http://api.example.com", token: "t0k3n-value" })).toThrow(/https:\/\//);
+  });
+
+  test.each(["https://api.example.com", "https://api.example.com/base/", "http://localhost:1234", "http://127.0.0.1", "http://127.9.8.7", "http://[::1]:80"])(
+    "%s is accepted",
+    (baseUrl) => {
+      expect(() => new HostingClient({ baseUrl, token: "t0k3n-value" })).not.toThrow();
+    },
+  );
+
+  test("an empty token is refused", () => {
+    expect(() => new HostingClient({ baseUrl: "https://x.example", token: "" })).toThrow(ClientConfigError);
+  });
+});
+
+describe("read coalescing", () => {
+  const h = useApiSimulator();
+
+  test("50 concurrent containers.get make 1 list call", async () => {
+    const c = h.alice();
+    const made = await Promise.all(["a", "b", "c"].map((n) => c.containers.create(P, { name: n, image: IMAGE, http_port: 8080 })));
+    h.sim.control.clearRequests();
+    const got = await Promise.all(Array.from({ length: 50 }, (_, i) => c.containers.get(P, made[i % 3].id)));
+    expect(got.every((s, i) => s?.id === made[i % 3].id)).toBe(true);
+    expect(h.seen("GET", CONTAINERS)).toBe(1);
+  });
+
+  test("a get after an update sees the update", async () => {
+    const c = h.alice();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE); // now cached
+    await c.containers.update(P, s.id, { image: IMAGE2 });
+    expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE2);
+  });
+
+  test("a list after a create, delete or lifecycle action sees it", async () => {
+    const c = h.alice();
+    expect(await c.containers.list(P)).toEqual([]);
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    expect((await c.containers.list(P)).map((x) => x.id)).toEqual([s.id]);
+    await c.containers.stop(P, s.id);
+    expect((await c.containers.get(P, s.id))?.status).toBe("stopped");
+    await c.containers.delete(P, s.id);
+    expect(await c.containers.list(P)).toEqual([]);
+    expect(await c.volumes.list(P)).toEqual([]);
+    await c.volumes.create(P, { name: "d", size_gb: 1 });
+    expect(await c.volumes.list(P)).toHaveLength(1);
+    expect(await c.serviceLinks.list(P)).toEqual([]);
+  });
+
+  test("a refresh of 200 containers at 16 concurrent reads makes at most 3 list calls", async () => {
+    const c = h.alice();
+    const ids: string[] = [];
+    for (let i = 0; i < 200; i += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, (_, j) => c.containers.create(P, { name: `svc-${i + j}`, image: IMAGE, http_port: 8080 })),
+      );
+      ids.push(...batch.map((s) => s.id));
+    }
+    h.sim.control.clearRequests();
+    const queue = [...ids];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        expect((await c.containers.get(P, id))?.id).toBe(id);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
+  });
+
+  test("one caller mutating its result does not change another's", async () => {
+    const c = h.alice();
+    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080, env: { A: "1" } });
+    const [x, y] = await Promise.all([c.containers.list(P), c.containers.list(P)]);
+    x[0].env.A = "changed";
+    expect(y[0].env.A).toBe("1");
+    expect((await c.containers.list(P))[0].env.A).toBe("1");
+  });
+});
+
+describe("client-wide rate control against a server limited to 20 req/s", () => {
+  const h = useApiSimulator();
+
+  test("100 creates at 16 concurrent: 0 failures, <= 10% answered 429, wall <= 1.3 x 5 s", async () => {
+    h.sim.control.setSwitches({ rateLimitPerSecond: 20 });
+    const c = h.alice();
+    let next = 0;
+    const failures: unknown[] = [];
+    const started = Date.now();
+    const worker = async () => {
+      while (next < 100) {
+        const i = next++;
+        await c.containers.create(P, { name: `svc-${i}`, image: IMAGE, http_port: 8080 }).catch((e) => failures.push(e));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const wall = Date.now() - started;
+    const reqs = h.sim.control.requests();
+    const limited = reqs.filter((r) => r.status === 429).length;
+    // eslint-disable-next-line no-console
+    console.log(`rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`);
+    expect(failures).toEqual([]);
+    expect(h.sim.control.snapshot().services).toHaveLength(100);
+    expect(limited / reqs.length).toBeLessThanOrEqual(0.1);
+    expect(wall).toBeLessThanOrEqual(6500);
+  });
+});

@@ -1,0 +1,105 @@
+import { ResponseValidationError } from "../../provider/src/api/errors";
+import {
+  WireServiceListSchema,
+  WireServiceSchema,
+  WireVolumeListSchema,
+  WireVolumeSchema,
+  formatIssuePath,
+  parseWire,
+} from "../../provider/src/api/wire";
+
+const ctx = { method: "GET", path: "/v1/projects/p/containers", status: 200, requestId: "r1" };
+
+const service = {
+  id: "s1",
+  project_id: "p",
+  name: "web",
+  display_name: "web",
+  type: "container",
+  runtime: "docker",
+  image: "r.example/a/b:1",
+  port: 8080,
+  replicas: 1,
+  status: "running",
+  internal_host: "web.p.svc.cluster.local:8080",
+  public_url: "https://web.apps.example",
+  public: true,
+  cpu_milli: 250,
+  memory_mb: 256,
+  storage_gb: 1,
+  env: { A: "1" },
+  connection: null,
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+  marketplace_app: null,
+};
+
+describe("wire schemas", () => {
+  test("a full service record parses; null optionals become undefined", () => {
+    const s = parseWire(WireServiceSchema, service, ctx);
+    expect(s.connection).toBeUndefined();
+    expect(s.marketplace_app).toBeUndefined();
+    expect(s.env).toEqual({ A: "1" });
+  });
+
+  test("missing optional fields are tolerated; env defaults to {}", () => {
+    const { marketplace_app: _m, connection: _c, env: _e, public_url: _p, ...rest } = service;
+    const s = parseWire(WireServiceSchema, rest, ctx);
+    expect(s.env).toEqual({});
+    expect(s.public_url).toBeUndefined();
+  });
+
+  test("unknown extra fields are dropped", () => {
+    const s = parseWire(WireServiceSchema, { ...service, surprise: 1 }, ctx) as Record<string, unknown>;
+    expect("surprise" in s).toBe(false);
+  });
+
+  test("connection port and requires_auth accept numbers/booleans as text", () => {
+    const s = parseWire(
+      WireServiceSchema,
+      { ...service, connection: { host: "db:5432", port: 5432, env_var: "DATABASE_URL", instructions: "x", requires_auth: true } },
+      ctx,
+    );
+    expect(s.connection).toEqual({ host: "db:5432", port: "5432", env_var: "DATABASE_URL", instructions: "x", requires_auth: "true" });
+  });
+
+  test("a wrong type names the field path and the request", () => {
+    const list = [service, service, service, { ...service, replicas: "3" }];
+    try {
+      parseWire(WireServiceListSchema, list, ctx);
+      throw new Error("should have failed");
+    } catch (e) {
+      expect(e).toBeInstanceOf(ResponseValidationError);
+      const v = e as ResponseValidationError;
+      expect(v.problems).toEqual(["[3].replicas: expected number, received string"]);
+      expect(v.message).toBe(
+        "GET /v1/projects/p/containers: [3].replicas: expected number, received string (unexpected response shape, HTTP 200, request r1)",
+      );
+    }
+  });
+
+  test("a missing required field is reported", () => {
+    const { id: _id, ...rest } = service;
+    expect(() => parseWire(WireServiceSchema, rest, ctx)).toThrow("id: expected string, received undefined");
+  });
+
+  test("volume list items carry attached; a single volume carries attachment or null", () => {
+    const v = { id: "v", project_id: "p", name: "d", size_gb: 1, status: "running" };
+    expect(parseWire(WireVolumeListSchema, { volumes: [{ ...v, attached: true }] }, ctx).volumes[0].attached).toBe(true);
+    expect(parseWire(WireVolumeSchema, { ...v, attachment: null }, ctx).attachment).toBeNull();
+    expect(parseWire(WireVolumeSchema, v, ctx).attachment).toBeNull();
+    expect(
+      parseWire(WireVolumeSchema, { ...v, attachment: { container_id: "c", mount_path: "/d", read_only: true } }, ctx).attachment,
+    ).toEqual({ container_id: "c", mount_path: "/d", read_only: true });
+  });
+
+  test.each<[PropertyKey[], string]>([
+    [[], "(root)"],
+    [[3, "replicas"], "[3].replicas"],
+    [["env", "A"], "env.A"],
+    [["env", "odd-key"], 'env["odd-key"]'],
+    [["volumes", 0, "attachment", "mount_path"], "volumes[0].attachment.mount_path"],
+  ])("formatIssuePath %j -> %s", (path, expected) => {
+    expect(formatIssuePath(path)).toBe(expected);
+  });
+});
