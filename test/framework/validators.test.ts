@@ -29,6 +29,7 @@ describe("other formats", () => {
     [absolutePath, "data", /relative/],
     [absolutePath, "", /must not be empty/],
     [absolutePath, "/data/../etc", /"\.\." segments/],
+    [absolutePath, "/", /whole file system/],
     [environment, { LOG_LEVEL: "x" }, undefined],
     [environment, { "A=B": "x" }, /not valid/],
     [environment, { "": "x" }, /empty variable name/],

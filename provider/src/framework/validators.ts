@@ -58,11 +58,6 @@ export const positive: Validator = (value) => {
   return n > 0 ? undefined : `must be greater than zero, not ${n}`;
 };
 
-export const nonNegative: Validator = (value) => {
-  const n = value as number;
-  return n >= 0 ? undefined : `must be zero or more, not ${n}`;
-};
-
 export const absolutePath: Validator = (value) => {
   const path = value as string;
   if (path === "") return "mountPath must not be empty; use an absolute path such as \"/data\"";
@@ -71,6 +66,7 @@ export const absolutePath: Validator = (value) => {
     return `mountPath "${path}" contains "." or ".." segments; use a plain absolute path such as "/data"`;
   }
   if (/\s/.test(path)) return `mountPath "${path}" contains whitespace; use a path such as "/data"`;
+  if (path === "/") return "mountPath \"/\" would cover the app's whole file system; use a directory such as \"/data\"";
   if (path.length > 1 && path.endsWith("/")) return `mountPath "${path}" ends with "/"; use "${path.replace(/\/+$/, "")}"`;
   return undefined;
 };

@@ -4,7 +4,7 @@ import { isApiError } from "../api/errors";
 import type { FlagsOf } from "../framework/spec";
 import { waitUntil } from "../framework/polling";
 import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
-import { environment, imageReference, nonNegative, port, positive } from "../framework/validators";
+import { environment, imageReference, port, positive } from "../framework/validators";
 import { defined, ignoringNotFound, name, orGone, output, projectId, projectOf } from "./common";
 
 /**
@@ -77,7 +77,7 @@ const flags: FlagsOf<Container> = {
   image: { validate: imageReference },
   httpPort: { default: 8080, validate: port },
   env: { validate: environment },
-  replicas: { validate: nonNegative },
+  replicas: { validate: positive },
   cpuMilli: { validate: positive },
   memoryMb: { validate: positive },
   storageGb: { validate: positive },
