@@ -30,6 +30,9 @@ import { RateController, type RateControlOptions, type Ticket } from "./rateCont
 import { parseRetryAfter, retryDecision } from "./retry";
 import { parseWire } from "./wire";
 
+/** Client-wide pause after a 429 that carries no usable Retry-After. */
+const DEFAULT_PAUSE_MS = 1000;
+
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface CallOptions {
@@ -184,6 +187,7 @@ export class Transport {
 
       let failure: HostingApiClientError;
       let retryAfter: string | undefined;
+      let pauseMs = 0;
       if (res) {
         const requestId = firstHeader(res.headers["x-request-id"]);
         this.log(
@@ -191,13 +195,10 @@ export class Transport {
         );
         retryAfter = firstHeader(res.headers["retry-after"]);
         const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
-        this.rate.settle(
-          ticket,
-          res.status === 429
-            ? // Client-wide: everyone waits for the Retry-After moment, and the rate is cut.
-              { kind: "rate_limited", waitMs: retryAfterMs ?? 1000 }
-            : { kind: "success" },
-        );
+        // Client-wide: after a 429 everyone waits for the Retry-After moment (1 s when the
+        // header is missing or unreadable), and the rate is cut.
+        pauseMs = retryAfterMs ?? DEFAULT_PAUSE_MS;
+        this.rate.settle(ticket, res.status === 429 ? { kind: "rate_limited", waitMs: pauseMs } : { kind: "success" });
         if (res.status >= 200 && res.status < 300) return this.parse(spec, res, requestId);
         failure = createApiError({
           status: res.status,
@@ -235,7 +236,11 @@ export class Transport {
         // After a 429 the rate controller already holds every request (this one included)
         // until the Retry-After moment; sleeping as well would wait twice.
         const wait = res?.status === 429 ? 0 : decision.delayMs;
-        this.log(`${method} ${path}: retrying${wait ? ` in ${wait}ms` : ""} (${decision.reason})`);
+        this.log(
+          res?.status === 429
+            ? `${method} ${path}: retrying when the client-wide pause ends (${pauseMs}ms) (rate_limited)`
+            : `${method} ${path}: retrying in ${wait}ms (${decision.reason})`,
+        );
         await sleep(wait, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
         continue;
       }
