@@ -63,6 +63,16 @@ describe("retries", () => {
     expect(e.status).toBe(500);
   });
 
+  test("DELETE reset after the server acted: the retry's 404 means our first attempt took effect", async () => {
+    const c = h.alice();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    h.sim.control.injectFault({ kind: "reset_after", method: "DELETE" });
+    await expect(c.containers.delete(P, s.id)).resolves.toBeUndefined();
+    expect(h.seen("DELETE", /containers\//)).toBe(2);
+    // ...while a plain 404 on a first attempt is still NotFoundError
+    await expect(c.containers.delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   test("PATCH and DELETE are retried after a reset", async () => {
     const c = h.alice();
     const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });

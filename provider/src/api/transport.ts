@@ -20,6 +20,7 @@ import {
   ConflictError,
   HostingApiClientError,
   NetworkError,
+  NotFoundError,
   ResponseValidationError,
   createApiError,
   redact,
@@ -150,6 +151,8 @@ export class Transport {
       headers["content-type"] = "application/json";
     }
     let outcomeUnknown = false;
+    // An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504).
+    let mayHaveActed = false;
 
     for (let attempt = 0; ; attempt++) {
       let ticket: Ticket;
@@ -232,6 +235,10 @@ export class Transport {
         random: this.opts.random,
       });
 
+      if ((netErr?.mayHaveReachedServer ?? false) || decision.reason === "server_unavailable" || decision.reason === "outcome_unknown") {
+        mayHaveActed = true;
+      }
+
       if (decision.retry) {
         // After a 429 the rate controller already holds every request (this one included)
         // until the Retry-After moment; sleeping as well would wait twice.
@@ -256,6 +263,12 @@ export class Transport {
         this.log(`${method} ${path}: not found; sending again in ${decision.delayMs}ms`);
         await sleep(decision.delayMs, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
         continue;
+      }
+
+      if (method === "DELETE" && mayHaveActed && attempt > 0 && failure instanceof NotFoundError && spec.response.kind === "empty") {
+        // Gone now, after an earlier attempt that may have deleted it: that attempt took effect.
+        this.log(`${method} ${path}: 404 after an attempt with unknown outcome; the earlier attempt took effect`);
+        return undefined as T;
       }
 
       if (outcomeUnknown && spec.recover && failure instanceof ConflictError) {
