@@ -25,6 +25,7 @@ import { packageSchema, resources } from "../resources";
 import { DEFAULT_VOLUME_TIMEOUT_MS } from "../resources/volume";
 import type { EngineLog } from "./engineLog";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed } from "./errors";
+import { withHint } from "./hints";
 import { fromStruct, toStruct } from "./marshal";
 
 const CONFIG_PREFIX = "hosting:config:";
@@ -401,6 +402,5 @@ function asGrpcError(err: unknown, redact: (text: string) => string): GrpcError 
     const e = err as GrpcError;
     return { ...e, details: redact(e.details), message: redact(e.message) };
   }
-  const message = redact(err instanceof Error ? err.message : String(err));
-  return plainError(grpc.status.UNKNOWN, message);
+  return plainError(grpc.status.UNKNOWN, redact(withHint(err)));
 }
