@@ -31,6 +31,14 @@ export function plain(value: any): any {
 export const urn = (type: string, name: string) => `urn:pulumi:test::hosting-tests::${type}::${name}`;
 const struct = (value: Record<string, unknown> | undefined) => Struct.fromJavaScript((value ?? {}) as any);
 
+/** Sets what the engine puts on every resource call: urn, type and name. */
+function addressed<T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(request: T, type: string, name: string): T {
+  request.setUrn(urn(type, name));
+  request.setType(type);
+  request.setName(name);
+  return request;
+}
+
 export interface LogMessage {
   severity: number;
   message: string;
@@ -187,10 +195,7 @@ export class Plugin {
   }
 
   async check(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
-    const request = new provproto.CheckRequest();
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
+    const request = addressed(new provproto.CheckRequest(), type, name);
     request.setNews(struct(news));
     request.setOlds(struct(olds));
     const response = await this.call<provproto.CheckResponse>("check", request);
@@ -198,11 +203,8 @@ export class Plugin {
   }
 
   async diff(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>, ignoreChanges: string[] = []) {
-    const request = new provproto.DiffRequest();
+    const request = addressed(new provproto.DiffRequest(), type, name);
     request.setId(id);
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
     request.setOlds(struct(olds));
     request.setNews(struct(news));
     if (oldInputs) request.setOldInputs(struct(oldInputs));
@@ -221,10 +223,7 @@ export class Plugin {
   }
 
   async create(type: string, name: string, properties: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
-    const request = new provproto.CreateRequest();
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
+    const request = addressed(new provproto.CreateRequest(), type, name);
     request.setProperties(struct(properties));
     request.setPreview(options.preview ?? false);
     request.setTimeout(options.timeout ?? 0);
@@ -233,11 +232,8 @@ export class Plugin {
   }
 
   async read(type: string, name: string, id: string, properties: Record<string, unknown> = {}, inputs: Record<string, unknown> = {}) {
-    const request = new provproto.ReadRequest();
+    const request = addressed(new provproto.ReadRequest(), type, name);
     request.setId(id);
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
     request.setProperties(struct(properties));
     request.setInputs(struct(inputs));
     const response = await this.call<provproto.ReadResponse>("read", request);
@@ -245,11 +241,8 @@ export class Plugin {
   }
 
   async update(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
-    const request = new provproto.UpdateRequest();
+    const request = addressed(new provproto.UpdateRequest(), type, name);
     request.setId(id);
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
     request.setOlds(struct(olds));
     request.setNews(struct(news));
     request.setOldInputs(struct(oldInputs));
@@ -260,11 +253,8 @@ export class Plugin {
   }
 
   async delete(type: string, name: string, id: string, properties: Record<string, unknown>, oldInputs: Record<string, unknown> = {}) {
-    const request = new provproto.DeleteRequest();
+    const request = addressed(new provproto.DeleteRequest(), type, name);
     request.setId(id);
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
     request.setProperties(struct(properties));
     request.setOldInputs(struct(oldInputs));
     await this.call("delete", request);

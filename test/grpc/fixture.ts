@@ -99,7 +99,7 @@ export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCa
     });
 
     const update = c.update ?? {};
-    if (c.update) test("an in-place change diffs as an update and is applied", async () => {
+    if (c.update) test("an in-place change diffs as an update, previews with no API call, and is applied", async () => {
       const news = { ...c.inputs, ...update };
       const checked = await fixture.plugin.check(c.type, name, news, state.inputs);
       expect(checked.failures).toEqual([]);
@@ -108,6 +108,10 @@ export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCa
       expect(diff.replaces).toEqual([]);
       expect(diff.hasDetailedDiff).toBe(true);
       for (const key of Object.keys(update)) expect(diff.detailedDiff[key]).toBe(KIND.UPDATE);
+      const mark = fixture.mark();
+      const preview = await fixture.plugin.update(c.type, name, state.id, state.outputs, checked.inputs, state.inputs, { preview: true });
+      for (const [key, value] of Object.entries(update)) expect(plain(preview.properties[key])).toEqual(plain(value));
+      expect(fixture.requestsSince(mark)).toEqual([]);
       const updated = await fixture.plugin.update(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
       for (const [key, value] of Object.entries(update)) expect(plain(updated.properties[key])).toEqual(plain(value));
       const read = await fixture.plugin.read(c.type, name, state.id, updated.properties, checked.inputs);
