@@ -32,6 +32,15 @@ install: build
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations, sdk/nodejs from schema.json.
+# Generated files: schema.json from the declarations, sdk/nodejs from schema.json. Regenerate both
+# with `make schema sdk`; the tests fail while either is stale. SCHEMA_JSON and SDK_NODEJS let the tests
+# generate into a temporary directory.
+SCHEMA_JSON ?= schema.json
+SDK_NODEJS ?= sdk/nodejs
+
 schema: node_modules
-	node scripts/run-ts.mjs scripts/gen-schema.ts schema.json
+	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
+
+sdk: node_modules
+	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
+
