@@ -1,0 +1,53 @@
+// schema.json against the Pulumi package metaschema (JSON Schema 2020-12), the file the engine
+// gets from GetSchema and `pulumi package gen-sdk` reads.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+
+// CI checks the repo out with ../shared beside it.
+const METASCHEMA = resolve(__dirname, "../../../shared/reference/pulumi-package-metaschema.json");
+const schema = JSON.parse(readFileSync(resolve(__dirname, "../../schema.json"), "utf8"));
+
+// strict: false because the metaschema uses annotations that ajv's strict mode rejects. The two
+// formats it names are checked for real (ajv itself ships none).
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const parses = (parse: () => unknown) => {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+};
+ajv.addFormat("regex", (pattern: string) => parses(() => new RegExp(pattern, "u")));
+ajv.addFormat("uri-reference", (ref: string) => !/\s/.test(ref) && parses(() => new URL(ref, "https://example.com/")));
+const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")));
+const problems = (doc: unknown) => (validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`));
+
+test("schema.json is a valid Pulumi package schema", () => {
+  expect(problems(schema)).toEqual([]);
+});
+
+test("the validator does reject what the metaschema forbids", () => {
+  const broken = structuredClone(schema);
+  broken.name = "not a name";
+  broken.resources["hosting:index:Volume"].properties.sizeGb.type = "int";
+  broken.resources["hosting:index:Volume"].requiredInputs = "name";
+  broken.resources["hosting:index:Postgres"].properties.connection.$ref = "#/types/no such type";
+  const found = problems(broken).join("\n");
+  expect(found).toMatch(/^\/name must match pattern/m);
+  expect(found).toMatch(/sizeGb\/type must be equal to one of the allowed values/);
+  expect(found).toMatch(/requiredInputs must be array/);
+  expect(found).toMatch(/connection\/\$ref must match format "uri-reference"/);
+});
+
+test("schema.json declares what the SDK generator and the engine rely on", () => {
+  expect(schema.name).toBe("hosting");
+  expect(schema.version).toBe(require("../../package.json").version);
+  expect(schema.language.nodejs.packageName).toBe("@hosting/pulumi");
+  expect(Object.keys(schema.resources).sort()).toEqual(
+    ["Container", "Mysql", "Postgres", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment"].map((t) => `hosting:index:${t}`),
+  );
+  expect(Object.keys(schema.functions)).toEqual(["hosting:index:getContainerLogs"]);
+  expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["HOSTING_TOKEN"] } });
+});
