@@ -1,0 +1,50 @@
+// The SDK compiles with its own tsconfig (strict), and what it emits is a loadable package:
+// bin/index.js and bin/index.d.ts where package.json says, every resource class exported.
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const ROOT = resolve(__dirname, "../..");
+const SDK = join(ROOT, "sdk/nodejs");
+const run = promisify(execFile);
+const schema = require("../../schema.json");
+
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), "hosting-sdk-build-"));
+});
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that loads", async () => {
+  const tsconfig = require(join(SDK, "tsconfig.json"));
+  expect(tsconfig.compilerOptions.strict).toBe(true);
+
+  const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", SDK, "--outDir", join(out, "bin")], { cwd: ROOT }).catch((e) => e);
+  expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
+
+  cpSync(join(SDK, "package.json"), join(out, "package.json"));
+  const pkg = require(join(SDK, "package.json"));
+  expect(existsSync(join(out, pkg.main))).toBe(true);
+  expect(existsSync(join(out, pkg.types))).toBe(true);
+
+  // Load the compiled package in a plain Node.js process, resolving @pulumi/pulumi from the repo.
+  const probe = `
+    const sdk = require(${JSON.stringify(out)});
+    const pulumi = require("@pulumi/pulumi");
+    console.log(JSON.stringify({
+      exports: Object.keys(sdk).sort(),
+      types: ["Container", "Postgres", "Mysql", "Redis", "ServiceLink", "Registry", "Volume", "VolumeAttachment"].map((n) => sdk[n].__pulumiType),
+      module: typeof pulumi.runtime.getResourceModule("hosting", "index", ${JSON.stringify(schema.version)})?.construct,
+      config: Object.keys(sdk.config).sort(),
+    }));`;
+  const { stdout } = await run(process.execPath, ["-e", probe], { env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } });
+  const loaded = JSON.parse(stdout);
+  expect(loaded.exports).toEqual(
+    ["Container", "Mysql", "Postgres", "Provider", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment", "config", "getContainerLogs", "getContainerLogsOutput", "types"].sort(),
+  );
+  expect(loaded.types).toEqual(["Container", "Postgres", "Mysql", "Redis", "ServiceLink", "Registry", "Volume", "VolumeAttachment"].map((n) => `hosting:index:${n}`));
+  expect(loaded.module).toBe("function");
+  expect(loaded.config).toEqual(Object.keys(schema.config.variables).sort());
+});
