@@ -20,6 +20,8 @@ export interface Registration {
   additionalSecretOutputs: string[];
   /** Provider reference (`<urn>::<id>`), empty for the default provider. */
   provider: string;
+  /** URNs of the resources it depends on (dependsOn and inputs from their outputs). */
+  dependencies: string[];
   /** The id asked for by `get` (read). */
   id?: string;
 }
@@ -55,6 +57,7 @@ function plain(struct: Record<string, unknown>) {
  * functions answer `call(token, args)`; returns the record of everything sent.
  */
 export async function startMockEngine(options: {
+  project?: string;
   outputs?: (type: string, name: string) => Record<string, unknown>;
   call?: (token: string, args: Record<string, unknown>) => Record<string, unknown>;
 } = {}): Promise<MockEngine> {
@@ -75,7 +78,7 @@ export async function startMockEngine(options: {
       }),
       call: (args) => options.call?.(args.token, args.inputs) ?? {},
     },
-    "sdk-tests",
+    options.project ?? "sdk-tests",
     "test",
     false,
   );
@@ -97,6 +100,7 @@ export async function startMockEngine(options: {
       replaceOnChanges: [...req.getReplaceonchangesList()].sort(),
       additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
       provider: req.getProvider(),
+      dependencies: [...req.getDependenciesList()].sort(),
     }),
   );
   wrap("readResource", (req) =>
@@ -109,6 +113,7 @@ export async function startMockEngine(options: {
       replaceOnChanges: [],
       additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
       provider: req.getProvider(),
+      dependencies: [...req.getDependenciesList()].sort(),
       id: req.getId(),
     }),
   );
