@@ -44,7 +44,6 @@ schema: node_modules
 sdk: node_modules
 	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
 
-
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs the Pulumi CLI (it says so if missing).
 demo:
