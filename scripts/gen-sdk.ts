@@ -130,16 +130,22 @@ function members(properties: Record<string, PropertySpec> | undefined, required:
     .join("");
 }
 
-/**
- * The statements that set one input in a constructor: the argument, else the environment
- * fallback, else the default; secret inputs are wrapped with pulumi.secret when they are set.
- */
-function setInput(name: string, p: PropertySpec, wrap = (value: string) => value): string {
+/** What stands in for an unset input or config value: the environment variables, then the default. */
+function fallbacksOf(p: PropertySpec): string[] {
   const env = p.defaultInfo?.environment ?? [];
-  const fallbacks = [
-    ...(env.length ? [`utilities.getEnv${p.type === "boolean" ? "Boolean" : p.type === "integer" || p.type === "number" ? "Number" : ""}(${env.map((e) => JSON.stringify(e)).join(", ")})`] : []),
+  const kind = p.type === "boolean" ? "Boolean" : p.type === "integer" || p.type === "number" ? "Number" : "";
+  return [
+    ...(env.length ? [`utilities.getEnv${kind}(${env.map((e) => JSON.stringify(e)).join(", ")})`] : []),
     ...(p.default !== undefined ? [JSON.stringify(p.default)] : []),
   ];
+}
+
+/**
+ * The statements that set one input in a constructor: the argument, else its fallbacks; secret
+ * inputs are wrapped with pulumi.secret when they are set.
+ */
+function setInput(name: string, p: PropertySpec, wrap = (value: string) => value): string {
+  const fallbacks = fallbacksOf(p);
   const set = (value: string) => `            resourceInputs["${name}"] = ${wrap(value)};\n`;
   if (!p.secret) return set(fallbacks.length ? `(args?.${name}) ?? ${fallbacks.join(" ?? ")}` : `args?.${name}`);
   if (!fallbacks.length) return set(`args?.${name} ? pulumi.secret(args.${name}) : undefined`);
@@ -364,7 +370,8 @@ function providerFile(pkg: PackageSpec): string {
     .filter(([, spec]) => spec.type === "string")
     .map(([prop, spec]) => `${doc(spec.description, "    ")}    declare public readonly ${prop}: pulumi.Output<string | undefined>;\n`)
     .join("");
-  // The engine passes provider configuration as strings: non-string inputs travel as JSON.
+  // Providers receive their configuration as strings (stack config always is), so, like Pulumi's
+  // generator, non-string inputs travel JSON-encoded and the provider decodes them.
   const fromArgs = inputs
     .map(([prop, spec]) => setInput(prop, spec, spec.type === "string" ? undefined : (value) => `pulumi.output(${value}).apply(JSON.stringify)`))
     .join("");
@@ -479,11 +486,7 @@ function configVars(pkg: PackageSpec): string {
   const vars = sortedEntries(pkg.config?.variables)
     .map(([name, p]) => {
       const getter = p.type === "string" ? `__config.get("${name}")` : `__config.getObject<${tsType(p, "plain")}>("${name}")`;
-      const env = p.defaultInfo?.environment ?? [];
-      const fallbacks = [
-        ...(env.length ? [`utilities.getEnv${p.type === "boolean" ? "Boolean" : p.type === "integer" || p.type === "number" ? "Number" : ""}(${env.map((e) => JSON.stringify(e)).join(", ")})`] : []),
-        ...(p.default !== undefined ? [JSON.stringify(p.default)] : []),
-      ];
+      const fallbacks = fallbacksOf(p);
       const always = p.default !== undefined;
       return `${doc(p.description, "")}export declare const ${name}: ${tsType(p, "plain")}${always ? "" : " | undefined"};
 Object.defineProperty(exports, ${JSON.stringify(name)}, {
