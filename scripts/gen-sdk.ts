@@ -573,7 +573,7 @@ pulumi.runtime.registerResourcePackage("${pkg.name}", {
 }
 
 /** Every file of the SDK, by path relative to its root. */
-export function generateNodejsSdk(pkg: PackageSpec): Map<string, string> {
+function generateNodejsSdk(pkg: PackageSpec): Map<string, string> {
   const files = new Map<string, string>();
   files.set("utilities.ts", utilities(pkg));
   files.set("provider.ts", providerFile(pkg));
@@ -591,7 +591,7 @@ export function generateNodejsSdk(pkg: PackageSpec): Map<string, string> {
 }
 
 /** What a build or an install leaves in the SDK directory; never generated, never removed. */
-export const NOT_GENERATED = new Set(["node_modules", "bin", "package-lock.json"]);
+const NOT_GENERATED = new Set(["node_modules", "bin", "package-lock.json"]);
 
 function main() {
   const [schemaPath = "schema.json", outDir = "sdk/nodejs"] = process.argv.slice(2);
@@ -607,4 +607,5 @@ function main() {
   console.log(`wrote ${files.size} files to ${outDir} (${pkg.language?.nodejs?.packageName} ${pkg.version})`);
 }
 
+// A script, not a module: importing it would regenerate sdk/nodejs.
 main();
