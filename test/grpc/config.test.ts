@@ -86,3 +86,14 @@ test("Handshake is left unimplemented so the engine falls back to Configure", as
     await expect(plugin.call("handshake", request)).rejects.toMatchObject({ code: 12 /* UNIMPLEMENTED */ });
   });
 });
+
+test("numeric settings arrive as strings (stack config, SDK-encoded provider inputs) and are decoded", async () => {
+  await withPlugin({}, async (plugin) => {
+    const { inputs, failures } = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, maxRetries: "3", requestTimeoutSeconds: "10" });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ maxRetries: 3, requestTimeoutSeconds: 10 });
+    const bad = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, maxRetries: "three" });
+    expect(bad.failures).toEqual([{ property: "maxRetries", reason: expect.stringMatching(/maxRetries must be an integer/) }]);
+    await plugin.configure({ baseUrl: sim.url, token: ALICE.token, maxRetries: "3" });
+  });
+});

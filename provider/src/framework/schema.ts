@@ -152,7 +152,7 @@ export function buildPackageSchema(input: PackageInput): Json {
       nodejs: {
         packageName: "@hosting/pulumi",
         packageDescription: "Pulumi SDK for the container hosting platform.",
-        dependencies: { "@pulumi/pulumi": "^3.0.0" },
+        dependencies: { "@pulumi/pulumi": "^3.142.0" },
         respectSchemaVersion: true,
       },
     },

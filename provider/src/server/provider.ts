@@ -158,9 +158,27 @@ export class HostingProviderService {
 
   // ---- configuration ----
 
+  /**
+   * Stack config reaches a provider as strings, and the SDKs JSON-encode an explicit
+   * provider's non-string inputs, so `maxRetries: 3` arrives as "3". Decode those first.
+   */
+  private decodedConfig(struct: Struct | undefined) {
+    const config = fromStruct(struct);
+    for (const field of this.providerFields().fields) {
+      const value = config.values[field.name];
+      if (field.type.kind === "string" || typeof value !== "string") continue;
+      try {
+        config.values[field.name] = JSON.parse(value);
+      } catch {
+        // Not JSON: Check reports the type mismatch, naming the property.
+      }
+    }
+    return config;
+  }
+
   checkConfig: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
-    const news = fromStruct(request.getNews());
-    const olds = fromStruct(request.getOlds());
+    const news = this.decodedConfig(request.getNews());
+    const olds = this.decodedConfig(request.getOlds());
     const ours: PropertyMap = {};
     const passThrough: PropertyMap = {};
     for (const [key, value] of Object.entries(news.values)) (ENGINE_CONFIG_KEYS.has(key) ? passThrough : ours)[key] = value;
@@ -182,7 +200,8 @@ export class HostingProviderService {
 
   diffConfig: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
-    const diff = diffInputs(this.providerFields(), fromStruct(request.getOldInputs() ?? request.getOlds()).values, fromStruct(request.getNews()).values);
+    const olds = this.decodedConfig(request.getOldInputs() ?? request.getOlds()).values;
+    const diff = diffInputs(this.providerFields(), olds, this.decodedConfig(request.getNews()).values);
     return diffResponse(diff);
   };
 
@@ -192,7 +211,7 @@ export class HostingProviderService {
   }
 
   configure: Handler<provproto.ConfigureRequest, provproto.ConfigureResponse> = async (request) => {
-    const args = fromStruct(request.getArgs()).values;
+    const args = this.decodedConfig(request.getArgs()).values;
     const variables = new Map<string, string>();
     request.getVariablesMap().forEach((value, key) => {
       if (key.startsWith(CONFIG_PREFIX)) variables.set(key.slice(CONFIG_PREFIX.length), value);
