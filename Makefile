@@ -26,7 +26,7 @@ simulator: build
 
 install: build
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
-	mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).map "$$dir/" && \
+	mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).* "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
 clean:

@@ -2,17 +2,16 @@
 //   pulumi-resource-hosting [--logtostderr] [-v=N] [--tracing ...] <engine address>
 // It serves pulumirpc.ResourceProvider on a loopback port and prints that port as the only
 // line on stdout; everything else goes to stderr or to the engine's log.
-import * as grpc from "@grpc/grpc-js";
+//
+// Start-up is on the path of every `pulumi preview`, so this file needs nothing but Node's
+// built-ins: it listens, prints the port, and only then loads the gRPC server and the
+// provider (server/start.ts, the bulk of the bundle). Connections the engine opens
+// meanwhile are accepted paused and handed to gRPC once it is loaded, so no byte is lost
+// and no call fails; the engine's first call simply waits for the load, which now overlaps
+// with the engine's own work instead of preceding the port line.
+import { createServer, type Server, type Socket } from "node:net";
 import { parseArgs } from "node:util";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { version } from "../../package.json";
-import { connectEngineLog } from "./server/engineLog";
-import { HostingProviderService } from "./server/provider";
-
-/** The engine raises gRPC's message limit to 400 MiB for large states; so do we. */
-const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
-/** How long a SIGTERM waits for in-flight operations to answer the engine. */
-const SHUTDOWN_GRACE_MS = 30_000;
+import type { RunningProvider } from "./server/start";
 
 function cli() {
   const { values, positionals } = parseArgs({
@@ -26,43 +25,41 @@ function cli() {
   return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true };
 }
 
-async function main() {
-  const { engineAddress, verbose } = cli();
-  const engine = connectEngineLog(engineAddress);
-  const secrets = new Set<string>();
-  const redact = (text: string) => [...secrets].reduce((out, secret) => out.split(secret).join("[secret]"), text);
-  const service = new HostingProviderService({
-    version,
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    schemaText: () => JSON.stringify(require("../../schema.json")),
-    engine,
-    debug: verbose ? (line) => process.stderr.write(`hosting: ${redact(line)}\n`) : undefined,
-    onSecret: (secret) => secrets.add(secret),
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve((server.address() as { port: number }).port);
+    });
   });
+}
 
-  const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-  });
-  server.addService(provrpc.ResourceProviderService, service.implementation(redact));
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
+async function main() {
+  const options = cli();
+  // pauseOnConnect: nothing is read from a connection until gRPC owns it.
+  const listener = createServer({ pauseOnConnect: true });
+  let provider: RunningProvider | undefined;
+  const waiting: Socket[] = [];
+  listener.on("connection", (socket) => (provider ? provider.serve(socket) : waiting.push(socket)));
+  const port = await listen(listener);
   process.stdout.write(`${port}\n`);
 
   const shutdown = () => {
-    // Stop waiting (volume waits end as partial failures that keep the id), let the calls in
-    // flight answer the engine so that nothing created goes unrecorded, then exit.
-    service.cancelAll();
-    const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
-    force.unref();
-    server.tryShutdown(() => {
-      engine.close();
-      process.exit(0);
-    });
+    listener.close();
+    // Not loaded yet: no call can be in flight, so there is nothing to wait for.
+    if (!provider) process.exit(0);
+    provider.shutdown(() => process.exit(0));
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+
+  // Let the port line leave before the (synchronous) load begins.
+  await new Promise((resolve) => setImmediate(resolve));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startProvider } = require("./server/start") as typeof import("./server/start");
+  provider = startProvider(options);
+  for (const socket of waiting.splice(0)) provider.serve(socket);
 }
 
 main().catch((err) => {

@@ -8,8 +8,15 @@
 // So `send()` dispatches with a small handler that records it, collects the body and
 // turns transport failures into NetworkError { mayHaveReachedServer }.
 
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { AbortedError, NetworkError, TimeoutError } from "./errors";
+
+/**
+ * undici is loaded on the first request, not with this module: it is the largest part of the
+ * plugin, and a preview (Check and Diff) never sends a request.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadUndici = () => require("undici") as typeof import("undici");
 
 let sharedAgent: Agent | undefined;
 
@@ -25,7 +32,7 @@ export const AGENT_OPTIONS = {
 
 /** The process-wide connection pool, shared by every HostingClient. */
 export function sharedDispatcher(): Agent {
-  if (!sharedAgent || sharedAgent.closed || sharedAgent.destroyed) sharedAgent = new Agent(AGENT_OPTIONS);
+  if (!sharedAgent || sharedAgent.closed || sharedAgent.destroyed) sharedAgent = new (loadUndici().Agent)(AGENT_OPTIONS);
   return sharedAgent;
 }
 

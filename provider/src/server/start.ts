@@ -1,0 +1,70 @@
+// Everything the plugin needs to answer the engine: the gRPC server, the ResourceProvider
+// service and the engine log. main.ts loads this module only after it has printed the port
+// (see there), and hands it the connections the engine made in the meantime.
+import * as grpc from "@grpc/grpc-js";
+import type { Socket } from "node:net";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { version } from "../../../package.json";
+import { connectEngineLog } from "./engineLog";
+import { HostingProviderService } from "./provider";
+
+/** The engine raises gRPC's message limit to 400 MiB for large states; so do we. */
+const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+/** How long a SIGTERM waits for in-flight operations to answer the engine. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
+export interface StartOptions {
+  engineAddress: string | undefined;
+  verbose: boolean;
+}
+
+export interface RunningProvider {
+  /** Serve gRPC on a connection accepted by main.ts's listener (paused until now). */
+  serve(socket: Socket): void;
+  /**
+   * Stop waiting (volume waits end as partial failures that keep the id), let the calls in
+   * flight answer the engine so that nothing created goes unrecorded, then call `done`.
+   */
+  shutdown(done: () => void): void;
+}
+
+export function startProvider({ engineAddress, verbose }: StartOptions): RunningProvider {
+  const engine = connectEngineLog(engineAddress);
+  const secrets = new Set<string>();
+  const redact = (text: string) => [...secrets].reduce((out, secret) => out.split(secret).join("[secret]"), text);
+  const service = new HostingProviderService({
+    version,
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    schemaText: () => JSON.stringify(require("../../../schema.json")),
+    engine,
+    debug: verbose ? (line) => process.stderr.write(`hosting: ${redact(line)}\n`) : undefined,
+    onSecret: (secret) => secrets.add(secret),
+  });
+
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+  });
+  server.addService(provrpc.ResourceProviderService, service.implementation(redact));
+  // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
+  // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+
+  return {
+    serve(socket) {
+      injector.injectConnection(socket);
+      // The listener accepts with pauseOnConnect, so nothing was read before HTTP/2 took the
+      // socket over; reading starts now, into the HTTP/2 session.
+      socket.resume();
+    },
+    shutdown(done) {
+      service.cancelAll();
+      const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.tryShutdown(() => {
+        engine.close();
+        done();
+      });
+    },
+  };
+}
