@@ -27,6 +27,7 @@ import type { EngineLog } from "./engineLog";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed } from "./errors";
 import { withHint } from "./hints";
 import { fromStruct, toStruct } from "./marshal";
+import { guardWrites } from "./writeGuard";
 
 const CONFIG_PREFIX = "hosting:config:";
 /** Provider inputs the engine itself adds; they pass through Check untouched. */
@@ -119,9 +120,11 @@ export class HostingProviderService {
 
   /**
    * Runs one lifecycle operation with its context: the API, the configuration, and a signal that
-   * Cancel/SIGTERM or the operation's deadline aborts. The signal is released when the operation
-   * ends (AbortSignal.any() with the long-lived cancellation signal, and AbortSignal.timeout(),
-   * would each keep memory per operation alive on Node 20: a leak over a long run).
+   * the operation's deadline aborts, and Cancel/SIGTERM too once no write of the operation is in
+   * flight (writeGuard.ts: a create's answer must reach the engine). The signal is released when
+   * the operation ends (AbortSignal.any() with the long-lived cancellation signal, and
+   * AbortSignal.timeout(), would each keep memory per operation alive on Node 20: a leak over a
+   * long run).
    */
   private async operation<T>(urn: string, timeout: number, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
     const { ctx, release } = this.context(urn, timeout);
@@ -143,7 +146,8 @@ export class HostingProviderService {
     }
     const controller = new AbortController();
     const cancellation = this.cancellation.signal;
-    const cancelled = () => controller.abort(cancellation.reason);
+    const writes = guardWrites(this.client);
+    const cancelled = () => writes.abortWhenIdle(() => controller.abort(cancellation.reason));
     if (cancellation.aborted) cancelled();
     else cancellation.addEventListener("abort", cancelled, { once: true });
     const deadline = setTimeout(
@@ -152,7 +156,7 @@ export class HostingProviderService {
     );
     deadline.unref();
     const ctx: OperationContext = {
-      client: this.client,
+      client: writes.client,
       config: this.config,
       signal: controller.signal,
       timeoutMs: timeout,
@@ -162,6 +166,7 @@ export class HostingProviderService {
     const release = () => {
       clearTimeout(deadline);
       cancellation.removeEventListener("abort", cancelled);
+      writes.release();
     };
     return { ctx, release };
   }
