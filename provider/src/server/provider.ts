@@ -218,7 +218,9 @@ export class HostingProviderService {
     for (const [key, value] of Object.entries(news.values)) (ENGINE_CONFIG_KEYS.has(key) ? passThrough : ours)[key] = value;
     const { inputs, failures } = checkInputs(this.providerFields(), ours, olds.values);
     for (const key of ["baseUrl", "token"] as const) {
-      if (inputs[key] === undefined && !this.fromEnv(key)) {
+      // An empty value counts as missing, as Configure reads it (found by the bad-input corpus).
+      const missing = inputs[key] === undefined || inputs[key] === "";
+      if (missing && !this.fromEnv(key) && !failures.some((f) => f.property === key)) {
         failures.push({
           property: key,
           reason: `missing required configuration key "hosting:${key}": ${MISSING_KEY_DESCRIPTIONS[key]}. ` +
