@@ -143,6 +143,9 @@ export class Core {
         changed();
       },
       injectFault: (fault) => this.faults.inject(fault),
+      setFaultSource: (source) => {
+        this.faults.source = source;
+      },
       faults: () => this.faults.pending(),
       clearFaults: () => this.faults.clear(),
       requests: () => this.log.map((entry) => ({ ...entry })),

@@ -29,6 +29,8 @@ export function checkFault(value: unknown): Fault {
 
 export class FaultQueue {
   private armed: Armed[] = [];
+  /** Consulted when no armed fault matches (the seeded random faults of chaos.ts, for soak runs). */
+  source?: (method: string, path: string) => Fault | undefined;
 
   inject(fault: Fault): void {
     checkFault(fault);
@@ -54,7 +56,7 @@ export class FaultQueue {
         (armed.fault.method === undefined || armed.fault.method.toUpperCase() === method) &&
         (armed.path === undefined || armed.path.test(path)),
     );
-    if (!hit) return undefined;
+    if (!hit) return this.source?.(method, path);
     hit.remaining -= 1;
     if (hit.remaining <= 0) this.armed = this.armed.filter((armed) => armed !== hit);
     return hit.fault;

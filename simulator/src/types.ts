@@ -63,6 +63,8 @@ export interface SimulatorControl {
   setProjectSuspended(projectId: string, suspended: boolean): void;
   setAutoscaling(containerId: string, enabled: boolean): void;
   injectFault(fault: Fault): void;
+  /** Addition to CONTRACTS.md: a fault for any request no armed fault matches (chaos.ts), or none. */
+  setFaultSource(source: ((method: string, path: string) => Fault | undefined) | undefined): void;
   /** Addition to CONTRACTS.md: the faults still armed, `times` = the uses left. */
   faults(): Fault[];
   clearFaults(): void;
