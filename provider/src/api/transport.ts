@@ -22,13 +22,14 @@ import {
   NetworkError,
   NotFoundError,
   ResponseValidationError,
+  ServerError,
   createApiError,
   redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
 import { ReadCoalescer } from "./coalesce";
 import { RateController, type RateControlOptions, type Ticket } from "./rateControl";
-import { parseRetryAfter, retryDecision } from "./retry";
+import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
 import { parseWire } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
@@ -280,14 +281,30 @@ export class Transport {
     }
   }
 
-  /** Run the recovery lookup; if the lookup itself fails, the original failure stands. */
+  /**
+   * Run the recovery lookup. A lookup that fails for a reason that may pass (a 5xx, which reads
+   * are not retried on when it is a 500, or no response) is made again within the retry budget:
+   * giving up at once would leave what the earlier attempt may have created unrecorded (the
+   * fault-injection soak found that orphan: a create timing out, then its lookup meeting a 500).
+   * If the lookup still fails, the original failure stands.
+   */
   private async tryRecover<T>(spec: RequestSpec<T>, failure: HostingApiClientError): Promise<{ value: T } | undefined> {
-    try {
-      return await spec.recover!({ signal: spec.signal, timeoutMs: spec.timeoutMs });
-    } catch (e) {
-      if (e instanceof AbortedError) throw e;
-      this.log(`${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})`);
-      throw failure;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await spec.recover!({ signal: spec.signal, timeoutMs: spec.timeoutMs });
+      } catch (e) {
+        if (e instanceof AbortedError) throw e;
+        const passing = e instanceof ServerError || e instanceof NetworkError;
+        const again = passing && attempt < this.opts.maxRetries;
+        this.log(`${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`);
+        if (!again) throw failure;
+        const delay = backoffDelay(attempt, {
+          baseDelayMs: this.opts.retryBaseDelayMs,
+          maxDelayMs: this.opts.retryMaxDelayMs,
+          random: this.opts.random,
+        });
+        await sleep(delay, spec.signal, () => new AbortedError({ method: spec.method, path: spec.path, mayHaveReachedServer: true }));
+      }
     }
   }
 
