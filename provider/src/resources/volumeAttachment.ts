@@ -1,5 +1,6 @@
 // hosting:index:VolumeAttachment — mounts a volume into an app. Any change detaches, then attaches.
 import type { WireVolume } from "../api/wire";
+import { AbortedError, NetworkError, ServerError } from "../api/errors";
 import type { FlagsOf } from "../framework/spec";
 import type { OperationContext, ResourceAddress, ResourceDeclaration } from "../framework/resource";
 import { absolutePath, uuid } from "../framework/validators";
@@ -70,6 +71,25 @@ async function readAttachment(ctx: OperationContext, address: ResourceAddress, o
   return volume && attachmentOf(volume, containerId, project, outputs);
 }
 
+/**
+ * The attach request may have taken effect although no answer came (the connection dropped
+ * after the server acted, a timeout, a 5xx from a proxy). The client never resends an attach;
+ * if the volume now shows exactly this attachment, it is ours and must be recorded, or it
+ * would be an orphan that blocks every later attach (found by the fault-injection soak).
+ */
+const outcomeUnknown = (err: unknown) =>
+  (err instanceof NetworkError && !(err instanceof AbortedError) && err.mayHaveReachedServer) || err instanceof ServerError;
+
+async function attachedAnyway(ctx: OperationContext, project: string, inputs: VolumeAttachment) {
+  const volume = await orGone(() => ctx.client.volumes.get(project, inputs.volumeId, { signal: ctx.signal })).catch(() => undefined);
+  const attachment = volume && "attachment" in volume ? volume.attachment : undefined;
+  const ours =
+    attachment?.container_id === inputs.containerId &&
+    attachment.mount_path === inputs.mountPath &&
+    (attachment.read_only ?? false) === (inputs.readOnly ?? false);
+  return ours ? attachment : undefined;
+}
+
 export const volumeAttachment: ResourceDeclaration<VolumeAttachment> = {
   token: "hosting:index:VolumeAttachment",
   typeName: "VolumeAttachment",
@@ -79,12 +99,25 @@ export const volumeAttachment: ResourceDeclaration<VolumeAttachment> = {
   lifecycle: {
     async create(ctx, inputs) {
       const project = projectOf(ctx, {}, inputs);
-      const record = await ctx.client.volumes.attach(
-        project,
-        inputs.volumeId,
-        { container_id: inputs.containerId, mount_path: inputs.mountPath, read_only: inputs.readOnly ?? false },
-        { signal: ctx.signal },
-      );
+      let record;
+      try {
+        record = await ctx.client.volumes.attach(
+          project,
+          inputs.volumeId,
+          { container_id: inputs.containerId, mount_path: inputs.mountPath, read_only: inputs.readOnly ?? false },
+          { signal: ctx.signal },
+        );
+      } catch (err) {
+        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, project, inputs))) throw err;
+        ctx.warn(
+          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
+            `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
+        );
+        return {
+          id: attachmentId(inputs.volumeId, inputs.containerId),
+          outputs: defined({ ...inputs, readOnly: inputs.readOnly ?? false, projectId: project }),
+        };
+      }
       return {
         id: attachmentId(inputs.volumeId, inputs.containerId),
         outputs: defined({
