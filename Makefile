@@ -48,3 +48,7 @@ sdk: node_modules
 # pulumi up, a preview of an image change, and destroy. Needs the Pulumi CLI (it says so if missing).
 demo:
 	@$(SHELL) scripts/demo.sh
+
+# Fault-injection soak (issue 6): `npm run soak -- --ops 500 --seed 7`, or make soak ARGS="--ops 500 --seed 7".
+soak: build
+	node scripts/run-ts.mjs soak/run.ts $(ARGS)

@@ -1,0 +1,432 @@
+// The seeded fault-injection soak (issue 6): the built plugin, driven over gRPC as the engine
+// drives it, through randomized lifecycles of every resource type, while the simulator injects
+// faults at random (simulator/src/chaos.ts). After the run, what the engine would have stored
+// (ids and outputs, partial failures included) is compared with the simulator's own state.
+//
+// Used by `npm run soak` (soak/run.ts) and, shorter, by test/soak/soak.test.ts.
+import { ALICE, randomFaults, seededRandom, startSimulator, type RandomFaultName, type SimState } from "../simulator/src";
+import { Plugin, initFailure, secret, type GrpcFailure } from "../test/grpc/engine";
+
+export interface SoakOptions {
+  ops: number;
+  seed: number;
+  /** Probability that one API request meets a fault. Default 0.08. */
+  faultRate?: number;
+  /** Progress lines (one per operation when verbose). */
+  log?: (line: string) => void;
+  verbose?: boolean;
+}
+
+const KINDS = ["Container", "Postgres", "Mysql", "Redis", "Registry", "Volume", "ServiceLink", "VolumeAttachment"] as const;
+type Kind = (typeof KINDS)[number];
+const DATABASES: Kind[] = ["Postgres", "Mysql", "Redis"];
+const SERVICES: Kind[] = ["Container", ...DATABASES];
+const typeOf = (kind: Kind) => `hosting:index:${kind}`;
+
+type Props = Record<string, any>;
+
+/** A resource as the engine records it in the stack's state. */
+interface Recorded {
+  kind: Kind;
+  name: string;
+  id: string;
+  inputs: Props;
+  outputs: Props;
+}
+
+type OpName = "create" | "update" | "refresh" | "delete";
+
+export interface OperationRecord {
+  n: number;
+  op: OpName;
+  kind: Kind;
+  name: string;
+  ok: boolean;
+  /** The engine got a partial failure: the resource exists and its id is recorded. */
+  partial?: boolean;
+  error?: string;
+  /** Faults the simulator injected into this operation's requests. */
+  faults: string[];
+  /** For creates: records of this kind the server gained. */
+  created?: number;
+}
+
+export interface SoakReport {
+  seed: number;
+  ops: number;
+  faultRate: number;
+  seconds: number;
+  byOp: Record<OpName, { ok: number; failed: number }>;
+  byKind: Record<string, number>;
+  requests: number;
+  faults: { injected: number; byName: Record<RandomFaultName, number>; recovered: number; surfaced: number };
+  failures: { total: number; namingCode: number; partial: number; waitTimeouts: number; withoutFault: OperationRecord[] };
+  unnamed: OperationRecord[];
+  recorded: number;
+  onServer: number;
+  orphans: string[];
+  ghosts: string[];
+  goneOnRefresh: string[];
+  duplicates: string[];
+  forgottenLinks: number;
+  leftAfterTeardown: string[];
+  operations: OperationRecord[];
+}
+
+/**
+ * An error that names the API's code, as the client words it: `NAME_TAKEN: … (HTTP 409, request …)`,
+ * or, when no HTTP response came at all, the transport's: `ECONNRESET: … no HTTP response …`.
+ */
+const NAMED_CODE = /\b[A-Z][A-Z0-9_]*[A-Z0-9]: .*\(HTTP \d{3}\b|\b(?:E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR): .*no HTTP response/s;
+const WAIT_TIMEOUT = /gave up waiting/;
+
+const IMAGES = ["registry.example.com/acme/web:1.0.0", "registry.example.com/acme/web:1.1.0", "ghcr.io/acme/api:2.3.4"];
+
+/** What the server holds, as `<kind>:<id>` keys, one per resource the engine could have recorded. */
+function serverKeys(state: SimState): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const s of state.services) keys.set(`service:${s.id}`, `${s.type} ${s.name}`);
+  for (const v of state.volumes) keys.set(`volume:${v.id}`, `volume ${v.name}`);
+  for (const r of state.registries) keys.set(`registry:${r.id}`, `registry ${r.name}`);
+  for (const l of state.links) keys.set(`link:${l.id}`, `link ${l.consumer_service_id} -> ${l.provider_service_id}`);
+  for (const a of state.attachments) keys.set(`attachment:${a.volume_id}:${a.container_id}`, `attachment ${a.mount_path}`);
+  return keys;
+}
+
+function keyOf(r: Pick<Recorded, "kind" | "id">): string {
+  if (SERVICES.includes(r.kind)) return `service:${r.id}`;
+  if (r.kind === "Volume") return `volume:${r.id}`;
+  if (r.kind === "Registry") return `registry:${r.id}`;
+  if (r.kind === "ServiceLink") return `link:${r.id}`;
+  return `attachment:${r.id}`;
+}
+
+const kindCount = (state: SimState, kind: Kind) =>
+  SERVICES.includes(kind)
+    ? state.services.length
+    : kind === "Volume"
+      ? state.volumes.length
+      : kind === "Registry"
+        ? state.registries.length
+        : kind === "ServiceLink"
+          ? state.links.length
+          : state.attachments.length;
+
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const started = Date.now();
+  const faultRate = options.faultRate ?? 0.08;
+  const log = options.log ?? (() => undefined);
+  const random = seededRandom(options.seed ^ 0x5eed5eed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const chance = (p: number) => random() < p;
+
+  const sim = await startSimulator({ port: 0, volumeProvisioningMs: 200 });
+  const faults = randomFaults({ seed: options.seed, rate: faultRate, latencyMs: 1_500 });
+  faults.enabled = false;
+  sim.control.setFaultSource(faults.source);
+  const plugin = await Plugin.start();
+  const project = ALICE.projects[0];
+  // A 1 s request timeout, so that the latency faults (1.5 s) time out without slowing the run down.
+  await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: project, requestTimeoutSeconds: 1, maxRetries: 5 });
+
+  const state = new Map<string, Recorded>();
+  const forgottenLinks = new Set<string>();
+  const linkedPairs = new Set<string>();
+  const operations: OperationRecord[] = [];
+  const duplicates: string[] = [];
+  let counter = 0;
+
+  const recorded = (kind?: Kind) => [...state.values()].filter((r) => kind === undefined || r.kind === kind);
+  const dependents = (r: Recorded) =>
+    recorded().filter(
+      (d) =>
+        (d.kind === "VolumeAttachment" && (d.inputs.volumeId === r.id || d.inputs.containerId === r.id)) ||
+        (d.kind === "ServiceLink" && (d.inputs.consumerServiceId === r.id || d.inputs.providerServiceId === r.id)),
+    );
+  const attachedVolumes = () => new Set(recorded("VolumeAttachment").map((a) => a.inputs.volumeId));
+  const attachedContainers = () => new Set(recorded("VolumeAttachment").map((a) => a.inputs.containerId));
+
+  /** The program's inputs for a new resource of this kind, or undefined when its prerequisites are missing. */
+  function newInputs(kind: Kind): Props | undefined {
+    const name = `${kind.toLowerCase()}-${++counter}`;
+    switch (kind) {
+      case "Container":
+        return { name, image: pick(IMAGES), ...(chance(0.5) ? { env: { LOG_LEVEL: pick(["info", "debug"]) } } : {}), ...(chance(0.3) ? { replicas: 1 } : {}) };
+      case "Postgres":
+      case "Mysql":
+      case "Redis":
+        return { name };
+      case "Registry":
+        return { name, host: "ghcr.io", username: "ci", password: secret(`pw-${counter}`) };
+      case "Volume":
+        return { name, sizeGb: 1 + Math.floor(random() * 3) };
+      case "ServiceLink": {
+        const consumers = recorded("Container");
+        if (consumers.length === 0) return undefined;
+        const consumer = pick(consumers);
+        const providers = recorded().filter(
+          (r) => SERVICES.includes(r.kind) && r.id !== consumer.id && !linkedPairs.has(`${consumer.id}>${r.id}`),
+        );
+        if (providers.length === 0) return undefined;
+        return { consumerServiceId: consumer.id, providerServiceId: pick(providers).id };
+      }
+      case "VolumeAttachment": {
+        const volumes = recorded("Volume").filter((v) => !attachedVolumes().has(v.id));
+        const containers = recorded("Container").filter((c) => !attachedContainers().has(c.id) && (c.outputs.replicas ?? 1) <= 1);
+        if (volumes.length === 0 || containers.length === 0) return undefined;
+        return { volumeId: pick(volumes).id, containerId: pick(containers).id, mountPath: pick(["/data", "/var/lib/app"]) };
+      }
+    }
+  }
+
+  /** A change that updates in place, or undefined for kinds whose every input replaces. */
+  function changed(r: Recorded): Props | undefined {
+    const program = { ...r.inputs };
+    for (const key of Object.keys(program)) if (program[key] === undefined) delete program[key];
+    switch (r.kind) {
+      case "Container":
+        return chance(0.5)
+          ? { ...program, image: pick(IMAGES.filter((i) => i !== program.image)) }
+          : { ...program, env: { LOG_LEVEL: pick(["warn", "error"]), BUILD: String(counter++) } };
+      case "Registry":
+        return { ...program, username: `ci-${counter++}`, password: r.inputs.password };
+      case "Volume":
+        return { ...program, sizeGb: (r.outputs.sizeGb ?? r.inputs.sizeGb) + 1 };
+      default:
+        return undefined;
+    }
+  }
+
+  async function operation(op: OpName, kind: Kind, name: string, run: () => Promise<void>): Promise<OperationRecord> {
+    const mark = sim.control.requests().length;
+    faults.epoch = operations.length + 1;
+    const before = op === "create" ? kindCount(sim.control.snapshot(), kind) : 0;
+    const record: OperationRecord = { n: operations.length + 1, op, kind, name, ok: true, faults: [] };
+    try {
+      await run();
+    } catch (err) {
+      record.ok = false;
+      const failure = err as GrpcFailure;
+      record.error = String(failure.details ?? failure.message ?? err);
+      const detail = failure.metadata ? initFailure(failure) : undefined;
+      if (op === "create" && detail?.id) record.partial = true;
+      if (!failure.metadata) throw err; // not an answer from the plugin: a bug in the soak itself
+    }
+    record.faults = sim.control
+      .requests()
+      .slice(mark)
+      .filter((r) => r.fault)
+      .map((r) => (r.fault === "status" ? String(r.status) : r.fault!));
+    if (op === "create") {
+      record.created = kindCount(sim.control.snapshot(), kind) - before;
+      if (record.created > 1) duplicates.push(`${kind} ${name}: one create made ${record.created} records`);
+    }
+    operations.push(record);
+    if (options.verbose) {
+      log(
+        `#${record.n} ${op} ${kind} ${name}: ${record.ok ? "ok" : record.partial ? "partial failure" : "failed"}` +
+          `${record.faults.length ? ` [faults: ${record.faults.join(", ")}]` : ""}${record.error ? ` — ${record.error}` : ""}`,
+      );
+    }
+    return record;
+  }
+
+  async function create(kind: Kind) {
+    const program = newInputs(kind);
+    if (!program) return false;
+    const name = program.name ?? `${kind.toLowerCase()}-${++counter}`;
+    const type = typeOf(kind);
+    const { inputs, failures } = await plugin.check(type, name, program);
+    if (failures.length) throw new Error(`soak bug: ${kind} inputs fail Check: ${JSON.stringify(failures)}`);
+    // Now and then a volume that never becomes ready, with a short customTimeouts.create.
+    const stuck = kind === "Volume" && chance(0.15);
+    if (stuck) sim.control.setSwitches({ volumeProvisioningMs: -1 });
+    try {
+      await operation("create", kind, name, async () => {
+        try {
+          const created = await plugin.create(type, name, inputs, { timeout: stuck ? 2 : 0 });
+          state.set(name, { kind, name, id: created.id, inputs, outputs: created.properties });
+        } catch (err) {
+          const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
+          // The engine records a partial failure's resource, with the properties it was given.
+          if (detail?.id) state.set(name, { kind, name, id: detail.id, inputs, outputs: detail.properties });
+          throw err;
+        }
+      });
+    } finally {
+      if (stuck) sim.control.setSwitches({ volumeProvisioningMs: 200 });
+    }
+    if (kind === "ServiceLink") linkedPairs.add(`${inputs.consumerServiceId}>${inputs.providerServiceId}`);
+    return true;
+  }
+
+  async function update(r: Recorded) {
+    const program = changed(r);
+    if (!program) return false;
+    const type = typeOf(r.kind);
+    const { inputs, failures } = await plugin.check(type, r.name, program, r.inputs);
+    if (failures.length) throw new Error(`soak bug: ${r.kind} update fails Check: ${JSON.stringify(failures)}`);
+    const diff = await plugin.diff(type, r.name, r.id, r.outputs, inputs, r.inputs);
+    if (diff.replaces.length) throw new Error(`soak bug: ${r.kind} change replaces (${diff.replaces.join(", ")})`);
+    await operation("update", r.kind, r.name, async () => {
+      const updated = await plugin.update(type, r.name, r.id, r.outputs, inputs, r.inputs);
+      state.set(r.name, { ...r, inputs, outputs: updated.properties });
+    });
+    return true;
+  }
+
+  async function refresh(r: Recorded) {
+    await operation("refresh", r.kind, r.name, async () => {
+      const read = await plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs);
+      if (read.id === "") state.delete(r.name);
+      else state.set(r.name, { ...r, outputs: read.properties, inputs: read.inputs });
+    });
+  }
+
+  async function destroy(r: Recorded) {
+    await operation("delete", r.kind, r.name, async () => {
+      await plugin.delete(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs);
+      state.delete(r.name);
+      if (r.kind === "ServiceLink") forgottenLinks.add(r.id);
+    });
+  }
+
+  let lastReported = 0;
+  try {
+    faults.enabled = true;
+    while (operations.length < options.ops) {
+      const all = recorded();
+      const roll = random();
+      const crowded = all.length >= 24;
+      if (all.length === 0 || (!crowded && roll < 0.4)) {
+        await create(pick(KINDS));
+      } else if (roll < 0.6) {
+        await update(pick(all));
+      } else if (roll < 0.8) {
+        await refresh(pick(all));
+      } else {
+        const leaves = all.filter((r) => dependents(r).length === 0);
+        if (leaves.length) await destroy(pick(leaves));
+      }
+      if (!options.verbose && operations.length % 50 === 0 && operations.length > lastReported) {
+        lastReported = operations.length;
+        log(`… ${operations.length} operations, ${recorded().length} resources recorded`);
+      }
+    }
+
+    // ---- compare what the engine recorded with the truth ----
+    faults.enabled = false;
+    const truth = serverKeys(sim.control.snapshot());
+    const recordedKeys = new Map(recorded().map((r) => [keyOf(r), r]));
+    const orphans = [...truth.entries()]
+      .filter(([key]) => !recordedKeys.has(key) && !(key.startsWith("link:") && forgottenLinks.has(key.slice(5))))
+      .map(([key, what]) => `${what} (${key})`);
+    const ghosts: string[] = [];
+    const goneOnRefresh: string[] = [];
+    for (const [key, r] of recordedKeys) {
+      if (truth.has(key)) continue;
+      const read = await plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs);
+      if (read.id === "") {
+        goneOnRefresh.push(`${r.kind} ${r.name}`);
+        state.delete(r.name);
+      } else ghosts.push(`${r.kind} ${r.name} (${key})`);
+    }
+    const ids = recorded().map(keyOf);
+    for (const id of new Set(ids)) if (ids.filter((x) => x === id).length > 1) duplicates.push(`${id} is recorded twice`);
+    const onServer = truth.size;
+    const recordedCount = recordedKeys.size;
+
+    // ---- tear down (no faults), as `pulumi destroy` would, and check nothing is left ----
+    for (let round = 0; round < 5 && state.size > 0; round++) {
+      for (const r of recorded().filter((x) => dependents(x).length === 0)) {
+        await plugin.delete(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs).then(
+          () => state.delete(r.name),
+          () => undefined,
+        );
+      }
+    }
+    const left = [...serverKeys(sim.control.snapshot()).entries()].map(([key, what]) => `${what} (${key})`);
+
+    const failed = operations.filter((o) => !o.ok);
+    const unnamed = failed.filter((o) => !NAMED_CODE.test(o.error ?? "") && !(o.partial && WAIT_TIMEOUT.test(o.error ?? "")));
+    const requests = sim.control.requests();
+    const byOp = { create: { ok: 0, failed: 0 }, update: { ok: 0, failed: 0 }, refresh: { ok: 0, failed: 0 }, delete: { ok: 0, failed: 0 } };
+    const byKind: Record<string, number> = {};
+    for (const o of operations) {
+      byOp[o.op][o.ok ? "ok" : "failed"] += 1;
+      byKind[o.kind] = (byKind[o.kind] ?? 0) + 1;
+    }
+    return {
+      seed: options.seed,
+      ops: operations.length,
+      faultRate,
+      seconds: (Date.now() - started) / 1000,
+      byOp,
+      byKind,
+      requests: requests.length,
+      faults: {
+        injected: requests.filter((r) => r.fault).length,
+        byName: { ...faults.chosen },
+        recovered: operations.filter((o) => o.ok).reduce((n, o) => n + o.faults.length, 0),
+        surfaced: failed.reduce((n, o) => n + o.faults.length, 0),
+      },
+      failures: {
+        total: failed.length,
+        namingCode: failed.filter((o) => NAMED_CODE.test(o.error ?? "")).length,
+        partial: failed.filter((o) => o.partial).length,
+        waitTimeouts: failed.filter((o) => WAIT_TIMEOUT.test(o.error ?? "")).length,
+        withoutFault: failed.filter((o) => o.faults.length === 0 && !WAIT_TIMEOUT.test(o.error ?? "")),
+      },
+      unnamed,
+      recorded: recordedCount,
+      onServer,
+      orphans,
+      ghosts,
+      goneOnRefresh,
+      duplicates,
+      forgottenLinks: forgottenLinks.size,
+      leftAfterTeardown: left,
+      operations,
+    };
+  } finally {
+    sim.control.setFaultSource(undefined);
+    await plugin.stop();
+    await sim.close();
+  }
+}
+
+/** The report as the soak prints it. */
+export function describeReport(r: SoakReport): string {
+  const names = Object.entries(r.faults.byName)
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  const ops = Object.entries(r.byOp)
+    .map(([k, v]) => `${k} ${v.ok + v.failed} (${v.failed} failed)`)
+    .join(", ");
+  const lines = [
+    `soak: seed ${r.seed}, ${r.ops} operations, fault rate ${r.faultRate} per request, ${r.seconds.toFixed(0)} s`,
+    `operations: ${ops}`,
+    `by type: ${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")}`,
+    `requests: ${r.requests}; faults injected: ${r.faults.injected} (${names})`,
+    `faults recovered (the operation still succeeded): ${r.faults.recovered}; surfaced as a failed operation: ${r.faults.surfaced}`,
+    `failed operations: ${r.failures.total}, ${r.failures.namingCode} naming the API code` +
+      `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
+      `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
+    `state: ${r.recorded} resources recorded, ${r.onServer} on the server` +
+      `${r.forgottenLinks ? ` (plus service links forgotten by design: the API cannot delete them)` : ""}`,
+    `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
+    `teardown: ${r.leftAfterTeardown.length} left on the server`,
+  ];
+  for (const [label, xs] of [
+    ["orphan", r.orphans],
+    ["ghost", r.ghosts],
+    ["duplicate", r.duplicates],
+    ["left after teardown", r.leftAfterTeardown],
+  ] as const) {
+    for (const x of xs) lines.push(`  ${label}: ${x}`);
+  }
+  for (const o of r.unnamed) lines.push(`  failure without a code: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
+  for (const o of r.failures.withoutFault) lines.push(`  failure with no injected fault: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
+  return lines.join("\n");
+}
