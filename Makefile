@@ -49,6 +49,11 @@ sdk: node_modules
 demo:
 	@$(SHELL) scripts/demo.sh
 
+# Performance (issue 5): every figure beside its baseline, measured in one run against the
+# simulator; prints the table and writes bench/results.json. ARGS="--only startup,volume" runs some.
+bench: build
+	node scripts/run-ts.mjs bench/run.ts $(ARGS)
+
 # Fault-injection soak (issue 6): `npm run soak -- --ops 500 --seed 7`, or make soak ARGS="--ops 500 --seed 7".
 soak: build
 	node scripts/run-ts.mjs soak/run.ts $(ARGS)

@@ -1,0 +1,106 @@
+// Shared pieces of the benchmarks: a row of the results table, timing and process figures,
+// and the simulator + plugin pair every benchmark drives (the plugin is the built one, spoken
+// to over gRPC exactly as the engine does, through test/grpc/engine.ts).
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { ALICE, startSimulator, type Simulator, type SimulatorOptions } from "../simulator/src";
+import { Plugin } from "../test/grpc/engine";
+
+export const PROJECT = ALICE.projects[0];
+export const IMAGE = "registry.example.com/acme/web:1.0.0";
+export const CONTAINER = "hosting:index:Container";
+export const VOLUME = "hosting:index:Volume";
+
+/** One line of the table: a figure beside its baseline, and the target it is held to. */
+export interface Row {
+  id: number;
+  name: string;
+  baseline: string;
+  measured: string;
+  /** measured / baseline, where the two are comparable. */
+  ratio: string;
+  target: string;
+  met: boolean;
+  /** Everything measured, for bench/results.json. */
+  figures: Record<string, unknown>;
+  notes?: string[];
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+export const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`);
+export const times = (x: number) => `${x.toFixed(2)}×`;
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
+export const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
+
+/** Milliseconds from spawning `command` to its first line on stdout; the process is then killed. */
+export function spawnToFirstLine(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = now();
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    child.once("error", reject);
+    createInterface({ input: child.stdout! }).once("line", () => {
+      const elapsed = now() - started;
+      child.once("exit", () => resolve(elapsed));
+      child.kill("SIGKILL");
+    });
+  });
+}
+
+/** CPU time (user + system) and resident memory of a process, from /proc (Linux). */
+export function processFigures(pid: number): { cpuMs: number; rssMb: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may contain spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return { cpuMs: (ticks * 1000) / 100, rssMb: rssKb / 1024 }; // USER_HZ is 100 on Linux
+}
+
+export interface Rig {
+  sim: Simulator;
+  plugin: Plugin;
+  close(): Promise<void>;
+}
+
+/** A fresh simulator and a plugin configured as alice against it. */
+export async function rig(options: SimulatorOptions = {}, pluginOptions: { args?: string[] } = {}): Promise<Rig> {
+  const sim = await startSimulator({ port: 0, ...options });
+  const plugin = await Plugin.start({ args: pluginOptions.args });
+  await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: PROJECT });
+  return {
+    sim,
+    plugin,
+    close: async () => {
+      await plugin.stop();
+      await sim.close();
+    },
+  };
+}
+
+/** Run `count` jobs with at most `concurrency` at a time (the engine's parallelism). */
+export async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) results[i] = await job(i);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}
+
+/** A plain HTTP call to the simulator's API as alice (setting up worlds, and the naive baselines). */
+export async function api(sim: Simulator, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
+  const res = await fetch(sim.url + path, {
+    method,
+    headers: { authorization: `Bearer ${ALICE.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
+}

@@ -1,0 +1,60 @@
+// `npm run bench` (make bench): every performance target of issue 5, each figure measured beside
+// its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
+// the table (Markdown, as the README quotes it) and writes bench/results.json.
+//   --only startup,refresh,volume,rate,overhead,memory   run some rows only
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Row } from "./lib";
+import { memory } from "./memory";
+import { overhead } from "./overhead";
+import { rateLimit } from "./rateLimit";
+import { refresh } from "./refresh";
+import { startup } from "./startup";
+import { volume } from "./volume";
+
+const BENCHES: Record<string, () => Promise<Row>> = { startup, refresh, volume, rate: rateLimit, overhead, memory };
+
+export function table(rows: Row[]): string {
+  const lines = [
+    "| # | benchmark | baseline (same run) | measured | ratio | target | met |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`),
+  ];
+  return lines.join("\n");
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { only: { type: "string" } } });
+  const names = values.only ? values.only.split(",").map((s) => s.trim()) : Object.keys(BENCHES);
+  for (const name of names) if (!BENCHES[name]) throw new Error(`unknown benchmark ${name}; one of ${Object.keys(BENCHES).join(", ")}`);
+
+  const started = Date.now();
+  const rows: Row[] = [];
+  for (const name of names) {
+    process.stderr.write(`bench: ${name}…\n`);
+    const t = Date.now();
+    const row = await BENCHES[name]();
+    process.stderr.write(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${row.measured}\n`);
+    rows.push(row);
+  }
+  rows.sort((a, b) => a.id - b.id);
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${row.id}. ${note}\n`);
+  process.stdout.write(`\n${machine}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
+
+  const file = resolve(__dirname, "../../bench/results.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2) + "\n");
+  process.stdout.write(`wrote ${file}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
