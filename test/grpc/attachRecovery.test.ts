@@ -1,0 +1,40 @@
+// An attach whose answer is lost (the server acted, then the connection dropped) is recorded
+// when the volume shows exactly that attachment, rather than left on the server unrecorded.
+import { useFixture } from "./fixture";
+
+const fixture = useFixture({ volumeProvisioningMs: 0 });
+const IMAGE = "registry.example.com/acme/web:1.0.0";
+
+async function volumeAndApp(suffix: string) {
+  const { plugin } = fixture;
+  const v = await plugin.check("hosting:index:Volume", `data-${suffix}`, { name: `data-${suffix}`, sizeGb: 1 });
+  const volume = await plugin.create("hosting:index:Volume", `data-${suffix}`, v.inputs);
+  const c = await plugin.check("hosting:index:Container", `web-${suffix}`, { name: `web-${suffix}`, image: IMAGE });
+  const app = await plugin.create("hosting:index:Container", `web-${suffix}`, c.inputs);
+  const a = await plugin.check("hosting:index:VolumeAttachment", `att-${suffix}`, { volumeId: volume.id, containerId: app.id, mountPath: "/data" });
+  return { volume, app, inputs: a.inputs };
+}
+
+test("connection reset after the server attached: the create answers with the id, and warns what is not known", async () => {
+  const { volume, app, inputs } = await volumeAndApp("reset");
+  fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/attach$" });
+  const before = fixture.plugin.engine.messages.length;
+  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-reset", inputs);
+  expect(created.id).toBe(`${volume.id}:${app.id}`);
+  expect(created.properties).toMatchObject({ volumeId: volume.id, containerId: app.id, mountPath: "/data", readOnly: false });
+  expect(fixture.sim.control.snapshot().attachments).toEqual([expect.objectContaining({ volume_id: volume.id, container_id: app.id })]);
+  await new Promise((r) => setTimeout(r, 50));
+  const warnings = fixture.plugin.engine.messages.slice(before).filter((m) => m.severity === 2);
+  expect(warnings.map((m) => m.message)).toEqual([expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/)]);
+  const read = await fixture.plugin.read("hosting:index:VolumeAttachment", "att-reset", created.id, created.properties, inputs);
+  expect(read.id).toBe(created.id);
+});
+
+test("a reset before the server acted: the volume shows no attachment, so the failure stands", async () => {
+  const { inputs } = await volumeAndApp("before");
+  fixture.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/attach$" });
+  await expect(fixture.plugin.create("hosting:index:VolumeAttachment", "att-before", inputs)).rejects.toMatchObject({
+    details: expect.stringMatching(/no HTTP response/),
+  });
+  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
+});
