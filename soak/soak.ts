@@ -68,6 +68,7 @@ export interface SoakReport {
   ghosts: string[];
   goneOnRefresh: string[];
   duplicates: string[];
+  /** Service links deleted from the stack that stay on the server: the API cannot delete links. */
   forgottenLinks: number;
   leftAfterTeardown: string[];
   operations: OperationRecord[];
@@ -318,6 +319,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     faults.enabled = false;
     const truth = serverKeys(sim.control.snapshot());
     const recordedKeys = new Map(recorded().map((r) => [keyOf(r), r]));
+    const forgottenOnServer = [...truth.keys()].filter((key) => key.startsWith("link:") && forgottenLinks.has(key.slice(5))).length;
     const orphans = [...truth.entries()]
       .filter(([key]) => !recordedKeys.has(key) && !(key.startsWith("link:") && forgottenLinks.has(key.slice(5))))
       .map(([key, what]) => `${what} (${key})`);
@@ -384,7 +386,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       ghosts,
       goneOnRefresh,
       duplicates,
-      forgottenLinks: forgottenLinks.size,
+      forgottenLinks: forgottenOnServer,
       leftAfterTeardown: left,
       operations,
     };
@@ -413,8 +415,8 @@ export function describeReport(r: SoakReport): string {
     `failed operations: ${r.failures.total}, ${r.failures.namingCode} naming the API code` +
       `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
       `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
-    `state: ${r.recorded} resources recorded, ${r.onServer} on the server` +
-      `${r.forgottenLinks ? ` (plus service links forgotten by design: the API cannot delete them)` : ""}`,
+    `state: ${r.recorded} resources recorded; the server holds ${r.onServer}` +
+      `${r.forgottenLinks ? ` (those and ${r.forgottenLinks} service link${r.forgottenLinks === 1 ? "" : "s"} deleted from the stack: the API cannot delete links)` : ""}`,
     `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
     `teardown: ${r.leftAfterTeardown.length} left on the server`,
   ];
