@@ -108,4 +108,43 @@ describe("ReadCoalescer", () => {
     expect(await c.read("p", "v", f, { ttlMs: 0 })).toBe(2);
     expect(await c.read("p", "v", f, { fresh: true })).toBe(3);
   });
+
+  describe("reads of one item need only the writes that may have touched it", () => {
+    const list = (n: number) => () => Promise.resolve(n);
+
+    test("a write to another item does not stale a fetch for this item, but does for the whole list", async () => {
+      const c = new ReadCoalescer({ ttlMs: 60_000 });
+      expect(await c.read("p", "list", list(1), { item: "a" })).toBe(1);
+      await c.write("p", async () => "b", "b");
+      expect(await c.read("p", "list", list(2), { item: "a" })).toBe(1); // shared: b cannot affect a
+      expect(await c.read("p", "list", list(3))).toBe(3); // the whole list must show b
+    });
+
+    test("a write to this item stales every fetch that started before it completed", async () => {
+      const c = new ReadCoalescer({ ttlMs: 60_000 });
+      expect(await c.read("p", "list", list(1), { item: "a" })).toBe(1);
+      await c.write("p", async () => ({ id: "a" }), (r) => r.id);
+      expect(await c.read("p", "list", list(2), { item: "a" })).toBe(2);
+    });
+
+    test("a write with no known item, or one that failed, counts for every item", async () => {
+      const c = new ReadCoalescer({ ttlMs: 60_000 });
+      expect(await c.read("p", "list", list(1), { item: "a" })).toBe(1);
+      await c.write("p", async () => undefined);
+      expect(await c.read("p", "list", list(2), { item: "a" })).toBe(2);
+      await expect(c.write("p", () => Promise.reject(new Error("lost")), "b")).rejects.toThrow("lost");
+      expect(await c.read("p", "list", list(3), { item: "a" })).toBe(3);
+    });
+
+    test("a fetch that started during this item's write is not used after the write", async () => {
+      const c = new ReadCoalescer({ ttlMs: 60_000 });
+      const writing = deferred<string>();
+      const write = c.write("p", () => writing.promise, (id) => id);
+      const during = c.read("p", "list", list(1), { item: "a" });
+      writing.resolve("a");
+      await write;
+      expect(await during).toBe(1);
+      expect(await c.read("p", "list", list(2), { item: "a" })).toBe(2);
+    });
+  });
 });

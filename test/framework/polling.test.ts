@@ -36,6 +36,16 @@ describe("waitUntil", () => {
     expect(progress).toEqual(["waiting for thing to be ready (0s)", "waiting for thing to be ready (0s)"]);
   });
 
+  test("what the caller already knows stands for the first read", async () => {
+    const polled: number[] = [];
+    const ready = await waitUntil({ what: "x", initial: 1, poll: async () => (polled.push(2), 2), done: (n) => n === 2, timeoutMs: 1000, signal: never, schedule: () => 1 });
+    expect(ready).toBe(2);
+    expect(polled).toEqual([2]);
+    const already = await waitUntil({ what: "x", initial: 2, poll: async () => (polled.push(3), 3), done: (n) => n === 2, timeoutMs: 1000, signal: never });
+    expect(already).toBe(2);
+    expect(polled).toEqual([2]); // no read at all
+  });
+
   test("gives up at the deadline with WaitTimeout", async () => {
     await expect(
       waitUntil({ what: "x", poll: async () => 0, done: () => false, timeoutMs: 30, signal: never, schedule: () => 10 }),

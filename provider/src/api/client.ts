@@ -110,7 +110,7 @@ export class ContainersApi {
     return this.read(projectId, opts);
   }
 
-  private read(projectId: string, opts: CallOptions & { fresh?: boolean }): Promise<WireService[]> {
+  private read(projectId: string, opts: CallOptions & { fresh?: boolean; item?: string }): Promise<WireService[]> {
     return this.t.read(
       projectId,
       { path: `${projectPath(projectId)}/containers`, response: { kind: "json", schema: WireServiceListSchema } },
@@ -118,9 +118,12 @@ export class ContainersApi {
     );
   }
 
-  /** There is no single GET: read the (coalesced) list and find the id. */
+  /**
+   * There is no single GET: read the (coalesced) list and find the id. The list need only
+   * be fresh for this container (see coalesce.ts).
+   */
   async get(projectId: string, id: string, opts: CallOptions = {}): Promise<WireService | undefined> {
-    return (await this.list(projectId, opts)).find((s) => s.id === id);
+    return (await this.read(projectId, { ...opts, item: id })).find((s) => s.id === id);
   }
 
   /** Look a service up by name with a fresh read (never the cache). */
@@ -134,6 +137,7 @@ export class ContainersApi {
       path: `${projectPath(projectId)}/containers`,
       body,
       scope: projectId,
+      item: (created: WireService) => created.id,
       response: { kind: "json", schema: WireServiceSchema },
       // Ours if the name and image match what we sent (names are unique in a project).
       lookup: async (o) => {
@@ -150,6 +154,7 @@ export class ContainersApi {
       path: `${projectPath(projectId)}/containers/${seg(id)}`,
       body: patch,
       scope: projectId,
+      item: id,
       response: { kind: "json", schema: WireServiceSchema },
     });
   }
@@ -161,6 +166,7 @@ export class ContainersApi {
       method: "DELETE",
       path: `${projectPath(projectId)}/containers/${seg(id)}`,
       scope: projectId,
+      item: id,
       response: { kind: "empty" },
     });
   }
@@ -193,6 +199,7 @@ export class ContainersApi {
       method: "POST",
       path: `${projectPath(projectId)}/containers/${seg(id)}/${verb}`,
       scope: projectId,
+      item: id,
       response: { kind: "empty" },
     });
   }

@@ -1,21 +1,42 @@
 // Read coalescing with read-after-write safety.
 //
 // Concurrent reads of the same key share one in-flight fetch, and a settled result is
-// reused for a short TTL. Every scope (a project) has a generation counter that is bumped
-// when a write to that scope starts AND when it ends. An entry remembers the generation it
-// was started in, and a read may join it (in flight or cached) only when the generations
-// match. Hence a read that begins after a write has completed never sees data fetched
-// before (or during) that write: the write's end bumped the generation past every entry
-// that existed until then.
+// reused for a short TTL. Every scope (a project) counts its write events: the counter
+// moves when a write starts and when it ends. A fetch remembers the count at which it
+// started, and a read may use it (in flight or cached) only if it started after every
+// write that had completed when the read began. Hence a read that begins after a write has
+// completed never sees data fetched before (or during) that write.
+//
+// A read about one item (a container, in the project's list) needs only the writes that
+// may have touched that item: a write that names its item (PATCH /containers/{id}, or a
+// create whose answer names the new id) counts for that item alone; any other write, and
+// any write that failed, counts for every item. So the wait of one create after its own
+// POST may share a list that a neighbouring create started, while a read of the whole
+// list still sees every completed write.
 //
 // Each caller gets its own deep copy of the result, so one caller mutating what it got
 // cannot change what another caller sees.
 
 interface Entry {
-  gen: number;
+  /** The scope's write count when the fetch started. */
+  startedAt: number;
   promise: Promise<unknown>;
   settledAt: number | undefined;
 }
+
+/** Where each scope's writes stand: counts at which writes completed. */
+interface ScopeWrites {
+  count: number;
+  /** The last completion of any write. */
+  anyDone: number;
+  /** The last completion of a write that may have touched any item. */
+  everyItemDone: number;
+  /** The last completion of a write to one known item. */
+  itemDone: Map<string, number>;
+}
+
+/** Which single item a write touched, if it is known (from the request or its answer). */
+export type WriteItem<T> = string | ((result: T) => string | undefined);
 
 export interface CoalescerStats {
   /** Fetches actually started. */
@@ -27,7 +48,7 @@ export interface CoalescerStats {
 }
 
 export class ReadCoalescer {
-  private readonly gens = new Map<string, number>();
+  private readonly scopes = new Map<string, ScopeWrites>();
   private readonly entries = new Map<string, Map<string, Entry>>();
   private readonly now: () => number;
   readonly defaultTtlMs: number;
@@ -38,46 +59,74 @@ export class ReadCoalescer {
     this.now = opts.now ?? Date.now;
   }
 
-  generation(scope: string): number {
-    return this.gens.get(scope) ?? 0;
+  private writes(scope: string): ScopeWrites {
+    let writes = this.scopes.get(scope);
+    if (!writes) {
+      writes = { count: 0, anyDone: 0, everyItemDone: 0, itemDone: new Map() };
+      this.scopes.set(scope, writes);
+    }
+    return writes;
   }
 
-  private bump(scope: string): void {
-    this.gens.set(scope, this.generation(scope) + 1);
-    this.entries.delete(scope);
+  /** The scope's write count; it moves by one when a write starts and when it ends. */
+  generation(scope: string): number {
+    return this.scopes.get(scope)?.count ?? 0;
   }
 
   /** Call when a write to `scope` is about to be sent. */
   beginWrite(scope: string): void {
-    this.bump(scope);
-  }
-
-  /** Call when that write has finished (successfully or not: a failed write may have acted). */
-  endWrite(scope: string): void {
-    this.bump(scope);
-  }
-
-  /** Run a write bracketed by beginWrite/endWrite. */
-  async write<T>(scope: string, run: () => Promise<T>): Promise<T> {
-    this.beginWrite(scope);
-    try {
-      return await run();
-    } finally {
-      this.endWrite(scope);
-    }
+    this.writes(scope).count++;
   }
 
   /**
-   * Read `key` in `scope`, sharing an in-flight fetch or a result younger than `ttlMs`
-   * started in the current generation. `ttlMs: 0` shares in-flight fetches only.
-   * `fresh: true` always starts a new fetch (later reads may then join it).
+   * Call when that write has finished. `item` names the one item it touched; without it
+   * (or when the write failed: it may have acted anywhere) it counts for every item.
    */
-  read<T>(scope: string, key: string, fetch: () => Promise<T>, opts: { ttlMs?: number; fresh?: boolean } = {}): Promise<T> {
+  endWrite(scope: string, item?: string): void {
+    const writes = this.writes(scope);
+    const done = ++writes.count;
+    writes.anyDone = done;
+    if (item === undefined) writes.everyItemDone = done;
+    else writes.itemDone.set(item, done);
+  }
+
+  /** Run a write bracketed by beginWrite/endWrite. */
+  async write<T>(scope: string, run: () => Promise<T>, item?: WriteItem<T>): Promise<T> {
+    this.beginWrite(scope);
+    let touched: string | undefined;
+    try {
+      const result = await run();
+      touched = typeof item === "function" ? item(result) : item;
+      return result;
+    } finally {
+      this.endWrite(scope, touched);
+    }
+  }
+
+  /** The write count a fetch must have started at, to be fresh enough for this read. */
+  private required(scope: string, item: string | undefined): number {
+    const writes = this.scopes.get(scope);
+    if (!writes) return 0;
+    if (item === undefined) return writes.anyDone;
+    return Math.max(writes.everyItemDone, writes.itemDone.get(item) ?? 0);
+  }
+
+  /**
+   * Read `key` in `scope`, sharing an in-flight fetch or a result younger than `ttlMs` that
+   * is fresh enough (see above). `item` says the caller needs only that item of the result.
+   * `ttlMs: 0` shares in-flight fetches only. `fresh: true` always starts a new fetch (later
+   * reads may then join it).
+   */
+  read<T>(
+    scope: string,
+    key: string,
+    fetch: () => Promise<T>,
+    opts: { ttlMs?: number; fresh?: boolean; item?: string } = {},
+  ): Promise<T> {
     const ttl = opts.ttlMs ?? this.defaultTtlMs;
-    const gen = this.generation(scope);
     let byKey = this.entries.get(scope);
     const existing = byKey?.get(key);
-    if (!opts.fresh && existing && existing.gen === gen) {
+    if (!opts.fresh && existing && existing.startedAt >= this.required(scope, opts.item)) {
       if (existing.settledAt === undefined) {
         this.stats.joined++;
         return existing.promise.then(clone) as Promise<T>;
@@ -88,7 +137,7 @@ export class ReadCoalescer {
       }
     }
     this.stats.fetches++;
-    const entry: Entry = { gen, promise: fetch(), settledAt: undefined };
+    const entry: Entry = { startedAt: this.generation(scope), promise: fetch(), settledAt: undefined };
     if (!byKey) {
       byKey = new Map();
       this.entries.set(scope, byKey);
@@ -107,7 +156,7 @@ export class ReadCoalescer {
     return entry.promise.then(clone) as Promise<T>;
   }
 
-  /** Drop every cached read of a scope without bumping its generation. */
+  /** Drop every cached read of a scope. */
   invalidate(scope: string): void {
     this.entries.delete(scope);
   }

@@ -27,7 +27,7 @@ import {
   redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
-import { ReadCoalescer } from "./coalesce";
+import { ReadCoalescer, type WriteItem } from "./coalesce";
 import { RateController, type RateControlOptions, type Ticket } from "./rateControl";
 import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
 import { parseWire } from "./wire";
@@ -59,6 +59,8 @@ export interface RequestSpec<T> extends CallOptions {
    * so that cached reads of the scope are dropped and later reads see the write.
    */
   scope?: string;
+  /** The one item (container id) a write touches, when known: see coalesce.ts. */
+  item?: WriteItem<T>;
   /**
    * For creates (and other non-repeatable POSTs that can be checked): called when the
    * outcome of an attempt is unknown, and on a 409 after such an attempt. Returns the
@@ -106,7 +108,7 @@ export class Transport {
   /** Run a request; writes with a scope are bracketed for read-after-write safety. */
   request<T>(spec: RequestSpec<T>): Promise<T> {
     if (spec.method !== "GET" && spec.scope !== undefined) {
-      return this.cache.write(spec.scope, () => this.loop(spec));
+      return this.cache.write(spec.scope, () => this.loop(spec), spec.item);
     }
     return this.loop(spec);
   }
@@ -115,7 +117,7 @@ export class Transport {
   read<T>(
     scope: string,
     spec: Omit<RequestSpec<T>, "method" | "scope" | "recover" | "signal">,
-    opts: CallOptions & { ttlMs?: number; fresh?: boolean } = {},
+    opts: CallOptions & { ttlMs?: number; fresh?: boolean; item?: string } = {},
   ): Promise<T> {
     // The shared fetch must not die because one of its callers gave up: it runs without
     // the callers' signals, and each caller waits on it with its own signal.
@@ -123,7 +125,7 @@ export class Transport {
       scope,
       spec.path,
       () => this.loop<T>({ ...spec, method: "GET", timeoutMs: opts.timeoutMs }),
-      { ttlMs: opts.ttlMs, fresh: opts.fresh },
+      { ttlMs: opts.ttlMs, fresh: opts.fresh, item: opts.item },
     );
     return raceSignal(shared, opts.signal, () => new AbortedError({ method: "GET", path: spec.path, mayHaveReachedServer: true }));
   }

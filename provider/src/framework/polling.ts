@@ -31,6 +31,8 @@ export interface WaitOptions<T> {
   what: string;
   poll: () => Promise<T>;
   done: (value: T) => boolean;
+  /** What the caller already knows (a create's answer): it stands for the first read. */
+  initial?: T;
   timeoutMs: number;
   signal: AbortSignal;
   progress?: (message: string) => void;
@@ -43,9 +45,9 @@ export async function waitUntil<T>(options: WaitOptions<T>): Promise<T> {
   const now = options.now ?? Date.now;
   const schedule = options.schedule ?? nextPollDelayMs;
   const started = now();
-  for (;;) {
+  for (let read = 0; ; read++) {
     if (options.signal.aborted) throw new WaitCancelled(options.what);
-    const value = await options.poll();
+    const value = read === 0 && "initial" in options ? (options.initial as T) : await options.poll();
     if (options.done(value)) return value;
     const elapsed = now() - started;
     if (elapsed >= options.timeoutMs) throw new WaitTimeout(elapsed, options.what);

@@ -169,9 +169,9 @@ async function readContainer(ctx: OperationContext, project: string, id: string)
 
 /** Waits while the app is still `provisioning`, so that state records it as it settles. */
 async function started(ctx: OperationContext, project: string, id: string, live: Partial<Container>) {
-  if (live.status !== "provisioning") return live;
   const settled = await waitUntil({
     what: `container ${live.name} to start`,
+    initial: live,
     poll: () => readContainer(ctx, project, id),
     done: (app) => app === undefined || app.status !== "provisioning",
     timeoutMs: ctx.timeoutMs,

@@ -116,6 +116,7 @@ export const volume: ResourceDeclaration<Volume> = {
       try {
         const ready = await waitUntil({
           what: `volume ${inputs.name} to be running`,
+          initial: last,
           poll: async () => (last = (await readVolume(ctx, project, created.id)) ?? last),
           done: (v) => v.status === "running",
           timeoutMs: ctx.timeoutMs || DEFAULT_VOLUME_TIMEOUT_MS,
