@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test test-unit simulator schema sdk demo install bench soak clean
+.PHONY: package all build typecheck test test-unit simulator schema sdk demo install bench soak clean
 
 all: build
 
@@ -28,6 +28,12 @@ install: build
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
 	mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).* "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
+
+# The plugin's files as one archive, for `pulumi plugin install resource hosting <version> --file <archive>`.
+PLUGIN_ARCHIVE := dist/pulumi-resource-hosting-v$(VERSION).tar.gz
+package: build
+	@mkdir -p dist && tar -czf $(PLUGIN_ARCHIVE) -C bin $(notdir $(wildcard $(PLUGIN) $(PLUGIN).*)) && \
+	echo "wrote $(PLUGIN_ARCHIVE); install it with: pulumi plugin install resource hosting $(VERSION) --file $(PLUGIN_ARCHIVE)"
 
 clean:
 	rm -rf bin dist
