@@ -43,4 +43,15 @@ describe("checkInputs: named cases per flag", () => {
     const { failures } = checkInputs(spec, { name: "web" }, undefined, {});
     expect(failures).toEqual([{ property: "projectId", reason: expect.stringMatching(/pulumi config set hosting:projectId/) }]);
   });
+
+  test("a value that arrived secret is never repeated in a failure", () => {
+    const secrets = new Set(["env.API_KEY", "image"]);
+    const typed = checkInputs(spec, { ...base, env: { API_KEY: 12345 } } as any, undefined, config, secrets);
+    expect(typed.failures).toEqual([{ property: "env", reason: "env.API_KEY must be a string, not a number" }]);
+    const validated = checkInputs(
+      { ...spec, fields: spec.fields.map((f) => (f.name === "image" ? { ...f, validate: (v) => `image "${String(v)}" has no tag` } : f)) },
+      { ...base, image: "secret-registry.example.com/x" } as any, undefined, config, secrets,
+    );
+    expect(validated.failures).toEqual([{ property: "image", reason: 'image "[secret]" has no tag' }]);
+  });
 });

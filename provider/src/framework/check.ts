@@ -17,11 +17,16 @@ export interface CheckResult {
 /** Provider configuration values that may stand in for a missing input (e.g. projectId). */
 export type ConfigDefaults = Record<string, string | undefined>;
 
+/**
+ * `secretPaths` are the paths ("env", "env.API_KEY") of values that arrived secret: a failure
+ * about them never repeats the value, as for properties declared secret.
+ */
 export function checkInputs(
   spec: ResourceSpec,
   news: PropertyMap,
   olds: PropertyMap | undefined,
   config: ConfigDefaults = {},
+  secretPaths: ReadonlySet<string> = new Set(),
 ): CheckResult {
   const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
   const inputs: PropertyMap = {};
@@ -33,12 +38,13 @@ export function checkInputs(
     }
     inputs[field.name] = value;
     if (containsUnknown(value)) continue; // known at apply time; Check runs again then
+    const secret = field.secret || holdsSecret(field.name, secretPaths);
     const reason =
-      typeMismatch(field, field.type, value) ??
+      typeMismatch(field, field.type, value, secret) ??
       namingTheField(field, field.validate?.(value)) ??
       growOnlyViolation(field, value, olds?.[field.name]) ??
       fixedViolation(field, value, olds?.[field.name]);
-    if (reason) failures.push({ property: field.name, reason });
+    if (reason) failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value) : reason });
   }
   return { inputs, failures };
 }
@@ -90,15 +96,29 @@ function describeType(type: PropertyType): string {
   }
 }
 
-/** Describes the value without echoing it when it is secret. */
-function shown(field: Field, value: PropertyValue): string {
-  const kind = Array.isArray(value) ? "a list" : value === null ? "null" : `${article(typeof value)} ${typeof value}`;
-  return field.secret ? kind : `${kind} (${JSON.stringify(value)})`;
+const holdsSecret = (name: string, secretPaths: ReadonlySet<string>) =>
+  [...secretPaths].some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
+
+/** The reason with every string the (secret) value holds blanked out, as validators may quote it. */
+function withoutSecrets(reason: string, value: PropertyValue): string {
+  const strings: string[] = [];
+  const collect = (v: unknown) => {
+    if (typeof v === "string" && v !== "") strings.push(v);
+    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
+  };
+  collect(value);
+  return strings.sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join("[secret]"), reason);
 }
 
-function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, path = field.name): string | undefined {
+/** Describes the value without echoing it when it is secret. */
+function shown(value: PropertyValue, secret: boolean): string {
+  const kind = Array.isArray(value) ? "a list" : value === null ? "null" : `${article(typeof value)} ${typeof value}`;
+  return secret ? kind : `${kind} (${JSON.stringify(value)})`;
+}
+
+function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, secret: boolean, path = field.name): string | undefined {
   if (isUnknown(value)) return undefined;
-  const expected = `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(field, value)}`;
+  const expected = `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
   switch (type.kind) {
     case "string":
       return typeof value === "string" ? undefined : expected;
@@ -108,11 +128,11 @@ function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, pa
       return typeof value === "number" && Number.isFinite(value) ? undefined : expected;
     case "integer":
       if (typeof value !== "number") return expected;
-      return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${value}`;
+      return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${secret ? "a fraction" : value}`;
     case "map":
       if (!isPlainObject(value)) return expected;
       for (const [key, item] of Object.entries(value)) {
-        const problem = typeMismatch(field, type.values, item as PropertyValue, `${path}.${key}`);
+        const problem = typeMismatch(field, type.values, item as PropertyValue, secret, `${path}.${key}`);
         if (problem) return problem;
       }
       return undefined;
@@ -121,7 +141,7 @@ function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, pa
       for (const [key, item] of Object.entries(value)) {
         const itemType = type.properties[key];
         if (!itemType) return `${path}.${key} is not a property of ${type.token}`;
-        const problem = typeMismatch(field, itemType, item as PropertyValue, `${path}.${key}`);
+        const problem = typeMismatch(field, itemType, item as PropertyValue, secret, `${path}.${key}`);
         if (problem) return problem;
       }
       return undefined;

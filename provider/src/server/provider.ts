@@ -150,8 +150,9 @@ export class HostingProviderService {
     const cancelled = () => writes.abortWhenIdle(() => controller.abort(cancellation.reason));
     if (cancellation.aborted) cancelled();
     else cancellation.addEventListener("abort", cancelled, { once: true });
+    // The deadline, like Cancel, waits for a write in flight: a create's answer must reach the engine.
     const deadline = setTimeout(
-      () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+      () => writes.abortWhenIdle(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"))),
       Math.max(timeout, 1) + 5_000,
     );
     deadline.unref();
@@ -216,7 +217,7 @@ export class HostingProviderService {
     const ours: PropertyMap = {};
     const passThrough: PropertyMap = {};
     for (const [key, value] of Object.entries(news.values)) (ENGINE_CONFIG_KEYS.has(key) ? passThrough : ours)[key] = value;
-    const { inputs, failures } = checkInputs(this.providerFields(), ours, olds.values);
+    const { inputs, failures } = checkInputs(this.providerFields(), ours, olds.values, {}, news.secrets);
     for (const key of ["baseUrl", "token"] as const) {
       // An empty value counts as missing, as Configure reads it (found by the bad-input corpus).
       const missing = inputs[key] === undefined || inputs[key] === "";
@@ -262,7 +263,8 @@ export class HostingProviderService {
     if (missing.length > 0) throw missingConfigKeys(missing);
 
     const values = { baseUrl: setting("baseUrl"), token: setting("token"), projectId: setting("projectId") };
-    this.configUnknown = Object.values(values).some(isUnknown);
+    const tuning = [setting("requestTimeoutSeconds"), setting("maxRetries")];
+    this.configUnknown = [...Object.values(values), ...tuning].some(isUnknown);
     if (!this.configUnknown) {
       this.config = values as ProviderConfig;
       this.options.onSecret?.(this.config.token);
@@ -298,7 +300,7 @@ export class HostingProviderService {
     const news = fromStruct(request.getNews());
     const olds = fromStruct(request.getOlds());
     const configDefaults = { projectId: this.configUnknown ? (Unknown as any) : this.config?.projectId };
-    const { inputs, failures } = checkInputs(spec, news.values, olds.values, configDefaults);
+    const { inputs, failures } = checkInputs(spec, news.values, olds.values, configDefaults, news.secrets);
     const response = new provproto.CheckResponse();
     response.setInputs(toStruct(inputs, spec.fields, news.secrets));
     response.setFailuresList(toFailures(failures));
