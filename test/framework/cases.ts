@@ -20,7 +20,7 @@ export const spec: ResourceSpec = {
     field("size", { kind: "integer" }, { growOnly: true, validate: positive }),
     field("password", { kind: "string" }, { secret: true, notReturned: true }),
     field("cpu", { kind: "integer" }, { fixedAfterCreate: "the API cannot resize it" }),
-    field("env", { kind: "map", values: { kind: "string" } }),
+    field("env", { kind: "map", values: { kind: "string" } }, { clearedWhenRemoved: true }),
     field("projectId", { kind: "string" }, { replaceOnChange: true, configDefault: "projectId" }),
     field("status", { kind: "string" }, { output: true }),
   ],

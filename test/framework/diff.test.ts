@@ -8,7 +8,7 @@ const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A
 describe("diffInputs: named cases per flag", () => {
   test.each([
     ["equal", { ...oldInputs }, {}],
-    ["server-side value the user never set (image, cpu)", { name: "web", projectId: "p1", port: 8080 }, {}],
+    ["server-side value the user never set (image, cpu)", { name: "web", projectId: "p1", port: 8080, env: { A: "1" } }, {}],
     ["update", { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
     ["update of a map", { ...oldInputs, env: { A: "2" } }, { env: "UPDATE" }],
     ["map key order does not matter", { ...oldInputs, env: { A: "1" } }, {}],
@@ -20,6 +20,8 @@ describe("diffInputs: named cases per flag", () => {
     ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],
     ["not returned: unchanged", { ...oldInputs, password: "old" }, {}],
     ["first value set where the API had none", { ...oldInputs, image: "r.io/a/b:1" }, {}],
+    ["removed by the user, and removing clears it", { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" }, { env: "DELETE" }],
+    ["removed by the user, and the service keeps it", { name: "web", projectId: "p1", port: 8080, env: { A: "1" }, password: "old" }, {}],
   ])("%s", (_name, news, expected) => {
     const diff = diffInputs(spec, live as any, news as any, oldInputs as any);
     expect(diff.detailedDiff).toEqual(expected);

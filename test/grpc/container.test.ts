@@ -1,5 +1,5 @@
 import { ALICE } from "../../simulator/src";
-import { isSecret } from "./engine";
+import { KIND, isSecret } from "./engine";
 import { describeLifecycle, mutate, removeRecord, useFixture, PROJECT } from "./fixture";
 
 const fixture = useFixture();
@@ -48,6 +48,16 @@ describe("Container behaviour", () => {
       `POST /v1/projects/${PROJECT}/containers/${app.id}/restart`,
     );
     expect(fixture.sim.control.snapshot().logs[app.id].join("\n")).toMatch(/restart/);
+  });
+
+  test("taking env out of the program clears the variables it had set", async () => {
+    const app = await createApp("cleared", { env: { A: "1" } });
+    const next = await fixture.plugin.check(TYPE, "cleared", { name: "cleared", image: "registry.example.com/team/app:1.0.0" }, app.inputs);
+    const diff = await fixture.plugin.diff(TYPE, "cleared", app.id, app.outputs, next.inputs, app.inputs);
+    expect(diff.detailedDiff).toEqual({ env: KIND.DELETE });
+    const updated = await fixture.plugin.update(TYPE, "cleared", app.id, app.outputs, next.inputs, app.inputs);
+    expect(updated.properties.env).toEqual({});
+    expect(fixture.sim.control.snapshot().services.find((s) => s.id === app.id)!.env).toEqual({});
   });
 
   test("replicas against autoscaling says what to do", async () => {

@@ -52,4 +52,15 @@ describe("Managed database behaviour", () => {
       details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
     });
   });
+
+  test("importing a database id as another kind fails, naming the kind, instead of adopting it", async () => {
+    const { inputs } = await fixture.plugin.check(TYPE, "kind-db", { name: "kind-db" });
+    const created = await fixture.plugin.create(TYPE, "kind-db", inputs);
+    await expect(fixture.plugin.read("hosting:index:Container", "kind-db", created.id)).rejects.toMatchObject({
+      details: expect.stringMatching(/is a postgres, not a container/),
+    });
+    await expect(fixture.plugin.read("hosting:index:Mysql", "kind-db", created.id)).rejects.toMatchObject({
+      details: expect.stringMatching(/is a postgres, not a mysql/),
+    });
+  });
 });

@@ -29,3 +29,8 @@ describe("containerPatch sends only what the user set and what differs", () => {
     expect(containerPatch(live, program(extra as Partial<Container>))).toEqual(body);
   });
 });
+
+test("an env map equal but for key order is not sent again", () => {
+  const live = containerFromWire({ ...record, env: { A: "1", B: "2" } });
+  expect(containerPatch(live, { name: "web", image: "r.io/a/web:1", env: { B: "2", A: "1" } } as unknown as Container)).toEqual({});
+});

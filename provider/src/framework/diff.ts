@@ -37,8 +37,12 @@ export function diffInputs(
 
 function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): DiffKind | undefined {
   const next = news[field.name];
-  // Left out by the user: the service keeps (or chose) the value, which is not a change.
-  if (next === undefined) return undefined;
+  if (next === undefined) {
+    // Left out: the service keeps (or chose) the value, unless taking it out clears it.
+    const removed = field.clearedWhenRemoved && oldInputs[field.name] !== undefined;
+    if (!removed) return undefined;
+    return field.replaceOnChange ? "DELETE_REPLACE" : "DELETE";
+  }
   // What the API returns is the truth, except for what it never returns: there the old input is.
   const current = field.notReturned ? oldInputs[field.name] ?? olds[field.name] : olds[field.name] ?? oldInputs[field.name];
   if (!containsUnknown(next) && deepEqual(next, current)) return undefined;

@@ -10,6 +10,9 @@ export interface ProviderConfig {
   projectId?: string;
 }
 
+/** How long a create, update or delete may take when the program sets no customTimeouts. */
+export const DEFAULT_OPERATION_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** What a lifecycle call may use: the API, the configuration, cancellation and the display. */
 export interface OperationContext {
   client: HostingClient;

@@ -32,6 +32,11 @@ export interface FieldFlags {
   secretSubfields?: string[];
   /** Computed by the service; the user may not set it. */
   output?: boolean;
+  /**
+   * Taking it out of the program clears it on the service (a diff shows a deletion). Without
+   * this flag the service keeps, or chooses, the value of a property the program leaves out.
+   */
+  clearedWhenRemoved?: boolean;
   /** The API never returns it, so state keeps the input and diffs compare against the old input. */
   notReturned?: boolean;
   /** The API cannot change it after creation: any change fails at preview with this explanation. */

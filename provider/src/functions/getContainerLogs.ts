@@ -1,9 +1,8 @@
 // hosting:index:getContainerLogs — the log text of an app.
-import type { ResourceAddress } from "../framework/resource";
 import type { OperationContext } from "../framework/resource";
 import type { FlagsOf } from "../framework/spec";
 import { uuid } from "../framework/validators";
-import { projectId } from "../resources/common";
+import { projectId, projectOf } from "../resources/common";
 
 /** Arguments of getContainerLogs. */
 export interface GetContainerLogsArgs {
@@ -26,8 +25,7 @@ export const getContainerLogs = {
   resultTypeName: "GetContainerLogsResult",
   flags: { containerId: { validate: uuid }, projectId: { ...projectId, replaceOnChange: false } } satisfies FlagsOf<GetContainerLogsArgs>,
   async invoke(ctx: OperationContext, args: GetContainerLogsArgs): Promise<GetContainerLogsResult> {
-    const address: ResourceAddress = { id: args.containerId, projectId: args.projectId ?? ctx.config.projectId };
-    if (!address.projectId) throw new Error("getContainerLogs needs a projectId: pass one, or set hosting:projectId");
-    return { logs: await ctx.client.containers.logs(address.projectId, address.id, { signal: ctx.signal }) };
+    const project = projectOf(ctx, {}, args);
+    return { logs: await ctx.client.containers.logs(project, args.containerId, { signal: ctx.signal }) };
   },
 };

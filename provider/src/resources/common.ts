@@ -41,3 +41,11 @@ export async function ignoringNotFound(action: () => Promise<unknown>): Promise<
 export function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** Containers and managed databases share one list: a service of another kind is not this resource. */
+export function ofType<T extends { id: string; type: string }>(service: T | undefined, type: string, token: string): T | undefined {
+  if (service && service.type !== type) {
+    throw new Error(`service ${service.id} is a ${service.type}, not a ${type}, so it cannot be read as ${token}; import it as the resource of its kind`);
+  }
+  return service;
+}

@@ -3,9 +3,10 @@ import type { ContainerPatch, WireService } from "../api/wire";
 import { isApiError } from "../api/errors";
 import type { FlagsOf } from "../framework/spec";
 import { waitUntil } from "../framework/polling";
+import { deepEqual } from "../framework/values";
 import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
 import { environment, imageReference, port, positive } from "../framework/validators";
-import { defined, ignoringNotFound, name, orGone, output, projectId, projectOf } from "./common";
+import { defined, ignoringNotFound, name, ofType, orGone, output, projectId, projectOf } from "./common";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
@@ -76,7 +77,7 @@ const flags: FlagsOf<Container> = {
   projectId,
   image: { validate: imageReference },
   httpPort: { default: 8080, validate: port },
-  env: { validate: environment },
+  env: { validate: environment, clearedWhenRemoved: true },
   replicas: { validate: positive },
   cpuMilli: { validate: positive },
   memoryMb: { validate: positive },
@@ -145,7 +146,7 @@ export function containerPatch(from: Partial<Container>, to: Container): Contain
     http_port: from.httpPort,
   };
   return Object.fromEntries(
-    Object.entries(wanted).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(current[key as keyof ContainerPatch])),
+    Object.entries(wanted).filter(([key, value]) => !deepEqual(value, current[key as keyof ContainerPatch])),
   ) as ContainerPatch;
 }
 
@@ -163,7 +164,7 @@ function explained(err: unknown, appName: string): unknown {
 }
 
 async function readContainer(ctx: OperationContext, project: string, id: string): Promise<Partial<Container> | undefined> {
-  const service = await orGone(() => ctx.client.containers.get(project, id, { signal: ctx.signal }));
+  const service = ofType(await orGone(() => ctx.client.containers.get(project, id, { signal: ctx.signal })), "container", "hosting:index:Container");
   return service && containerFromWire(service);
 }
 
@@ -232,7 +233,9 @@ export const container: ResourceDeclaration<Container> = {
     async update(ctx, address, olds, news, oldInputs) {
       const project = projectOf(ctx, address, olds);
       let live: Partial<Container> = olds;
-      const patch = containerPatch(olds, news);
+      // env taken out of the program: clear the variables it had set.
+      const wanted = news.env === undefined && oldInputs.env !== undefined ? { ...news, env: {} } : news;
+      const patch = containerPatch(olds, wanted);
       if (Object.keys(patch).length > 0) {
         try {
           live = containerFromWire(await ctx.client.containers.update(project, address.id, patch, { signal: ctx.signal }));

@@ -4,7 +4,7 @@ import type { WireConnection, WireService } from "../api/wire";
 import type { FlagsOf } from "../framework/spec";
 import type { ResourceDeclaration } from "../framework/resource";
 import { positive } from "../framework/validators";
-import { defined, ignoringNotFound, name, orGone, output, projectId, projectOf } from "./common";
+import { defined, ignoringNotFound, name, ofType, orGone, output, projectId, projectOf } from "./common";
 
 /** How to reach a managed database from an app in the same project. */
 export interface DatabaseConnection {
@@ -111,7 +111,8 @@ export function managedDatabase(kind: DatabaseKind, typeName: string, label: str
         return { id: created.service.id, outputs: databaseFromWire(created.service, created.connection) };
       },
       async read(ctx, address, { outputs }) {
-        const service = await orGone(() => ctx.client.containers.get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        const found = await orGone(() => ctx.client.containers.get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        const service = ofType(found, kind, `hosting:index:${typeName}`);
         if (!service) return undefined;
         // The service record may omit the connection; the one from creation still holds then.
         return { ...databaseFromWire(service), connection: service.connection ? connectionFromWire(service.connection) : outputs.connection };

@@ -24,8 +24,9 @@ export interface Registry {
 const flags: FlagsOf<Registry> = {
   name,
   host: { validate: hostname },
-  username: {},
-  password: { secret: true, notReturned: true },
+  // The update is a PUT of the whole entry: what the program leaves out is cleared.
+  username: { clearedWhenRemoved: true },
+  password: { secret: true, notReturned: true, clearedWhenRemoved: true },
 };
 
 export const registryFromWire = (registry: WireRegistry): Partial<Registry> =>

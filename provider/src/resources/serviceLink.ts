@@ -3,7 +3,7 @@ import type { WireServiceLink } from "../api/wire";
 import type { FlagsOf } from "../framework/spec";
 import type { ResourceDeclaration } from "../framework/resource";
 import { lowercaseWord, uuid } from "../framework/validators";
-import { defined, projectId, projectOf } from "./common";
+import { defined, orGone, projectId, projectOf } from "./common";
 
 /**
  * A link from a consumer service to a provider service: the platform injects the provider's
@@ -56,8 +56,8 @@ export const serviceLink: ResourceDeclaration<ServiceLink> = {
       return { id: link.id, outputs: serviceLinkFromWire(link) };
     },
     async read(ctx, address, { outputs }) {
-      const links = await ctx.client.serviceLinks.list(projectOf(ctx, address, outputs), { signal: ctx.signal });
-      const link = links.find((l) => l.id === address.id);
+      const links = await orGone(() => ctx.client.serviceLinks.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
+      const link = links?.find((l) => l.id === address.id);
       return link && serviceLinkFromWire(link);
     },
     async update(_ctx, _address, olds) {

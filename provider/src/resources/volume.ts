@@ -55,9 +55,6 @@ const flags: FlagsOf<Volume> = {
   updatedAt: output,
 };
 
-/** The default wait for a volume when the program sets no customTimeouts. */
-export const DEFAULT_VOLUME_TIMEOUT_MS = 10 * 60 * 1000;
-
 export function volumeFromWire(volume: WireVolume): Partial<Volume> {
   const attached = "attachment" in volume ? volume.attachment != null : (volume as { attached?: boolean }).attached;
   return defined({
@@ -119,7 +116,7 @@ export const volume: ResourceDeclaration<Volume> = {
           initial: last,
           poll: async () => (last = (await readVolume(ctx, project, created.id)) ?? last),
           done: (v) => v.status === "running",
-          timeoutMs: ctx.timeoutMs || DEFAULT_VOLUME_TIMEOUT_MS,
+          timeoutMs: ctx.timeoutMs,
           signal: ctx.signal,
           progress: (message) => ctx.progress(message),
         });

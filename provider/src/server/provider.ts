@@ -9,6 +9,7 @@ import { HostingClient } from "../api/client";
 import { checkInputs, type CheckFailure } from "../framework/check";
 import { diffInputs, InvalidChangeError, type DiffResult } from "../framework/diff";
 import {
+  DEFAULT_OPERATION_TIMEOUT_MS,
   PartialFailure,
   ResourceDefinition,
   fieldsFromSchema,
@@ -22,7 +23,6 @@ import { PropertyMap, Unknown, containsUnknown, isUnknown } from "../framework/v
 import { MISSING_KEY_DESCRIPTIONS, configFlags } from "../config";
 import { getContainerLogs } from "../functions/getContainerLogs";
 import { packageSchema, resources } from "../resources";
-import { DEFAULT_VOLUME_TIMEOUT_MS } from "../resources/volume";
 import type { EngineLog } from "./engineLog";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed } from "./errors";
 import { withHint } from "./hints";
@@ -91,6 +91,7 @@ export class HostingProviderService {
   private configUnknown = false;
   private readonly cancellation = new AbortController();
   private providerSpec?: ResourceSpec;
+  private logsSpec?: ResourceSpec;
 
   constructor(private readonly options: ServiceOptions) {}
 
@@ -101,6 +102,19 @@ export class HostingProviderService {
 
   private get env() {
     return this.options.env ?? process.env;
+  }
+
+  private logsArgsSpec(): ResourceSpec {
+    if (!this.logsSpec) {
+      const schema = packageSchema();
+      const fn = schema.functions![getContainerLogs.token]!;
+      this.logsSpec = {
+        token: getContainerLogs.token,
+        description: "",
+        fields: fieldsFromSchema(schema, { inputProperties: fn.inputs?.properties, requiredInputs: fn.inputs?.required }, getContainerLogs.flags as any),
+      };
+    }
+    return this.logsSpec;
   }
 
   private providerFields() {
@@ -334,7 +348,7 @@ export class HostingProviderService {
       return response;
     }
     try {
-      const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_VOLUME_TIMEOUT_MS), (ctx) =>
+      const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
         definition.lifecycle.create(ctx, inputs.values as any),
       );
       response.setId(id);
@@ -383,7 +397,7 @@ export class HostingProviderService {
       return response;
     }
     const address = parseResourceId(request.getId(), definition.projectScoped);
-    const live = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_VOLUME_TIMEOUT_MS), (ctx) =>
+    const live = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
       definition.lifecycle.update(ctx, address, olds.values as any, news.values as any, oldInputs as any),
     );
     response.setProperties(toStruct({ ...news.values, ...(live as PropertyMap) }, spec.fields, secrets));
@@ -394,7 +408,7 @@ export class HostingProviderService {
     const definition = this.resource(typeOf(request));
     const outputs = fromStruct(request.getProperties()).values;
     const address = parseResourceId(request.getId(), definition.projectScoped);
-    await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_VOLUME_TIMEOUT_MS), (ctx) =>
+    await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
       definition.lifecycle.delete(ctx, address, outputs as any),
     );
     return new Empty();
@@ -406,13 +420,7 @@ export class HostingProviderService {
     if (request.getTok() !== getContainerLogs.token) {
       throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
     }
-    const schema = packageSchema();
-    const fn = schema.functions![getContainerLogs.token]!;
-    const spec: ResourceSpec = {
-      token: getContainerLogs.token,
-      description: "",
-      fields: fieldsFromSchema(schema, { inputProperties: fn.inputs?.properties, requiredInputs: fn.inputs?.required }, getContainerLogs.flags as any),
-    };
+    const spec = this.logsArgsSpec();
     const args = fromStruct(request.getArgs()).values;
     const { inputs, failures } = checkInputs(spec, args, undefined, { projectId: this.config?.projectId });
     const response = new provproto.InvokeResponse();
