@@ -1,5 +1,5 @@
 import { ALICE } from "../../simulator/src";
-import { KIND, isSecret } from "./engine";
+import { KIND, UNKNOWN, isSecret } from "./engine";
 import { describeLifecycle, mutate, removeRecord, useFixture, PROJECT } from "./fixture";
 
 const fixture = useFixture();
@@ -58,6 +58,13 @@ describe("Container behaviour", () => {
     const updated = await fixture.plugin.update(TYPE, "cleared", app.id, app.outputs, next.inputs, app.inputs);
     expect(updated.properties.env).toEqual({});
     expect(fixture.sim.control.snapshot().services.find((s) => s.id === app.id)!.env).toEqual({});
+  });
+
+  test("an update's preview marks the outputs an update may move as unknown, and keeps the rest", async () => {
+    const app = await createApp("previewed");
+    const next = await fixture.plugin.check(TYPE, "previewed", { ...app.inputs, image: "registry.example.com/team/app:2.0.0" }, app.inputs);
+    const preview = await fixture.plugin.update(TYPE, "previewed", app.id, app.outputs, next.inputs, app.inputs, { preview: true });
+    expect(preview.properties).toMatchObject({ status: UNKNOWN, updatedAt: UNKNOWN, publicUrl: app.outputs.publicUrl, image: "registry.example.com/team/app:2.0.0" });
   });
 
   test("replicas against autoscaling says what to do", async () => {

@@ -1,8 +1,8 @@
 // Check: validate a resource's new inputs against its declaration and fill in defaults.
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right.
-import { Field, PropertyType, ResourceSpec, inputFields } from "./spec";
-import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
+import { Field, PropertyType, ResourceSpec, impossibleChange, inputFields } from "./spec";
+import { PropertyMap, PropertyValue, containsUnknown, isPlainObject, isUnknown } from "./values";
 
 export interface CheckFailure {
   property: string;
@@ -42,8 +42,7 @@ export function checkInputs(
     const reason =
       typeMismatch(field, field.type, value, secret) ??
       namingTheField(field, field.validate?.(value)) ??
-      growOnlyViolation(field, value, olds?.[field.name]) ??
-      fixedViolation(field, value, olds?.[field.name]);
+      impossibleChange(field, olds?.[field.name], value, "input");
     if (reason) failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value) : reason });
   }
   return { inputs, failures };
@@ -146,15 +145,4 @@ function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, se
       }
       return undefined;
   }
-}
-
-function growOnlyViolation(field: Field, value: PropertyValue, old: PropertyValue | undefined) {
-  if (!field.growOnly || typeof value !== "number" || typeof old !== "number" || value >= old) return undefined;
-  return `${field.name} can only grow: it is ${old} now, and ${value} would shrink it, which the service ` +
-    `refuses and a replacement would destroy the data. Use ${old} or more.`;
-}
-
-function fixedViolation(field: Field, value: PropertyValue, old: PropertyValue | undefined) {
-  if (!field.fixedAfterCreate || old === undefined || isUnknown(old) || deepEqual(value, old)) return undefined;
-  return `${field.name} cannot change from ${JSON.stringify(old)} to ${JSON.stringify(value)}: ${field.fixedAfterCreate}`;
 }

@@ -1,7 +1,7 @@
 // Diff: compare the new (checked) inputs with the live outputs. The old inputs say what the
 // user set, so server-side values the user never set do not count as changes.
-import { Field, ResourceSpec, inputFields } from "./spec";
-import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isUnknown } from "./values";
+import { Field, ResourceSpec, impossibleChange, inputFields } from "./spec";
+import { PropertyMap, containsUnknown, deepEqual } from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
 
@@ -46,26 +46,10 @@ function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInpu
   // What the API returns is the truth, except for what it never returns: there the old input is.
   const current = field.notReturned ? oldInputs[field.name] ?? olds[field.name] : olds[field.name] ?? oldInputs[field.name];
   if (!containsUnknown(next) && deepEqual(next, current)) return undefined;
-  if (!containsUnknown(next)) refuseImpossibleChange(field, current, next);
+  const impossible = containsUnknown(next) ? undefined : impossibleChange(field, current, next, "live");
+  if (impossible) throw new InvalidChangeError(field.name, impossible);
   const base = current === undefined ? "ADD" : "UPDATE";
   return field.replaceOnChange ? `${base}_REPLACE` : base;
-}
-
-/**
- * Check compares against the old inputs; Diff also compares against the live value, which a
- * refresh may have moved (a volume grown out of band, a database never sized by the program).
- * A change the API cannot make fails here, at preview, rather than at apply.
- */
-function refuseImpossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue) {
-  if (current === undefined || isUnknown(current)) return;
-  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
-    throw new InvalidChangeError(field.name,
-      `${field.name} can only grow: the live value is ${current}, and ${next} would shrink it. Use ${current} or more.`);
-  }
-  if (field.fixedAfterCreate) {
-    throw new InvalidChangeError(field.name,
-      `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`);
-  }
 }
 
 /** A change that no update or replacement may carry out; reported as a failed preview. */

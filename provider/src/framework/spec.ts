@@ -1,7 +1,7 @@
 // A resource is declared once: a TypeScript interface gives each property its type, its
 // optionality and its documentation; a flags table gives its behaviour. Check, Diff and the
 // schema are all derived from the pair, so no resource hand-writes any of them.
-import type { PropertyValue } from "./values";
+import { deepEqual, isUnknown, type PropertyValue } from "./values";
 
 export type PropertyType =
   | { kind: "string" }
@@ -32,6 +32,8 @@ export interface FieldFlags {
   secretSubfields?: string[];
   /** Computed by the service; the user may not set it. */
   output?: boolean;
+  /** An output that an update may move (a timestamp, a status): unknown in an update's preview. */
+  movesOnUpdate?: boolean;
   /**
    * Taking it out of the program clears it on the service (a diff shows a deletion). Without
    * this flag the service keeps, or chooses, the value of a property the program leaves out.
@@ -67,3 +69,21 @@ export const inputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((
 export const outputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => f.output);
 export const fieldNamed = (spec: ResourceSpec, name: string): Field | undefined =>
   spec.fields.find((f) => f.name === name);
+
+/**
+ * A change the API cannot make (a grow-only value shrinking, a value fixed at creation
+ * changing), said once for Check, which compares with the old input, and for Diff, which
+ * compares with the live value.
+ */
+export function impossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue, against: "input" | "live"): string | undefined {
+  if (current === undefined || isUnknown(current) || deepEqual(current, next)) return undefined;
+  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
+    const now = against === "live" ? `the live value is ${current}` : `it is ${current} now`;
+    return `${field.name} can only grow: ${now}, and ${next} would shrink it, which the service refuses and a ` +
+      `replacement would destroy the data. Use ${current} or more.`;
+  }
+  if (field.fixedAfterCreate) {
+    return `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`;
+  }
+  return undefined;
+}

@@ -5,6 +5,8 @@ import { isNotFound } from "../api/errors";
 import type { OperationContext, ResourceAddress } from "../framework/resource";
 
 export const output: FieldFlags = { output: true };
+/** An output that an update may move: unknown in an update's preview. */
+export const movingOutput: FieldFlags = { output: true, movesOnUpdate: true };
 export const name: FieldFlags = { replaceOnChange: true, validate: resourceName };
 /** Project-scoped resources take the provider's project unless told otherwise; moving replaces. */
 export const projectId: FieldFlags = { replaceOnChange: true, configDefault: "projectId", validate: uuid };

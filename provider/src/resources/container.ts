@@ -6,7 +6,7 @@ import { waitUntil } from "../framework/polling";
 import { deepEqual } from "../framework/values";
 import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
 import { environment, imageReference, port, positive } from "../framework/validators";
-import { defined, ignoringNotFound, name, ofType, orGone, output, projectId, projectOf } from "./common";
+import { defined, ignoringNotFound, movingOutput, name, ofType, orGone, output, projectId, projectOf } from "./common";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
@@ -86,13 +86,13 @@ const flags: FlagsOf<Container> = {
   displayName: {},
   running: { default: true },
   restartTrigger: { notReturned: true },
-  status: output,
+  status: movingOutput,
   publicUrl: output,
   internalHost: output,
   runtime: output,
   type: output,
   createdAt: output,
-  updatedAt: output,
+  updatedAt: movingOutput,
   marketplaceApp: output,
 };
 

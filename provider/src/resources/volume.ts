@@ -5,7 +5,7 @@ import type { FlagsOf } from "../framework/spec";
 import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
 import { WaitCancelled, WaitTimeout, waitUntil } from "../framework/polling";
 import { positive } from "../framework/validators";
-import { defined, ignoringNotFound, name, orGone, output, projectId, projectOf } from "./common";
+import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf } from "./common";
 
 /**
  * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce).
@@ -48,11 +48,11 @@ const flags: FlagsOf<Volume> = {
   displayName: output,
   storageClass: output,
   accessMode: output,
-  status: output,
-  statusReason: output,
+  status: movingOutput,
+  statusReason: movingOutput,
   attached: output,
   createdAt: output,
-  updatedAt: output,
+  updatedAt: movingOutput,
 };
 
 export function volumeFromWire(volume: WireVolume): Partial<Volume> {

@@ -392,7 +392,7 @@ export class HostingProviderService {
     if (request.getPreview()) {
       // Known new inputs over the old outputs; computed outputs that an update may move are unknown.
       const preview: PropertyMap = { ...olds.values, ...news.values };
-      for (const field of outputFields(spec)) if (/^(updatedAt|status)$/.test(field.name)) preview[field.name] = Unknown;
+      for (const field of outputFields(spec)) if (field.movesOnUpdate) preview[field.name] = Unknown;
       response.setProperties(toStruct(preview, spec.fields, secrets));
       return response;
     }
