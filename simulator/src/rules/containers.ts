@@ -1,6 +1,5 @@
 // Container apps: create, update, delete, logs, and the restart/stop/start lifecycle (document 4.1).
 import { randomUUID } from "node:crypto";
-import { iso } from "../clock";
 import { type Ctx, type Reply, created, noContent, ok } from "../context";
 import { ApiFailure, conflict } from "../errors";
 import { imageProblem } from "../images";
@@ -10,7 +9,7 @@ import {
 } from "../validate";
 import { billingGate } from "./gates";
 import {
-  appendLog, assertNameFree, beginStart, hasAttachment, internalHost, publicUrl, removeService, requireService,
+  addService, appendLog, assertNameFree, hasAttachment, internalHost, publicUrl, removeService, requireService,
   servicesIn, toWireService, touch,
 } from "./services";
 
@@ -66,34 +65,28 @@ export function createContainer(ctx: Ctx): Reply {
   imageGate(image);
 
   const id = randomUUID();
-  const now = iso(ctx.now);
-  const service: SimService = {
+  const service = addService(
+    ctx,
+    {
+      project_id: projectId,
+      name,
+      display_name: settings.display_name ?? name,
+      type: "container",
+      runtime: "docker",
+      image,
+      port,
+      replicas: settings.replicas ?? 1,
+      internal_host: internalHost(name, projectId, port),
+      public_url: publicUrl(name, id),
+      public: settings.public ?? true,
+      cpu_milli: settings.cpu_milli ?? 250,
+      memory_mb: settings.memory_mb ?? 256,
+      storage_gb: settings.storage_gb ?? 1,
+      env: settings.env ?? {},
+      connection: null,
+    },
     id,
-    project_id: projectId,
-    name,
-    display_name: settings.display_name ?? name,
-    type: "container",
-    runtime: "docker",
-    image,
-    port,
-    replicas: settings.replicas ?? 1,
-    status: "provisioning",
-    internal_host: internalHost(name, projectId, port),
-    public_url: publicUrl(name, id),
-    public: settings.public ?? true,
-    cpu_milli: settings.cpu_milli ?? 250,
-    memory_mb: settings.memory_mb ?? 256,
-    storage_gb: settings.storage_gb ?? 1,
-    env: settings.env ?? {},
-    connection: null,
-    created_at: now,
-    updated_at: now,
-    marketplace_app: null,
-    autoscaling: false,
-    ready_at: null,
-  };
-  beginStart(service, ctx.now, ctx.switches.serviceStartMs);
-  ctx.store.state.services.push(service);
+  );
   appendLog(ctx.store, id, ctx.now, "created");
   appendLog(ctx.store, id, ctx.now, `image set to ${image}`);
   return created(toWireService(service));

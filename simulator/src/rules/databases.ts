@@ -1,11 +1,10 @@
 // Managed Postgres, MySQL and Redis (document 4.2): service records with a connection object.
-import { randomBytes, randomUUID } from "node:crypto";
-import { iso } from "../clock";
+import { randomBytes } from "node:crypto";
 import { type Ctx, type Reply, created } from "../context";
-import type { DatabaseKind, SimService, WireConnection } from "../types";
+import type { DatabaseKind, WireConnection } from "../types";
 import { optionalInt, optionalObject, requiredName } from "../validate";
 import { billingGate } from "./gates";
-import { appendLog, assertNameFree, beginStart, internalHost, toWireService } from "./services";
+import { addService, appendLog, assertNameFree, internalHost, toWireService } from "./services";
 
 interface Engine {
   runtime: string;
@@ -64,9 +63,7 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
       instructions: engine.url(randomBytes(12).toString("hex"), host, name),
       requires_auth: "true",
     };
-    const now = iso(ctx.now);
-    const service: SimService = {
-      id: randomUUID(),
+    const service = addService(ctx, {
       project_id: projectId,
       name,
       display_name: name,
@@ -75,21 +72,13 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
       image: engine.image,
       port: engine.port,
       replicas: 1,
-      status: "provisioning",
       internal_host: host,
       public_url: null,
       public: false,
       ...sizes,
       env: {},
       connection,
-      created_at: now,
-      updated_at: now,
-      marketplace_app: null,
-      autoscaling: false,
-      ready_at: null,
-    };
-    beginStart(service, ctx.now, ctx.switches.serviceStartMs);
-    ctx.store.state.services.push(service);
+    });
     appendLog(ctx.store, service.id, ctx.now, `created (${engine.runtime})`);
     return created({ service: toWireService(service), connection: { ...connection } });
   };

@@ -1,5 +1,7 @@
 // What containers and managed databases share: the service record, names, logs, restarts, removal.
+import { randomUUID } from "node:crypto";
 import { after, iso } from "../clock";
+import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
 import type { Store } from "../state";
 import type { SimService, SimState } from "../types";
@@ -70,4 +72,25 @@ export function removeService(state: SimState, id: string): void {
 
 export function servicesIn(store: Store, projectId: string): SimService[] {
   return store.state.services.filter((service) => service.project_id === projectId);
+}
+
+/** What a new service record of any kind starts with; the caller gives the rest. */
+type NewService = Omit<SimService, "id" | "status" | "created_at" | "updated_at" | "marketplace_app" | "autoscaling" | "ready_at">;
+
+/** Creates a service (container or managed database): `provisioning` until it has started. */
+export function addService(ctx: Ctx, fields: NewService, id: string = randomUUID()): SimService {
+  const now = iso(ctx.now);
+  const service: SimService = {
+    ...fields,
+    id,
+    status: "provisioning",
+    created_at: now,
+    updated_at: now,
+    marketplace_app: null,
+    autoscaling: false,
+    ready_at: null,
+  };
+  beginStart(service, ctx.now, ctx.switches.serviceStartMs);
+  ctx.store.state.services.push(service);
+  return service;
 }
