@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: package all build typecheck test test-unit simulator schema sdk demo install bench soak clean
+.PHONY: package archive all build typecheck test test-unit simulator schema sdk demo install bench soak clean
 
 all: build
 
@@ -30,8 +30,12 @@ install: build
 	echo "installed $(PLUGIN) into $$dir"
 
 # The plugin's files as one archive, for `pulumi plugin install resource hosting <version> --file <archive>`.
+# `archive` packs what bin/ holds without rebuilding (the tests use it while other tests run the plugin).
 PLUGIN_ARCHIVE := dist/pulumi-resource-hosting-v$(VERSION).tar.gz
 package: build
+	@$(MAKE) --no-print-directory archive
+
+archive:
 	@mkdir -p dist && tar -czf $(PLUGIN_ARCHIVE) -C bin $(notdir $(wildcard $(PLUGIN) $(PLUGIN).*)) && \
 	echo "wrote $(PLUGIN_ARCHIVE); install it with: pulumi plugin install resource hosting $(VERSION) --file $(PLUGIN_ARCHIVE)"
 

@@ -1,5 +1,7 @@
 // The plugin as a user installs it: the archive `make package` writes, unpacked away from the
-// repository (no node_modules), still starts and answers the engine.
+// repository (no node_modules), still starts and answers the engine. The test packs the plugin
+// `make test` built (`make archive`): rebuilding bin/ here would pull it from under the other
+// tests that are running it.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +11,7 @@ import { createInterface } from "node:readline";
 const ROOT = resolve(__dirname, "../..");
 
 test("the plugin archive unpacks into a plugin that runs with only Node.js", async () => {
-  const out = execFileSync("make", ["-s", "package"], { cwd: ROOT, encoding: "utf8" });
+  const out = execFileSync("make", ["-s", "archive"], { cwd: ROOT, encoding: "utf8" });
   const archive = /wrote (\S+);/.exec(out)![1];
   const dir = mkdtempSync(join(tmpdir(), "plugin-"));
   try {

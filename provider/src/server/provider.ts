@@ -35,7 +35,6 @@ const ENGINE_CONFIG_KEYS = new Set(["version", "pluginDownloadURL"]);
 
 export interface ServiceOptions {
   version: string;
-  schemaText: () => string;
   engine: EngineLog;
   /** Debug lines (request traces with secrets redacted), when the engine asked for verbose logs. */
   debug?: (line: string) => void;
@@ -196,7 +195,7 @@ export class HostingProviderService {
 
   getSchema: Handler<provproto.GetSchemaRequest, provproto.GetSchemaResponse> = async () => {
     const response = new provproto.GetSchemaResponse();
-    response.setSchema(this.options.schemaText());
+    response.setSchema(JSON.stringify(packageSchema()));
     return response;
   };
 

@@ -34,8 +34,6 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
   const redact = (text: string) => [...secrets].reduce((out, secret) => out.split(secret).join("[secret]"), text);
   const service = new HostingProviderService({
     version,
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    schemaText: () => JSON.stringify(require("../../../schema.json")),
     engine,
     debug: verbose ? (line) => process.stderr.write(`hosting: ${redact(line)}\n`) : undefined,
     onSecret: (secret) => secrets.add(secret),
