@@ -1,15 +1,16 @@
-// `make schema`: writes schema.json from the provider's own declarations. Each resource's
+// `make schema`: writes schema.json from the provider's own declarations. Each declaration's
 // TypeScript interface gives types, optionality and docs (read with typescript-json-schema);
-// its flags table gives secret, replaceOnChanges, defaults and defaultInfo.
+// its flags table gives behaviour (secret, replaceOnChanges, defaults, defaultInfo) and the
+// sentence each flag adds to the docs.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as TJS from "typescript-json-schema";
 import { buildPackageSchema, type TypeReader } from "../provider/src/framework/schema";
-import { declarations } from "../provider/src/resources";
-import { getContainerLogs } from "../provider/src/functions/getContainerLogs";
-import { configFlags } from "../provider/src/config";
+import { provider } from "../provider/src/config";
+import { functions } from "../provider/src/functions";
+import { resources } from "../provider/src/resources";
 
-const files = ["provider/src/resources/index.ts", "provider/src/functions/getContainerLogs.ts", "provider/src/config.ts"];
+const files = ["provider/src/resources/index.ts", "provider/src/functions/index.ts", "provider/src/config.ts"];
 const program = TJS.getProgramFromFiles(files.map((f) => resolve(f)), {
   strict: true,
   target: 5 /* ES2018 */,
@@ -25,11 +26,5 @@ const readType: TypeReader = (typeName) => {
 };
 
 const pkg = require(resolve("package.json"));
-const schema = buildPackageSchema({
-  version: pkg.version,
-  readType,
-  resources: declarations,
-  functions: [getContainerLogs],
-  provider: { typeName: "HostingProviderConfig", flags: configFlags },
-});
+const schema = buildPackageSchema({ resources, functions, provider }, { version: pkg.version, readType });
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

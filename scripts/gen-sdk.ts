@@ -20,46 +20,7 @@
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-// ---- the parts of the Pulumi package schema this generator understands ----
-
-interface PropertySpec {
-  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
-  $ref?: string;
-  items?: PropertySpec;
-  additionalProperties?: PropertySpec;
-  description?: string;
-  default?: unknown;
-  defaultInfo?: { environment?: string[] };
-  secret?: boolean;
-  replaceOnChanges?: boolean;
-}
-interface ObjectSpec {
-  description?: string;
-  properties?: Record<string, PropertySpec>;
-  required?: string[];
-}
-interface ResourceSpec extends ObjectSpec {
-  inputProperties?: Record<string, PropertySpec>;
-  requiredInputs?: string[];
-}
-interface FunctionSpec {
-  description?: string;
-  inputs?: ObjectSpec;
-  outputs?: ObjectSpec;
-}
-interface PackageSpec {
-  name: string;
-  version: string;
-  description?: string;
-  keywords?: string[];
-  license?: string;
-  config?: { variables?: Record<string, PropertySpec> };
-  provider?: ResourceSpec;
-  types?: Record<string, ObjectSpec>;
-  resources?: Record<string, ResourceSpec>;
-  functions?: Record<string, FunctionSpec>;
-  language?: { nodejs?: { packageName?: string; packageDescription?: string; dependencies?: Record<string, string> } };
-}
+import type { FunctionSpec, PackageSpec, PropertySpec, ResourceSpec } from "../provider/src/framework/packageSchema";
 
 /** Oldest @pulumi/pulumi with everything the generated code calls (`pulumi.runtime.invokeOutput`). */
 const MINIMUM_PULUMI = "3.142.0";

@@ -6,7 +6,10 @@ import * as utilities from "./utilities";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
- * subdomain with managed TLS. Changing `name` replaces it; everything else updates in place.
+ * subdomain with managed TLS. Every rollout (a create, or an update of the image, `env` or
+ * `httpPort`, a start or a restart) is awaited until the app leaves `provisioning`; an app
+ * that ends `failed` fails the operation with the last lines of its logs. Variables that
+ * service links inject into it belong to the links: they are never reported in `env`.
  */
 export class Container extends pulumi.CustomResource {
     /**
@@ -49,11 +52,11 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly displayName: pulumi.Output<string | undefined>;
     /**
-     * Environment variables of the app.
+     * Environment variables of the app (those that service links inject are the links', not these). Taking it out of the program clears it.
      */
     declare public readonly env: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * Port the app serves HTTP on.
+     * Port the app serves HTTP on. Defaults to `8080`.
      */
     declare public readonly httpPort: pulumi.Output<number>;
     /**
@@ -73,11 +76,11 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly memoryMb: pulumi.Output<number | undefined>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the app.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Project to create the app in. Defaults to the provider's `projectId`; changing it replaces the app.
+     * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
@@ -93,11 +96,11 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly replicas: pulumi.Output<number | undefined>;
     /**
-     * Any value; changing it restarts the app (for example a config hash or a timestamp).
+     * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     declare public readonly restartTrigger: pulumi.Output<string | undefined>;
     /**
-     * Whether the app runs. Setting it to false stops the app; true starts it again.
+     * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
     declare public readonly running: pulumi.Output<boolean>;
     /**
@@ -209,11 +212,11 @@ export interface ContainerState {
      */
     displayName?: pulumi.Input<string>;
     /**
-     * Environment variables of the app.
+     * Environment variables of the app (those that service links inject are the links', not these). Taking it out of the program clears it.
      */
     env?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Port the app serves HTTP on.
+     * Port the app serves HTTP on. Defaults to `8080`.
      */
     httpPort?: pulumi.Input<number>;
     /**
@@ -233,11 +236,11 @@ export interface ContainerState {
      */
     memoryMb?: pulumi.Input<number>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the app.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
      */
     name?: pulumi.Input<string>;
     /**
-     * Project to create the app in. Defaults to the provider's `projectId`; changing it replaces the app.
+     * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
@@ -253,11 +256,11 @@ export interface ContainerState {
      */
     replicas?: pulumi.Input<number>;
     /**
-     * Any value; changing it restarts the app (for example a config hash or a timestamp).
+     * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     restartTrigger?: pulumi.Input<string>;
     /**
-     * Whether the app runs. Setting it to false stops the app; true starts it again.
+     * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
     running?: pulumi.Input<boolean>;
     /**
@@ -295,11 +298,11 @@ export interface ContainerArgs {
      */
     displayName?: pulumi.Input<string>;
     /**
-     * Environment variables of the app.
+     * Environment variables of the app (those that service links inject are the links', not these). Taking it out of the program clears it.
      */
     env?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Port the app serves HTTP on.
+     * Port the app serves HTTP on. Defaults to `8080`.
      */
     httpPort?: pulumi.Input<number>;
     /**
@@ -311,11 +314,11 @@ export interface ContainerArgs {
      */
     memoryMb?: pulumi.Input<number>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the app.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Project to create the app in. Defaults to the provider's `projectId`; changing it replaces the app.
+     * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
@@ -327,11 +330,11 @@ export interface ContainerArgs {
      */
     replicas?: pulumi.Input<number>;
     /**
-     * Any value; changing it restarts the app (for example a config hash or a timestamp).
+     * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     restartTrigger?: pulumi.Input<string>;
     /**
-     * Whether the app runs. Setting it to false stops the app; true starts it again.
+     * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
     running?: pulumi.Input<boolean>;
     /**

@@ -10,10 +10,60 @@ export type Container = import("./container").Container;
 export const Container: typeof import("./container").Container = null as any;
 utilities.lazyLoad(exports, ["Container"], () => require("./container"));
 
+export type { GetContainerArgs, GetContainerResult, GetContainerOutputArgs } from "./getContainer";
+export const getContainer: typeof import("./getContainer").getContainer = null as any;
+export const getContainerOutput: typeof import("./getContainer").getContainerOutput = null as any;
+utilities.lazyLoad(exports, ["getContainer","getContainerOutput"], () => require("./getContainer"));
+
 export type { GetContainerLogsArgs, GetContainerLogsResult, GetContainerLogsOutputArgs } from "./getContainerLogs";
 export const getContainerLogs: typeof import("./getContainerLogs").getContainerLogs = null as any;
 export const getContainerLogsOutput: typeof import("./getContainerLogs").getContainerLogsOutput = null as any;
 utilities.lazyLoad(exports, ["getContainerLogs","getContainerLogsOutput"], () => require("./getContainerLogs"));
+
+export type { GetContainersArgs, GetContainersResult, GetContainersOutputArgs } from "./getContainers";
+export const getContainers: typeof import("./getContainers").getContainers = null as any;
+export const getContainersOutput: typeof import("./getContainers").getContainersOutput = null as any;
+utilities.lazyLoad(exports, ["getContainers","getContainersOutput"], () => require("./getContainers"));
+
+export type { GetMysqlArgs, GetMysqlResult, GetMysqlOutputArgs } from "./getMysql";
+export const getMysql: typeof import("./getMysql").getMysql = null as any;
+export const getMysqlOutput: typeof import("./getMysql").getMysqlOutput = null as any;
+utilities.lazyLoad(exports, ["getMysql","getMysqlOutput"], () => require("./getMysql"));
+
+export type { GetPostgresArgs, GetPostgresResult, GetPostgresOutputArgs } from "./getPostgres";
+export const getPostgres: typeof import("./getPostgres").getPostgres = null as any;
+export const getPostgresOutput: typeof import("./getPostgres").getPostgresOutput = null as any;
+utilities.lazyLoad(exports, ["getPostgres","getPostgresOutput"], () => require("./getPostgres"));
+
+export type { GetRedisArgs, GetRedisResult, GetRedisOutputArgs } from "./getRedis";
+export const getRedis: typeof import("./getRedis").getRedis = null as any;
+export const getRedisOutput: typeof import("./getRedis").getRedisOutput = null as any;
+utilities.lazyLoad(exports, ["getRedis","getRedisOutput"], () => require("./getRedis"));
+
+export type { GetRegistriesArgs, GetRegistriesResult, GetRegistriesOutputArgs } from "./getRegistries";
+export const getRegistries: typeof import("./getRegistries").getRegistries = null as any;
+export const getRegistriesOutput: typeof import("./getRegistries").getRegistriesOutput = null as any;
+utilities.lazyLoad(exports, ["getRegistries","getRegistriesOutput"], () => require("./getRegistries"));
+
+export type { GetRegistryArgs, GetRegistryResult, GetRegistryOutputArgs } from "./getRegistry";
+export const getRegistry: typeof import("./getRegistry").getRegistry = null as any;
+export const getRegistryOutput: typeof import("./getRegistry").getRegistryOutput = null as any;
+utilities.lazyLoad(exports, ["getRegistry","getRegistryOutput"], () => require("./getRegistry"));
+
+export type { GetServiceLinksArgs, GetServiceLinksResult, GetServiceLinksOutputArgs } from "./getServiceLinks";
+export const getServiceLinks: typeof import("./getServiceLinks").getServiceLinks = null as any;
+export const getServiceLinksOutput: typeof import("./getServiceLinks").getServiceLinksOutput = null as any;
+utilities.lazyLoad(exports, ["getServiceLinks","getServiceLinksOutput"], () => require("./getServiceLinks"));
+
+export type { GetVolumeArgs, GetVolumeResult, GetVolumeOutputArgs } from "./getVolume";
+export const getVolume: typeof import("./getVolume").getVolume = null as any;
+export const getVolumeOutput: typeof import("./getVolume").getVolumeOutput = null as any;
+utilities.lazyLoad(exports, ["getVolume","getVolumeOutput"], () => require("./getVolume"));
+
+export type { GetVolumesArgs, GetVolumesResult, GetVolumesOutputArgs } from "./getVolumes";
+export const getVolumes: typeof import("./getVolumes").getVolumes = null as any;
+export const getVolumesOutput: typeof import("./getVolumes").getVolumesOutput = null as any;
+utilities.lazyLoad(exports, ["getVolumes","getVolumesOutput"], () => require("./getVolumes"));
 
 export type { MysqlArgs, MysqlState } from "./mysql";
 export type Mysql = import("./mysql").Mysql;

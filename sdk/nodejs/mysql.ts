@@ -42,7 +42,7 @@ export class Mysql extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly connection: pulumi.Output<outputs.DatabaseConnection>;
     /**
-     * CPU in milli-cores. Fixed at creation: the API cannot resize a managed database.
+     * CPU in milli-cores. Fixed at creation: a change fails at preview.
      */
     declare public readonly cpuMilli: pulumi.Output<number | undefined>;
     /**
@@ -50,15 +50,15 @@ export class Mysql extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly internalHost: pulumi.Output<string>;
     /**
-     * Memory in megabytes. Fixed at creation: the API cannot resize a managed database.
+     * Memory in megabytes. Fixed at creation: a change fails at preview.
      */
     declare public readonly memoryMb: pulumi.Output<number | undefined>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the database.
+     * Name of the database service, unique within its project. Changing it replaces the resource.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Project to create the database in. Defaults to the provider's `projectId`; changing it replaces the database.
+     * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
@@ -66,7 +66,7 @@ export class Mysql extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
-     * Storage in gigabytes. Fixed at creation: the API cannot resize a managed database.
+     * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
     declare public readonly storageGb: pulumi.Output<number | undefined>;
 
@@ -121,7 +121,7 @@ export interface MysqlState {
      */
     connection?: pulumi.Input<inputs.DatabaseConnection>;
     /**
-     * CPU in milli-cores. Fixed at creation: the API cannot resize a managed database.
+     * CPU in milli-cores. Fixed at creation: a change fails at preview.
      */
     cpuMilli?: pulumi.Input<number>;
     /**
@@ -129,15 +129,15 @@ export interface MysqlState {
      */
     internalHost?: pulumi.Input<string>;
     /**
-     * Memory in megabytes. Fixed at creation: the API cannot resize a managed database.
+     * Memory in megabytes. Fixed at creation: a change fails at preview.
      */
     memoryMb?: pulumi.Input<number>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the database.
+     * Name of the database service, unique within its project. Changing it replaces the resource.
      */
     name?: pulumi.Input<string>;
     /**
-     * Project to create the database in. Defaults to the provider's `projectId`; changing it replaces the database.
+     * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
@@ -145,7 +145,7 @@ export interface MysqlState {
      */
     status?: pulumi.Input<string>;
     /**
-     * Storage in gigabytes. Fixed at creation: the API cannot resize a managed database.
+     * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
     storageGb?: pulumi.Input<number>;
 }
@@ -155,23 +155,23 @@ export interface MysqlState {
  */
 export interface MysqlArgs {
     /**
-     * CPU in milli-cores. Fixed at creation: the API cannot resize a managed database.
+     * CPU in milli-cores. Fixed at creation: a change fails at preview.
      */
     cpuMilli?: pulumi.Input<number>;
     /**
-     * Memory in megabytes. Fixed at creation: the API cannot resize a managed database.
+     * Memory in megabytes. Fixed at creation: a change fails at preview.
      */
     memoryMb?: pulumi.Input<number>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the database.
+     * Name of the database service, unique within its project. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Project to create the database in. Defaults to the provider's `projectId`; changing it replaces the database.
+     * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Storage in gigabytes. Fixed at creation: the API cannot resize a managed database.
+     * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
     storageGb?: pulumi.Input<number>;
 }

@@ -23,15 +23,15 @@ export class Provider extends pulumi.ProviderResource {
     }
 
     /**
-     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator).
+     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
     /**
-     * Default project (UUID) for project-scoped resources that set no `projectId`.
+     * Default project (UUID) for project-scoped resources that set no `projectId`. Can also be set with the environment variable `HOSTING_PROJECT_ID`.
      */
     declare public readonly projectId: pulumi.Output<string | undefined>;
     /**
-     * Bearer token for the API (the access token from the portal). Secret: never printed, logged or put in an error.
+     * Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. Can also be set with the environment variable `HOSTING_TOKEN`. Secret.
      */
     declare public readonly token: pulumi.Output<string | undefined>;
 
@@ -65,23 +65,23 @@ export class Provider extends pulumi.ProviderResource {
  */
 export interface ProviderArgs {
     /**
-     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator).
+     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
     baseUrl?: pulumi.Input<string>;
     /**
-     * How many times a failed request is retried where retrying is safe.
+     * How many times a failed request is retried where retrying is safe. Defaults to `5`.
      */
     maxRetries?: pulumi.Input<number>;
     /**
-     * Default project (UUID) for project-scoped resources that set no `projectId`.
+     * Default project (UUID) for project-scoped resources that set no `projectId`. Can also be set with the environment variable `HOSTING_PROJECT_ID`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Seconds before a single API request times out.
+     * Seconds before a single API request times out. Defaults to `30`.
      */
     requestTimeoutSeconds?: pulumi.Input<number>;
     /**
-     * Bearer token for the API (the access token from the portal). Secret: never printed, logged or put in an error.
+     * Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. Can also be set with the environment variable `HOSTING_TOKEN`. Secret.
      */
     token?: pulumi.Input<string>;
 }

@@ -6,8 +6,7 @@ import * as utilities from "./utilities";
 
 /**
  * Credentials for a private image registry, stored for the user (not scoped to a project).
- * Changing `name` replaces it; the rest updates in place. The API never returns the password,
- * so state keeps the one you set (as a secret).
+ * The update is a PUT of the whole entry.
  */
 export class Registry extends pulumi.CustomResource {
     /**
@@ -42,15 +41,15 @@ export class Registry extends pulumi.CustomResource {
      */
     declare public readonly host: pulumi.Output<string>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the entry.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Password or access token to log in with. Secret; never returned by the API.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
      */
     declare public readonly password: pulumi.Output<string | undefined>;
     /**
-     * User name to log in with.
+     * User name to log in with. Taking it out of the program clears it.
      */
     declare public readonly username: pulumi.Output<string | undefined>;
 
@@ -102,15 +101,15 @@ export interface RegistryState {
      */
     host?: pulumi.Input<string>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the entry.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource.
      */
     name?: pulumi.Input<string>;
     /**
-     * Password or access token to log in with. Secret; never returned by the API.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
      */
     password?: pulumi.Input<string>;
     /**
-     * User name to log in with.
+     * User name to log in with. Taking it out of the program clears it.
      */
     username?: pulumi.Input<string>;
 }
@@ -124,15 +123,15 @@ export interface RegistryArgs {
      */
     host: pulumi.Input<string>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the entry.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Password or access token to log in with. Secret; never returned by the API.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
      */
     password?: pulumi.Input<string>;
     /**
-     * User name to log in with.
+     * User name to log in with. Taking it out of the program clears it.
      */
     username?: pulumi.Input<string>;
 }

@@ -6,8 +6,9 @@ import * as utilities from "./utilities";
 
 /**
  * A link from a consumer service to a provider service: the platform injects the provider's
- * connection settings into the consumer's environment. Every input replaces the link. The
- * API cannot delete links: deleting this resource only forgets it, with a warning.
+ * connection settings into the consumer's environment. The API cannot delete links: deleting
+ * this resource only forgets it, with a warning. A create that finds the identical link
+ * already there (a forced replacement creates before it deletes) adopts it.
  */
 export class ServiceLink extends pulumi.CustomResource {
     /**
@@ -38,7 +39,7 @@ export class ServiceLink extends pulumi.CustomResource {
     }
 
     /**
-     * Id of the service that receives the settings (usually a Container's `id`).
+     * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */
     declare public readonly consumerServiceId: pulumi.Output<string>;
     /**
@@ -46,15 +47,15 @@ export class ServiceLink extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly injectedEnv: pulumi.Output<{[key: string]: string}>;
     /**
-     * Kind of link.
+     * Kind of link. Changing it replaces the resource. Defaults to `"http"`.
      */
     declare public readonly linkType: pulumi.Output<string>;
     /**
-     * Project of both services. Defaults to the provider's `projectId`.
+     * Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
-     * Id of the service that is linked to (for example a Postgres database's `id`).
+     * Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
      */
     declare public readonly providerServiceId: pulumi.Output<string>;
 
@@ -104,7 +105,7 @@ export class ServiceLink extends pulumi.CustomResource {
  */
 export interface ServiceLinkState {
     /**
-     * Id of the service that receives the settings (usually a Container's `id`).
+     * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */
     consumerServiceId?: pulumi.Input<string>;
     /**
@@ -112,15 +113,15 @@ export interface ServiceLinkState {
      */
     injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Kind of link.
+     * Kind of link. Changing it replaces the resource. Defaults to `"http"`.
      */
     linkType?: pulumi.Input<string>;
     /**
-     * Project of both services. Defaults to the provider's `projectId`.
+     * Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Id of the service that is linked to (for example a Postgres database's `id`).
+     * Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
      */
     providerServiceId?: pulumi.Input<string>;
 }
@@ -130,19 +131,19 @@ export interface ServiceLinkState {
  */
 export interface ServiceLinkArgs {
     /**
-     * Id of the service that receives the settings (usually a Container's `id`).
+     * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */
     consumerServiceId: pulumi.Input<string>;
     /**
-     * Kind of link.
+     * Kind of link. Changing it replaces the resource. Defaults to `"http"`.
      */
     linkType?: pulumi.Input<string>;
     /**
-     * Project of both services. Defaults to the provider's `projectId`.
+     * Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Id of the service that is linked to (for example a Postgres database's `id`).
+     * Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
      */
     providerServiceId: pulumi.Input<string>;
 }

@@ -5,10 +5,10 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce).
- * Creation waits until the platform reports it `running`, honouring `customTimeouts`
- * (default 10 minutes). `sizeGb` only grows, in place; a smaller value fails at preview.
- * Changing `name` replaces the volume.
+ * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce). It is
+ * ready when the platform reports it `running`: creation (and an update of a volume that is
+ * not ready yet) waits for that, honouring `customTimeouts` (default 10 minutes), and if it
+ * gives up the volume is still recorded in state.
  */
 export class Volume extends pulumi.CustomResource {
     /**
@@ -55,15 +55,15 @@ export class Volume extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly displayName: pulumi.Output<string>;
     /**
-     * Name of the volume, unique within its project. Changing it replaces the volume (and its data).
+     * Name of the volume, unique within its project. Changing it replaces the resource.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Project to create the volume in. Defaults to the provider's `projectId`; changing it replaces the volume.
+     * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
-     * Size in gigabytes. It can only grow; a smaller value fails at preview.
+     * Size in gigabytes. It can only grow: a smaller value fails at preview.
      */
     declare public readonly sizeGb: pulumi.Output<number>;
     /**
@@ -155,15 +155,15 @@ export interface VolumeState {
      */
     displayName?: pulumi.Input<string>;
     /**
-     * Name of the volume, unique within its project. Changing it replaces the volume (and its data).
+     * Name of the volume, unique within its project. Changing it replaces the resource.
      */
     name?: pulumi.Input<string>;
     /**
-     * Project to create the volume in. Defaults to the provider's `projectId`; changing it replaces the volume.
+     * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Size in gigabytes. It can only grow; a smaller value fails at preview.
+     * Size in gigabytes. It can only grow: a smaller value fails at preview.
      */
     sizeGb?: pulumi.Input<number>;
     /**
@@ -189,15 +189,15 @@ export interface VolumeState {
  */
 export interface VolumeArgs {
     /**
-     * Name of the volume, unique within its project. Changing it replaces the volume (and its data).
+     * Name of the volume, unique within its project. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Project to create the volume in. Defaults to the provider's `projectId`; changing it replaces the volume.
+     * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Size in gigabytes. It can only grow; a smaller value fails at preview.
+     * Size in gigabytes. It can only grow: a smaller value fails at preview.
      */
     sizeGb: pulumi.Input<number>;
 }

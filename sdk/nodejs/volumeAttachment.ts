@@ -7,8 +7,8 @@ import * as utilities from "./utilities";
 /**
  * Attaches a volume to an app at a mount path. The app restarts on attach and on detach.
  * The volume is ReadWriteOnce: the app must run one replica, the volume can have one
- * consumer, and the app can have one volume per mount path. Every input replaces the
- * attachment, detaching before attaching again. Its id is `<volumeId>:<containerId>`.
+ * consumer, and the app can have one volume per mount path. A change detaches before it
+ * attaches again. Its id is `<volumeId>:<containerId>`.
  */
 export class VolumeAttachment extends pulumi.CustomResource {
     /**
@@ -43,7 +43,7 @@ export class VolumeAttachment extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly attachmentId: pulumi.Output<string>;
     /**
-     * Id of the app (Container) to attach it to.
+     * Id of the app (Container) to attach it to. Changing it replaces the resource.
      */
     declare public readonly containerId: pulumi.Output<string>;
     /**
@@ -51,19 +51,19 @@ export class VolumeAttachment extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string>;
     /**
-     * Absolute path in the app where the volume appears, such as `/data`.
+     * Absolute path in the app where the volume appears, such as `/data`. Changing it replaces the resource.
      */
     declare public readonly mountPath: pulumi.Output<string>;
     /**
-     * Project of the volume and the app. Defaults to the provider's `projectId`.
+     * Project of the volume and the app. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
-     * Whether the app sees the volume read-only.
+     * Whether the app sees the volume read-only. Changing it replaces the resource. Defaults to `false`.
      */
     declare public readonly readOnly: pulumi.Output<boolean>;
     /**
-     * Id of the volume to attach.
+     * Id of the volume to attach. Changing it replaces the resource.
      */
     declare public readonly volumeId: pulumi.Output<string>;
 
@@ -122,7 +122,7 @@ export interface VolumeAttachmentState {
      */
     attachmentId?: pulumi.Input<string>;
     /**
-     * Id of the app (Container) to attach it to.
+     * Id of the app (Container) to attach it to. Changing it replaces the resource.
      */
     containerId?: pulumi.Input<string>;
     /**
@@ -130,19 +130,19 @@ export interface VolumeAttachmentState {
      */
     createdAt?: pulumi.Input<string>;
     /**
-     * Absolute path in the app where the volume appears, such as `/data`.
+     * Absolute path in the app where the volume appears, such as `/data`. Changing it replaces the resource.
      */
     mountPath?: pulumi.Input<string>;
     /**
-     * Project of the volume and the app. Defaults to the provider's `projectId`.
+     * Project of the volume and the app. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Whether the app sees the volume read-only.
+     * Whether the app sees the volume read-only. Changing it replaces the resource. Defaults to `false`.
      */
     readOnly?: pulumi.Input<boolean>;
     /**
-     * Id of the volume to attach.
+     * Id of the volume to attach. Changing it replaces the resource.
      */
     volumeId?: pulumi.Input<string>;
 }
@@ -152,23 +152,23 @@ export interface VolumeAttachmentState {
  */
 export interface VolumeAttachmentArgs {
     /**
-     * Id of the app (Container) to attach it to.
+     * Id of the app (Container) to attach it to. Changing it replaces the resource.
      */
     containerId: pulumi.Input<string>;
     /**
-     * Absolute path in the app where the volume appears, such as `/data`.
+     * Absolute path in the app where the volume appears, such as `/data`. Changing it replaces the resource.
      */
     mountPath: pulumi.Input<string>;
     /**
-     * Project of the volume and the app. Defaults to the provider's `projectId`.
+     * Project of the volume and the app. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Whether the app sees the volume read-only.
+     * Whether the app sees the volume read-only. Changing it replaces the resource. Defaults to `false`.
      */
     readOnly?: pulumi.Input<boolean>;
     /**
-     * Id of the volume to attach.
+     * Id of the volume to attach. Changing it replaces the resource.
      */
     volumeId: pulumi.Input<string>;
 }

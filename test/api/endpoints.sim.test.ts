@@ -19,7 +19,7 @@ describe("containers (4.1)", () => {
   test("list: success, and a project that is not ours reads as 404", async () => {
     const c = h.alice();
     expect(await c.containers.list(P)).toEqual([]);
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const list = await c.containers.list(P);
     expect(list.map((s) => s.name)).toEqual(["web"]);
     await expect(c.containers.list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(NotFoundError);
@@ -27,40 +27,40 @@ describe("containers (4.1)", () => {
 
   test("create: returns the service record; a mutable tag is BAD_IMAGE; a taken name is 409", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080, env: { A: "1" }, replicas: 2 });
-    expect(s).toMatchObject({ name: "web", image: IMAGE, port: 8080, replicas: 2, env: { A: "1" }, type: "container", project_id: P });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080, env: { A: "1" }, replicas: 2 });
+    expect(s).toMatchObject({ name: "web", image: IMAGE, port: 8080, replicas: 2, env: { A: "1" }, type: "container", projectId: P });
     expect(typeof s.id).toBe("string");
     expect(s.connection).toBeUndefined(); // null on the wire
-    expect(s.marketplace_app).toBeUndefined();
+    expect(s.marketplaceApp).toBeUndefined();
 
-    const bad = await c.containers.create(P, { name: "web2", image: "registry.sim.hosting.test/acme/web:latest", http_port: 8080 }).catch((e) => e);
+    const bad = await c.containers.create(P, { name: "web2", image: "registry.sim.hosting.test/acme/web:latest", httpPort: 8080 }).catch((e) => e);
     expect(bad).toBeInstanceOf(BadRequestError);
     expect(bad.code).toBe("BAD_IMAGE");
     expect(bad.message).toMatch(/^BAD_IMAGE: .* \(HTTP 400, request [\w-]+\)$/);
 
-    const taken = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 }).catch((e) => e);
+    const taken = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 }).catch((e) => e);
     expect(taken).toBeInstanceOf(ConflictError);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
 
   test("get: finds by id in the list; unknown id is undefined", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect((await c.containers.get(P, s.id))?.name).toBe("web");
     expect(await c.containers.get(P, "00000000-0000-4000-8000-00000000dead")).toBeUndefined();
   });
 
   test("update (PATCH): success; unknown id is NotFoundError", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
-    const u = await c.containers.update(P, s.id, { image: IMAGE2, env: { B: "2" }, public: false, display_name: "Web" });
-    expect(u).toMatchObject({ image: IMAGE2, env: { B: "2" }, public: false, display_name: "Web" });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const u = await c.containers.update(P, s.id, { image: IMAGE2, env: { B: "2" }, public: false, displayName: "Web" });
+    expect(u).toMatchObject({ image: IMAGE2, env: { B: "2" }, public: false, displayName: "Web" });
     await expect(c.containers.update(P, "00000000-0000-4000-8000-00000000dead", { replicas: 1 })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test("update refused by autoscaling is AUTOSCALING_OWNS_REPLICAS", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.setAutoscaling(s.id, true);
     const e = await c.containers.update(P, s.id, { replicas: 3 }).catch((x) => x);
     expect(isApiError(e, "AUTOSCALING_OWNS_REPLICAS")).toBe(true);
@@ -68,7 +68,7 @@ describe("containers (4.1)", () => {
 
   test("delete: success; again is NotFoundError", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     await expect(c.containers.delete(P, s.id)).resolves.toBeUndefined();
     expect(await c.containers.list(P)).toEqual([]);
     await expect(c.containers.delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -76,7 +76,7 @@ describe("containers (4.1)", () => {
 
   test("logs: text; unknown id is NotFoundError", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const logs = await c.containers.logs(P, s.id);
     expect(typeof logs).toBe("string");
     expect(logs).toContain("created");
@@ -85,7 +85,7 @@ describe("containers (4.1)", () => {
 
   test("restart, stop, start: status follows; on a database they are LIFECYCLE_UNSUPPORTED", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     await c.containers.stop(P, s.id);
     expect((await c.containers.get(P, s.id))?.status).toBe("stopped");
     await c.containers.start(P, s.id);
@@ -103,8 +103,8 @@ describe("containers (4.1)", () => {
 
   test("a record of the wrong shape is a ResponseValidationError naming the field path", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "a", image: IMAGE, http_port: 8080 });
-    const b = await c.containers.create(P, { name: "b", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "a", image: IMAGE, httpPort: 8080 });
+    const b = await c.containers.create(P, { name: "b", image: IMAGE, httpPort: 8080 });
     h.sim.control.mutate("services", b.id, { replicas: "two" });
     const e = await c.containers.list(P).catch((x) => x);
     expect(e).toBeInstanceOf(ResponseValidationError);
@@ -117,9 +117,9 @@ describe("managed databases (4.2)", () => {
 
   test.each(["postgres", "mysql", "redis"] as const)("%s: create returns {service, connection}", async (kind) => {
     const c = h.alice();
-    const r = await c.databases.create(kind, P, { name: `db-${kind}`, resources: { cpu_milli: 500, memory_mb: 512, storage_gb: 5 } });
-    expect(r.service).toMatchObject({ name: `db-${kind}`, type: kind, cpu_milli: 500, memory_mb: 512, storage_gb: 5 });
-    expect(r.connection).toMatchObject({ env_var: expect.any(String), port: expect.any(String), requires_auth: "true" });
+    const r = await c.databases.create(kind, P, { name: `db-${kind}`, resources: { cpuMilli: 500, memoryMb: 512, storageGb: 5 } });
+    expect(r.service).toMatchObject({ name: `db-${kind}`, type: kind, cpuMilli: 500, memoryMb: 512, storageGb: 5 });
+    expect(r.connection).toMatchObject({ envVar: expect.any(String), port: expect.any(String), requiresAuth: "true" });
     // it is listed with the containers, carrying its connection
     expect((await c.containers.get(P, r.service.id))?.connection?.host).toBe(r.connection.host);
   });
@@ -149,18 +149,18 @@ describe("service links (4.3)", () => {
 
   test("create and list; unknown consumer is 404; duplicate is 409", async () => {
     const c = h.alice();
-    const web = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const web = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const db = await c.databases.create("postgres", P, { name: "db" });
-    const link = await c.serviceLinks.create(P, { consumer_service_id: web.id, provider_service_id: db.service.id, link_type: "http" });
-    expect(link).toMatchObject({ consumer_service_id: web.id, provider_service_id: db.service.id, link_type: "http" });
-    expect(Object.keys(link.injected_env)).toContain(db.connection.env_var);
+    const link = await c.serviceLinks.create(P, { consumerServiceId: web.id, providerServiceId: db.service.id, linkType: "http" });
+    expect(link).toMatchObject({ consumerServiceId: web.id, providerServiceId: db.service.id, linkType: "http" });
+    expect(Object.keys(link.injectedEnv)).toContain(db.connection.envVar);
     expect((await c.serviceLinks.list(P)).map((l) => l.id)).toEqual([link.id]);
 
     await expect(
-      c.serviceLinks.create(P, { consumer_service_id: "00000000-0000-4000-8000-00000000dead", provider_service_id: db.service.id, link_type: "http" }),
+      c.serviceLinks.create(P, { consumerServiceId: "00000000-0000-4000-8000-00000000dead", providerServiceId: db.service.id, linkType: "http" }),
     ).rejects.toBeInstanceOf(NotFoundError);
     await expect(
-      c.serviceLinks.create(P, { consumer_service_id: web.id, provider_service_id: db.service.id, link_type: "http" }),
+      c.serviceLinks.create(P, { consumerServiceId: web.id, providerServiceId: db.service.id, linkType: "http" }),
     ).rejects.toBeInstanceOf(ConflictError);
   });
 });
@@ -189,8 +189,8 @@ describe("volumes (4.5)", () => {
 
   test("create, poll to running, list, get, grow, attach, detach, delete", async () => {
     const c = h.alice();
-    const v = await c.volumes.create(P, { name: "data", size_gb: 10 });
-    expect(v).toMatchObject({ name: "data", size_gb: 10, status: "provisioning", attachment: null });
+    const v = await c.volumes.create(P, { name: "data", sizeGb: 10 });
+    expect(v).toMatchObject({ name: "data", sizeGb: 10, status: "provisioning", attachment: null });
     let got = await c.volumes.get(P, v.id);
     for (let i = 0; i < 50 && got.status !== "running"; i++) {
       await new Promise((r) => setTimeout(r, 20));
@@ -199,19 +199,19 @@ describe("volumes (4.5)", () => {
     expect(got.status).toBe("running");
     expect((await c.volumes.list(P)).map((x) => [x.name, x.attached])).toEqual([["data", false]]);
 
-    expect((await c.volumes.update(P, v.id, { size_gb: 20 })).size_gb).toBe(20);
+    expect((await c.volumes.resize(P, v.id, 20)).sizeGb).toBe(20);
 
-    const web = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
-    const a = await c.volumes.attach(P, v.id, { container_id: web.id, mount_path: "/data", read_only: false });
-    expect(a).toMatchObject({ volume_id: v.id, container_id: web.id, mount_path: "/data", read_only: false });
-    expect((await c.volumes.get(P, v.id)).attachment).toEqual({ container_id: web.id, mount_path: "/data", read_only: false });
+    const web = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const a = await c.volumes.attach(P, v.id, { containerId: web.id, mountPath: "/data", readOnly: false });
+    expect(a).toMatchObject({ volumeId: v.id, containerId: web.id, mountPath: "/data", readOnly: false });
+    expect((await c.volumes.get(P, v.id)).attachment).toEqual({ containerId: web.id, mountPath: "/data", readOnly: false });
     expect((await c.volumes.list(P))[0].attached).toBe(true);
 
     const attachedDelete = await c.volumes.delete(P, v.id).catch((x) => x);
     expect(attachedDelete).toBeInstanceOf(ConflictError);
     expect(attachedDelete.code).toBe("VOLUME_ATTACHED");
 
-    await c.volumes.detach(P, v.id, { container_id: web.id });
+    await c.volumes.detach(P, v.id, web.id);
     expect((await c.volumes.get(P, v.id)).attachment).toBeNull();
     await c.volumes.delete(P, v.id);
     await expect(c.volumes.get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -219,21 +219,21 @@ describe("volumes (4.5)", () => {
 
   test("create disabled as in production is 403 BLOCK_VOLUME_DISABLED", async () => {
     h.sim.control.setSwitches({ volumesEnabled: false });
-    const e = await h.alice().volumes.create(P, { name: "data", size_gb: 10 }).catch((x) => x);
+    const e = await h.alice().volumes.create(P, { name: "data", sizeGb: 10 }).catch((x) => x);
     expect(e).toBeInstanceOf(ForbiddenError);
     expect(e.code).toBe("BLOCK_VOLUME_DISABLED");
   });
 
   test("shrink is 400 SHRINK_NOT_SUPPORTED; attach to a 2-replica target is RWO_REPLICA_LIMIT; detach unknown is 404", async () => {
     const c = h.alice();
-    const v = await c.volumes.create(P, { name: "data", size_gb: 10 });
-    const shrink = await c.volumes.update(P, v.id, { size_gb: 5 }).catch((x) => x);
+    const v = await c.volumes.create(P, { name: "data", sizeGb: 10 });
+    const shrink = await c.volumes.resize(P, v.id, 5).catch((x) => x);
     expect(shrink).toBeInstanceOf(BadRequestError);
     expect(shrink.code).toBe("SHRINK_NOT_SUPPORTED");
-    const web = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080, replicas: 2 });
-    const rwo = await c.volumes.attach(P, v.id, { container_id: web.id, mount_path: "/data" }).catch((x) => x);
+    const web = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080, replicas: 2 });
+    const rwo = await c.volumes.attach(P, v.id, { containerId: web.id, mountPath: "/data" }).catch((x) => x);
     expect(isApiError(rwo, "RWO_REPLICA_LIMIT")).toBe(true);
-    await expect(c.volumes.detach(P, "00000000-0000-4000-8000-00000000dead", { container_id: web.id })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.volumes.detach(P, "00000000-0000-4000-8000-00000000dead", web.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(c.volumes.delete(P, "00000000-0000-4000-8000-00000000dead")).rejects.toBeInstanceOf(NotFoundError);
     await expect(c.volumes.list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(NotFoundError);
   });

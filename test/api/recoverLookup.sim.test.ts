@@ -10,7 +10,7 @@ describe("the lookup after an unknown outcome", () => {
     const c = h.alice({ timeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.name).toBe("web");
     expect(h.seen("POST", /\/containers$/)).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -21,7 +21,7 @@ describe("the lookup after an unknown outcome", () => {
     const c = h.alice({ timeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
     h.sim.control.injectFault({ kind: "status", status: 401, method: "GET", path: "/containers$" });
-    await expect(c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 })).rejects.toMatchObject({ code: "ETIMEDOUT" });
+    await expect(c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({ code: "ETIMEDOUT" });
     expect(h.seen("GET", /\/containers$/)).toBe(1);
   });
 });

@@ -25,7 +25,7 @@ describe("retries", () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "rate_limit", method: "POST", path: "/containers$", retryAfter: "1" });
     const started = Date.now();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(s.name).toBe("web");
     const posts = h.sim.control.requests().filter((r) => r.method === "POST" && CONTAINERS.test(r.path));
@@ -43,7 +43,7 @@ describe("retries", () => {
 
   test("a connection reset on a GET is retried", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_before", method: "GET", path: "/containers$" });
     const list = await c.containers.list(P);
     expect(list).toHaveLength(1);
@@ -65,7 +65,7 @@ describe("retries", () => {
 
   test("DELETE reset after the server acted: the retry's 404 means our first attempt took effect", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "DELETE" });
     await expect(c.containers.delete(P, s.id)).resolves.toBeUndefined();
     expect(h.seen("DELETE", /containers\//)).toBe(2);
@@ -75,7 +75,7 @@ describe("retries", () => {
 
   test("PATCH and DELETE are retried after a reset", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "PATCH" });
     expect((await c.containers.update(P, s.id, { image: IMAGE2 })).image).toBe(IMAGE2);
     h.sim.control.injectFault({ kind: "reset_before", method: "DELETE" });
@@ -91,7 +91,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("timeout after the request was sent (latency beyond timeoutMs): no duplicate", async () => {
     const c = h.alice({ timeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.name).toBe("web");
     expect(posts()).toBe(1); // found by the lookup: the POST was not sent again
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -102,7 +102,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("connection reset after the server acted: no duplicate", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.image).toBe(IMAGE);
     expect(posts()).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -111,7 +111,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("connection reset before the server acted: lookup finds nothing, so the POST is sent again", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/containers$" });
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(posts()).toBe(2);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
@@ -119,16 +119,16 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("503 on a create: lookup, then resend", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(posts()).toBe(2);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
 
   test("a pre-existing resource of the same name with another image is not adopted", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE2, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE2, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
-    const e = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 }).catch((x) => x);
+    const e = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 }).catch((x) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(409);
   });
@@ -138,7 +138,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/postgres$", latencyMs: 1500 });
     const r = await c.databases.create("postgres", P, { name: "db" });
     expect(r.service.name).toBe("db");
-    expect(r.connection.env_var).toBe("DATABASE_URL");
+    expect(r.connection.envVar).toBe("DATABASE_URL");
     expect(r.connection).toEqual(r.service.connection);
     expect(h.seen("POST", /\/postgres$/)).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -147,8 +147,8 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("volume, registry and service link creates recover by lookup too", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/volumes$" });
-    const v = await c.volumes.create(P, { name: "data", size_gb: 3 });
-    expect(v).toMatchObject({ name: "data", size_gb: 3, attachment: null });
+    const v = await c.volumes.create(P, { name: "data", sizeGb: 3 });
+    expect(v).toMatchObject({ name: "data", sizeGb: 3, attachment: null });
     expect(h.seen("POST", /\/volumes$/)).toBe(1);
 
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/registries$" });
@@ -156,11 +156,11 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     expect(r.name).toBe("ghcr");
     expect(h.seen("POST", /\/registries$/)).toBe(1);
 
-    const a = await c.containers.create(P, { name: "a", image: IMAGE, http_port: 8080 });
-    const b = await c.containers.create(P, { name: "b", image: IMAGE, http_port: 8080 });
+    const a = await c.containers.create(P, { name: "a", image: IMAGE, httpPort: 8080 });
+    const b = await c.containers.create(P, { name: "b", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/service-links$" });
-    const l = await c.serviceLinks.create(P, { consumer_service_id: a.id, provider_service_id: b.id, link_type: "http" });
-    expect(l.consumer_service_id).toBe(a.id);
+    const l = await c.serviceLinks.create(P, { consumerServiceId: a.id, providerServiceId: b.id, linkType: "http" });
+    expect(l.consumerServiceId).toBe(a.id);
     expect(h.seen("POST", /\/service-links$/)).toBe(1);
 
     const s = h.sim.control.snapshot();
@@ -169,7 +169,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
 
   test("a non-create POST with unknown outcome is not resent (restart)", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/restart$" });
     const e = await c.containers.restart(P, s.id).catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
@@ -180,11 +180,11 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("detach with unknown outcome: a GET showing it detached counts as done", async () => {
     const c = h.alice();
     h.sim.control.setSwitches({ volumeProvisioningMs: 0 });
-    const v = await c.volumes.create(P, { name: "data", size_gb: 3 });
-    const web = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
-    await c.volumes.attach(P, v.id, { container_id: web.id, mount_path: "/data" });
+    const v = await c.volumes.create(P, { name: "data", sizeGb: 3 });
+    const web = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.volumes.attach(P, v.id, { containerId: web.id, mountPath: "/data" });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
-    await c.volumes.detach(P, v.id, { container_id: web.id });
+    await c.volumes.detach(P, v.id, web.id);
     expect(h.seen("POST", /\/detach$/)).toBe(1);
     expect(h.sim.control.snapshot().attachments).toHaveLength(0);
   });
@@ -206,9 +206,9 @@ describe("errors", () => {
   test("ownership: bob reads alice's resources as NotFoundError", async () => {
     const alice = h.alice();
     const bob = h.bob();
-    const s = await alice.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await alice.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const r = await alice.registries.create({ name: "ghcr", host: "ghcr.io" });
-    const v = await alice.volumes.create(P, { name: "data", size_gb: 1 });
+    const v = await alice.volumes.create(P, { name: "data", sizeGb: 1 });
     await expect(bob.containers.list(P)).rejects.toBeInstanceOf(NotFoundError);
     await expect(bob.containers.get(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(bob.containers.update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
@@ -235,7 +235,7 @@ describe("errors", () => {
 
   test("the good token appears in no log line either", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_before", method: "GET" });
     await c.containers.list(P);
     expect(h.lines.length).toBeGreaterThan(2);
@@ -269,7 +269,7 @@ describe("transport failures with no server", () => {
     await sim.close();
     const lines: string[] = [];
     const c = new HostingClient({ baseUrl: url, token: BOB.token, maxRetries: 2, retryBaseDelayMs: 5, logger: (l) => lines.push(l) });
-    const e = await c.containers.create(BOB.projects[0], { name: "x", image: IMAGE, http_port: 8080 }).catch((x) => x);
+    const e = await c.containers.create(BOB.projects[0], { name: "x", image: IMAGE, httpPort: 8080 }).catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).not.toBeInstanceOf(ApiError);
     expect(e.code).toBe("ECONNREFUSED");
@@ -302,12 +302,12 @@ describe("base URL policy", () => {
   });
 });
 
-describe("read coalescing", () => {
+describe("fresh shared reads (loader.ts)", () => {
   const h = useApiSimulator();
 
   test("50 concurrent containers.get make 1 list call", async () => {
     const c = h.alice();
-    const made = await Promise.all(["a", "b", "c"].map((n) => c.containers.create(P, { name: n, image: IMAGE, http_port: 8080 })));
+    const made = await Promise.all(["a", "b", "c"].map((n) => c.containers.create(P, { name: n, image: IMAGE, httpPort: 8080 })));
     h.sim.control.clearRequests();
     const got = await Promise.all(Array.from({ length: 50 }, (_, i) => c.containers.get(P, made[i % 3].id)));
     expect(got.every((s, i) => s?.id === made[i % 3].id)).toBe(true);
@@ -316,7 +316,7 @@ describe("read coalescing", () => {
 
   test("a get after an update sees the update", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE); // now cached
     await c.containers.update(P, s.id, { image: IMAGE2 });
     expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE2);
@@ -325,43 +325,80 @@ describe("read coalescing", () => {
   test("a list after a create, delete or lifecycle action sees it", async () => {
     const c = h.alice();
     expect(await c.containers.list(P)).toEqual([]);
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080 });
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect((await c.containers.list(P)).map((x) => x.id)).toEqual([s.id]);
     await c.containers.stop(P, s.id);
     expect((await c.containers.get(P, s.id))?.status).toBe("stopped");
     await c.containers.delete(P, s.id);
     expect(await c.containers.list(P)).toEqual([]);
     expect(await c.volumes.list(P)).toEqual([]);
-    await c.volumes.create(P, { name: "d", size_gb: 1 });
+    await c.volumes.create(P, { name: "d", sizeGb: 1 });
     expect(await c.volumes.list(P)).toHaveLength(1);
     expect(await c.serviceLinks.list(P)).toEqual([]);
   });
 
-  test("a refresh of 200 containers at 16 concurrent reads makes at most 3 list calls", async () => {
-    const c = h.alice();
+  async function twoHundredContainers(c: HostingClient) {
     const ids: string[] = [];
     for (let i = 0; i < 200; i += 20) {
       const batch = await Promise.all(
-        Array.from({ length: 20 }, (_, j) => c.containers.create(P, { name: `svc-${i + j}`, image: IMAGE, http_port: 8080 })),
+        Array.from({ length: 20 }, (_, j) => c.containers.create(P, { name: `svc-${i + j}`, image: IMAGE, httpPort: 8080 })),
       );
       ids.push(...batch.map((s) => s.id));
     }
     h.sim.control.clearRequests();
-    const queue = [...ids];
+    return ids;
+  }
+
+  test("200 concurrent reads (a refresh: the engine sends every Read at once) make at most 3 list calls", async () => {
+    const c = h.alice();
+    const ids = await twoHundredContainers(c);
+    const got = await Promise.all(ids.map((id) => c.containers.get(P, id)));
+    expect(got.map((s) => s?.id)).toEqual(ids);
+    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
+  });
+
+  test("at a bounded parallelism (16 reads in flight) each list call serves all 16: 200 reads, at most 200/16 + 1 calls", async () => {
+    const c = h.alice();
+    const queue = [...(await twoHundredContainers(c))];
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
         expect((await c.containers.get(P, id))?.id).toBe(id);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
-    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
+    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(Math.ceil(200 / 16) + 1);
   });
 
-  test("one caller mutating its result does not change another's", async () => {
+  test("an out-of-band change or delete just before a read is what the read sees", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, http_port: 8080, env: { A: "1" } });
+    const [a, b] = await Promise.all(["a", "b"].map((n) => c.containers.create(P, { name: n, image: IMAGE, httpPort: 8080 })));
+    expect((await c.containers.get(P, a.id))?.image).toBe(IMAGE);
+    h.sim.control.mutate("services", a.id, { image: IMAGE2 });
+    h.sim.control.remove("services", b.id);
+    expect((await c.containers.get(P, a.id))?.image).toBe(IMAGE2);
+    expect(await c.containers.get(P, b.id)).toBeUndefined();
+  });
+
+  test("a read that begins while a list is in flight waits for the next one, never the older answer", async () => {
+    const c = h.alice();
+    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 300 });
+    const early = c.containers.get(P, s.id);
+    await new Promise((r) => setTimeout(r, 100)); // the first list is now in flight, its answer already taken
+    h.sim.control.mutate("services", s.id, { image: IMAGE2 });
+    const late = c.containers.get(P, s.id);
+    expect((await early)?.image).toBe(IMAGE);
+    expect((await late)?.image).toBe(IMAGE2);
+    expect(h.seen("GET", CONTAINERS)).toBe(2);
+  });
+
+  test("what readers share cannot be changed by one of them: the answer is frozen", async () => {
+    const c = h.alice();
+    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080, env: { A: "1" } });
     const [x, y] = await Promise.all([c.containers.list(P), c.containers.list(P)]);
-    x[0].env.A = "changed";
+    expect(() => {
+      x[0].env.A = "changed";
+    }).toThrow(TypeError);
     expect(y[0].env.A).toBe("1");
     expect((await c.containers.list(P))[0].env.A).toBe("1");
   });
@@ -380,7 +417,7 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const worker = async () => {
       while (next < 100) {
         const i = next++;
-        await c.containers.create(P, { name: `svc-${i}`, image: IMAGE, http_port: 8080 }).catch((e) => failures.push(e));
+        await c.containers.create(P, { name: `svc-${i}`, image: IMAGE, httpPort: 8080 }).catch((e) => failures.push(e));
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));

@@ -1,11 +1,12 @@
 import { ResponseValidationError } from "../../provider/src/api/errors";
 import {
-  WireServiceListSchema,
-  WireServiceSchema,
-  WireVolumeListSchema,
-  WireVolumeSchema,
+  ServiceRecordListSchema,
+  ServiceRecordSchema,
+  VolumeRecordListSchema,
+  VolumeRecordSchema,
   formatIssuePath,
   parseWire,
+  toWire,
 } from "../../provider/src/api/wire";
 
 const ctx = { method: "GET", path: "/v1/projects/p/containers", status: 200, requestId: "r1" };
@@ -36,37 +37,37 @@ const service = {
 
 describe("wire schemas", () => {
   test("a full service record parses; null optionals become undefined", () => {
-    const s = parseWire(WireServiceSchema, service, ctx);
+    const s = parseWire(ServiceRecordSchema, service, ctx);
     expect(s.connection).toBeUndefined();
-    expect(s.marketplace_app).toBeUndefined();
+    expect(s.marketplaceApp).toBeUndefined();
     expect(s.env).toEqual({ A: "1" });
   });
 
   test("missing optional fields are tolerated; env defaults to {}", () => {
     const { marketplace_app: _m, connection: _c, env: _e, public_url: _p, ...rest } = service;
-    const s = parseWire(WireServiceSchema, rest, ctx);
+    const s = parseWire(ServiceRecordSchema, rest, ctx);
     expect(s.env).toEqual({});
-    expect(s.public_url).toBeUndefined();
+    expect(s.publicUrl).toBeUndefined();
   });
 
   test("unknown extra fields are dropped", () => {
-    const s = parseWire(WireServiceSchema, { ...service, surprise: 1 }, ctx) as Record<string, unknown>;
+    const s = parseWire(ServiceRecordSchema, { ...service, surprise: 1 }, ctx) as Record<string, unknown>;
     expect("surprise" in s).toBe(false);
   });
 
   test("connection port and requires_auth accept numbers/booleans as text", () => {
     const s = parseWire(
-      WireServiceSchema,
+      ServiceRecordSchema,
       { ...service, connection: { host: "db:5432", port: 5432, env_var: "DATABASE_URL", instructions: "x", requires_auth: true } },
       ctx,
     );
-    expect(s.connection).toEqual({ host: "db:5432", port: "5432", env_var: "DATABASE_URL", instructions: "x", requires_auth: "true" });
+    expect(s.connection).toEqual({ host: "db:5432", port: "5432", envVar: "DATABASE_URL", instructions: "x", requiresAuth: "true" });
   });
 
   test("a wrong type names the field path and the request", () => {
     const list = [service, service, service, { ...service, replicas: "3" }];
     try {
-      parseWire(WireServiceListSchema, list, ctx);
+      parseWire(ServiceRecordListSchema, list, ctx);
       throw new Error("should have failed");
     } catch (e) {
       expect(e).toBeInstanceOf(ResponseValidationError);
@@ -80,17 +81,32 @@ describe("wire schemas", () => {
 
   test("a missing required field is reported", () => {
     const { id: _id, ...rest } = service;
-    expect(() => parseWire(WireServiceSchema, rest, ctx)).toThrow("id: expected string, received undefined");
+    expect(() => parseWire(ServiceRecordSchema, rest, ctx)).toThrow("id: expected string, received undefined");
   });
 
   test("volume list items carry attached; a single volume carries attachment or null", () => {
     const v = { id: "v", project_id: "p", name: "d", size_gb: 1, status: "running" };
-    expect(parseWire(WireVolumeListSchema, { volumes: [{ ...v, attached: true }] }, ctx).volumes[0].attached).toBe(true);
-    expect(parseWire(WireVolumeSchema, { ...v, attachment: null }, ctx).attachment).toBeNull();
-    expect(parseWire(WireVolumeSchema, v, ctx).attachment).toBeNull();
+    expect(parseWire(VolumeRecordListSchema, { volumes: [{ ...v, attached: true }] }, ctx)[0].attached).toBe(true);
+    expect(parseWire(VolumeRecordSchema, { ...v, attachment: null }, ctx).attachment).toBeNull();
+    expect(parseWire(VolumeRecordSchema, v, ctx).attachment).toBeNull();
     expect(
-      parseWire(WireVolumeSchema, { ...v, attachment: { container_id: "c", mount_path: "/d", read_only: true } }, ctx).attachment,
-    ).toEqual({ container_id: "c", mount_path: "/d", read_only: true });
+      parseWire(VolumeRecordSchema, { ...v, attachment: { container_id: "c", mount_path: "/d", read_only: true } }, ctx).attachment,
+    ).toEqual({ containerId: "c", mountPath: "/d", readOnly: true });
+  });
+
+  test("records come out camelCase, and only their own keys are renamed: a map keeps its keys", () => {
+    const s = parseWire(ServiceRecordSchema, { ...service, env: { LOG_LEVEL: "x", my_var: "y" } }, ctx);
+    expect(s).toMatchObject({ projectId: "p", displayName: "web", cpuMilli: 250, internalHost: "web.p.svc.cluster.local:8080" });
+    expect(s.env).toEqual({ LOG_LEVEL: "x", my_var: "y" });
+    expect(Object.keys(s).filter((k) => k.includes("_"))).toEqual([]);
+  });
+
+  test("request bodies leave snake_case, undefined entries left out, map keys untouched", () => {
+    expect(toWire({ httpPort: 8080, displayName: undefined, env: { LOG_LEVEL: "x" }, cpuMilli: 1 })).toEqual({
+      http_port: 8080,
+      env: { LOG_LEVEL: "x" },
+      cpu_milli: 1,
+    });
   });
 
   test.each<[PropertyKey[], string]>([

@@ -1,6 +1,6 @@
 // A small declaration with one property per flag, for the framework's case tables.
-import type { Field, ResourceSpec } from "../../provider/src/framework/spec";
-import { positive } from "../../provider/src/framework/validators";
+import type { Field, ObjectSpec } from "../../provider/src/framework/spec";
+import { atLeast } from "../../provider/src/framework/validators";
 
 const field = (name: string, type: Field["type"], extra: Partial<Field> = {}): Field => ({
   name,
@@ -10,18 +10,19 @@ const field = (name: string, type: Field["type"], extra: Partial<Field> = {}): F
   ...extra,
 });
 
-export const spec: ResourceSpec = {
+export const spec: ObjectSpec = {
   token: "hosting:index:Sample",
-  description: "",
   fields: [
     field("name", { kind: "string" }, { required: true, replaceOnChange: true }),
     field("image", { kind: "string" }),
     field("port", { kind: "integer" }, { default: 8080 }),
-    field("size", { kind: "integer" }, { growOnly: true, validate: positive }),
+    field("size", { kind: "integer" }, { growOnly: true, validate: atLeast(1) }),
     field("password", { kind: "string" }, { secret: true, notReturned: true }),
     field("cpu", { kind: "integer" }, { fixedAfterCreate: "the API cannot resize it" }),
     field("env", { kind: "map", values: { kind: "string" } }, { clearedWhenRemoved: true }),
     field("projectId", { kind: "string" }, { replaceOnChange: true, configDefault: "projectId" }),
-    field("status", { kind: "string" }, { output: true }),
+    field("status", { kind: "string" }, { output: true, movesOnUpdate: true }),
+    field("host", { kind: "string" }, { output: true, movesOnUpdate: ["port"] }),
+    field("createdAt", { kind: "string" }, { output: true }),
   ],
 };

@@ -1,9 +1,10 @@
-import { InvalidChangeError, diffInputs } from "../../provider/src/framework/diff";
+import { diffInputs } from "../../provider/src/framework/diff";
 import { Unknown } from "../../provider/src/framework/values";
 import { spec } from "./cases";
 
 const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: { A: "1" }, status: "running", image: "r.io/a/b:1", password: "old" };
 const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A: "1" }, password: "old" };
+const kinds = (detailed: Record<string, { kind: string }>) => Object.fromEntries(Object.entries(detailed).map(([k, v]) => [k, v.kind]));
 
 describe("diffInputs: named cases per flag", () => {
   test.each([
@@ -24,7 +25,7 @@ describe("diffInputs: named cases per flag", () => {
     ["removed by the user, and the service keeps it", { name: "web", projectId: "p1", port: 8080, env: { A: "1" }, password: "old" }, {}],
   ])("%s", (_name, news, expected) => {
     const diff = diffInputs(spec, live as any, news as any, oldInputs as any);
-    expect(diff.detailedDiff).toEqual(expected);
+    expect(kinds(diff.detailedDiff)).toEqual(expected);
     expect(diff.changed).toBe(Object.keys(expected).length > 0);
     expect(diff.replaces).toEqual(Object.keys(expected).filter((k) => (expected as any)[k].endsWith("REPLACE")));
     expect(diff.deleteBeforeReplace).toBe(false);
@@ -32,15 +33,24 @@ describe("diffInputs: named cases per flag", () => {
 
   test("a property the live state lacks diffs as an addition", () => {
     const diff = diffInputs(spec, { name: "web" } as any, { name: "web", image: "r.io/a/b:2" } as any, { name: "web" } as any);
-    expect(diff.detailedDiff).toEqual({ image: "ADD" });
+    expect(kinds(diff.detailedDiff)).toEqual({ image: "ADD" });
   });
 
-  test("grow-only: shrink below the live value fails the preview", () => {
-    expect(() => diffInputs(spec, { ...live, size: 40 } as any, { ...oldInputs, size: 20 } as any, oldInputs as any)).toThrow(InvalidChangeError);
+  test("inputDiff says which old value was compared: the old input, or the live output", () => {
+    const diff = diffInputs(spec, live as any, { ...oldInputs, port: 9090, password: "new" } as any, oldInputs as any);
+    expect(diff.detailedDiff).toEqual({ port: { kind: "UPDATE", inputDiff: false }, password: { kind: "UPDATE", inputDiff: true } });
+    const removed = diffInputs(spec, live as any, { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" } as any, oldInputs as any);
+    expect(removed.detailedDiff.env).toEqual({ kind: "DELETE", inputDiff: true });
+    const notLive = diffInputs(spec, { name: "web" } as any, { name: "web", port: 9090 } as any, { name: "web", port: 8080 } as any);
+    expect(notLive.detailedDiff.port).toEqual({ kind: "UPDATE", inputDiff: true });
   });
 
-  test("fixed after create: a change against the live value fails the preview", () => {
-    expect(() => diffInputs(spec, live as any, { ...oldInputs, cpu: 500 } as any, oldInputs as any)).toThrow(/cpu cannot change from 250 to 500/);
+  // The engine's refresh diffs the other way round: olds = what Read returned, news = the stored inputs.
+  test("never fails: a shrink or a resize the API refuses shows as a change (refresh drift)", () => {
+    const grown = diffInputs(spec, { ...live, size: 40 } as any, { ...oldInputs, size: 10 } as any, { ...oldInputs, size: 40 } as any);
+    expect(kinds(grown.detailedDiff)).toEqual({ size: "UPDATE" });
+    const resized = diffInputs(spec, live as any, { ...oldInputs, cpu: 500 } as any, oldInputs as any);
+    expect(kinds(resized.detailedDiff)).toEqual({ cpu: "UPDATE" });
   });
 
   test("deleteBeforeReplace only when the resource asks and something replaces", () => {

@@ -1,4 +1,4 @@
-import { WaitCancelled, WaitTimeout, nextPollDelayMs, waitUntil } from "../../provider/src/framework/polling";
+import { SharedPoll, WaitCancelled, WaitTimeout, nextPollDelayMs, type WaitOptions } from "../../provider/src/framework/polling";
 
 describe("nextPollDelayMs: the schedule as a pure function", () => {
   test.each([
@@ -17,45 +17,104 @@ describe("nextPollDelayMs: the schedule as a pure function", () => {
   });
 });
 
-describe("waitUntil", () => {
-  const never = new AbortController().signal;
+/** A source of volume statuses whose every read is counted and numbered. */
+function source(statusOf: (id: string, read: number) => string) {
+  const reads: Array<{ started: number; ids: string[] }> = [];
+  let clock = 0;
+  const fetch = async () => {
+    const read = reads.length + 1;
+    reads.push({ started: ++clock, ids: [] });
+    await new Promise((r) => setTimeout(r, 2));
+    return { read, status: (id: string) => statusOf(id, read) };
+  };
+  return { fetch, reads };
+}
 
-  test("returns the first value that is done, reporting progress meanwhile", async () => {
-    let reads = 0;
-    const progress: string[] = [];
-    const value = await waitUntil({
-      what: "thing to be ready",
-      poll: async () => ++reads,
-      done: (n) => n === 3,
-      timeoutMs: 10_000,
-      signal: never,
-      schedule: () => 1,
-      progress: (m) => progress.push(m),
-    });
-    expect(value).toBe(3);
-    expect(progress).toEqual(["waiting for thing to be ready (0s)", "waiting for thing to be ready (0s)"]);
+type Snapshot = Awaited<ReturnType<ReturnType<typeof source>["fetch"]>>;
+const never = () => new AbortController().signal;
+type Seen = { read: number; status: string };
+const waitFor = (poll: SharedPoll<Snapshot>, id: string, options: Partial<WaitOptions<Snapshot, Seen>> = {}) =>
+  poll.wait<Seen>({
+    what: `volume ${id} to be running`,
+    select: (s) => ({ read: s.read, status: s.status(id) }),
+    done: (v) => v.status === "running",
+    timeoutMs: 60_000,
+    signal: never(),
+    ...options,
+  });
+
+describe("SharedPoll: many waits, one read loop", () => {
+  test("one read answers every wait registered before it: N waits cost the reads of one", async () => {
+    const { fetch, reads } = source((_id, read) => (read >= 4 ? "running" : "provisioning"));
+    const poll = new SharedPoll(fetch, () => 5);
+    const waits = Array.from({ length: 20 }, (_, i) => waitFor(poll, `v${i}`));
+    const settled = await Promise.all(waits);
+    expect(settled.every((v) => v.status === "running" && v.read === 4)).toBe(true);
+    expect(reads).toHaveLength(4);
+  });
+
+  test("every waiting volume is noticed, each when its own status turns", async () => {
+    const readyAt: Record<string, number> = { a: 2, b: 5, c: 3 };
+    const { fetch, reads } = source((id, read) => (read >= readyAt[id] ? "running" : "provisioning"));
+    const poll = new SharedPoll(fetch, () => 5);
+    const [a, b, c] = await Promise.all(["a", "b", "c"].map((id) => waitFor(poll, id)));
+    expect([a.read, b.read, c.read]).toEqual([2, 5, 3]);
+    expect(reads).toHaveLength(5);
+  });
+
+  test("a wait is never answered by a read that began before it", async () => {
+    const { fetch, reads } = source(() => "running");
+    const poll = new SharedPoll(fetch, () => 5);
+    const first = waitFor(poll, "a");
+    await new Promise((r) => setImmediate(r)); // the first read is now in flight
+    const second = waitFor(poll, "b");
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.read).toBe(1);
+    expect(b.read).toBe(2); // read 1 began before the second wait: it may not answer it
+    expect(reads).toHaveLength(2);
   });
 
   test("what the caller already knows stands for the first read", async () => {
-    const polled: number[] = [];
-    const ready = await waitUntil({ what: "x", initial: 1, poll: async () => (polled.push(2), 2), done: (n) => n === 2, timeoutMs: 1000, signal: never, schedule: () => 1 });
-    expect(ready).toBe(2);
-    expect(polled).toEqual([2]);
-    const already = await waitUntil({ what: "x", initial: 2, poll: async () => (polled.push(3), 3), done: (n) => n === 2, timeoutMs: 1000, signal: never });
-    expect(already).toBe(2);
-    expect(polled).toEqual([2]); // no read at all
+    const { fetch, reads } = source(() => "running");
+    const poll = new SharedPoll(fetch, () => 5);
+    const known = await waitFor(poll, "a", { initial: { read: 0, status: "running" } });
+    expect(known.read).toBe(0);
+    expect(reads).toHaveLength(0);
   });
 
-  test("gives up at the deadline with WaitTimeout", async () => {
-    await expect(
-      waitUntil({ what: "x", poll: async () => 0, done: () => false, timeoutMs: 30, signal: never, schedule: () => 10 }),
-    ).rejects.toBeInstanceOf(WaitTimeout);
-  });
-
-  test("stops at once when cancelled", async () => {
+  test("cancelling one wait does not disturb the others", async () => {
+    const { fetch } = source((_id, read) => (read >= 3 ? "running" : "provisioning"));
+    const poll = new SharedPoll(fetch, () => 5);
     const controller = new AbortController();
-    const waiting = waitUntil({ what: "x", poll: async () => 0, done: () => false, timeoutMs: 60_000, signal: controller.signal, schedule: () => 60_000 });
-    setTimeout(() => controller.abort(), 10);
-    await expect(waiting).rejects.toBeInstanceOf(WaitCancelled);
+    const cancelled = waitFor(poll, "a", { signal: controller.signal });
+    const others = [waitFor(poll, "b"), waitFor(poll, "c")];
+    setTimeout(() => controller.abort(), 3);
+    await expect(cancelled).rejects.toBeInstanceOf(WaitCancelled);
+    for (const other of await Promise.all(others)) expect(other).toMatchObject({ status: "running", read: 3 });
+  });
+
+  test("a wait gives up at its deadline with WaitTimeout; the others go on", async () => {
+    const { fetch } = source((id, read) => (id === "b" && read >= 4 ? "running" : "provisioning"));
+    const poll = new SharedPoll(fetch, () => 5);
+    const seen: string[] = [];
+    const short = waitFor(poll, "a", { timeoutMs: 8, seen: (v) => seen.push(v.status) });
+    const long = waitFor(poll, "b");
+    await expect(short).rejects.toBeInstanceOf(WaitTimeout);
+    expect(seen[0]).toBe("provisioning");
+    await expect(long).resolves.toMatchObject({ status: "running" });
+  });
+
+  test("progress is reported on each read that finds it not done", async () => {
+    const { fetch } = source((_id, read) => (read >= 3 ? "running" : "provisioning"));
+    const progress: string[] = [];
+    await waitFor(new SharedPoll(fetch, () => 5), "a", { progress: (m) => progress.push(m) });
+    expect(progress).toEqual(["waiting for volume a to be running (0s)", "waiting for volume a to be running (0s)"]);
+  });
+
+  test("a failed read fails the waits it would have answered", async () => {
+    const poll = new SharedPoll(async () => {
+      throw new Error("503");
+    }, () => 5);
+    await expect(waitFor(poll as any, "a")).rejects.toThrow("503");
   });
 });

@@ -12,7 +12,7 @@ for (const [type, name] of [
     type,
     inputs: { name, cpuMilli: 500, memoryMb: 512, storageGb: 5 },
     replace: { name: `${name}-2` },
-    drift: { apply: mutate("services", { storage_gb: 9 }), property: "storageGb", diffError: /cannot resize a managed/ },
+    drift: { apply: mutate("services", { storage_gb: 9 }), property: "storageGb" },
     remove: removeRecord("services"),
     unknownInput: "name",
   });
@@ -43,14 +43,21 @@ describe("Managed database behaviour", () => {
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
-  test("a size first set after creation fails at diff against the live value, not silently", async () => {
+  test("a size first set after creation fails at the update's preview against the live value, not silently", async () => {
     const { inputs } = await fixture.plugin.check(TYPE, "unsized", { name: "unsized" });
     const created = await fixture.plugin.create(TYPE, "unsized", inputs);
     const next = await fixture.plugin.check(TYPE, "unsized", { name: "unsized", memoryMb: 4096 }, inputs);
     expect(next.failures).toEqual([]);
-    await expect(fixture.plugin.diff(TYPE, "unsized", created.id, created.properties, next.inputs, inputs)).rejects.toMatchObject({
-      details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
-    });
+    const diff = await fixture.plugin.diff(TYPE, "unsized", created.id, created.properties, next.inputs, inputs);
+    expect(diff.diffs).toEqual(["memoryMb"]);
+    const mark = fixture.mark();
+    for (const preview of [true, false]) {
+      await expect(fixture.plugin.update(TYPE, "unsized", created.id, created.properties, next.inputs, inputs, { preview })).rejects.toMatchObject({
+        code: 3 /* INVALID_ARGUMENT */,
+        details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
+      });
+    }
+    expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
   test("importing a database id as another kind fails, naming the kind, instead of adopting it", async () => {

@@ -1,21 +1,23 @@
-// The Container's pure mappers: wire record -> outputs, and the PATCH body of an update.
-import { containerFromWire, containerPatch, type Container } from "../../provider/src/resources/container";
-import type { WireService } from "../../provider/src/api/wire";
+// The Container's pure pieces: record -> outputs, the settings an update sends, and the env that
+// is the app's own (not what links inject).
+import { containerFromWire, containerSettings, ownEnv, type Container } from "../../provider/src/resources/container";
+import type { ServiceRecord } from "../../provider/src/api/wire";
 
-const record: WireService = {
-  id: "c1", project_id: "p1", name: "web", display_name: "web", type: "container", runtime: "docker",
-  image: "r.io/a/web:1", port: 8080, replicas: 1, status: "stopped", internal_host: "web.p.svc.cluster.local:8080",
-  public_url: "https://web.apps.test", public: true, cpu_milli: 250, memory_mb: 256, storage_gb: 1, env: {},
-  connection: undefined, created_at: "2026-01-01T00:00:00Z", updated_at: "2026-01-01T00:00:00Z", marketplace_app: undefined,
+const record: ServiceRecord = {
+  id: "c1", projectId: "p1", name: "web", displayName: "web", type: "container", runtime: "docker",
+  image: "r.io/a/web:1", port: 8080, replicas: 1, status: "stopped", internalHost: "web.p.svc.cluster.local:8080",
+  publicUrl: "https://web.apps.test", public: true, cpuMilli: 250, memoryMb: 256, storageGb: 1, env: {},
+  connection: undefined, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", marketplaceApp: undefined,
 };
 
-test("a wire record maps to lowerCamel outputs; running is derived from the status", () => {
+test("a record maps to the resource's outputs; running is derived from the status", () => {
   expect(containerFromWire(record)).toMatchObject({ projectId: "p1", httpPort: 8080, cpuMilli: 250, publicUrl: "https://web.apps.test", running: false });
   expect(containerFromWire({ ...record, status: "running" }).running).toBe(true);
+  expect(containerFromWire({ ...record, status: "failed" }).running).toBe(true);
   expect(containerFromWire(record)).not.toHaveProperty("marketplaceApp");
 });
 
-describe("containerPatch sends only what the user set and what differs", () => {
+describe("containerSettings sends only what the program set and what differs", () => {
   const live = containerFromWire(record);
   const program = (extra: Partial<Container>) => ({ name: "web", image: "r.io/a/web:1", ...extra }) as Container;
 
@@ -23,14 +25,25 @@ describe("containerPatch sends only what the user set and what differs", () => {
     ["nothing changed", {}, {}],
     ["a new image", { image: "r.io/a/web:2" }, { image: "r.io/a/web:2" }],
     ["env and replicas", { env: { A: "1" }, replicas: 2 }, { env: { A: "1" }, replicas: 2 }],
-    ["a value equal to the live one is not sent", { cpuMilli: 250, memoryMb: 512 }, { memory_mb: 512 }],
-    ["settings the user left out are never sent", { displayName: undefined }, {}],
+    ["a value equal to the live one is not sent", { cpuMilli: 250, memoryMb: 512 }, { memoryMb: 512 }],
+    ["settings the program left out are never sent", { displayName: undefined }, {}],
+    ["a new port", { httpPort: 9090 }, { httpPort: 9090 }],
   ])("%s", (_name, extra, body) => {
-    expect(containerPatch(live, program(extra as Partial<Container>))).toEqual(body);
+    expect(containerSettings(live, program(extra as Partial<Container>))).toEqual(body);
   });
 });
 
 test("an env map equal but for key order is not sent again", () => {
   const live = containerFromWire({ ...record, env: { A: "1", B: "2" } });
-  expect(containerPatch(live, { name: "web", image: "r.io/a/web:1", env: { B: "2", A: "1" } } as unknown as Container)).toEqual({});
+  expect(containerSettings(live, { name: "web", image: "r.io/a/web:1", env: { B: "2", A: "1" } } as unknown as Container)).toEqual({});
+});
+
+describe("ownEnv: variables links inject belong to the links", () => {
+  const live = { LOG_LEVEL: "info", DATABASE_URL: "postgres://u:pw@db/app", CACHE_URL: "redis://c" };
+  const injected = new Set(["DATABASE_URL", "CACHE_URL"]);
+  test.each([
+    ["injected keys are left out", undefined, { LOG_LEVEL: "info" }],
+    ["a key the program sets itself stays, even if a link injects it", { DATABASE_URL: "mine" }, { LOG_LEVEL: "info", DATABASE_URL: "postgres://u:pw@db/app" }],
+    ["keys no link injects stay, set by the program or not (drift)", { LOG_LEVEL: "debug" }, { LOG_LEVEL: "info" }],
+  ])("%s", (_name, program, expected) => expect(ownEnv(live, injected, program as any)).toEqual(expected));
 });

@@ -48,6 +48,11 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
   expect(Object.keys(schema.resources).sort()).toEqual(
     ["Container", "Mysql", "Postgres", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment"].map((t) => `hosting:index:${t}`),
   );
-  expect(Object.keys(schema.functions)).toEqual(["hosting:index:getContainerLogs"]);
+  expect(Object.keys(schema.functions).sort()).toEqual(
+    [
+      "getContainer", "getContainerLogs", "getContainers", "getMysql", "getPostgres", "getRedis",
+      "getRegistries", "getRegistry", "getServiceLinks", "getVolume", "getVolumes",
+    ].map((f) => `hosting:index:${f}`),
+  );
   expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["HOSTING_TOKEN"] } });
 });

@@ -42,7 +42,10 @@ test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that
   const { stdout } = await run(process.execPath, ["-e", probe], { env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } });
   const loaded = JSON.parse(stdout);
   expect(loaded.exports).toEqual(
-    ["Container", "Mysql", "Postgres", "Provider", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment", "config", "getContainerLogs", "getContainerLogsOutput", "types"].sort(),
+    [
+      "Container", "Mysql", "Postgres", "Provider", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment", "config", "types",
+      ...Object.keys(schema.functions).flatMap((token) => [token.split(":")[2], `${token.split(":")[2]}Output`]),
+    ].sort(),
   );
   expect(loaded.types).toEqual(["Container", "Postgres", "Mysql", "Redis", "ServiceLink", "Registry", "Volume", "VolumeAttachment"].map((n) => `hosting:index:${n}`));
   expect(loaded.module).toBe("function");

@@ -1,56 +1,56 @@
 // HostingClient: the typed client of the Container Hosting Service API (docs/CONTRACTS.md).
 //
-// Every method takes an optional last argument `{ signal?, timeoutMs? }` and returns wire
-// types parsed by zod. Behaviour every resource gets without knowing:
+// Every method takes an optional last argument `{ signal?, timeoutMs? }` and speaks camelCase
+// (wire.ts maps to and from the API's snake_case). Behaviour every caller gets without asking:
 //   - one process-wide keep-alive connection pool (http.ts);
 //   - retries where safe, client-wide rate control after a 429 (transport.ts);
-//   - creates never sent twice blindly (`create` below, the one helper every create uses);
-//   - coalesced, briefly cached list reads that never show data older than a completed
-//     write of the same project (coalesce.ts).
-
+//   - a write in flight is never aborted, and a create is never sent twice blindly (transport.ts,
+//     and `create` below, the one helper every create uses);
+//   - list reads that wait at the same time share one GET, which starts after every one of them
+//     began (loader.ts): no read is ever answered with older data.
 import type { Dispatcher } from "undici";
 import { version as packageVersion } from "../../../package.json";
 import { ClientConfigError, parseBaseUrl } from "./http";
+import { FreshLists } from "./loader";
 import type { RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
-import { Transport, type CallOptions, type RequestSpec } from "./transport";
+import { AbortedError } from "./errors";
+import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
 import {
   DATABASE_KINDS,
-  WireDatabaseCreateResponseSchema,
-  WireRegistryListSchema,
-  WireRegistrySchema,
-  WireServiceLinkListSchema,
-  WireServiceLinkSchema,
-  WireServiceListSchema,
-  WireServiceSchema,
-  WireVolumeAttachmentSchema,
-  WireVolumeListSchema,
-  WireVolumeSchema,
+  DatabaseCreatedSchema,
+  RegistryRecordListSchema,
+  RegistryRecordSchema,
+  LinkRecordListSchema,
+  LinkRecordSchema,
+  ServiceRecordListSchema,
+  ServiceRecordSchema,
+  AttachmentRecordSchema,
+  VolumeRecordListSchema,
+  VolumeRecordSchema,
+  toWire,
   type ContainerCreate,
-  type ContainerPatch,
+  type ContainerSettings,
   type DatabaseCreate,
+  type DatabaseCreated,
   type DatabaseKind,
+  type RegistryRecord,
   type RegistryBody,
+  type ServiceRecord,
+  type LinkRecord,
   type ServiceLinkCreate,
+  type VolumeRecord,
   type VolumeAttach,
+  type AttachmentRecord,
   type VolumeCreate,
-  type VolumeDetach,
-  type VolumeUpdate,
-  type WireDatabaseCreateResponse,
-  type WireRegistry,
-  type WireService,
-  type WireServiceLink,
-  type WireVolume,
-  type WireVolumeAttachment,
-  type WireVolumeListItem,
+  type VolumeListRecord,
 } from "./wire";
 
 export type { CallOptions } from "./transport";
 
+/** The client's defaults; the provider's configuration declares these same values as its own. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 5;
-export const DEFAULT_CACHE_TTL_MS = 2_000;
-export const CLIENT_VERSION: string = packageVersion;
 export const DEFAULT_USER_AGENT = `pulumi-hosting/${packageVersion}`;
 
 export interface HostingClientOptions {
@@ -74,8 +74,6 @@ export interface HostingClientOptions {
   logger?: (line: string) => void;
   /** Tuning of the client-wide adaptive rate control. */
   rateControl?: RateControlOptions;
-  /** TTL of cached list reads. Default 2 s; 0 shares in-flight reads only. */
-  cacheTtlMs?: number;
   /** Use another undici dispatcher than the shared process-wide pool (tests). */
   dispatcher?: Dispatcher;
 }
@@ -102,43 +100,40 @@ function create<T>(
   });
 }
 
+/** A shared list read, awaited with the caller's own signal. */
+function listed<T>(lists: FreshLists<T>, key: string, path: string, opts: CallOptions): Promise<T> {
+  return raceSignal(lists.read(key), opts.signal, () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true }));
+}
+
 export class ContainersApi {
-  constructor(private readonly t: Transport) {}
+  private readonly lists: FreshLists<ServiceRecord[]>;
 
-  /** Every service record of the project (containers and managed databases). Coalesced. */
-  list(projectId: string, opts: CallOptions = {}): Promise<WireService[]> {
-    return this.read(projectId, opts);
-  }
-
-  private read(projectId: string, opts: CallOptions & { fresh?: boolean; item?: string }): Promise<WireService[]> {
-    return this.t.read(
-      projectId,
-      { path: `${projectPath(projectId)}/containers`, response: { kind: "json", schema: WireServiceListSchema } },
-      opts,
+  constructor(private readonly t: Transport) {
+    this.lists = new FreshLists((projectId) =>
+      t.shared({ path: `${projectPath(projectId)}/containers`, response: { kind: "json", schema: ServiceRecordListSchema } }),
     );
   }
 
-  /**
-   * There is no single GET: read the (coalesced) list and find the id. The list need only
-   * be fresh for this container (see coalesce.ts).
-   */
-  async get(projectId: string, id: string, opts: CallOptions = {}): Promise<WireService | undefined> {
-    return (await this.read(projectId, { ...opts, item: id })).find((s) => s.id === id);
+  /** Every service record of the project (containers and managed databases). */
+  list(projectId: string, opts: CallOptions = {}): Promise<ServiceRecord[]> {
+    return listed(this.lists, projectId, `${projectPath(projectId)}/containers`, opts);
   }
 
-  /** Look a service up by name with a fresh read (never the cache). */
-  async findByName(projectId: string, name: string, opts: CallOptions = {}): Promise<WireService | undefined> {
-    return (await this.read(projectId, { ...opts, fresh: true })).find((s) => s.name === name);
+  /** There is no single GET: read the list and find the id. */
+  async get(projectId: string, id: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {
+    return (await this.list(projectId, opts)).find((s) => s.id === id);
   }
 
-  create(projectId: string, body: ContainerCreate, opts: CallOptions = {}): Promise<WireService> {
+  async findByName(projectId: string, name: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {
+    return (await this.list(projectId, opts)).find((s) => s.name === name);
+  }
+
+  create(projectId: string, body: ContainerCreate, opts: CallOptions = {}): Promise<ServiceRecord> {
     return create(this.t, {
       ...opts,
       path: `${projectPath(projectId)}/containers`,
-      body,
-      scope: projectId,
-      item: (created: WireService) => created.id,
-      response: { kind: "json", schema: WireServiceSchema },
+      body: toWire(body),
+      response: { kind: "json", schema: ServiceRecordSchema },
       // Ours if the name and image match what we sent (names are unique in a project).
       lookup: async (o) => {
         const s = await this.findByName(projectId, body.name, o);
@@ -147,15 +142,13 @@ export class ContainersApi {
     });
   }
 
-  update(projectId: string, id: string, patch: ContainerPatch, opts: CallOptions = {}): Promise<WireService> {
+  update(projectId: string, id: string, settings: ContainerSettings, opts: CallOptions = {}): Promise<ServiceRecord> {
     return this.t.request({
       ...opts,
       method: "PATCH",
       path: `${projectPath(projectId)}/containers/${seg(id)}`,
-      body: patch,
-      scope: projectId,
-      item: id,
-      response: { kind: "json", schema: WireServiceSchema },
+      body: toWire(settings),
+      response: { kind: "json", schema: ServiceRecordSchema },
     });
   }
 
@@ -165,8 +158,6 @@ export class ContainersApi {
       ...opts,
       method: "DELETE",
       path: `${projectPath(projectId)}/containers/${seg(id)}`,
-      scope: projectId,
-      item: id,
       response: { kind: "empty" },
     });
   }
@@ -198,8 +189,6 @@ export class ContainersApi {
       ...opts,
       method: "POST",
       path: `${projectPath(projectId)}/containers/${seg(id)}/${verb}`,
-      scope: projectId,
-      item: id,
       response: { kind: "empty" },
     });
   }
@@ -211,14 +200,13 @@ export class DatabasesApi {
     private readonly containers: ContainersApi,
   ) {}
 
-  create(kind: DatabaseKind, projectId: string, body: DatabaseCreate, opts: CallOptions = {}): Promise<WireDatabaseCreateResponse> {
+  create(kind: DatabaseKind, projectId: string, body: DatabaseCreate, opts: CallOptions = {}): Promise<DatabaseCreated> {
     if (!DATABASE_KINDS.includes(kind)) throw new TypeError(`unknown database kind ${JSON.stringify(kind)}`);
     return create(this.t, {
       ...opts,
       path: `${projectPath(projectId)}/${kind}`,
-      body,
-      scope: projectId,
-      response: { kind: "json", schema: WireDatabaseCreateResponseSchema },
+      body: toWire({ name: body.name, resources: body.resources && toWire(body.resources) }),
+      response: { kind: "json", schema: DatabaseCreatedSchema },
       // Rebuild {service, connection} from the service record's `connection` field.
       lookup: async (o) => {
         const s = await this.containers.findByName(projectId, body.name, o);
@@ -229,172 +217,148 @@ export class DatabasesApi {
 }
 
 export class ServiceLinksApi {
-  constructor(private readonly t: Transport) {}
+  private readonly lists: FreshLists<LinkRecord[]>;
 
-  list(projectId: string, opts: CallOptions & { fresh?: boolean } = {}): Promise<WireServiceLink[]> {
-    return this.t
-      .read(
-        projectId,
-        { path: `${projectPath(projectId)}/service-links`, response: { kind: "json", schema: WireServiceLinkListSchema } },
-        opts,
-      )
-      .then((r) => r.links);
+  constructor(private readonly t: Transport) {
+    this.lists = new FreshLists((projectId) =>
+      t.shared({ path: `${projectPath(projectId)}/service-links`, response: { kind: "json", schema: LinkRecordListSchema } }),
+    );
   }
 
-  create(projectId: string, body: ServiceLinkCreate, opts: CallOptions = {}): Promise<WireServiceLink> {
+  list(projectId: string, opts: CallOptions = {}): Promise<LinkRecord[]> {
+    return listed(this.lists, projectId, `${projectPath(projectId)}/service-links`, opts);
+  }
+
+  /** The identical link, if the project has one (a link's identity is consumer, provider and type). */
+  async findSame(projectId: string, link: ServiceLinkCreate, opts: CallOptions = {}): Promise<LinkRecord | undefined> {
+    return (await this.list(projectId, opts)).find(
+      (l) => l.consumerServiceId === link.consumerServiceId && l.providerServiceId === link.providerServiceId && l.linkType === link.linkType,
+    );
+  }
+
+  create(projectId: string, body: ServiceLinkCreate, opts: CallOptions = {}): Promise<LinkRecord> {
     return create(this.t, {
       ...opts,
       path: `${projectPath(projectId)}/service-links`,
-      body,
-      scope: projectId,
-      response: { kind: "json", schema: WireServiceLinkSchema },
-      lookup: async (o) =>
-        (await this.list(projectId, { ...o, fresh: true })).find(
-          (l) =>
-            l.consumer_service_id === body.consumer_service_id &&
-            l.provider_service_id === body.provider_service_id &&
-            l.link_type === body.link_type,
-        ),
+      body: toWire(body),
+      response: { kind: "json", schema: LinkRecordSchema },
+      lookup: (o) => this.findSame(projectId, body, o),
     });
   }
 }
-
-const REGISTRIES_SCOPE = "\u0000registries"; // cannot collide with a project id
 
 export class RegistriesApi {
   constructor(private readonly t: Transport) {}
 
-  list(opts: CallOptions = {}): Promise<WireRegistry[]> {
-    return this.t.request({ ...opts, method: "GET", path: "/v1/registries", response: { kind: "json", schema: WireRegistryListSchema } });
+  list(opts: CallOptions = {}): Promise<RegistryRecord[]> {
+    return this.t.request({ ...opts, method: "GET", path: "/v1/registries", response: { kind: "json", schema: RegistryRecordListSchema } });
   }
 
-  get(id: string, opts: CallOptions = {}): Promise<WireRegistry> {
-    return this.t.request({
-      ...opts,
-      method: "GET",
-      path: `/v1/registries/${seg(id)}`,
-      response: { kind: "json", schema: WireRegistrySchema },
-    });
+  get(id: string, opts: CallOptions = {}): Promise<RegistryRecord> {
+    return this.t.request({ ...opts, method: "GET", path: `/v1/registries/${seg(id)}`, response: { kind: "json", schema: RegistryRecordSchema } });
   }
 
-  create(body: RegistryBody, opts: CallOptions = {}): Promise<WireRegistry> {
+  create(body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
     return create(this.t, {
       ...opts,
       path: "/v1/registries",
-      body,
-      scope: REGISTRIES_SCOPE,
-      response: { kind: "json", schema: WireRegistrySchema },
+      body: toWire(body),
+      response: { kind: "json", schema: RegistryRecordSchema },
       lookup: async (o) => (await this.list(o)).find((r) => r.name === body.name && r.host === body.host),
     });
   }
 
-  replace(id: string, body: RegistryBody, opts: CallOptions = {}): Promise<WireRegistry> {
+  replace(id: string, body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
     return this.t.request({
       ...opts,
       method: "PUT",
       path: `/v1/registries/${seg(id)}`,
-      body,
-      scope: REGISTRIES_SCOPE,
-      response: { kind: "json", schema: WireRegistrySchema },
+      body: toWire(body),
+      response: { kind: "json", schema: RegistryRecordSchema },
     });
   }
 
   delete(id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({
-      ...opts,
-      method: "DELETE",
-      path: `/v1/registries/${seg(id)}`,
-      scope: REGISTRIES_SCOPE,
-      response: { kind: "empty" },
-    });
+    return this.t.request({ ...opts, method: "DELETE", path: `/v1/registries/${seg(id)}`, response: { kind: "empty" } });
   }
 }
 
 export class VolumesApi {
-  constructor(private readonly t: Transport) {}
+  private readonly lists: FreshLists<VolumeListRecord[]>;
 
-  /** Volumes of the project, each with `attached`. Coalesced. */
-  list(projectId: string, opts: CallOptions & { fresh?: boolean } = {}): Promise<WireVolumeListItem[]> {
-    return this.t
-      .read(
-        projectId,
-        { path: `${projectPath(projectId)}/volumes`, response: { kind: "json", schema: WireVolumeListSchema } },
-        opts,
-      )
-      .then((r) => r.volumes);
-  }
-
-  /** One volume, with `attachment`. Concurrent identical gets share a request; never cached. */
-  get(projectId: string, id: string, opts: CallOptions = {}): Promise<WireVolume> {
-    return this.t.read(
-      projectId,
-      { path: `${projectPath(projectId)}/volumes/${seg(id)}`, response: { kind: "json", schema: WireVolumeSchema } },
-      { ...opts, ttlMs: 0 },
+  constructor(private readonly t: Transport) {
+    this.lists = new FreshLists((projectId) =>
+      t.shared({ path: `${projectPath(projectId)}/volumes`, response: { kind: "json", schema: VolumeRecordListSchema } }),
     );
   }
 
-  create(projectId: string, body: VolumeCreate, opts: CallOptions = {}): Promise<WireVolume> {
+  /** Volumes of the project, each with `attached`. */
+  list(projectId: string, opts: CallOptions = {}): Promise<VolumeListRecord[]> {
+    return listed(this.lists, projectId, `${projectPath(projectId)}/volumes`, opts);
+  }
+
+  /** One volume, with `attachment`. */
+  get(projectId: string, id: string, opts: CallOptions = {}): Promise<VolumeRecord> {
+    return this.t.request({
+      ...opts,
+      method: "GET",
+      path: `${projectPath(projectId)}/volumes/${seg(id)}`,
+      response: { kind: "json", schema: VolumeRecordSchema },
+    });
+  }
+
+  create(projectId: string, body: VolumeCreate, opts: CallOptions = {}): Promise<VolumeRecord> {
     return create(this.t, {
       ...opts,
       path: `${projectPath(projectId)}/volumes`,
-      body,
-      scope: projectId,
-      response: { kind: "json", schema: WireVolumeSchema },
+      body: toWire(body),
+      response: { kind: "json", schema: VolumeRecordSchema },
       lookup: async (o) => {
-        const v = (await this.list(projectId, { ...o, fresh: true })).find((x) => x.name === body.name && x.size_gb === body.size_gb);
+        const v = (await this.list(projectId, o)).find((x) => x.name === body.name && x.sizeGb === body.sizeGb);
         return v ? this.get(projectId, v.id, o) : undefined;
       },
     });
   }
 
-  update(projectId: string, id: string, body: VolumeUpdate, opts: CallOptions = {}): Promise<WireVolume> {
+  resize(projectId: string, id: string, sizeGb: number, opts: CallOptions = {}): Promise<VolumeRecord> {
     return this.t.request({
       ...opts,
       method: "PATCH",
       path: `${projectPath(projectId)}/volumes/${seg(id)}`,
-      body,
-      scope: projectId,
-      response: { kind: "json", schema: WireVolumeSchema },
+      body: toWire({ sizeGb }),
+      response: { kind: "json", schema: VolumeRecordSchema },
     });
   }
 
   delete(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({
-      ...opts,
-      method: "DELETE",
-      path: `${projectPath(projectId)}/volumes/${seg(id)}`,
-      scope: projectId,
-      response: { kind: "empty" },
-    });
+    return this.t.request({ ...opts, method: "DELETE", path: `${projectPath(projectId)}/volumes/${seg(id)}`, response: { kind: "empty" } });
   }
 
   /**
    * Attach. Not resent after an unknown outcome: the volume GET shows the attachment but
    * not the attachment record (id, created_at) this must return, so the error surfaces.
    */
-  attach(projectId: string, volumeId: string, body: VolumeAttach, opts: CallOptions = {}): Promise<WireVolumeAttachment> {
+  attach(projectId: string, volumeId: string, body: VolumeAttach, opts: CallOptions = {}): Promise<AttachmentRecord> {
     return this.t.request({
       ...opts,
       method: "POST",
       path: `${projectPath(projectId)}/volumes/${seg(volumeId)}/attach`,
-      body,
-      scope: projectId,
-      response: { kind: "json", schema: WireVolumeAttachmentSchema },
+      body: toWire(body),
+      response: { kind: "json", schema: AttachmentRecordSchema },
     });
   }
 
   /** Detach. After an unknown outcome, a GET that shows the container detached counts as done. */
-  detach(projectId: string, volumeId: string, body: VolumeDetach, opts: CallOptions = {}): Promise<void> {
+  detach(projectId: string, volumeId: string, containerId: string, opts: CallOptions = {}): Promise<void> {
     return this.t.request<void>({
       ...opts,
       method: "POST",
       path: `${projectPath(projectId)}/volumes/${seg(volumeId)}/detach`,
-      body,
-      scope: projectId,
+      body: toWire({ containerId }),
       response: { kind: "empty" },
       recover: async (o) => {
         const v = await this.get(projectId, volumeId, o);
-        return v.attachment?.container_id === body.container_id ? undefined : { value: undefined };
+        return v.attachment?.containerId === containerId ? undefined : { value: undefined };
       },
     });
   }
@@ -406,7 +370,7 @@ export class HostingClient {
   readonly serviceLinks: ServiceLinksApi;
   readonly registries: RegistriesApi;
   readonly volumes: VolumesApi;
-  /** The request machinery (rate control state, cache stats) for diagnostics and tests. */
+  /** The request machinery (rate control state) for diagnostics and tests. */
   readonly transport: Transport;
   readonly baseUrl: string;
 
@@ -436,7 +400,6 @@ export class HostingClient {
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       logger: options.logger,
       rateControl: options.rateControl,
-      cacheTtlMs: options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS,
       dispatcher: options.dispatcher,
     });
     this.containers = new ContainersApi(this.transport);

@@ -334,11 +334,3 @@ export function isApiError(e: unknown, code?: string): e is ApiError {
 export function isNotFound(e: unknown): e is NotFoundError {
   return e instanceof NotFoundError;
 }
-
-export function isConflict(e: unknown, code?: string): e is ConflictError {
-  return e instanceof ConflictError && (code === undefined || e.code === code);
-}
-
-export function isNetworkError(e: unknown): e is NetworkError {
-  return e instanceof NetworkError;
-}

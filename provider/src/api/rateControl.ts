@@ -47,7 +47,6 @@ export interface RateControlOptions {
 export interface Ticket {
   /** Congestion epoch the request was released in. */
   readonly epoch: number;
-  readonly releasedAt: number;
   /** The window was full, or requests were waiting, when this one was released (so its success may grow it). */
   readonly windowLimited: boolean;
 }
@@ -132,7 +131,7 @@ export class RateCore {
       this.lastReleaseAt = now;
     }
     this.inFlight += 1;
-    return { epoch: this.epoch, releasedAt: now, windowLimited: queued > 0 || this.inFlight >= Math.floor(this.window) };
+    return { epoch: this.epoch, windowLimited: queued > 0 || this.inFlight >= Math.floor(this.window) };
   }
 
   /** Successes per second over the last window. */

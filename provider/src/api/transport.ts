@@ -1,6 +1,13 @@
 // The request loop: admission (rate control) -> one attempt (http.ts) -> classify ->
 // retry decision (retry.ts) -> maybe recover an unknown-outcome create.
 //
+// Cancel safety lives here. A read stops the moment its caller's signal aborts. A write in
+// flight is never aborted: cutting a create's POST would not undo it on the server, and its
+// answer (the id) must reach the engine, or the resource is an orphan. So a write's signal is
+// only looked at between steps (before it is admitted, before a retry); a write that has
+// answered returns its answer, and the abort takes effect at the caller's next step. A write
+// whose outcome is unknown is looked up (`recover`) before the abort is honoured.
+//
 // Why not undici's RetryAgent / RetryHandler: its `retry` callback sees the error and the
 // request options, but
 //   1. it cannot tell whether a failed POST ever reached the server (undici only reports
@@ -27,7 +34,6 @@ import {
   redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
-import { ReadCoalescer, type WriteItem } from "./coalesce";
 import { RateController, type RateControlOptions, type Ticket } from "./rateControl";
 import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
 import { parseWire } from "./wire";
@@ -55,13 +61,6 @@ export interface RequestSpec<T> extends CallOptions {
   body?: unknown;
   response: ResponseKind<T>;
   /**
-   * Cache scope a write belongs to (the project id, or "registries"). Writes are bracketed
-   * so that cached reads of the scope are dropped and later reads see the write.
-   */
-  scope?: string;
-  /** The one item (container id) a write touches, when known: see coalesce.ts. */
-  item?: WriteItem<T>;
-  /**
    * For creates (and other non-repeatable POSTs that can be checked): called when the
    * outcome of an attempt is unknown, and on a 409 after such an attempt. Returns the
    * resource if the earlier attempt took effect, else undefined (then it is safe to send
@@ -82,7 +81,6 @@ export interface TransportOptions {
   userAgent: string;
   logger?: (line: string) => void;
   rateControl?: RateControlOptions;
-  cacheTtlMs?: number;
   dispatcher?: Dispatcher;
   /** Randomness for backoff jitter (tests). */
   random?: () => number;
@@ -90,7 +88,6 @@ export interface TransportOptions {
 
 export class Transport {
   readonly rate: RateController;
-  readonly cache: ReadCoalescer;
   private readonly opts: Omit<TransportOptions, "token">;
   // #private: invisible to util.inspect, JSON.stringify and enumeration.
   readonly #token: string;
@@ -102,32 +99,18 @@ export class Transport {
     this.#token = token;
     this.#secrets = [token];
     this.rate = new RateController(opts.rateControl);
-    this.cache = new ReadCoalescer({ ttlMs: opts.cacheTtlMs ?? 2000 });
   }
 
-  /** Run a request; writes with a scope are bracketed for read-after-write safety. */
   request<T>(spec: RequestSpec<T>): Promise<T> {
-    if (spec.method !== "GET" && spec.scope !== undefined) {
-      return this.cache.write(spec.scope, () => this.loop(spec), spec.item);
-    }
     return this.loop(spec);
   }
 
-  /** A coalesced GET: concurrent identical reads share one request; see coalesce.ts. */
-  read<T>(
-    scope: string,
-    spec: Omit<RequestSpec<T>, "method" | "scope" | "recover" | "signal">,
-    opts: CallOptions & { ttlMs?: number; fresh?: boolean; item?: string } = {},
-  ): Promise<T> {
-    // The shared fetch must not die because one of its callers gave up: it runs without
-    // the callers' signals, and each caller waits on it with its own signal.
-    const shared = this.cache.read(
-      scope,
-      spec.path,
-      () => this.loop<T>({ ...spec, method: "GET", timeoutMs: opts.timeoutMs }),
-      { ttlMs: opts.ttlMs, fresh: opts.fresh, item: opts.item },
-    );
-    return raceSignal(shared, opts.signal, () => new AbortedError({ method: "GET", path: spec.path, mayHaveReachedServer: true }));
+  /**
+   * A GET that several callers share (a FreshList's fetch): it runs without their signals, so
+   * that one caller giving up does not fail the others; `awaitShared` gives each its own.
+   */
+  shared<T>(spec: Omit<RequestSpec<T>, "method" | "recover" | "signal">): Promise<T> {
+    return this.loop<T>({ ...spec, method: "GET" });
   }
 
   private log(line: string): void {
@@ -156,13 +139,28 @@ export class Transport {
     let outcomeUnknown = false;
     // An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504).
     let mayHaveActed = false;
+    // A read is aborted at once; a write in flight never is (see the top of this file).
+    const attemptSignal = method === "GET" ? spec.signal : undefined;
+    const aborted = () => new AbortedError({ method, path, mayHaveReachedServer: mayHaveActed });
+    /** The caller gave up between steps: settle an unknown outcome first, then stop. */
+    const abandon = async (): Promise<T> => {
+      if (method === "GET") throw aborted();
+      if (outcomeUnknown && spec.recover) {
+        const found = await this.tryRecover(spec, aborted()).catch(() => undefined);
+        if (found !== undefined) return found.value;
+      }
+      throw aborted();
+    };
+    /** Waits `ms` unless the caller gives up first; true when it did. */
+    const gaveUpWaiting = (ms: number) => sleep(ms, spec.signal, aborted).then(() => false, () => true);
 
     for (let attempt = 0; ; attempt++) {
+      if (spec.signal?.aborted) return abandon();
       let ticket: Ticket;
       try {
         ticket = await this.rate.acquire(spec.signal);
       } catch {
-        throw new AbortedError({ method, path, mayHaveReachedServer: outcomeUnknown });
+        return abandon();
       }
 
       const started = Date.now();
@@ -178,7 +176,7 @@ export class Transport {
           headers,
           body,
           timeoutMs,
-          signal: spec.signal,
+          signal: attemptSignal,
         });
       } catch (e) {
         this.rate.settle(ticket, { kind: "failed" });
@@ -251,7 +249,7 @@ export class Transport {
             ? `${method} ${path}: retrying when the client-wide pause ends (${pauseMs}ms) (rate_limited)`
             : `${method} ${path}: retrying in ${wait}ms (${decision.reason})`,
         );
-        await sleep(wait, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
+        if (await gaveUpWaiting(wait)) return abandon();
         continue;
       }
 
@@ -264,7 +262,7 @@ export class Transport {
           return found.value;
         }
         this.log(`${method} ${path}: not found; sending again in ${decision.delayMs}ms`);
-        await sleep(decision.delayMs, spec.signal, () => new AbortedError({ method, path, mayHaveReachedServer: true }));
+        if (await gaveUpWaiting(decision.delayMs)) return abandon();
         continue;
       }
 
@@ -288,14 +286,14 @@ export class Transport {
    * are not retried on when it is a 500, or no response) is made again within the retry budget:
    * giving up at once would leave what the earlier attempt may have created unrecorded (the
    * fault-injection soak found that orphan: a create timing out, then its lookup meeting a 500).
-   * If the lookup still fails, the original failure stands.
+   * If the lookup still fails, the original failure stands. It runs without the caller's signal:
+   * a cancelled create must still learn whether it created something.
    */
   private async tryRecover<T>(spec: RequestSpec<T>, failure: HostingApiClientError): Promise<{ value: T } | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await spec.recover!({ signal: spec.signal, timeoutMs: spec.timeoutMs });
+        return await spec.recover!({ timeoutMs: spec.timeoutMs });
       } catch (e) {
-        if (e instanceof AbortedError) throw e;
         const passing = e instanceof ServerError || e instanceof NetworkError;
         const again = passing && attempt < this.opts.maxRetries;
         this.log(`${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`);
@@ -305,7 +303,7 @@ export class Transport {
           maxDelayMs: this.opts.retryMaxDelayMs,
           random: this.opts.random,
         });
-        await sleep(delay, spec.signal, () => new AbortedError({ method: spec.method, path: spec.path, mayHaveReachedServer: true }));
+        await sleep(delay, undefined, () => failure);
       }
     }
   }

@@ -1,15 +1,35 @@
-// Wire format of the Container Hosting Service API (snake_case), validated with zod at
-// the boundary only. Nothing outside provider/src/api/ sees these names except a
-// resource's mapper.
+// The wire format of the Container Hosting Service API (snake_case), and the only place that
+// knows it: responses are validated with zod and come out with camelCase keys; request bodies
+// go in with camelCase keys and leave as snake_case.
 //
 // Tolerance: fields the document lists but that a record may reasonably lack (managed
-// databases share the service record; marketplace_app, connection) accept missing or
-// null and come out as `undefined`; maps come out as `{}`. Unknown extra fields are
-// dropped. A field that is present with the wrong type is an error, reported as a
-// ResponseValidationError naming the field path.
-
+// databases share the service record; marketplace_app, connection) accept missing or null
+// and come out as `undefined`; maps come out as `{}`. Unknown extra fields are dropped. A
+// field that is present with the wrong type is an error, a ResponseValidationError naming
+// the field path.
 import { z } from "zod";
 import { ResponseValidationError } from "./errors";
+
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type CamelKeys<T> = { [K in keyof T as K extends string ? Camel<K> : K]: T[K] };
+
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * A record's top-level keys renamed to camelCase. Values are untouched: a map such as `env`
+ * keeps its keys, and nested records are schemas of their own.
+ */
+function record<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z
+    .object(shape)
+    .transform((wire) => Object.fromEntries(Object.entries(wire).map(([key, value]) => [camel(key), value])) as CamelKeys<z.output<z.ZodObject<Shape>>>);
+}
+
+/** A request body's top-level keys as the API spells them; undefined entries left out. */
+export function toWire(body: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined).map(([key, value]) => [snake(key), value]));
+}
 
 /** Optional on the wire: accepts missing or null, yields `T | undefined`. */
 function opt<T extends z.ZodType>(schema: T) {
@@ -26,17 +46,17 @@ const stringMap = () =>
 const textual = () => z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v));
 
 // 2.2 Connection object
-export const WireConnectionSchema = z.object({
+export const ConnectionRecordSchema = record({
   host: z.string(),
   port: textual(),
   env_var: z.string(),
   instructions: opt(z.string()),
   requires_auth: opt(textual()),
 });
-export type WireConnection = z.output<typeof WireConnectionSchema>;
+export type ConnectionRecord = z.output<typeof ConnectionRecordSchema>;
 
 // 2.1 Service record (containers and managed databases)
-export const WireServiceSchema = z.object({
+export const ServiceRecordSchema = record({
   id: z.string(),
   project_id: z.string(),
   name: z.string(),
@@ -54,25 +74,22 @@ export const WireServiceSchema = z.object({
   memory_mb: opt(int()),
   storage_gb: opt(int()),
   env: stringMap(),
-  connection: opt(WireConnectionSchema),
+  connection: opt(ConnectionRecordSchema),
   created_at: opt(z.string()),
   updated_at: opt(z.string()),
   marketplace_app: opt(z.string()),
 });
-export type WireService = z.output<typeof WireServiceSchema>;
-export const WireServiceListSchema = z.array(WireServiceSchema);
+export type ServiceRecord = z.output<typeof ServiceRecordSchema>;
+export const ServiceRecordListSchema = z.array(ServiceRecordSchema);
 
 // 2.5 Managed database create response
-export const WireDatabaseCreateResponseSchema = z.object({
-  service: WireServiceSchema,
-  connection: WireConnectionSchema,
-});
-export type WireDatabaseCreateResponse = z.output<typeof WireDatabaseCreateResponseSchema>;
+export const DatabaseCreatedSchema = z.object({ service: ServiceRecordSchema, connection: ConnectionRecordSchema });
+export type DatabaseCreated = z.output<typeof DatabaseCreatedSchema>;
 export type DatabaseKind = "postgres" | "mysql" | "redis";
 export const DATABASE_KINDS: readonly DatabaseKind[] = ["postgres", "mysql", "redis"];
 
 // 2.6 Service link
-export const WireServiceLinkSchema = z.object({
+export const LinkRecordSchema = record({
   id: z.string(),
   project_id: z.string(),
   consumer_service_id: z.string(),
@@ -80,18 +97,18 @@ export const WireServiceLinkSchema = z.object({
   link_type: z.string(),
   injected_env: stringMap(),
 });
-export type WireServiceLink = z.output<typeof WireServiceLinkSchema>;
-export const WireServiceLinkListSchema = z.object({ links: z.array(WireServiceLinkSchema) });
+export type LinkRecord = z.output<typeof LinkRecordSchema>;
+export const LinkRecordListSchema = z.object({ links: z.array(LinkRecordSchema) }).transform((r) => r.links);
 
 // 2.7 Registry (the password is never returned; an unexpected one is dropped)
-export const WireRegistrySchema = z.object({
+export const RegistryRecordSchema = record({
   id: z.string(),
   name: z.string(),
   host: z.string(),
   username: opt(z.string()),
 });
-export type WireRegistry = z.output<typeof WireRegistrySchema>;
-export const WireRegistryListSchema = z.array(WireRegistrySchema);
+export type RegistryRecord = z.output<typeof RegistryRecordSchema>;
+export const RegistryRecordListSchema = z.array(RegistryRecordSchema);
 
 // 2.8 Volume
 const volumeFields = {
@@ -107,28 +124,27 @@ const volumeFields = {
   created_at: opt(z.string()),
   updated_at: opt(z.string()),
 };
-export const WireVolumeAttachmentInfoSchema = z.object({
+const AttachmentInfoSchema = record({
   container_id: z.string(),
   mount_path: z.string(),
   read_only: opt(z.boolean()).transform((v) => v ?? false),
 });
-export type WireVolumeAttachmentInfo = z.output<typeof WireVolumeAttachmentInfoSchema>;
 
 /** A volume in the list response: carries `attached`. */
-export const WireVolumeListItemSchema = z.object({ ...volumeFields, attached: z.boolean() });
-export type WireVolumeListItem = z.output<typeof WireVolumeListItemSchema>;
-export const WireVolumeListSchema = z.object({ volumes: z.array(WireVolumeListItemSchema) });
+export const VolumeListRecordSchema = record({ ...volumeFields, attached: z.boolean() });
+export type VolumeListRecord = z.output<typeof VolumeListRecordSchema>;
+export const VolumeRecordListSchema = z.object({ volumes: z.array(VolumeListRecordSchema) }).transform((r) => r.volumes);
 
 /** A single volume (GET one, create, update): carries `attachment` (null when detached). */
-export const WireVolumeSchema = z.object({
+export const VolumeRecordSchema = record({
   ...volumeFields,
-  attachment: WireVolumeAttachmentInfoSchema.nullish().transform((v) => v ?? null),
+  attachment: AttachmentInfoSchema.nullish().transform((v) => v ?? null),
   attached: opt(z.boolean()),
 });
-export type WireVolume = z.output<typeof WireVolumeSchema>;
+export type VolumeRecord = z.output<typeof VolumeRecordSchema>;
 
 // 2.9 Volume attachment record
-export const WireVolumeAttachmentSchema = z.object({
+export const AttachmentRecordSchema = record({
   id: z.string(),
   volume_id: z.string(),
   container_id: z.string(),
@@ -136,46 +152,40 @@ export const WireVolumeAttachmentSchema = z.object({
   read_only: opt(z.boolean()).transform((v) => v ?? false),
   created_at: opt(z.string()),
 });
-export type WireVolumeAttachment = z.output<typeof WireVolumeAttachmentSchema>;
+export type AttachmentRecord = z.output<typeof AttachmentRecordSchema>;
 
 // ---------------------------------------------------------------------------------------
 // Request bodies (typed only; the server is the judge of values)
 
 /** PATCH /containers/{id}: any subset (DESIGN.md section 3). Every field is absolute, never a delta. */
-export interface ContainerPatch {
+export interface ContainerSettings {
   image?: string;
   env?: Record<string, string>;
   replicas?: number;
-  cpu_milli?: number;
-  memory_mb?: number;
-  storage_gb?: number;
+  cpuMilli?: number;
+  memoryMb?: number;
+  storageGb?: number;
   public?: boolean;
-  display_name?: string;
-  http_port?: number;
+  displayName?: string;
+  httpPort?: number;
 }
 
-/** POST /containers: name, image, http_port required (2.3); the PATCH fields may ride along. */
-export interface ContainerCreate extends Omit<ContainerPatch, "image" | "http_port"> {
+/** POST /containers: name, image, http_port (2.3); the PATCH settings may ride along. */
+export interface ContainerCreate extends ContainerSettings {
   name: string;
   image: string;
-  http_port: number;
-}
-
-export interface DatabaseResources {
-  cpu_milli?: number;
-  memory_mb?: number;
-  storage_gb?: number;
+  httpPort: number;
 }
 
 export interface DatabaseCreate {
   name: string;
-  resources?: DatabaseResources;
+  resources?: { cpuMilli?: number; memoryMb?: number; storageGb?: number };
 }
 
 export interface ServiceLinkCreate {
-  consumer_service_id: string;
-  provider_service_id: string;
-  link_type: string;
+  consumerServiceId: string;
+  providerServiceId: string;
+  linkType: string;
 }
 
 /** POST and PUT /registries. `password` is write-only. */
@@ -188,21 +198,13 @@ export interface RegistryBody {
 
 export interface VolumeCreate {
   name: string;
-  size_gb: number;
-}
-
-export interface VolumeUpdate {
-  size_gb: number;
+  sizeGb: number;
 }
 
 export interface VolumeAttach {
-  container_id: string;
-  mount_path: string;
-  read_only?: boolean;
-}
-
-export interface VolumeDetach {
-  container_id: string;
+  containerId: string;
+  mountPath: string;
+  readOnly?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -233,8 +235,6 @@ export interface WireContext {
 export function parseWire<S extends z.ZodType>(schema: S, data: unknown, ctx: WireContext): z.output<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  const problems = r.error.issues.map(
-    (i) => `${formatIssuePath(i.path)}: ${i.message.replace(/^Invalid input: /, "")}`,
-  );
+  const problems = r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message.replace(/^Invalid input: /, "")}`);
   throw new ResponseValidationError({ ...ctx, problems });
 }

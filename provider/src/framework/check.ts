@@ -1,67 +1,98 @@
-// Check: validate a resource's new inputs against its declaration and fill in defaults.
+// Check: validate new inputs against their declaration and fill in what the flags fill in.
 // Runs at preview, before any API call; every failure names the property and says what
-// would be right.
-import { Field, PropertyType, ResourceSpec, impossibleChange, inputFields } from "./spec";
-import { PropertyMap, PropertyValue, containsUnknown, isPlainObject, isUnknown } from "./values";
-
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+// would be right. The rules that refuse a change (grow-only, fixed after creation) live here
+// and only here: Check compares with the old inputs, and Diff never fails.
+import { CheckFailure, Field, ObjectSpec, PropertyType, inputFields } from "./spec";
+import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
 
 export interface CheckResult {
   inputs: PropertyMap;
   failures: CheckFailure[];
 }
 
-/** Provider configuration values that may stand in for a missing input (e.g. projectId). */
-export type ConfigDefaults = Record<string, string | undefined>;
+export interface CheckContext {
+  /** Provider configuration values that stand in for inputs flagged `configDefault`. */
+  config?: Record<string, PropertyValue | undefined>;
+  /** The environment, for inputs flagged `env` (provider configuration). */
+  env?: Record<string, string | undefined>;
+  /** Paths ("env", "env.API_KEY") of values that arrived secret: a failure never repeats them. */
+  secretPaths?: ReadonlySet<string>;
+}
 
-/**
- * `secretPaths` are the paths ("env", "env.API_KEY") of values that arrived secret: a failure
- * about them never repeats the value, as for properties declared secret.
- */
-export function checkInputs(
-  spec: ResourceSpec,
-  news: PropertyMap,
-  olds: PropertyMap | undefined,
-  config: ConfigDefaults = {},
-  secretPaths: ReadonlySet<string> = new Set(),
-): CheckResult {
+export function checkInputs(spec: ObjectSpec, news: PropertyMap, olds: PropertyMap | undefined, context: CheckContext = {}): CheckResult {
   const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
-    const value = withDefault(field, news[field.name], config);
-    if (value === undefined) {
+    const given = news[field.name];
+    const value = given ?? filledIn(field, context);
+    if (value === undefined || value === null) {
       if (field.required || field.configDefault) failures.push({ property: field.name, reason: missingReason(field) });
       continue;
     }
-    inputs[field.name] = value;
+    // A value from the environment is checked but not stored: Configure reads it again.
+    const fromEnvironment = (given === undefined || given === null) && field.env !== undefined;
+    if (!fromEnvironment) inputs[field.name] = value;
     if (containsUnknown(value)) continue; // known at apply time; Check runs again then
-    const secret = field.secret || holdsSecret(field.name, secretPaths);
+    const secret = field.secret || holdsSecret(field.name, context.secretPaths);
     const reason =
-      typeMismatch(field, field.type, value, secret) ??
-      namingTheField(field, field.validate?.(value)) ??
-      impossibleChange(field, olds?.[field.name], value, "input");
+      typeMismatch(field.type, value, secret, field.name) ??
+      field.validate?.(value, field.name) ??
+      impossibleChange(field, olds?.[field.name], value);
     if (reason) failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value) : reason });
+  }
+  if (failures.length === 0) {
+    for (const rule of spec.rules ?? []) {
+      const failure = rule(inputs);
+      if (failure) failures.push(failure);
+    }
   }
   return { inputs, failures };
 }
 
-/** Validators speak of the value; make sure the reason also names the property. */
-function namingTheField(field: Field, reason: string | undefined): string | undefined {
-  if (!reason) return undefined;
-  return new RegExp(`\\b${field.name}\\b`, "i").test(reason) ? reason : `${field.name}: ${reason}`;
-}
-
-function withDefault(field: Field, value: PropertyValue | undefined, config: ConfigDefaults) {
-  if (value !== undefined && value !== null) return value;
+/** What the flags supply for a property the program left out. */
+function filledIn(field: Field, { config = {}, env = {} }: CheckContext): PropertyValue | undefined {
   if (field.default !== undefined) return field.default;
   if (field.configDefault) return config[field.configDefault];
+  for (const name of field.env ?? []) if (env[name]) return env[name];
   return undefined;
 }
 
-function missingReason(field: Field): string {
+/**
+ * A change the API cannot make: a grow-only value shrinking, a value fixed at creation
+ * changing. Compared with the old input, which is the live value after a refresh.
+ */
+export function impossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue): string | undefined {
+  if (current === undefined || current === null || containsUnknown(current) || deepEqual(current, next)) return undefined;
+  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
+    return `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +
+      `replacement would destroy the data. Use ${current} or more.`;
+  }
+  if (field.fixedAfterCreate) {
+    return `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`;
+  }
+  return undefined;
+}
+
+/**
+ * An update the API cannot make, judged against the resource's current outputs: Check could not
+ * see it when the program first sets a value the service chose (a database's memory). The
+ * engine's update preview calls this, so it still fails at preview; a refresh's diff never does.
+ */
+export function impossibleUpdate(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap): CheckFailure | undefined {
+  for (const field of inputFields(spec)) {
+    const next = news[field.name];
+    if (next === undefined || next === null || containsUnknown(next)) continue;
+    const reason = impossibleChange(field, olds[field.name], next);
+    if (reason) return { property: field.name, reason };
+  }
+  return undefined;
+}
+
+export function missingReason(field: Field): string {
+  if (field.env) {
+    const set = `pulumi config set hosting:${field.name}${field.secret ? " --secret" : ""} <value>`;
+    return `missing required configuration key "hosting:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
+  }
   if (field.configDefault) {
     return `${field.name} is required: set it on the resource, or set the provider's default with ` +
       `\`pulumi config set hosting:${field.configDefault} <value>\``;
@@ -69,7 +100,7 @@ function missingReason(field: Field): string {
   return `${field.name} is required: ${field.description}`;
 }
 
-function unexpectedProperties(spec: ResourceSpec, news: PropertyMap): CheckFailure[] {
+function unexpectedProperties(spec: ObjectSpec, news: PropertyMap): CheckFailure[] {
   const inputs = new Set(inputFields(spec).map((f) => f.name));
   const outputs = new Set(spec.fields.filter((f) => f.output).map((f) => f.name));
   return Object.keys(news)
@@ -88,6 +119,8 @@ function describeType(type: PropertyType): string {
   switch (type.kind) {
     case "map":
       return `map of ${describeType(type.values)}s`;
+    case "array":
+      return `list of ${describeType(type.items)}s`;
     case "object":
       return "object";
     default:
@@ -95,7 +128,7 @@ function describeType(type: PropertyType): string {
   }
 }
 
-const holdsSecret = (name: string, secretPaths: ReadonlySet<string>) =>
+const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set()) =>
   [...secretPaths].some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
 
 /** The reason with every string the (secret) value holds blanked out, as validators may quote it. */
@@ -115,7 +148,7 @@ function shown(value: PropertyValue, secret: boolean): string {
   return secret ? kind : `${kind} (${JSON.stringify(value)})`;
 }
 
-function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, secret: boolean, path = field.name): string | undefined {
+function typeMismatch(type: PropertyType, value: PropertyValue, secret: boolean, path: string): string | undefined {
   if (isUnknown(value)) return undefined;
   const expected = `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
   switch (type.kind) {
@@ -130,19 +163,24 @@ function typeMismatch(field: Field, type: PropertyType, value: PropertyValue, se
       return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${secret ? "a fraction" : value}`;
     case "map":
       if (!isPlainObject(value)) return expected;
-      for (const [key, item] of Object.entries(value)) {
-        const problem = typeMismatch(field, type.values, item as PropertyValue, secret, `${path}.${key}`);
-        if (problem) return problem;
-      }
-      return undefined;
+      return firstProblem(Object.entries(value), ([key, item]) => typeMismatch(type.values, item as PropertyValue, secret, `${path}.${key}`));
+    case "array":
+      if (!Array.isArray(value)) return expected;
+      return firstProblem(value.entries(), ([i, item]) => typeMismatch(type.items, item, secret, `${path}[${i}]`));
     case "object":
       if (!isPlainObject(value)) return expected;
-      for (const [key, item] of Object.entries(value)) {
+      return firstProblem(Object.entries(value), ([key, item]) => {
         const itemType = type.properties[key];
         if (!itemType) return `${path}.${key} is not a property of ${type.token}`;
-        const problem = typeMismatch(field, itemType, item as PropertyValue, secret, `${path}.${key}`);
-        if (problem) return problem;
-      }
-      return undefined;
+        return typeMismatch(itemType, item as PropertyValue, secret, `${path}.${key}`);
+      });
   }
+}
+
+function firstProblem<T>(items: Iterable<T>, problem: (item: T) => string | undefined): string | undefined {
+  for (const item of items) {
+    const found = problem(item);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -1,31 +1,34 @@
-// Diff: compare the new (checked) inputs with the live outputs. The old inputs say what the
-// user set, so server-side values the user never set do not count as changes.
-import { Field, ResourceSpec, impossibleChange, inputFields } from "./spec";
+// Diff: compare new inputs with the resource's current state. It never fails: the engine
+// also calls it after a refresh, the other way round (olds = what Read returned, news = the
+// stored inputs), where a shrink or a resize is drift to show, not an error. Changes the API
+// cannot make are refused by Check, which sees the program's inputs.
+import { Field, ObjectSpec, inputFields } from "./spec";
 import { PropertyMap, containsUnknown, deepEqual } from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
+
+export interface PropertyChange {
+  kind: DiffKind;
+  /** Compared with the old input (not the live output): the display shows that input as the old value. */
+  inputDiff: boolean;
+}
 
 export interface DiffResult {
   changed: boolean;
   diffs: string[];
   replaces: string[];
-  detailedDiff: Record<string, DiffKind>;
+  detailedDiff: Record<string, PropertyChange>;
   deleteBeforeReplace: boolean;
 }
 
-export function diffInputs(
-  spec: ResourceSpec,
-  olds: PropertyMap,
-  news: PropertyMap,
-  oldInputs: PropertyMap = {},
-): DiffResult {
-  const detailedDiff: Record<string, DiffKind> = {};
+export function diffInputs(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap = {}): DiffResult {
+  const detailedDiff: Record<string, PropertyChange> = {};
   for (const field of inputFields(spec)) {
-    const kind = fieldChange(field, olds, news, oldInputs);
-    if (kind) detailedDiff[field.name] = kind;
+    const change = fieldChange(field, olds, news, oldInputs);
+    if (change) detailedDiff[field.name] = change;
   }
   const diffs = Object.keys(detailedDiff);
-  const replaces = diffs.filter((name) => detailedDiff[name].endsWith("_REPLACE"));
+  const replaces = diffs.filter((name) => detailedDiff[name].kind.endsWith("_REPLACE"));
   return {
     changed: diffs.length > 0,
     diffs,
@@ -35,27 +38,17 @@ export function diffInputs(
   };
 }
 
-function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): DiffKind | undefined {
+function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): PropertyChange | undefined {
   const next = news[field.name];
   if (next === undefined) {
     // Left out: the service keeps (or chose) the value, unless taking it out clears it.
-    const removed = field.clearedWhenRemoved && oldInputs[field.name] !== undefined;
-    if (!removed) return undefined;
-    return field.replaceOnChange ? "DELETE_REPLACE" : "DELETE";
+    if (!field.clearedWhenRemoved || oldInputs[field.name] === undefined) return undefined;
+    return { kind: field.replaceOnChange ? "DELETE_REPLACE" : "DELETE", inputDiff: true };
   }
   // What the API returns is the truth, except for what it never returns: there the old input is.
-  const current = field.notReturned ? oldInputs[field.name] ?? olds[field.name] : olds[field.name] ?? oldInputs[field.name];
+  const live = field.notReturned ? undefined : olds[field.name];
+  const current = live ?? oldInputs[field.name];
   if (!containsUnknown(next) && deepEqual(next, current)) return undefined;
-  const impossible = containsUnknown(next) ? undefined : impossibleChange(field, current, next, "live");
-  if (impossible) throw new InvalidChangeError(field.name, impossible);
   const base = current === undefined ? "ADD" : "UPDATE";
-  return field.replaceOnChange ? `${base}_REPLACE` : base;
-}
-
-/** A change that no update or replacement may carry out; reported as a failed preview. */
-export class InvalidChangeError extends Error {
-  constructor(readonly property: string, reason: string) {
-    super(reason);
-    this.name = "InvalidChangeError";
-  }
+  return { kind: field.replaceOnChange ? `${base}_REPLACE` : base, inputDiff: live === undefined };
 }

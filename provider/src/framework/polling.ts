@@ -1,4 +1,5 @@
-// Waiting for the service to finish something asynchronous (a volume provisioning).
+// Waiting for the service to finish something asynchronous (a volume provisioning, an app
+// rolling out), with many waits on one source served by one poll loop.
 
 /**
  * The delay before the next status read, as a pure function of how long we have waited.
@@ -9,6 +10,8 @@
 export function nextPollDelayMs(elapsedMs: number, minMs = 250, maxMs = 15_000, fraction = 0.1): number {
   return Math.min(maxMs, Math.max(minMs, Math.floor(elapsedMs * fraction)));
 }
+
+export const formatSeconds = (ms: number) => `${Math.round(ms / 1000)}s`;
 
 export class WaitTimeout extends Error {
   constructor(readonly waitedMs: number, what: string) {
@@ -24,48 +27,135 @@ export class WaitCancelled extends Error {
   }
 }
 
-export const formatSeconds = (ms: number) => `${Math.round(ms / 1000)}s`;
-
-export interface WaitOptions<T> {
+export interface WaitOptions<T, V> {
   /** What we wait for, as the display says it: "volume data to be running". */
   what: string;
-  poll: () => Promise<T>;
-  done: (value: T) => boolean;
+  /** This wait's item in what the source returned (undefined: it is not there). */
+  select: (source: T) => V;
+  done: (value: V) => boolean;
   /** What the caller already knows (a create's answer): it stands for the first read. */
-  initial?: T;
+  initial?: V;
   timeoutMs: number;
   signal: AbortSignal;
   progress?: (message: string) => void;
-  schedule?: (elapsedMs: number) => number;
-  now?: () => number;
+  /** Called with each value read, done or not (the last one is what a timed-out wait reports). */
+  seen?: (value: V) => void;
 }
 
-/** Polls until `done`; throws WaitTimeout or WaitCancelled, never waits past the deadline. */
-export async function waitUntil<T>(options: WaitOptions<T>): Promise<T> {
-  const now = options.now ?? Date.now;
-  const schedule = options.schedule ?? nextPollDelayMs;
-  const started = now();
-  for (let read = 0; ; read++) {
-    if (options.signal.aborted) throw new WaitCancelled(options.what);
-    const value = read === 0 && "initial" in options ? (options.initial as T) : await options.poll();
-    if (options.done(value)) return value;
-    const elapsed = now() - started;
-    if (elapsed >= options.timeoutMs) throw new WaitTimeout(elapsed, options.what);
-    options.progress?.(`waiting for ${options.what} (${formatSeconds(elapsed)})`);
-    const delay = Math.min(schedule(elapsed), options.timeoutMs - elapsed);
-    await sleep(delay, options.signal);
+interface Waiter<T> {
+  nextDueAt: number;
+  deliver(source: T, fetchStartedAt: number): void;
+  fail(error: unknown): void;
+}
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * Many waits on one source (the volumes of a project), served by one poll loop: every read
+ * of the source answers every wait registered before the read began (never one that began
+ * later: it must see data fetched after it started), and the loop reads as often as the
+ * most demanding wait's schedule asks. So twenty volumes created together cost about the
+ * reads of one, and each is still noticed within its own latency rule. A wait that ends
+ * (done, timed out, cancelled) leaves the others undisturbed.
+ */
+export class SharedPoll<T> {
+  private readonly waiters = new Set<Waiter<T>>();
+  private running = false;
+  private wake?: () => void;
+
+  constructor(
+    private readonly fetch: () => Promise<T>,
+    private readonly schedule: (elapsedMs: number) => number = nextPollDelayMs,
+    private readonly clock: Clock = realClock,
+  ) {}
+
+  /** Resolves with the selected value once `done`; throws WaitTimeout or WaitCancelled. */
+  wait<V>(options: WaitOptions<T, V>): Promise<V> {
+    return new Promise<V>((resolve, reject) => {
+      const started = this.clock.now();
+      const deadline = started + options.timeoutMs;
+      let timer: unknown;
+      const finish = (end: () => void) => {
+        this.waiters.delete(waiter);
+        this.clock.clearTimeout(timer);
+        options.signal.removeEventListener("abort", cancelled);
+        end();
+      };
+      const cancelled = () => finish(() => reject(new WaitCancelled(options.what)));
+      const timedOut = () => finish(() => reject(new WaitTimeout(this.clock.now() - started, options.what)));
+      const waiter: Waiter<T> = {
+        nextDueAt: started,
+        deliver: (source, fetchStartedAt) => {
+          const value = options.select(source);
+          options.seen?.(value);
+          if (options.done(value)) return finish(() => resolve(value));
+          const elapsed = fetchStartedAt - started;
+          options.progress?.(`waiting for ${options.what} (${formatSeconds(this.clock.now() - started)})`);
+          waiter.nextDueAt = Math.min(deadline, fetchStartedAt + this.schedule(elapsed));
+        },
+        fail: (error) => finish(() => reject(error)),
+      };
+      if (options.signal.aborted) return reject(new WaitCancelled(options.what));
+      if ("initial" in options) {
+        const value = options.initial as V;
+        options.seen?.(value);
+        if (options.done(value)) return resolve(value);
+        waiter.nextDueAt = started + this.schedule(0);
+      }
+      options.signal.addEventListener("abort", cancelled, { once: true });
+      timer = this.clock.setTimeout(timedOut, Math.max(0, options.timeoutMs));
+      this.waiters.add(waiter);
+      this.run();
+    });
   }
-}
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
+  /** The one loop: sleep until the earliest wait is due, read, answer everyone who was waiting. */
+  private run(): void {
+    if (this.running) return this.wake?.();
+    this.running = true;
+    void (async () => {
+      while (this.waiters.size > 0) {
+        const due = Math.min(...[...this.waiters].map((w) => w.nextDueAt));
+        if (due > this.clock.now()) {
+          await this.sleepUntil(due); // or until a new wait arrives; then plan again
+          continue;
+        }
+        const fetchStartedAt = this.clock.now();
+        // Only those waiting now: a wait that arrives during the read began after it.
+        const waiting = [...this.waiters];
+        try {
+          const source = await this.fetch();
+          for (const waiter of waiting) if (this.waiters.has(waiter)) waiter.deliver(source, fetchStartedAt);
+        } catch (error) {
+          for (const waiter of waiting) if (this.waiters.has(waiter)) waiter.fail(error);
+        }
+      }
+      this.running = false;
+    })();
+  }
+
+  /** Sleeps until `at`, or until a new wait arrives (it may be due sooner). */
+  private sleepUntil(at: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = this.clock.setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, at - this.clock.now());
+      this.wake = () => {
+        this.wake = undefined;
+        this.clock.clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 }

@@ -1,7 +1,8 @@
-// A resource is declared once: a TypeScript interface gives each property its type, its
-// optionality and its documentation; a flags table gives its behaviour. Check, Diff and the
-// schema are all derived from the pair, so no resource hand-writes any of them.
-import { deepEqual, isUnknown, type PropertyValue } from "./values";
+// A resource, a function and the provider's configuration are declared the same way: a
+// TypeScript interface gives each property its type, its optionality and its documentation;
+// a flags table gives its behaviour. Check, Diff, previews, reads and the schema are all
+// derived from the pair, so nothing declared here is re-implemented anywhere else.
+import type { PropertyMap, PropertyValue } from "./values";
 
 export type PropertyType =
   | { kind: "string" }
@@ -9,18 +10,22 @@ export type PropertyType =
   | { kind: "number" }
   | { kind: "boolean" }
   | { kind: "map"; values: PropertyType }
+  | { kind: "array"; items: PropertyType }
   | { kind: "object"; token: string; properties: Record<string, PropertyType> };
 
-/** Returns what is wrong with a (known, well-typed) value and what would be right, or nothing. */
-export type Validator = (value: PropertyValue) => string | undefined;
+/**
+ * What is wrong with a (known, well-typed) value and what would be right, or nothing. `path`
+ * names the property (`httpPort`, `env.LOG_LEVEL`); the message starts with it.
+ */
+export type Validator = (value: PropertyValue, path: string) => string | undefined;
 
 /** Per-property behaviour. Every flag is optional; a property with no flags updates in place. */
 export interface FieldFlags {
-  /** Filled in by Check when the user leaves the property out. */
+  /** Filled in by Check when the program leaves the property out. */
   default?: PropertyValue;
-  /** Environment variables that supply the value when configuration leaves it out (provider config). */
+  /** Environment variables that supply the value when the configuration leaves it out. */
   env?: string[];
-  /** Filled in by Check from this provider configuration key when the user leaves it out. */
+  /** Filled in by Check from this provider configuration key when the program leaves it out. */
   configDefault?: string;
   /** A change replaces the resource (delete and create). */
   replaceOnChange?: boolean;
@@ -28,18 +33,22 @@ export interface FieldFlags {
   growOnly?: boolean;
   /** Kept secret in state and in the display. */
   secret?: boolean;
-  /** Nested properties of an object output that are secret. */
+  /** Nested properties of an object (or of the items of a list) that are secret. */
   secretSubfields?: string[];
-  /** Computed by the service; the user may not set it. */
+  /** Computed by the service; the program may not set it. */
   output?: boolean;
-  /** An output that an update may move (a timestamp, a status): unknown in an update's preview. */
-  movesOnUpdate?: boolean;
   /**
-   * Taking it out of the program clears it on the service (a diff shows a deletion). Without
-   * this flag the service keeps, or chooses, the value of a property the program leaves out.
+   * An output that an update may move: unknown in an update's preview. `true`: any update;
+   * a list of inputs: an update that changes one of them (internalHost moves with httpPort).
+   */
+  movesOnUpdate?: true | string[];
+  /**
+   * Taking it out of the program clears it on the service (a diff shows a deletion, and the
+   * update receives the type's empty value: `{}` for a map, nothing for the rest). Without this
+   * flag the service keeps, or chooses, the value of a property the program leaves out.
    */
   clearedWhenRemoved?: boolean;
-  /** The API never returns it, so state keeps the input and diffs compare against the old input. */
+  /** The API never returns it, so reads keep the input and diffs compare against the old input. */
   notReturned?: boolean;
   /** The API cannot change it after creation: any change fails at preview with this explanation. */
   fixedAfterCreate?: string;
@@ -54,36 +63,35 @@ export interface Field extends FieldFlags {
   description: string;
 }
 
-export interface ResourceSpec {
+/** A problem Check reports, naming the property. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** A rule over several properties of one object (exactly one of `id` and `name`). */
+export type ObjectRule = (values: PropertyMap) => CheckFailure | undefined;
+
+/** A declaration bound to its schema: what Check, Diff, previews and reads work from. */
+export interface ObjectSpec {
   token: string;
-  description: string;
   fields: Field[];
+  rules?: ObjectRule[];
   /** Replacement deletes the old resource before creating the new one. */
   deleteBeforeReplace?: boolean;
 }
 
-/** The flags table of a resource: one entry per property of its interface, and no other. */
+/** The flags table of a declaration: one entry per property of its interface, and no other. */
 export type FlagsOf<T> = { [K in keyof Required<T>]: FieldFlags };
 
-export const inputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => !f.output);
-export const outputFields = (spec: ResourceSpec): Field[] => spec.fields.filter((f) => f.output);
-export const fieldNamed = (spec: ResourceSpec, name: string): Field | undefined =>
-  spec.fields.find((f) => f.name === name);
+/** The properties a flags table gives a default: Check fills them, so lifecycles always get them. */
+type DefaultedKeys<F> = { [K in keyof F]: F[K] extends { default: PropertyValue } ? K : never }[keyof F];
 
-/**
- * A change the API cannot make (a grow-only value shrinking, a value fixed at creation
- * changing), said once for Check, which compares with the old input, and for Diff, which
- * compares with the live value.
- */
-export function impossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue, against: "input" | "live"): string | undefined {
-  if (current === undefined || isUnknown(current) || deepEqual(current, next)) return undefined;
-  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
-    const now = against === "live" ? `the live value is ${current}` : `it is ${current} now`;
-    return `${field.name} can only grow: ${now}, and ${next} would shrink it, which the service refuses and a ` +
-      `replacement would destroy the data. Use ${current} or more.`;
-  }
-  if (field.fixedAfterCreate) {
-    return `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`;
-  }
-  return undefined;
-}
+/** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
+export type Checked<T, F> = Omit<T, DefaultedKeys<F> & keyof T> & Required<Pick<T, DefaultedKeys<F> & keyof T>>;
+
+export const inputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => !f.output);
+export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => f.output);
+
+/** The value a property has once the program took it out, for a property cleared by removal. */
+export const clearedValue = (field: Field): PropertyValue | undefined => (field.type.kind === "map" ? {} : undefined);

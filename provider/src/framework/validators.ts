@@ -1,31 +1,84 @@
-// Format checks for Check. Each returns what is wrong and what would be right, or nothing.
-// They only see known values of the declared type.
-import type { Validator } from "./spec";
+// Format checks for Check, in the manner of terraform-plugin-framework-validators: each is a
+// parameterised factory, the result receives the property's path and returns what is wrong
+// and what would be right, starting with the path. They only see known values of the
+// declared type, and name no property themselves.
+import type { ObjectRule, Validator } from "./spec";
 import type { PropertyValue } from "./values";
 
-const NAME = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const NAME_MAX = 63;
+/** Runs several validators in order and reports the first problem. */
+export const all = (...validators: Validator[]): Validator => (value, path) => {
+  for (const validate of validators) {
+    const problem = validate(value, path);
+    if (problem) return problem;
+  }
+  return undefined;
+};
 
-export const resourceName: Validator = (value) => {
+/** A whole number of at least `min`. */
+export const atLeast = (min: number): Validator => (value, path) => {
+  const n = value as number;
+  if (n >= min) return undefined;
+  const wanted = min === 0 ? "zero or more" : min === 1 ? "greater than zero" : `at least ${min}`;
+  return `${path} must be ${wanted}, not ${n}`;
+};
+
+/** A number from `min` to `max`; `hint` says what is usual. */
+export const between = (min: number, max: number, hint?: string): Validator => (value, path) => {
+  const n = value as number;
+  if (n >= min && n <= max) return undefined;
+  return `${path} ${n} is out of range; use a value from ${min} to ${max}${hint ? ` (${hint})` : ""}`;
+};
+
+/** A string matching `pattern`; `expected` says what a valid one looks like. */
+export const matches = (pattern: RegExp, expected: string): Validator => (value, path) =>
+  pattern.test(value as string) ? undefined : `${path} "${String(value)}" is not valid; use ${expected}`;
+
+/** Every key of a map passes `validate` (given the key as the value, and the map's path). */
+export const keys = (validate: Validator): Validator => (value, path) => {
+  for (const key of Object.keys(value as Record<string, PropertyValue>)) {
+    const problem = validate(key, path);
+    if (problem) return problem;
+  }
+  return undefined;
+};
+
+const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/** A name the platform accepts: a DNS label of at most `max` characters. */
+export const dnsLabel = (max = 63): Validator => (value, path) => {
   const name = value as string;
-  if (name.length === 0) return "name must not be empty: use lowercase letters, digits and dashes, e.g. \"web\"";
-  if (name.length > NAME_MAX) return `name is ${name.length} characters long; use at most ${NAME_MAX}`;
-  if (!NAME.test(name)) {
-    return `name "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter ` +
+  if (name.length === 0) return `${path} must not be empty: use lowercase letters, digits and dashes, e.g. "web"`;
+  if (name.length > max) return `${path} is ${name.length} characters long; use at most ${max}`;
+  if (!DNS_LABEL.test(name)) {
+    return `${path} "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter ` +
       `and not ending with a dash, e.g. "web-api"`;
   }
   return undefined;
 };
 
-const IMAGE_EXAMPLE = "registry.example.com/team/app:1.4.2";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id the API assigned. */
+export const uuid = (): Validator => (value, path) =>
+  UUID.test(value as string) ? undefined : `${path} "${String(value)}" is not an id; use the UUID the API assigned, e.g. a resource's \`id\` output`;
+
+const HOST = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
+
+/** A host name with an optional port, no scheme or path. */
+export const hostname = (): Validator => (value, path) =>
+  HOST.test(value as string)
+    ? undefined
+    : `${path} "${String(value)}" is not a host name; use a name such as "registry.example.com" (no scheme or path)`;
+
+const IMAGE_FORM = `<registry_host>/<namespace>/<repo>:<tag>, e.g. "registry.example.com/team/app:1.4.2"`;
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 
-/** `<registry_host>/<namespace>/<repo>:<tag>` with an immutable tag; the API rolls out by tag. */
-export const imageReference: Validator = (value) => {
+/** `<registry_host>/<namespace>/<repo>:<tag>` with an immutable tag: the platform rolls out by tag. */
+export const imageReference = (): Validator => (value, path) => {
   const image = value as string;
-  const fail = (why: string) => `image "${image}" ${why}; use <registry_host>/<namespace>/<repo>:<tag>, e.g. "${IMAGE_EXAMPLE}"`;
-  if (image.trim() === "") return `image must not be empty; use <registry_host>/<namespace>/<repo>:<tag>, e.g. "${IMAGE_EXAMPLE}"`;
+  const fail = (why: string) => `${path} "${image}" ${why}; use ${IMAGE_FORM}`;
+  if (image.trim() === "") return `${path} must not be empty; use ${IMAGE_FORM}`;
   if (/\s/.test(image)) return fail("contains whitespace");
   const [withoutDigest, digest] = image.split("@", 2);
   const slash = withoutDigest.lastIndexOf("/");
@@ -42,67 +95,42 @@ export const imageReference: Validator = (value) => {
   if (parts.length < 2 || !(host.includes(".") || host.includes(":") || host === "localhost")) {
     return fail("names no registry host");
   }
-  const path = parts.slice(1);
-  if (path.some((part) => part !== part.toLowerCase())) return fail("has uppercase letters in its repository path");
-  if (!path.every((part) => PATH_COMPONENT.test(part))) return fail("has an invalid repository path");
+  const components = parts.slice(1);
+  if (components.some((part) => part !== part.toLowerCase())) return fail("has uppercase letters in its repository path");
+  if (!components.every((part) => PATH_COMPONENT.test(part))) return fail("has an invalid repository path");
   return undefined;
 };
 
-export const port: Validator = (value) => {
-  const n = value as number;
-  return n >= 1 && n <= 65535 ? undefined : `port ${n} is out of range; use a port from 1 to 65535 (the platform's apps serve on 8080)`;
-};
-
-export const positive: Validator = (value) => {
-  const n = value as number;
-  return n > 0 ? undefined : `must be greater than zero, not ${n}`;
-};
-
-export const absolutePath: Validator = (value) => {
-  const path = value as string;
-  if (path === "") return "mountPath must not be empty; use an absolute path such as \"/data\"";
-  if (!path.startsWith("/")) return `mountPath "${path}" is relative; use an absolute path such as "/${path.replace(/^\.?\/*/, "")}"`;
-  if (path.split("/").some((segment) => segment === ".." || segment === ".")) {
-    return `mountPath "${path}" contains "." or ".." segments; use a plain absolute path such as "/data"`;
+/** An absolute directory path such as `/data`. */
+export const absolutePath = (): Validator => (value, path) => {
+  const dir = value as string;
+  if (dir === "") return `${path} must not be empty; use an absolute path such as "/data"`;
+  if (!dir.startsWith("/")) return `${path} "${dir}" is relative; use an absolute path such as "/${dir.replace(/^\.?\/*/, "")}"`;
+  if (dir.split("/").some((segment) => segment === ".." || segment === ".")) {
+    return `${path} "${dir}" contains "." or ".." segments; use a plain absolute path such as "/data"`;
   }
-  if (/\s/.test(path)) return `mountPath "${path}" contains whitespace; use a path such as "/data"`;
-  if (path === "/") return "mountPath \"/\" would cover the app's whole file system; use a directory such as \"/data\"";
-  if (path.length > 1 && path.endsWith("/")) return `mountPath "${path}" ends with "/"; use "${path.replace(/\/+$/, "")}"`;
+  if (/\s/.test(dir)) return `${path} "${dir}" contains whitespace; use a path such as "/data"`;
+  if (dir === "/") return `${path} "/" would cover the app's whole file system; use a directory such as "/data"`;
+  if (dir.endsWith("/")) return `${path} "${dir}" ends with "/"; use "${dir.replace(/\/+$/, "")}"`;
   return undefined;
 };
 
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-export const environment: Validator = (value) => {
-  for (const key of Object.keys(value as Record<string, PropertyValue>)) {
-    if (key === "") return "env has an empty variable name; every key must be a name such as \"LOG_LEVEL\"";
-    if (!ENV_KEY.test(key)) {
-      return `env variable name "${key}" is not valid (no "=", spaces or leading digits); use a name such as "LOG_LEVEL"`;
-    }
+/** An environment variable name (as a map key). */
+export const variableName = (): Validator => (value, path) => {
+  const name = value as string;
+  if (name === "") return `${path} has an empty variable name; every key must be a name such as "LOG_LEVEL"`;
+  if (!VARIABLE_NAME.test(name)) {
+    return `${path} variable name "${name}" is not valid (no "=", spaces or leading digits); use a name such as "LOG_LEVEL"`;
   }
   return undefined;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const uuid: Validator = (value) =>
-  UUID.test(value as string) ? undefined : `"${String(value)}" is not an id; use the UUID the API assigned, e.g. a resource's \`id\` output`;
-
-const HOST = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
-
-export const hostname: Validator = (value) =>
-  HOST.test(value as string)
-    ? undefined
-    : `host "${String(value)}" is not a registry host name; use a name such as "registry.example.com" (no scheme or path)`;
-
-export const lowercaseWord: Validator = (value) =>
-  /^[a-z]+$/.test(value as string) ? undefined : `"${String(value)}" is not a link type; use lowercase letters, e.g. "http"`;
-
-/** Runs several validators in order and reports the first problem. */
-export const all = (...validators: Validator[]): Validator => (value) => {
-  for (const validate of validators) {
-    const problem = validate(value);
-    if (problem) return problem;
-  }
-  return undefined;
+/** An object rule: exactly one of these properties is set (`id` or `name`, not both, not neither). */
+export const exactlyOneOf = (...names: string[]): ObjectRule => (values) => {
+  const set = names.filter((n) => values[n] !== undefined && values[n] !== null);
+  if (set.length === 1) return undefined;
+  const which = set.length === 0 ? "neither was given" : `${set.join(" and ")} were both given`;
+  return { property: set[1] ?? names[0], reason: `set exactly one of ${names.join(" or ")}: ${which}` };
 };

@@ -1,14 +1,12 @@
 // hosting:index:getContainerLogs — the log text of an app.
-import type { OperationContext } from "../framework/resource";
-import type { FlagsOf } from "../framework/spec";
 import { uuid } from "../framework/validators";
-import { projectId, projectOf } from "../resources/common";
+import { lookupProject, projectOf, type Lookup } from "./common";
 
 /** Arguments of getContainerLogs. */
 export interface GetContainerLogsArgs {
   /** Id of the app (a Container's `id`). */
   containerId: string;
-  /** Project of the app. Defaults to the provider's `projectId`. */
+  /** Project of the app. */
   projectId?: string;
 }
 
@@ -18,14 +16,12 @@ export interface GetContainerLogsResult {
   logs: string;
 }
 
-export const getContainerLogs = {
-  token: "hosting:index:getContainerLogs",
+export const getContainerLogs: Lookup<GetContainerLogsArgs, GetContainerLogsResult> = {
+  name: "getContainerLogs",
   description: "Reads the log text of a container app.",
-  argsTypeName: "GetContainerLogsArgs",
-  resultTypeName: "GetContainerLogsResult",
-  flags: { containerId: { validate: uuid }, projectId: { ...projectId, replaceOnChange: false } } satisfies FlagsOf<GetContainerLogsArgs>,
-  async invoke(ctx: OperationContext, args: GetContainerLogsArgs): Promise<GetContainerLogsResult> {
-    const project = projectOf(ctx, {}, args);
-    return { logs: await ctx.client.containers.logs(project, args.containerId, { signal: ctx.signal }) };
+  args: { containerId: { validate: uuid() }, projectId: lookupProject },
+  result: { flags: { logs: {} } },
+  async invoke(ctx, args) {
+    return { logs: await ctx.client.containers.logs(projectOf(ctx, {}, args), args.containerId, { signal: ctx.signal }) };
   },
 };

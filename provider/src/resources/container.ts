@@ -1,21 +1,24 @@
 // hosting:index:Container — an HTTP app running one image in a project.
-import type { ContainerPatch, WireService } from "../api/wire";
 import { isApiError } from "../api/errors";
+import type { ContainerSettings, ServiceRecord } from "../api/wire";
+import { InputError, PartialFailure } from "../framework/declare";
+import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FlagsOf } from "../framework/spec";
-import { waitUntil } from "../framework/polling";
+import { atLeast, between, imageReference, keys, variableName } from "../framework/validators";
 import { deepEqual } from "../framework/values";
-import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
-import { environment, imageReference, port, positive } from "../framework/validators";
-import { defined, ignoringNotFound, movingOutput, name, ofType, orGone, output, projectId, projectOf } from "./common";
+import { defined, ignoringNotFound, movingOutput, name, ofKind, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
- * subdomain with managed TLS. Changing `name` replaces it; everything else updates in place.
+ * subdomain with managed TLS. Every rollout (a create, or an update of the image, `env` or
+ * `httpPort`, a start or a restart) is awaited until the app leaves `provisioning`; an app
+ * that ends `failed` fails the operation with the last lines of its logs. Variables that
+ * service links inject into it belong to the links: they are never reported in `env`.
  */
 export interface Container {
-  /** Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the app. */
+  /** Name of the app, unique within its project: lowercase letters, digits and dashes. */
   name: string;
-  /** Project to create the app in. Defaults to the provider's `projectId`; changing it replaces the app. */
+  /** Project to create the app in. */
   projectId?: string;
   /** Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`. */
   image: string;
@@ -24,7 +27,7 @@ export interface Container {
    * @TJS-type integer
    */
   httpPort?: number;
-  /** Environment variables of the app. */
+  /** Environment variables of the app (those that service links inject are the links', not these). */
   env?: Record<string, string>;
   /**
    * Number of instances. Leave it out when autoscaling controls the app.
@@ -72,186 +75,219 @@ export interface Container {
   marketplaceApp?: string;
 }
 
-const flags: FlagsOf<Container> = {
+const flags = {
   name,
   projectId,
-  image: { validate: imageReference },
-  httpPort: { default: 8080, validate: port },
-  env: { validate: environment, clearedWhenRemoved: true },
-  replicas: { validate: positive },
-  cpuMilli: { validate: positive },
-  memoryMb: { validate: positive },
-  storageGb: { validate: positive },
+  image: { validate: imageReference() },
+  httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
+  env: { validate: keys(variableName()), clearedWhenRemoved: true },
+  replicas: { validate: atLeast(1) },
+  cpuMilli: { validate: atLeast(1) },
+  memoryMb: { validate: atLeast(1) },
+  storageGb: { validate: atLeast(1) },
   public: {},
   displayName: {},
   running: { default: true },
   restartTrigger: { notReturned: true },
   status: movingOutput,
   publicUrl: output,
-  internalHost: output,
+  internalHost: { output: true, movesOnUpdate: ["httpPort"] },
   runtime: output,
   type: output,
   createdAt: output,
   updatedAt: movingOutput,
   marketplaceApp: output,
-};
+} satisfies FlagsOf<Container>;
 
-export function containerFromWire(service: WireService): Partial<Container> {
+/** How many lines of an app's logs a failed rollout quotes, and at most how many bytes. */
+const LOG_TAIL_LINES = 20;
+const LOG_TAIL_BYTES = 4096;
+
+export function containerFromWire(service: ServiceRecord): Partial<Container> {
   return defined({
     name: service.name,
-    projectId: service.project_id,
+    projectId: service.projectId,
     image: service.image,
     httpPort: service.port,
-    env: service.env ?? {},
+    env: service.env,
     replicas: service.replicas,
-    cpuMilli: service.cpu_milli,
-    memoryMb: service.memory_mb,
-    storageGb: service.storage_gb,
+    cpuMilli: service.cpuMilli,
+    memoryMb: service.memoryMb,
+    storageGb: service.storageGb,
     public: service.public,
-    displayName: service.display_name,
+    displayName: service.displayName,
     running: service.status !== "stopped",
     status: service.status,
-    publicUrl: service.public_url,
-    internalHost: service.internal_host,
+    publicUrl: service.publicUrl,
+    internalHost: service.internalHost,
     runtime: service.runtime,
     type: service.type,
-    createdAt: service.created_at,
-    updatedAt: service.updated_at,
-    marketplaceApp: service.marketplace_app ?? undefined,
+    createdAt: service.createdAt,
+    updatedAt: service.updatedAt,
+    marketplaceApp: service.marketplaceApp,
   });
 }
 
-/** The PATCH body that moves `from` to `to`: only what the user set and what differs. */
-export function containerPatch(from: Partial<Container>, to: Container): ContainerPatch {
-  const wanted: ContainerPatch = defined({
-    image: to.image,
-    env: to.env,
-    replicas: to.replicas,
-    cpu_milli: to.cpuMilli,
-    memory_mb: to.memoryMb,
-    storage_gb: to.storageGb,
-    public: to.public,
-    display_name: to.displayName,
-    http_port: to.httpPort,
-  });
-  const current: ContainerPatch = {
-    image: from.image,
-    env: from.env,
-    replicas: from.replicas,
-    cpu_milli: from.cpuMilli,
-    memory_mb: from.memoryMb,
-    storage_gb: from.storageGb,
-    public: from.public,
-    display_name: from.displayName,
-    http_port: from.httpPort,
-  };
-  return Object.fromEntries(
-    Object.entries(wanted).filter(([key, value]) => !deepEqual(value, current[key as keyof ContainerPatch])),
-  ) as ContainerPatch;
+const SETTINGS = ["image", "env", "replicas", "cpuMilli", "memoryMb", "storageGb", "public", "displayName", "httpPort"] as const;
+/** A change to any of these rolls the app out again. */
+const ROLLS_OUT: ReadonlyArray<keyof ContainerSettings> = ["image", "env", "httpPort"];
+
+/** The settings that move `from` to `to`: only what the program set and what differs. */
+export function containerSettings(from: Partial<Container>, to: Partial<Container>): ContainerSettings {
+  const changed = SETTINGS.filter((key) => to[key] !== undefined && !deepEqual(to[key], from[key]));
+  return Object.fromEntries(changed.map((key) => [key, to[key]])) as ContainerSettings;
 }
 
-const withInputsNotReturned = (live: Partial<Container>, inputs: Partial<Container>): Partial<Container> =>
-  defined({ ...live, restartTrigger: inputs.restartTrigger });
+/**
+ * The app's own variables: the live env without the ones links inject into it, except those
+ * the program sets itself (a key the program sets is the program's, whoever else sets it).
+ */
+export function ownEnv(live: Record<string, string>, injected: ReadonlySet<string>, program: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || key in program));
+}
+
+/** The variables that links inject into the app, as the API reports them. */
+async function linkedKeys(ctx: Context, project: string, id: string): Promise<Set<string>> {
+  const links = await ctx.client.serviceLinks.list(project, { signal: ctx.signal });
+  return new Set(links.filter((l) => l.consumerServiceId === id).flatMap((l) => Object.keys(l.injectedEnv)));
+}
+
+/** The outputs of a live service record, its env the app's own. */
+async function outputsOf(ctx: Context, project: string, service: ServiceRecord, program: Record<string, string> | undefined): Promise<Partial<Container>> {
+  const live = containerFromWire(service);
+  // Only an env holding variables the program did not set can hold a link's: read the links then.
+  const strangers = Object.keys(service.env).some((key) => !(key in (program ?? {})));
+  if (!strangers) return live;
+  return { ...live, env: ownEnv(service.env, await linkedKeys(ctx, project, service.id), program) };
+}
+
+/** An update of env must keep what links put there (where the platform shows them in env at all). */
+async function withLinkedVariables(ctx: Context, project: string, id: string, env: Record<string, string>): Promise<Record<string, string>> {
+  const [service, injected] = await Promise.all([readService(ctx, project, id), linkedKeys(ctx, project, id)]);
+  const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected.has(key) && !(key in env));
+  return { ...Object.fromEntries(kept), ...env };
+}
+
+async function readService(ctx: Context, project: string, id: string): Promise<ServiceRecord | undefined> {
+  return ofKind(await orGone(() => ctx.client.containers.get(project, id, { signal: ctx.signal })), "container", "Container");
+}
 
 /** AUTOSCALING_OWNS_REPLICAS said in terms of the program; other errors pass through. */
 function explained(err: unknown, appName: string): unknown {
   if (!isApiError(err, "AUTOSCALING_OWNS_REPLICAS")) return err;
-  return new Error(
+  return new InputError(
     `replicas cannot be set on container "${appName}": autoscaling controls its instance count. ` +
       `Remove \`replicas\` from the program (or add it to the resource's ignoreChanges), or turn autoscaling off. ` +
       `(${(err as Error).message})`,
   );
 }
 
-async function readContainer(ctx: OperationContext, project: string, id: string): Promise<Partial<Container> | undefined> {
-  const service = ofType(await orGone(() => ctx.client.containers.get(project, id, { signal: ctx.signal })), "container", "hosting:index:Container");
-  return service && containerFromWire(service);
+/** The last lines of the app's logs, bounded and scrubbed of every secret the provider knows. */
+async function logTail(ctx: Context, project: string, id: string): Promise<string> {
+  try {
+    const lines = (await ctx.client.containers.logs(project, id, { signal: ctx.signal })).trimEnd().split("\n").slice(-LOG_TAIL_LINES);
+    let tail = lines.join("\n");
+    if (tail.length > LOG_TAIL_BYTES) tail = `…${tail.slice(-LOG_TAIL_BYTES)}`;
+    return ctx.redact(tail.split("\n").map((line) => `    ${line}`).join("\n"));
+  } catch (err) {
+    return `    (its logs could not be read: ${(err as Error).message})`;
+  }
 }
 
-/** Waits while the app is still `provisioning`, so that state records it as it settles. */
-async function started(ctx: OperationContext, project: string, id: string, live: Partial<Container>) {
-  const settled = await waitUntil({
-    what: `container ${live.name} to start`,
-    initial: live,
-    poll: () => readContainer(ctx, project, id),
-    done: (app) => app === undefined || app.status !== "provisioning",
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-    progress: (message) => ctx.progress(message),
-  });
-  if (!settled) throw new Error(`container ${live.name} disappeared while starting`);
-  if (settled.status === "failed") throw new Error(`container ${live.name} failed to start; see its logs (getContainerLogs)`);
-  return settled;
+/**
+ * Waits while the app is `provisioning` (a rollout under way), and returns it as it settled.
+ * `failed`, a timeout or a cancel end in a PartialFailure that records what is live.
+ */
+async function settled(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord): Promise<Partial<Container>> {
+  const appName = program.name ?? id;
+  let last = initial;
+  const poll = ctx.sharedPoll(`containers:${project}`, () => ctx.client.containers.list(project));
+  let service: ServiceRecord | undefined;
+  try {
+    service = await poll.wait({
+      what: `container ${appName} to start`,
+      select: (list) => list.find((s) => s.id === id),
+      done: (s) => s === undefined || s.status !== "provisioning",
+      ...(initial ? { initial } : {}),
+      seen: (s) => (last = s ?? last),
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+      progress: (message) => ctx.progress(message),
+    });
+  } catch (err) {
+    const outputs = last ? containerFromWire(last) : program;
+    const why = err instanceof WaitTimeout || err instanceof WaitCancelled ? err.message : `reading its status failed (${(err as Error).message})`;
+    throw new PartialFailure(`container ${appName} is still provisioning: ${why}; it is recorded in state as it is`, id, outputs as Record<string, any>);
+  }
+  if (!service) throw new Error(`container ${appName} disappeared while starting`);
+  const outputs = await outputsOf(ctx, project, service, program.env);
+  if (service.status === "failed") {
+    throw new PartialFailure(
+      `container ${appName} failed to start: its status is "failed" (image ${service.image}). ` +
+        `The last lines of its logs:\n${await logTail(ctx, project, id)}`,
+      id,
+      outputs as Record<string, any>,
+    );
+  }
+  return outputs;
 }
 
-async function setRunning(ctx: OperationContext, project: string, id: string, running: boolean) {
-  const action = running ? ctx.client.containers.start : ctx.client.containers.stop;
-  await action.call(ctx.client.containers, project, id, { signal: ctx.signal });
+async function setRunning(ctx: Context, project: string, id: string, running: boolean) {
+  if (running) await ctx.client.containers.start(project, id, { signal: ctx.signal });
+  else await ctx.client.containers.stop(project, id, { signal: ctx.signal });
 }
 
-export const container: ResourceDeclaration<Container> = {
-  token: "hosting:index:Container",
+export const container: Declaration<Container, typeof flags> = {
   typeName: "Container",
   flags,
   projectScoped: true,
   lifecycle: {
     async create(ctx, inputs) {
       const project = projectOf(ctx, {}, inputs);
-      const created = await ctx.client.containers.create(
-        project,
-        { name: inputs.name, image: inputs.image, http_port: inputs.httpPort ?? 8080 },
-        { signal: ctx.signal },
-      );
+      const created = await ctx.client.containers.create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
       // The create request carries only name, image and port; the rest follows as a PATCH.
-      // If that fails, the app exists and must stay in state.
-      let live = containerFromWire(created);
+      // From here on the app exists: whatever fails, it must stay in state.
+      let live = created;
       try {
-        const patch = containerPatch(live, inputs);
-        if (Object.keys(patch).length > 0) {
-          live = containerFromWire(await ctx.client.containers.update(project, created.id, patch, { signal: ctx.signal }));
-        }
-        if (inputs.running === false) {
-          await setRunning(ctx, project, created.id, false);
-          live = (await readContainer(ctx, project, created.id)) ?? live;
-        }
-        live = await started(ctx, project, created.id, live);
+        const settings = containerSettings(containerFromWire(created), inputs);
+        if (Object.keys(settings).length > 0) live = await ctx.client.containers.update(project, created.id, settings, { signal: ctx.signal });
+        if (!inputs.running) await setRunning(ctx, project, created.id, false);
       } catch (err) {
-        throw new PartialFailure(
-          `container "${inputs.name}" was created, but setting it up failed: ${(explained(err, inputs.name) as Error).message}`,
-          created.id,
-          withInputsNotReturned(live, inputs) as Record<string, any>,
-        );
+        const why = (explained(err, inputs.name) as Error).message;
+        throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as Record<string, any>);
       }
-      return { id: created.id, outputs: withInputsNotReturned(live, inputs) };
+      return { id: created.id, outputs: await settled(ctx, project, created.id, inputs, inputs.running ? live : undefined) };
     },
 
     async read(ctx, address, { outputs, inputs }) {
-      const live = await readContainer(ctx, projectOf(ctx, address, outputs), address.id);
-      return live && withInputsNotReturned(live, inputs);
+      const project = projectOf(ctx, address, outputs);
+      const service = await readService(ctx, project, address.id);
+      return service && outputsOf(ctx, project, service, inputs.env);
     },
 
-    async update(ctx, address, olds, news, oldInputs) {
+    async update(ctx, address, { olds, news, oldInputs }) {
       const project = projectOf(ctx, address, olds);
-      let live: Partial<Container> = olds;
-      // env taken out of the program: clear the variables it had set.
-      const wanted = news.env === undefined && oldInputs.env !== undefined ? { ...news, env: {} } : news;
-      const patch = containerPatch(olds, wanted);
-      if (Object.keys(patch).length > 0) {
+      const settings = containerSettings(olds, news);
+      if (settings.env) settings.env = await withLinkedVariables(ctx, project, address.id, settings.env);
+      let patched: ServiceRecord | undefined;
+      if (Object.keys(settings).length > 0) {
         try {
-          live = containerFromWire(await ctx.client.containers.update(project, address.id, patch, { signal: ctx.signal }));
+          patched = await ctx.client.containers.update(project, address.id, settings, { signal: ctx.signal });
         } catch (err) {
           throw explained(err, news.name);
         }
       }
-      const wantRunning = news.running !== false;
-      const restart = news.restartTrigger !== undefined && news.restartTrigger !== oldInputs.restartTrigger;
-      if (wantRunning !== (olds.running !== false)) {
-        await setRunning(ctx, project, address.id, wantRunning);
-      } else if (restart && wantRunning) {
+      let rollout = ROLLS_OUT.some((key) => key in settings);
+      if (news.running !== (olds.running !== false)) {
+        await setRunning(ctx, project, address.id, news.running);
+        rollout ||= news.running;
+      } else if (news.running && news.restartTrigger !== oldInputs.restartTrigger && news.restartTrigger !== undefined) {
         await ctx.client.containers.restart(project, address.id, { signal: ctx.signal });
+        rollout = true;
       }
-      live = (await readContainer(ctx, project, address.id)) ?? live;
-      return withInputsNotReturned(live, news);
+      // Without a rollout the PATCH's answer is how the app stands; after one (and when a create
+      // left it unfinished, which the engine retries as an update) it is awaited.
+      return settled(ctx, project, address.id, news, rollout ? undefined : patched);
     },
 
     async delete(ctx, address, outputs) {

@@ -1,10 +1,9 @@
 // The managed databases (Postgres, MySQL, Redis) share one shape and one lifecycle; each has
 // its own file that names it. The API can create and delete them, not resize them.
-import type { WireConnection, WireService } from "../api/wire";
+import type { ConnectionRecord, DatabaseKind, ServiceRecord } from "../api/wire";
 import type { FlagsOf } from "../framework/spec";
-import type { ResourceDeclaration } from "../framework/resource";
-import { positive } from "../framework/validators";
-import { defined, ignoringNotFound, name, ofType, orGone, output, projectId, projectOf } from "./common";
+import { atLeast } from "../framework/validators";
+import { defined, ignoringNotFound, name, ofKind, orGone, output, projectId, projectOf, type Declaration } from "./common";
 
 /** How to reach a managed database from an app in the same project. */
 export interface DatabaseConnection {
@@ -22,22 +21,22 @@ export interface DatabaseConnection {
 
 /** Properties common to the managed databases. */
 export interface ManagedDatabase {
-  /** Name of the database service, unique within its project. Changing it replaces the database. */
+  /** Name of the database service, unique within its project. */
   name: string;
-  /** Project to create the database in. Defaults to the provider's `projectId`; changing it replaces the database. */
+  /** Project to create the database in. */
   projectId?: string;
   /**
-   * CPU in milli-cores. Fixed at creation: the API cannot resize a managed database.
+   * CPU in milli-cores.
    * @TJS-type integer
    */
   cpuMilli?: number;
   /**
-   * Memory in megabytes. Fixed at creation: the API cannot resize a managed database.
+   * Memory in megabytes.
    * @TJS-type integer
    */
   memoryMb?: number;
   /**
-   * Storage in gigabytes. Fixed at creation: the API cannot resize a managed database.
+   * Storage in gigabytes.
    * @TJS-type integer
    */
   storageGb?: number;
@@ -49,15 +48,14 @@ export interface ManagedDatabase {
   connection: DatabaseConnection;
 }
 
-export type DatabaseKind = "postgres" | "mysql" | "redis";
-
 const noResize = (label: string) =>
   `the API cannot resize a managed ${label} database. To change its size deliberately, create a new ` +
-  `database under a new name and move the data, or replace this one with \`pulumi up --replace <urn>\`, ` +
-  `which deletes it and its data.`;
+  `database under a new name and move the data, or replace this one with \`pulumi up --replace <urn>\` and the ` +
+  `resource option \`deleteBeforeReplace: true\` (the name stays taken until the old one is deleted), which ` +
+  `deletes it and its data.`;
 
 export function databaseFlags(label: string): FlagsOf<ManagedDatabase> {
-  const fixed = { validate: positive, fixedAfterCreate: noResize(label) };
+  const fixed = { validate: atLeast(1), fixedAfterCreate: noResize(label) };
   return {
     name,
     projectId,
@@ -70,38 +68,37 @@ export function databaseFlags(label: string): FlagsOf<ManagedDatabase> {
   };
 }
 
-export function connectionFromWire(connection: WireConnection): DatabaseConnection {
+export function connectionFromWire(connection: ConnectionRecord): DatabaseConnection {
   return {
     host: connection.host,
     port: connection.port,
-    envVar: connection.env_var,
+    envVar: connection.envVar,
     instructions: connection.instructions ?? "",
-    requiresAuth: String(connection.requires_auth).toLowerCase() === "true",
+    requiresAuth: String(connection.requiresAuth).toLowerCase() === "true",
   };
 }
 
-export function databaseFromWire(service: WireService, connection = service.connection): Partial<ManagedDatabase> {
+export function databaseFromWire(service: ServiceRecord, connection = service.connection): Partial<ManagedDatabase> {
   return defined({
     name: service.name,
-    projectId: service.project_id,
-    cpuMilli: service.cpu_milli,
-    memoryMb: service.memory_mb,
-    storageGb: service.storage_gb,
+    projectId: service.projectId,
+    cpuMilli: service.cpuMilli,
+    memoryMb: service.memoryMb,
+    storageGb: service.storageGb,
     status: service.status,
-    internalHost: service.internal_host,
+    internalHost: service.internalHost,
     connection: connection ? connectionFromWire(connection) : undefined,
   });
 }
 
-export function managedDatabase(kind: DatabaseKind, typeName: string, label: string): ResourceDeclaration<ManagedDatabase> {
+export function managedDatabase(kind: DatabaseKind, typeName: string, label: string): Declaration<ManagedDatabase> {
   return {
-    token: `hosting:index:${typeName}`,
     typeName,
     flags: databaseFlags(label),
     projectScoped: true,
     lifecycle: {
       async create(ctx, inputs) {
-        const resources = defined({ cpu_milli: inputs.cpuMilli, memory_mb: inputs.memoryMb, storage_gb: inputs.storageGb });
+        const resources = defined({ cpuMilli: inputs.cpuMilli, memoryMb: inputs.memoryMb, storageGb: inputs.storageGb });
         const created = await ctx.client.databases.create(
           kind,
           projectOf(ctx, {}, inputs),
@@ -112,14 +109,14 @@ export function managedDatabase(kind: DatabaseKind, typeName: string, label: str
       },
       async read(ctx, address, { outputs }) {
         const found = await orGone(() => ctx.client.containers.get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
-        const service = ofType(found, kind, `hosting:index:${typeName}`);
+        const service = ofKind(found, kind, typeName);
         if (!service) return undefined;
         // The service record may omit the connection; the one from creation still holds then.
         return { ...databaseFromWire(service), connection: service.connection ? connectionFromWire(service.connection) : outputs.connection };
       },
-      async update(_ctx, _address, olds) {
-        // Check and Diff refuse every change the API cannot make, so nothing reaches here
-        // but properties that need no call.
+      async update(_ctx, _address, { olds }) {
+        // Check refuses every change the API cannot make, so nothing reaches here but
+        // properties that need no call.
         return olds;
       },
       async delete(ctx, address, outputs) {
@@ -128,5 +125,3 @@ export function managedDatabase(kind: DatabaseKind, typeName: string, label: str
     },
   };
 }
-
-

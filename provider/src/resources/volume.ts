@@ -1,25 +1,25 @@
 // hosting:index:Volume — a block volume (persistent disk), ReadWriteOnce. Sizes only grow.
-import type { WireVolume } from "../api/wire";
 import { isApiError } from "../api/errors";
+import type { VolumeRecord, VolumeListRecord } from "../api/wire";
+import { InputError, PartialFailure } from "../framework/declare";
+import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FlagsOf } from "../framework/spec";
-import { PartialFailure, type OperationContext, type ResourceDeclaration } from "../framework/resource";
-import { WaitCancelled, WaitTimeout, waitUntil } from "../framework/polling";
-import { positive } from "../framework/validators";
-import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf } from "./common";
+import { atLeast } from "../framework/validators";
+import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
 
 /**
- * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce).
- * Creation waits until the platform reports it `running`, honouring `customTimeouts`
- * (default 10 minutes). `sizeGb` only grows, in place; a smaller value fails at preview.
- * Changing `name` replaces the volume.
+ * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce). It is
+ * ready when the platform reports it `running`: creation (and an update of a volume that is
+ * not ready yet) waits for that, honouring `customTimeouts` (default 10 minutes), and if it
+ * gives up the volume is still recorded in state.
  */
 export interface Volume {
-  /** Name of the volume, unique within its project. Changing it replaces the volume (and its data). */
+  /** Name of the volume, unique within its project. */
   name: string;
-  /** Project to create the volume in. Defaults to the provider's `projectId`; changing it replaces the volume. */
+  /** Project to create the volume in. */
   projectId?: string;
   /**
-   * Size in gigabytes. It can only grow; a smaller value fails at preview.
+   * Size in gigabytes.
    * @TJS-type integer
    */
   sizeGb: number;
@@ -44,7 +44,7 @@ export interface Volume {
 const flags: FlagsOf<Volume> = {
   name,
   projectId,
-  sizeGb: { growOnly: true, validate: positive },
+  sizeGb: { growOnly: true, validate: atLeast(1) },
   displayName: output,
   storageClass: output,
   accessMode: output,
@@ -55,91 +55,111 @@ const flags: FlagsOf<Volume> = {
   updatedAt: movingOutput,
 };
 
-export function volumeFromWire(volume: WireVolume): Partial<Volume> {
-  const attached = "attachment" in volume ? volume.attachment != null : (volume as { attached?: boolean }).attached;
+export function volumeFromWire(volume: VolumeRecord | VolumeListRecord): Partial<Volume> {
+  const attached = "attachment" in volume ? volume.attachment !== null : volume.attached;
   return defined({
     name: volume.name,
-    projectId: volume.project_id,
-    sizeGb: volume.size_gb,
-    displayName: volume.display_name,
-    storageClass: volume.storage_class,
-    accessMode: volume.access_mode,
+    projectId: volume.projectId,
+    sizeGb: volume.sizeGb,
+    displayName: volume.displayName,
+    storageClass: volume.storageClass,
+    accessMode: volume.accessMode,
     status: volume.status,
-    statusReason: volume.status_reason ?? "",
+    statusReason: volume.statusReason ?? "",
     attached: attached ?? false,
-    createdAt: volume.created_at,
-    updatedAt: volume.updated_at,
+    createdAt: volume.createdAt,
+    updatedAt: volume.updatedAt,
   });
 }
 
-/** BLOCK_VOLUME_DISABLED as a plain sentence; other errors pass through. */
-function explained(err: unknown): unknown {
+/** The API's refusals, said in the program's terms; other errors pass through. */
+function explained(err: unknown, sizeGb?: number): unknown {
+  const apiMessage = (err as Error).message;
   if (isApiError(err, "BLOCK_VOLUME_DISABLED")) {
-    return new Error(
+    return new InputError(
       `Block volumes are turned off on this platform: the volume API is a prepared feature that has not been ` +
-        `enabled yet, so no volume can be created. Remove the Volume from the program until it is. ` +
-        `(${(err as Error).message})`,
+        `enabled yet, so no volume can be created. Remove the Volume from the program until it is. (${apiMessage})`,
     );
   }
   if (isApiError(err, "VOLUME_ATTACHED")) {
-    return new Error(
+    return new InputError(
       `the volume is still attached to an app, and an attached volume cannot be deleted: delete its ` +
-        `VolumeAttachment first (Pulumi does this when the attachment depends on the volume). (${(err as Error).message})`,
+        `VolumeAttachment first (Pulumi does this when the attachment depends on the volume). (${apiMessage})`,
+    );
+  }
+  if (isApiError(err, "SHRINK_NOT_SUPPORTED")) {
+    return new InputError(
+      `sizeGb can only grow: the volume is larger than ${sizeGb} GB now (grown outside Pulumi?). Run \`pulumi refresh\` ` +
+        `to see its size, and use that size or more. (${apiMessage})`,
     );
   }
   return err;
 }
 
-async function readVolume(ctx: OperationContext, project: string, id: string) {
-  const volume = await orGone(() => ctx.client.volumes.get(project, id, { signal: ctx.signal }));
-  return volume && volumeFromWire(volume);
+/** Waits until the volume is `running`; if it gives up, the volume still goes into state as it is. */
+async function ready(ctx: Context, project: string, id: string, volumeName: string, initial?: VolumeRecord): Promise<Partial<Volume>> {
+  let last: Partial<Volume> | undefined = initial && volumeFromWire(initial);
+  const poll = ctx.sharedPoll(`volumes:${project}`, () => ctx.client.volumes.list(project));
+  try {
+    const volume = await poll.wait({
+      what: `volume ${volumeName} to be running`,
+      select: (list): Partial<Volume> | undefined => {
+        const found = list.find((v) => v.id === id);
+        return found && volumeFromWire(found);
+      },
+      done: (v) => v === undefined || v.status === "running",
+      ...(last ? { initial: last } : {}),
+      seen: (v) => (last = v ?? last),
+      timeoutMs: ctx.timeoutMs,
+      signal: ctx.signal,
+      progress: (message) => ctx.progress(message),
+    });
+    if (!volume) throw new Error(`volume ${volumeName} disappeared while provisioning`);
+    return volume;
+  } catch (err) {
+    // The volume exists and is billed: it must stay in state whatever happened.
+    const why =
+      err instanceof WaitTimeout
+        ? `${err.message}; it is recorded in state, and the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), or \`pulumi refresh\` picks it up`
+        : err instanceof WaitCancelled
+          ? `${err.message}; it is recorded in state`
+          : `reading its status failed (${(err as Error).message}); it is recorded in state`;
+    throw new PartialFailure(`volume ${volumeName} is not running yet: ${why}`, id, (last ?? {}) as Record<string, any>);
+  }
 }
 
-export const volume: ResourceDeclaration<Volume> = {
-  token: "hosting:index:Volume",
+export const volume: Declaration<Volume> = {
   typeName: "Volume",
   flags,
   projectScoped: true,
   lifecycle: {
     async create(ctx, inputs) {
       const project = projectOf(ctx, {}, inputs);
-      let created: WireVolume;
+      let created: VolumeRecord;
       try {
-        created = await ctx.client.volumes.create(project, { name: inputs.name, size_gb: inputs.sizeGb }, { signal: ctx.signal });
+        created = await ctx.client.volumes.create(project, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
       } catch (err) {
         throw explained(err);
       }
-      let last = volumeFromWire(created);
-      try {
-        const ready = await waitUntil({
-          what: `volume ${inputs.name} to be running`,
-          initial: last,
-          poll: async () => (last = (await readVolume(ctx, project, created.id)) ?? last),
-          done: (v) => v.status === "running",
-          timeoutMs: ctx.timeoutMs,
-          signal: ctx.signal,
-          progress: (message) => ctx.progress(message),
-        });
-        return { id: created.id, outputs: ready };
-      } catch (err) {
-        // The volume exists and is billed: it must stay in state whatever happened.
-        const why =
-          err instanceof WaitTimeout
-            ? `${err.message}; it is recorded in state, and the next \`pulumi up\` or \`pulumi refresh\` picks it up (raise customTimeouts.create to wait longer)`
-            : err instanceof WaitCancelled
-              ? `${err.message}; it is recorded in state`
-              : `reading its status failed (${(err as Error).message}); it is recorded in state`;
-        throw new PartialFailure(`volume ${inputs.name} was created but is not running yet: ${why}`, created.id, last as Record<string, any>);
-      }
+      return { id: created.id, outputs: await ready(ctx, project, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {
-      return readVolume(ctx, projectOf(ctx, address, outputs), address.id);
+      const list = await orGone(() => ctx.client.volumes.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
+      const found = list?.find((v) => v.id === address.id);
+      return found && volumeFromWire(found);
     },
-    async update(ctx, address, olds, news) {
+    async update(ctx, address, { olds, news }) {
       const project = projectOf(ctx, address, olds);
-      if (news.sizeGb === olds.sizeGb) return olds;
-      const updated = await ctx.client.volumes.update(project, address.id, { size_gb: news.sizeGb }, { signal: ctx.signal });
-      return (await readVolume(ctx, project, address.id)) ?? volumeFromWire(updated);
+      let resized: VolumeRecord | undefined;
+      if (news.sizeGb !== olds.sizeGb) {
+        try {
+          resized = await ctx.client.volumes.resize(project, address.id, news.sizeGb, { signal: ctx.signal });
+        } catch (err) {
+          throw explained(err, news.sizeGb);
+        }
+      }
+      // A volume a timed-out create left provisioning is retried as an update: wait for it again.
+      return ready(ctx, project, address.id, news.name, resized);
     },
     async delete(ctx, address, outputs) {
       try {

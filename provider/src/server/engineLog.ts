@@ -1,5 +1,6 @@
-// Messages to the Pulumi display through the engine's Log service (the engine address is
-// the plugin's last argument). Without an engine (tests, a bare start), messages are dropped.
+// Messages to the Pulumi display through the engine's Log service. The engine's address is the
+// plugin's last argument, or arrives later through Attach (a plugin started by hand for
+// PULUMI_DEBUG_PROVIDERS). Without an engine (tests, a bare start), messages are dropped.
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
@@ -15,16 +16,21 @@ const SEVERITY: Record<Severity, number> = {
 
 export interface EngineLog {
   log(severity: Severity, message: string, urn?: string, ephemeral?: boolean): void;
+  /** Log to the engine at `address` from now on. */
+  attach(address: string): void;
   close(): void;
 }
 
 export function connectEngineLog(address: string | undefined): EngineLog {
-  if (!address) return { log() {}, close() {} };
-  const client = new enginerpc.EngineClient(address, grpc.credentials.createInsecure(), {
-    "grpc.max_receive_message_length": 400 * 1024 * 1024,
-  });
+  let client: enginerpc.EngineClient | undefined;
+  const connect = (to: string | undefined) => {
+    client?.close();
+    client = to ? new enginerpc.EngineClient(to, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 }) : undefined;
+  };
+  connect(address);
   return {
     log(severity, message, urn = "", ephemeral = false) {
+      if (!client) return;
       const request = new engineproto.LogRequest();
       request.setSeverity(SEVERITY[severity]);
       request.setMessage(message);
@@ -33,8 +39,9 @@ export function connectEngineLog(address: string | undefined): EngineLog {
       // Display messages are best effort: a lost one must never fail an operation.
       client.log(request, () => undefined);
     },
+    attach: connect,
     close() {
-      client.close();
+      connect(undefined);
     },
   };
 }

@@ -1,10 +1,15 @@
 // gRPC errors the engine understands: a partial failure with the resource that exists
-// (ErrorResourceInitFailed) and missing configuration (ConfigureErrorMissingKeys).
+// (ErrorResourceInitFailed), missing configuration (ConfigureErrorMissingKeys), and the status
+// code of every other failure.
 import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { AbortedError, ApiError, NetworkError, ResponseValidationError } from "../api/errors";
+import { ClientConfigError } from "../api/http";
+import { InputError } from "../framework/declare";
+import { WaitTimeout } from "../framework/polling";
 
 export interface GrpcError {
   code: grpc.status;
@@ -51,3 +56,30 @@ export function missingConfigKeys(missing: Array<{ name: string; description: st
 export function plainError(code: grpc.status, message: string): GrpcError {
   return { code, details: message, message, metadata: new grpc.Metadata() };
 }
+
+/**
+ * The gRPC status of a failed call. The engine reads UNKNOWN, INTERNAL and DATA_LOSS as "the
+ * resource's state may be corrupt" (provider_plugin.go `resourceStateAndError`), so those are
+ * kept for what is truly unknown: a write whose outcome no one knows, or a fault of our own.
+ * Everything the API or the program said plainly gets a clean code.
+ */
+export function statusOf(err: unknown): grpc.status {
+  if (err instanceof InputError || err instanceof ClientConfigError) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof WaitTimeout) return grpc.status.DEADLINE_EXCEEDED;
+  if (err instanceof AbortedError) return err.mayHaveReachedServer && err.method !== "GET" ? grpc.status.UNKNOWN : grpc.status.CANCELLED;
+  if (err instanceof NetworkError) return err.mayHaveReachedServer && err.method !== "GET" ? grpc.status.UNKNOWN : grpc.status.UNAVAILABLE;
+  if (err instanceof ResponseValidationError) return err.method === "GET" ? grpc.status.FAILED_PRECONDITION : grpc.status.UNKNOWN;
+  if (err instanceof ApiError) {
+    if (err.status >= 500) return err.method === "GET" ? grpc.status.UNAVAILABLE : grpc.status.UNKNOWN;
+    return API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION;
+  }
+  return grpc.status.UNKNOWN;
+}
+
+const API_STATUS: Record<number, grpc.status> = {
+  400: grpc.status.INVALID_ARGUMENT,
+  401: grpc.status.UNAUTHENTICATED,
+  403: grpc.status.PERMISSION_DENIED,
+  404: grpc.status.NOT_FOUND,
+  429: grpc.status.RESOURCE_EXHAUSTED,
+};

@@ -2,7 +2,7 @@
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
 // note of which properties were secret, and wrapped again on the way out.
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { Field } from "../framework/spec";
+import type { Field } from "../framework/spec";
 import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown } from "../framework/values";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
@@ -38,24 +38,30 @@ export function fromStruct(struct: Struct | undefined): Unmarshalled {
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
 
-/** Every path declared secret by the fields: whole properties and secret subfields. */
+/**
+ * Every path declared secret by the fields: whole properties and secret subfields, where `[]`
+ * stands for any item of a list (`services[].connection.instructions`).
+ */
 function declaredSecrets(fields: Field[]): Set<string> {
   const paths = new Set<string>();
   for (const field of fields) {
     if (field.secret) paths.add(field.name);
-    for (const sub of field.secretSubfields ?? []) paths.add(`${field.name}.${sub}`);
+    for (const sub of field.secretSubfields ?? []) paths.add(sub.startsWith("[") ? `${field.name}${sub}` : `${field.name}.${sub}`);
   }
   return paths;
 }
 
-function wire(value: PropertyValue | undefined, path: string, secrets: Set<string>): unknown {
+/** `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out (`services[].env`). */
+function wire(value: PropertyValue | undefined, path: string, shape: string, declared: Set<string>, arrived: Set<string>): unknown {
   if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
   let out: unknown = value;
-  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, secrets));
+  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, declared, arrived));
   else if (isPlainObject(value)) {
-    out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, secrets)]));
+    out = Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, declared, arrived)]),
+    );
   }
-  return secrets.has(path) ? secret(out) : out;
+  return declared.has(shape) || arrived.has(path) ? secret(out) : out;
 }
 
 /**
@@ -63,10 +69,28 @@ function wire(value: PropertyValue | undefined, path: string, secrets: Set<strin
  * secret, are wrapped, at the depth where they are secret.
  */
 export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set()): Struct {
-  const secrets = new Set([...declaredSecrets(fields), ...arrivedSecret]);
+  const declared = declaredSecrets(fields);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) out[key] = wire(value, key, secrets);
+    if (value !== undefined) out[key] = wire(value, key, key, declared, arrivedSecret);
   }
   return Struct.fromJavaScript(out as any);
+}
+
+/** The strings inside the values that arrived secret, so that no message can repeat them. */
+export function secretStrings({ values, secrets }: Unmarshalled): string[] {
+  const found: string[] = [];
+  const collect = (value: unknown) => {
+    if (typeof value === "string" && value.length >= 4) found.push(value);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
+  };
+  for (const path of secrets) collect(valueAt(values, path));
+  return found;
+}
+
+function valueAt(values: PropertyMap, path: string): unknown {
+  return path
+    .split(/\.|\[(\d+)\]/)
+    .filter((part) => part !== undefined && part !== "")
+    .reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), values);
 }

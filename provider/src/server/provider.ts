@@ -1,37 +1,29 @@
 // The ResourceProvider gRPC service: decodes what the engine sends, calls the framework and
-// the resource lifecycles, and encodes the answers. No resource logic lives here.
+// the lifecycles, and encodes the answers. No resource logic and no flag logic live here.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient } from "../api/client";
-import { checkInputs, type CheckFailure } from "../framework/check";
-import { diffInputs, InvalidChangeError, type DiffResult } from "../framework/diff";
-import {
-  DEFAULT_OPERATION_TIMEOUT_MS,
-  PartialFailure,
-  ResourceDefinition,
-  fieldsFromSchema,
-  inputsFromOutputs,
-  parseResourceId,
-  type OperationContext,
-  type ProviderConfig,
-} from "../framework/resource";
-import { outputFields, type ResourceSpec } from "../framework/spec";
-import { PropertyMap, Unknown, containsUnknown, isUnknown } from "../framework/values";
-import { MISSING_KEY_DESCRIPTIONS, configFlags } from "../config";
-import { getContainerLogs } from "../functions/getContainerLogs";
-import { packageSchema, resources } from "../resources";
+import { bindPackage, type BoundResource } from "../framework/bind";
+import { checkInputs, impossibleUpdate } from "../framework/check";
+import { checkConfig, resolveConfig } from "../framework/config";
+import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext } from "../framework/declare";
+import { diffInputs, type DiffResult } from "../framework/diff";
+import type { PackageSpec } from "../framework/packageSchema";
+import { SharedPoll } from "../framework/polling";
+import { previewCreate, previewUpdate } from "../framework/preview";
+import { desiredInputs, impliedInputs, recordedOutputs } from "../framework/state";
+import type { CheckFailure } from "../framework/spec";
+import { containsUnknown, type PropertyMap } from "../framework/values";
+import { provider as providerDeclaration } from "../config";
+import { functions } from "../functions";
+import { resources } from "../resources";
 import type { EngineLog } from "./engineLog";
-import { GrpcError, missingConfigKeys, plainError, resourceInitFailed } from "./errors";
+import { GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
-import { fromStruct, toStruct } from "./marshal";
-import { guardWrites } from "./writeGuard";
-
-const CONFIG_PREFIX = "hosting:config:";
-/** Provider inputs the engine itself adds; they pass through Check untouched. */
-const ENGINE_CONFIG_KEYS = new Set(["version", "pluginDownloadURL"]);
+import { fromStruct, secretStrings, toStruct } from "./marshal";
 
 export interface ServiceOptions {
   version: string;
@@ -41,9 +33,16 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Told every secret the provider learns (the token), so that output can be scrubbed of it. */
   onSecret?: (secret: string) => void;
+  /** Scrubs every secret the provider has learned from a text. */
+  redact: (text: string) => string;
 }
 
 type Handler<Req, Res> = (request: Req) => Promise<Res>;
+
+/** schema.json is generated from the declarations (`make schema`) and bundled with the plugin. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadSchema = () => require("../../../schema.json") as PackageSpec;
+const boundPackage = bindPackage({ resources, functions, provider: providerDeclaration }, loadSchema);
 
 function typeOf(request: { getType?(): string; getUrn(): string }): string {
   const explicit = request.getType?.();
@@ -61,7 +60,12 @@ const toFailures = (failures: CheckFailure[]) =>
     return failure;
   });
 
-const DIFF_KIND = provproto.PropertyDiff.Kind;
+function checkResponse(inputs: Struct, failures: CheckFailure[]): provproto.CheckResponse {
+  const response = new provproto.CheckResponse();
+  response.setInputs(inputs);
+  response.setFailuresList(toFailures(failures));
+  return response;
+}
 
 function diffResponse(diff: DiffResult): provproto.DiffResponse {
   const response = new provproto.DiffResponse();
@@ -71,30 +75,35 @@ function diffResponse(diff: DiffResult): provproto.DiffResponse {
   response.setDeletebeforereplace(diff.deleteBeforeReplace);
   response.setHasdetaileddiff(true);
   const detailed = response.getDetaileddiffMap();
-  for (const [name, kind] of Object.entries(diff.detailedDiff)) {
+  for (const [name, change] of Object.entries(diff.detailedDiff)) {
     const propertyDiff = new provproto.PropertyDiff();
-    propertyDiff.setKind(DIFF_KIND[kind]);
-    propertyDiff.setInputdiff(true);
+    propertyDiff.setKind(provproto.PropertyDiff.Kind[change.kind]);
+    propertyDiff.setInputdiff(change.inputDiff);
     detailed.set(name, propertyDiff);
   }
   return response;
 }
 
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
-const timeoutMs = (seconds: number, fallbackMs: number) => (seconds > 0 ? seconds * 1000 : fallbackMs);
+const timeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) => (seconds > 0 ? seconds * 1000 : fallbackMs);
+
+/** How long past its own timeout an operation may run before its signal aborts it (a backstop). */
+const DEADLINE_GRACE_MS = 5_000;
+
+interface Configured {
+  client: HostingClient;
+  projectId?: string;
+  /** The provider's poll loops, one per source (see OperationContext.sharedPoll). */
+  polls: Map<string, SharedPoll<unknown>>;
+}
 
 export class HostingProviderService {
-  private config?: ProviderConfig;
-  private client?: HostingClient;
-  /** True when Configure got unknown values (a preview where config comes from another stack's outputs). */
-  private configUnknown = false;
+  private configured?: Configured;
   private readonly cancellation = new AbortController();
-  private providerSpec?: ResourceSpec;
-  private logsSpec?: ResourceSpec;
 
   constructor(private readonly options: ServiceOptions) {}
 
-  /** Aborts every wait in flight (Cancel, SIGTERM). */
+  /** Aborts every operation in flight (Cancel, SIGTERM); a write already sent still answers. */
   cancelAll() {
     this.cancellation.abort();
   }
@@ -103,86 +112,51 @@ export class HostingProviderService {
     return this.options.env ?? process.env;
   }
 
-  private logsArgsSpec(): ResourceSpec {
-    if (!this.logsSpec) {
-      const schema = packageSchema();
-      const fn = schema.functions![getContainerLogs.token]!;
-      this.logsSpec = {
-        token: getContainerLogs.token,
-        description: "",
-        fields: fieldsFromSchema(schema, { inputProperties: fn.inputs?.properties, requiredInputs: fn.inputs?.required }, getContainerLogs.flags as any),
-      };
-    }
-    return this.logsSpec;
-  }
-
-  private providerFields() {
-    this.providerSpec ??= {
-      token: "pulumi:providers:hosting",
-      description: "",
-      fields: fieldsFromSchema(packageSchema(), packageSchema().provider, configFlags as Record<string, any>),
-    };
-    return this.providerSpec;
-  }
-
-  private resource(type: string): ResourceDefinition {
-    const resource = resources.get(type);
+  private resource(type: string): BoundResource {
+    const resource = boundPackage.resource(type);
     if (!resource) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown resource type ${type}`);
     return resource;
   }
 
   /**
-   * Runs one lifecycle operation with its context: the API, the configuration, and a signal that
-   * the operation's deadline aborts, and Cancel/SIGTERM too once no write of the operation is in
-   * flight (writeGuard.ts: a create's answer must reach the engine). The signal is released when
-   * the operation ends (AbortSignal.any() with the long-lived cancellation signal, and
-   * AbortSignal.timeout(), would each keep memory per operation alive on Node 20: a leak over a
-   * long run).
+   * Runs one lifecycle operation with its context: the API, the defaults, and a signal that
+   * Cancel, SIGTERM and the operation's deadline abort. The signal's listeners are released
+   * when the operation ends (AbortSignal.any() and AbortSignal.timeout() would each keep
+   * memory per operation alive on Node 20: a leak over a long run).
    */
-  private async operation<T>(urn: string, timeout: number, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
-    const { ctx, release } = this.context(urn, timeout);
-    try {
-      return await run(ctx);
-    } finally {
-      release();
-    }
-  }
-
-  private context(urn: string, timeout: number): { ctx: OperationContext; release(): void } {
-    if (!this.client || !this.config) {
-      throw plainError(
-        grpc.status.FAILED_PRECONDITION,
-        this.configUnknown
-          ? "the provider's configuration is not known yet (it depends on outputs still to be computed)"
-          : "the provider is not configured",
-      );
-    }
+  private async operation<T>(urn: string, timeout: number, secrets: readonly string[], run: (ctx: OperationContext<HostingClient>) => Promise<T>): Promise<T> {
+    const configured = this.configured;
+    if (!configured) throw plainError(grpc.status.FAILED_PRECONDITION, "the provider is not configured");
     const controller = new AbortController();
     const cancellation = this.cancellation.signal;
-    const writes = guardWrites(this.client);
-    const cancelled = () => writes.abortWhenIdle(() => controller.abort(cancellation.reason));
+    const cancelled = () => controller.abort(cancellation.reason);
     if (cancellation.aborted) cancelled();
     else cancellation.addEventListener("abort", cancelled, { once: true });
-    // The deadline, like Cancel, waits for a write in flight: a create's answer must reach the engine.
     const deadline = setTimeout(
-      () => writes.abortWhenIdle(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"))),
-      Math.max(timeout, 1) + 5_000,
+      () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+      Math.max(timeout, 1) + DEADLINE_GRACE_MS,
     );
     deadline.unref();
-    const ctx: OperationContext = {
-      client: writes.client,
-      config: this.config,
+    const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), this.options.redact(text));
+    const ctx: OperationContext<HostingClient> = {
+      client: configured.client,
+      projectId: configured.projectId,
       signal: controller.signal,
       timeoutMs: timeout,
       progress: (message) => this.options.engine.log("info", message, urn, true),
       warn: (message) => this.options.engine.log("warning", message, urn, false),
+      redact,
+      sharedPoll: <P>(key: string, fetch: () => Promise<P>) => {
+        if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
+        return configured.polls.get(key) as SharedPoll<P>;
+      },
     };
-    const release = () => {
+    try {
+      return await run(ctx);
+    } finally {
       clearTimeout(deadline);
       cancellation.removeEventListener("abort", cancelled);
-      writes.release();
-    };
-    return { ctx, release };
+    }
   }
 
   // ---- plugin ----
@@ -195,7 +169,7 @@ export class HostingProviderService {
 
   getSchema: Handler<provproto.GetSchemaRequest, provproto.GetSchemaResponse> = async () => {
     const response = new provproto.GetSchemaResponse();
-    response.setSchema(JSON.stringify(packageSchema()));
+    response.setSchema(JSON.stringify(loadSchema()));
     return response;
   };
 
@@ -204,100 +178,52 @@ export class HostingProviderService {
     return new Empty();
   };
 
+  /** A plugin started by hand (PULUMI_DEBUG_PROVIDERS) learns the engine's address here. */
+  attach: Handler<plugproto.PluginAttach, Empty> = async (request) => {
+    this.options.engine.attach(request.getAddress());
+    return new Empty();
+  };
+
   // ---- configuration ----
 
-  /**
-   * Stack config reaches a provider as strings, and the SDKs JSON-encode an explicit
-   * provider's non-string inputs, so `maxRetries: 3` arrives as "3". Decode those first.
-   */
-  private decodedConfig(struct: Struct | undefined) {
-    const config = fromStruct(struct);
-    for (const field of this.providerFields().fields) {
-      const value = config.values[field.name];
-      if (field.type.kind === "string" || typeof value !== "string") continue;
-      try {
-        config.values[field.name] = JSON.parse(value);
-      } catch {
-        // Not JSON: Check reports the type mismatch, naming the property.
-      }
-    }
-    return config;
-  }
-
   checkConfig: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
-    const news = this.decodedConfig(request.getNews());
-    const olds = this.decodedConfig(request.getOlds());
-    const ours: PropertyMap = {};
-    const passThrough: PropertyMap = {};
-    for (const [key, value] of Object.entries(news.values)) (ENGINE_CONFIG_KEYS.has(key) ? passThrough : ours)[key] = value;
-    const { inputs, failures } = checkInputs(this.providerFields(), ours, olds.values, {}, news.secrets);
-    for (const key of ["baseUrl", "token"] as const) {
-      // An empty value counts as missing, as Configure reads it (found by the bad-input corpus).
-      const missing = inputs[key] === undefined || inputs[key] === "";
-      if (missing && !this.fromEnv(key) && !failures.some((f) => f.property === key)) {
-        failures.push({
-          property: key,
-          reason: `missing required configuration key "hosting:${key}": ${MISSING_KEY_DESCRIPTIONS[key]}. ` +
-            `Set it with \`pulumi config set hosting:${key}${key === "token" ? " --secret" : ""} <value>\`.`,
-        });
-      }
-    }
-    const response = new provproto.CheckResponse();
-    response.setInputs(toStruct({ ...inputs, ...passThrough }, this.providerFields().fields, news.secrets));
-    response.setFailuresList(toFailures(failures));
-    return response;
+    const spec = boundPackage.provider();
+    const news = fromStruct(request.getNews());
+    const { inputs, failures } = checkConfig(spec, news.values, this.env, news.secrets);
+    return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
   };
 
   diffConfig: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
-    const olds = this.decodedConfig(request.getOldInputs() ?? request.getOlds()).values;
-    const diff = diffInputs(this.providerFields(), olds, this.decodedConfig(request.getNews()).values);
-    return diffResponse(diff);
+    const spec = boundPackage.provider();
+    const olds = checkConfig(spec, fromStruct(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
+    const news = checkConfig(spec, fromStruct(request.getNews()).values, {}).inputs;
+    return diffResponse(diffInputs(spec, olds, news, olds));
   };
 
-  private fromEnv(key: keyof typeof configFlags): string | undefined {
-    for (const name of configFlags[key].env ?? []) if (this.env[name]) return this.env[name];
-    return undefined;
-  }
-
   configure: Handler<provproto.ConfigureRequest, provproto.ConfigureResponse> = async (request) => {
-    const args = this.decodedConfig(request.getArgs()).values;
+    const spec = boundPackage.provider();
     const variables = new Map<string, string>();
-    request.getVariablesMap().forEach((value, key) => {
-      if (key.startsWith(CONFIG_PREFIX)) variables.set(key.slice(CONFIG_PREFIX.length), value);
-    });
-    const setting = (key: keyof typeof configFlags) => {
-      const value = args[key] ?? variables.get(key) ?? this.fromEnv(key);
-      return value === undefined || value === null || value === "" ? undefined : value;
-    };
-    const missing = (["baseUrl", "token"] as const)
-      .filter((key) => setting(key) === undefined)
-      .map((key) => ({ name: `hosting:${key}`, description: MISSING_KEY_DESCRIPTIONS[key] }));
-    if (missing.length > 0) throw missingConfigKeys(missing);
-
-    const values = { baseUrl: setting("baseUrl"), token: setting("token"), projectId: setting("projectId") };
-    const tuning = [setting("requestTimeoutSeconds"), setting("maxRetries")];
-    this.configUnknown = [...Object.values(values), ...tuning].some(isUnknown);
-    if (!this.configUnknown) {
-      this.config = values as ProviderConfig;
-      this.options.onSecret?.(this.config.token);
-      const number = (key: "requestTimeoutSeconds" | "maxRetries", fallback: number) => {
-        const value = Number(setting(key) ?? fallback);
-        return Number.isFinite(value) ? value : fallback;
-      };
-      try {
-        this.client = new HostingClient({
-          baseUrl: this.config.baseUrl,
-          token: this.config.token,
-          timeoutMs: number("requestTimeoutSeconds", 30) * 1000,
-          maxRetries: number("maxRetries", 5),
-          userAgent: `pulumi-resource-hosting/${this.options.version}`,
-          logger: this.options.debug,
-        });
-      } catch (err) {
-        throw plainError(grpc.status.INVALID_ARGUMENT, `hosting:baseUrl: ${(err as Error).message}`);
-      }
+    request.getVariablesMap().forEach((value, key) => variables.set(key, value));
+    const { values, missing, failures } = resolveConfig(spec, fromStruct(request.getArgs()).values, variables, this.env);
+    if (missing.length > 0) throw missingConfigKeys(missing.map((f) => ({ name: `hosting:${f.name}`, description: f.description })));
+    if (failures.length > 0) {
+      throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `hosting:${f.property}: ${f.reason}`).join("; "));
     }
+    const settings = values as { baseUrl: string; token: string; projectId?: string; requestTimeoutSeconds: number; maxRetries: number };
+    this.options.onSecret?.(settings.token);
+    this.configured = {
+      client: new HostingClient({
+        baseUrl: settings.baseUrl,
+        token: settings.token,
+        timeoutMs: settings.requestTimeoutSeconds * 1000,
+        maxRetries: settings.maxRetries,
+        userAgent: `pulumi-resource-hosting/${this.options.version}`,
+        logger: this.options.debug,
+      }),
+      projectId: settings.projectId,
+      polls: new Map(),
+    };
     const response = new provproto.ConfigureResponse();
     response.setAcceptsecrets(true);
     response.setSupportspreview(true);
@@ -309,135 +235,124 @@ export class HostingProviderService {
   // ---- resources ----
 
   check: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
-    const spec = this.resource(typeOf(request)).spec();
+    const { spec } = this.resource(typeOf(request));
     const news = fromStruct(request.getNews());
     const olds = fromStruct(request.getOlds());
-    const configDefaults = { projectId: this.configUnknown ? (Unknown as any) : this.config?.projectId };
-    const { inputs, failures } = checkInputs(spec, news.values, olds.values, configDefaults, news.secrets);
-    const response = new provproto.CheckResponse();
-    response.setInputs(toStruct(inputs, spec.fields, news.secrets));
-    response.setFailuresList(toFailures(failures));
-    return response;
+    const config = { projectId: this.configured?.projectId };
+    const { inputs, failures } = checkInputs(spec, news.values, olds.values, { config, secretPaths: news.secrets });
+    return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
   };
 
   diff: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
-    const spec = this.resource(typeOf(request)).spec();
+    // ignoreChanges is the engine's business: it has put the old inputs back into news before Check.
+    const { spec } = this.resource(typeOf(request));
     const olds = fromStruct(request.getOlds()).values;
     const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()).values : olds;
-    const news = fromStruct(request.getNews()).values;
-    for (const ignored of request.getIgnorechangesList()) delete news[ignored];
-    try {
-      return diffResponse(diffInputs(spec, olds, news, oldInputs));
-    } catch (err) {
-      if (err instanceof InvalidChangeError) throw plainError(grpc.status.INVALID_ARGUMENT, err.message);
-      throw err;
-    }
+    return diffResponse(diffInputs(spec, olds, fromStruct(request.getNews()).values, oldInputs));
   };
 
   create: Handler<provproto.CreateRequest, provproto.CreateResponse> = async (request) => {
-    const definition = this.resource(typeOf(request));
-    const spec = definition.spec();
+    const { declaration, spec } = this.resource(typeOf(request));
     const inputs = fromStruct(request.getProperties());
     const response = new provproto.CreateResponse();
     if (request.getPreview()) {
-      // What a preview can say: the inputs, and every output still to be computed.
-      const preview: PropertyMap = { ...inputs.values };
-      for (const field of outputFields(spec)) preview[field.name] = Unknown;
-      response.setProperties(toStruct(preview, spec.fields, inputs.secrets));
+      response.setProperties(toStruct(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
       return response;
     }
+    const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
-      const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
-        definition.lifecycle.create(ctx, inputs.values as any),
+      const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), secretStrings(inputs), (ctx) =>
+        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}) as any),
       );
       response.setId(id);
-      response.setProperties(toStruct({ ...inputs.values, ...(outputs as PropertyMap) }, spec.fields, inputs.secrets));
+      response.setProperties(record(outputs as PropertyMap));
       return response;
     } catch (err) {
-      if (err instanceof PartialFailure) {
-        const properties = toStruct({ ...inputs.values, ...err.outputs }, spec.fields, inputs.secrets);
-        throw resourceInitFailed(err.message, err.id, properties, toStruct(inputs.values, spec.fields, inputs.secrets));
-      }
+      if (err instanceof PartialFailure) throw resourceInitFailed(err.message, err.id, record(err.outputs), toStruct(inputs.values, spec.fields, inputs.secrets));
       throw err;
     }
   };
 
   read: Handler<provproto.ReadRequest, provproto.ReadResponse> = async (request) => {
-    const definition = this.resource(typeOf(request));
-    const spec = definition.spec();
+    const { declaration, spec } = this.resource(typeOf(request));
     const outputs = fromStruct(request.getProperties());
     const oldInputs = fromStruct(request.getInputs());
-    const address = parseResourceId(request.getId(), definition.projectScoped);
-    const live = (await this.operation(request.getUrn(), timeoutMs(0, 5 * 60_000), (ctx) =>
-      definition.lifecycle.read(ctx, address, { outputs: outputs.values as any, inputs: oldInputs.values as any }),
+    const address = parseResourceId(request.getId(), declaration.projectScoped);
+    const live = (await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), [], (ctx) =>
+      declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
     )) as PropertyMap | undefined;
     const response = new provproto.ReadResponse();
     if (!live) return response; // an empty id: the resource is gone
     const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
+    const recorded = recordedOutputs(spec, live, oldInputs.values);
     response.setId(address.id);
-    response.setProperties(toStruct(live, spec.fields, secrets));
-    response.setInputs(toStruct(inputsFromOutputs(spec, live, oldInputs.values), spec.fields, secrets));
+    response.setProperties(toStruct(recorded, spec.fields, secrets));
+    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values), spec.fields, secrets));
     return response;
   };
 
   update: Handler<provproto.UpdateRequest, provproto.UpdateResponse> = async (request) => {
-    const definition = this.resource(typeOf(request));
-    const spec = definition.spec();
+    const { declaration, spec } = this.resource(typeOf(request));
     const olds = fromStruct(request.getOlds());
     const news = fromStruct(request.getNews());
-    const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()).values : olds.values;
+    const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
+    const impossible = impossibleUpdate(spec, olds.values, news.values);
+    if (impossible) throw new InputError(impossible.reason);
     const response = new provproto.UpdateResponse();
     if (request.getPreview()) {
-      // Known new inputs over the old outputs; computed outputs that an update may move are unknown.
-      const preview: PropertyMap = { ...olds.values, ...news.values };
-      for (const field of outputFields(spec)) if (field.movesOnUpdate) preview[field.name] = Unknown;
-      response.setProperties(toStruct(preview, spec.fields, secrets));
+      response.setProperties(toStruct(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
       return response;
     }
-    const address = parseResourceId(request.getId(), definition.projectScoped);
-    const live = await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
-      definition.lifecycle.update(ctx, address, olds.values as any, news.values as any, oldInputs as any),
-    );
-    response.setProperties(toStruct({ ...news.values, ...(live as PropertyMap) }, spec.fields, secrets));
-    return response;
+    const wanted = desiredInputs(spec, news.values, oldInputs.values);
+    const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
+    const address = parseResourceId(request.getId(), declaration.projectScoped);
+    try {
+      const live = await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), secretStrings(news), (ctx) =>
+        declaration.lifecycle.update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }),
+      );
+      response.setProperties(record(live as PropertyMap));
+      return response;
+    } catch (err) {
+      // The engine keeps the old inputs and records these outputs with the error (a retry is an update).
+      if (err instanceof PartialFailure) throw resourceInitFailed(err.message, address.id, record(err.outputs), toStruct(oldInputs.values, spec.fields, secrets));
+      throw err;
+    }
   };
 
   delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
-    const definition = this.resource(typeOf(request));
+    const { declaration } = this.resource(typeOf(request));
     const outputs = fromStruct(request.getProperties()).values;
-    const address = parseResourceId(request.getId(), definition.projectScoped);
-    await this.operation(request.getUrn(), timeoutMs(request.getTimeout(), DEFAULT_OPERATION_TIMEOUT_MS), (ctx) =>
-      definition.lifecycle.delete(ctx, address, outputs as any),
-    );
+    const address = parseResourceId(request.getId(), declaration.projectScoped);
+    await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), [], (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };
 
   // ---- functions ----
 
   invoke: Handler<provproto.InvokeRequest, provproto.InvokeResponse> = async (request) => {
-    if (request.getTok() !== getContainerLogs.token) {
-      throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
-    }
-    const spec = this.logsArgsSpec();
-    const args = fromStruct(request.getArgs()).values;
-    const { inputs, failures } = checkInputs(spec, args, undefined, { projectId: this.config?.projectId });
+    const fn = boundPackage.function(request.getTok());
+    if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
+    const args = fromStruct(request.getArgs());
+    const { inputs, failures } = checkInputs(fn.args, args.values, undefined, { config: { projectId: this.configured?.projectId }, secretPaths: args.secrets });
     const response = new provproto.InvokeResponse();
+    // Arguments not known yet (a preview) are never sent to the API; the SDKs do not ask then.
     if (failures.length > 0 || containsUnknown(inputs)) {
       response.setFailuresList(toFailures(failures));
       return response;
     }
-    const result = await this.operation("", 60_000, (ctx) => getContainerLogs.invoke(ctx, inputs as any));
-    response.setReturn(Struct.fromJavaScript({ logs: result.logs }));
+    const result = await this.operation("", timeoutMs(0, 60_000), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
+    response.setReturn(toStruct(result, fn.result.fields, args.secrets));
     return response;
   };
 
   /** The method table for grpc-js; Handshake and others stay unimplemented so the engine falls back. */
-  implementation(redact: (text: string) => string): grpc.UntypedServiceImplementation {
+  implementation(): grpc.UntypedServiceImplementation {
     const methods: Record<string, Handler<any, any>> = {
       getPluginInfo: this.getPluginInfo,
       getSchema: this.getSchema,
       cancel: this.cancel,
+      attach: this.attach,
       checkConfig: this.checkConfig,
       diffConfig: this.diffConfig,
       configure: this.configure,
@@ -455,18 +370,19 @@ export class HostingProviderService {
         (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
           handler(call.request).then(
             (response) => callback(null, response),
-            (err) => callback(asGrpcError(err, redact) as any),
+            (err) => callback(this.asGrpcError(err) as any),
           );
         },
       ]),
     );
   }
-}
 
-function asGrpcError(err: unknown, redact: (text: string) => string): GrpcError {
-  if (err && typeof err === "object" && "metadata" in err && "code" in err) {
-    const e = err as GrpcError;
-    return { ...e, details: redact(e.details), message: redact(e.message) };
+  private asGrpcError(err: unknown): GrpcError {
+    const redact = this.options.redact;
+    if (err && typeof err === "object" && "metadata" in err && "code" in err) {
+      const e = err as GrpcError;
+      return { ...e, details: redact(e.details), message: redact(e.message) };
+    }
+    return plainError(statusOf(err), redact(withHint(err)));
   }
-  return plainError(grpc.status.UNKNOWN, redact(withHint(err)));
 }

@@ -10,8 +10,12 @@ import { HostingProviderService } from "./provider";
 
 /** The engine raises gRPC's message limit to 400 MiB for large states; so do we. */
 const MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
-/** How long a SIGTERM waits for in-flight operations to answer the engine. */
-const SHUTDOWN_GRACE_MS = 30_000;
+/**
+ * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
+ * sends Cancel, closes the connection, interrupts the plugin and kills it 5 s later
+ * (pkg/resource/plugin/plugin.go), so waiting longer than that cannot help.
+ */
+const SHUTDOWN_GRACE_MS = 4_000;
 
 export interface StartOptions {
   engineAddress: string | undefined;
@@ -22,8 +26,8 @@ export interface RunningProvider {
   /** Serve gRPC on a connection accepted by main.ts's listener (paused until now). */
   serve(socket: Socket): void;
   /**
-   * Stop waiting (volume waits end as partial failures that keep the id), let the calls in
-   * flight answer the engine so that nothing created goes unrecorded, then call `done`.
+   * Stop waiting (waits end as partial failures that keep the id), let the calls in flight
+   * answer the engine so that nothing created goes unrecorded, then call `done`.
    */
   shutdown(done: () => void): void;
 }
@@ -37,13 +41,14 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
     engine,
     debug: verbose ? (line) => process.stderr.write(`hosting: ${redact(line)}\n`) : undefined,
     onSecret: (secret) => secrets.add(secret),
+    redact,
   });
 
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   });
-  server.addService(provrpc.ResourceProviderService, service.implementation(redact));
+  server.addService(provrpc.ResourceProviderService, service.implementation());
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());

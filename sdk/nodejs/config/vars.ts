@@ -8,7 +8,7 @@ declare var exports: any;
 const __config = new pulumi.Config("hosting");
 
 /**
- * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator).
+ * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
  */
 export declare const baseUrl: string | undefined;
 Object.defineProperty(exports, "baseUrl", {
@@ -19,7 +19,7 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
- * How many times a failed request is retried where retrying is safe.
+ * How many times a failed request is retried where retrying is safe. Defaults to `5`.
  */
 export declare const maxRetries: number;
 Object.defineProperty(exports, "maxRetries", {
@@ -30,7 +30,7 @@ Object.defineProperty(exports, "maxRetries", {
 });
 
 /**
- * Default project (UUID) for project-scoped resources that set no `projectId`.
+ * Default project (UUID) for project-scoped resources that set no `projectId`. Can also be set with the environment variable `HOSTING_PROJECT_ID`.
  */
 export declare const projectId: string | undefined;
 Object.defineProperty(exports, "projectId", {
@@ -41,7 +41,7 @@ Object.defineProperty(exports, "projectId", {
 });
 
 /**
- * Seconds before a single API request times out.
+ * Seconds before a single API request times out. Defaults to `30`.
  */
 export declare const requestTimeoutSeconds: number;
 Object.defineProperty(exports, "requestTimeoutSeconds", {
@@ -52,7 +52,7 @@ Object.defineProperty(exports, "requestTimeoutSeconds", {
 });
 
 /**
- * Bearer token for the API (the access token from the portal). Secret: never printed, logged or put in an error.
+ * Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. Can also be set with the environment variable `HOSTING_TOKEN`. Secret.
  */
 export declare const token: string | undefined;
 Object.defineProperty(exports, "token", {

@@ -28,3 +28,199 @@ export interface DatabaseConnection {
      */
     requiresAuth: pulumi.Input<boolean>;
 }
+
+/**
+ * One item of getContainers.
+ */
+export interface getContainersItem {
+    /**
+     * CPU in milli-cores.
+     */
+    cpuMilli?: pulumi.Input<number>;
+    /**
+     * When the app was created (ISO 8601, UTC).
+     */
+    createdAt?: pulumi.Input<string>;
+    /**
+     * Human-readable name shown in the portal.
+     */
+    displayName?: pulumi.Input<string>;
+    /**
+     * Environment variables of the app (those that service links inject are the links', not these).
+     */
+    env?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    /**
+     * Port the app serves HTTP on.
+     */
+    httpPort?: pulumi.Input<number>;
+    /**
+     * The id the API assigned.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`.
+     */
+    image?: pulumi.Input<string>;
+    /**
+     * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
+     */
+    internalHost?: pulumi.Input<string>;
+    /**
+     * Name of the marketplace app it came from, if any.
+     */
+    marketplaceApp?: pulumi.Input<string>;
+    /**
+     * Memory in megabytes.
+     */
+    memoryMb?: pulumi.Input<number>;
+    /**
+     * Name of the app, unique within its project: lowercase letters, digits and dashes.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Project to create the app in.
+     */
+    projectId?: pulumi.Input<string>;
+    /**
+     * Whether the app is reachable on its public URL.
+     */
+    public?: pulumi.Input<boolean>;
+    /**
+     * HTTPS URL on the automatic subdomain.
+     */
+    publicUrl?: pulumi.Input<string>;
+    /**
+     * Number of instances. Leave it out when autoscaling controls the app.
+     */
+    replicas?: pulumi.Input<number>;
+    /**
+     * Whether the app runs. Setting it to false stops the app; true starts it again.
+     */
+    running?: pulumi.Input<boolean>;
+    /**
+     * Runtime reported by the platform.
+     */
+    runtime?: pulumi.Input<string>;
+    /**
+     * Status reported by the platform: `provisioning`, `running`, `stopped` or `failed`.
+     */
+    status?: pulumi.Input<string>;
+    /**
+     * Storage in gigabytes.
+     */
+    storageGb?: pulumi.Input<number>;
+    /**
+     * Service type reported by the platform (`container`).
+     */
+    type?: pulumi.Input<string>;
+    /**
+     * When the app last changed (ISO 8601, UTC).
+     */
+    updatedAt?: pulumi.Input<string>;
+}
+
+/**
+ * One item of getRegistries.
+ */
+export interface getRegistriesItem {
+    /**
+     * Registry host name, such as `registry.example.com` (no scheme, no path).
+     */
+    host?: pulumi.Input<string>;
+    /**
+     * The id the API assigned.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Name of the registry entry, unique for the user.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * User name to log in with.
+     */
+    username?: pulumi.Input<string>;
+}
+
+/**
+ * One item of getServiceLinks.
+ */
+export interface getServiceLinksItem {
+    /**
+     * Id of the service that receives the settings (usually a Container's `id`).
+     */
+    consumerServiceId?: pulumi.Input<string>;
+    /**
+     * The id the API assigned.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Environment variables injected into the consumer. Secret.
+     */
+    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    /**
+     * Kind of link.
+     */
+    linkType?: pulumi.Input<string>;
+    /**
+     * Project of both services.
+     */
+    projectId?: pulumi.Input<string>;
+    /**
+     * Id of the service that is linked to (for example a Postgres database's `id`).
+     */
+    providerServiceId?: pulumi.Input<string>;
+}
+
+/**
+ * One item of getVolumes.
+ */
+export interface getVolumesItem {
+    /**
+     * Access mode (`ReadWriteOnce`).
+     */
+    accessMode?: pulumi.Input<string>;
+    /**
+     * Whether an app has the volume attached.
+     */
+    attached?: pulumi.Input<boolean>;
+    /**
+     * When the volume was created (ISO 8601).
+     */
+    createdAt?: pulumi.Input<string>;
+    /**
+     * Display name reported by the platform.
+     */
+    displayName?: pulumi.Input<string>;
+    /**
+     * The id the API assigned.
+     */
+    id: pulumi.Input<string>;
+    /**
+     * Name of the volume, unique within its project.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Project to create the volume in.
+     */
+    projectId?: pulumi.Input<string>;
+    /**
+     * Size in gigabytes.
+     */
+    sizeGb?: pulumi.Input<number>;
+    /**
+     * `provisioning` or `running`.
+     */
+    status?: pulumi.Input<string>;
+    /**
+     * Free-text explanation of the status.
+     */
+    statusReason?: pulumi.Input<string>;
+    /**
+     * Storage class (`block-durable`).
+     */
+    storageClass?: pulumi.Input<string>;
+    /**
+     * When the volume last changed (ISO 8601).
+     */
+    updatedAt?: pulumi.Input<string>;
+}

@@ -26,3 +26,199 @@ export interface DatabaseConnection {
      */
     requiresAuth: boolean;
 }
+
+/**
+ * One item of getContainers.
+ */
+export interface getContainersItem {
+    /**
+     * CPU in milli-cores.
+     */
+    cpuMilli?: number;
+    /**
+     * When the app was created (ISO 8601, UTC).
+     */
+    createdAt?: string;
+    /**
+     * Human-readable name shown in the portal.
+     */
+    displayName?: string;
+    /**
+     * Environment variables of the app (those that service links inject are the links', not these).
+     */
+    env?: {[key: string]: string};
+    /**
+     * Port the app serves HTTP on.
+     */
+    httpPort?: number;
+    /**
+     * The id the API assigned.
+     */
+    id: string;
+    /**
+     * Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`.
+     */
+    image?: string;
+    /**
+     * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
+     */
+    internalHost?: string;
+    /**
+     * Name of the marketplace app it came from, if any.
+     */
+    marketplaceApp?: string;
+    /**
+     * Memory in megabytes.
+     */
+    memoryMb?: number;
+    /**
+     * Name of the app, unique within its project: lowercase letters, digits and dashes.
+     */
+    name: string;
+    /**
+     * Project to create the app in.
+     */
+    projectId?: string;
+    /**
+     * Whether the app is reachable on its public URL.
+     */
+    public?: boolean;
+    /**
+     * HTTPS URL on the automatic subdomain.
+     */
+    publicUrl?: string;
+    /**
+     * Number of instances. Leave it out when autoscaling controls the app.
+     */
+    replicas?: number;
+    /**
+     * Whether the app runs. Setting it to false stops the app; true starts it again.
+     */
+    running?: boolean;
+    /**
+     * Runtime reported by the platform.
+     */
+    runtime?: string;
+    /**
+     * Status reported by the platform: `provisioning`, `running`, `stopped` or `failed`.
+     */
+    status?: string;
+    /**
+     * Storage in gigabytes.
+     */
+    storageGb?: number;
+    /**
+     * Service type reported by the platform (`container`).
+     */
+    type?: string;
+    /**
+     * When the app last changed (ISO 8601, UTC).
+     */
+    updatedAt?: string;
+}
+
+/**
+ * One item of getRegistries.
+ */
+export interface getRegistriesItem {
+    /**
+     * Registry host name, such as `registry.example.com` (no scheme, no path).
+     */
+    host?: string;
+    /**
+     * The id the API assigned.
+     */
+    id: string;
+    /**
+     * Name of the registry entry, unique for the user.
+     */
+    name: string;
+    /**
+     * User name to log in with.
+     */
+    username?: string;
+}
+
+/**
+ * One item of getServiceLinks.
+ */
+export interface getServiceLinksItem {
+    /**
+     * Id of the service that receives the settings (usually a Container's `id`).
+     */
+    consumerServiceId?: string;
+    /**
+     * The id the API assigned.
+     */
+    id: string;
+    /**
+     * Environment variables injected into the consumer. Secret.
+     */
+    injectedEnv?: {[key: string]: string};
+    /**
+     * Kind of link.
+     */
+    linkType?: string;
+    /**
+     * Project of both services.
+     */
+    projectId?: string;
+    /**
+     * Id of the service that is linked to (for example a Postgres database's `id`).
+     */
+    providerServiceId?: string;
+}
+
+/**
+ * One item of getVolumes.
+ */
+export interface getVolumesItem {
+    /**
+     * Access mode (`ReadWriteOnce`).
+     */
+    accessMode?: string;
+    /**
+     * Whether an app has the volume attached.
+     */
+    attached?: boolean;
+    /**
+     * When the volume was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * Display name reported by the platform.
+     */
+    displayName?: string;
+    /**
+     * The id the API assigned.
+     */
+    id: string;
+    /**
+     * Name of the volume, unique within its project.
+     */
+    name: string;
+    /**
+     * Project to create the volume in.
+     */
+    projectId?: string;
+    /**
+     * Size in gigabytes.
+     */
+    sizeGb?: number;
+    /**
+     * `provisioning` or `running`.
+     */
+    status?: string;
+    /**
+     * Free-text explanation of the status.
+     */
+    statusReason?: string;
+    /**
+     * Storage class (`block-durable`).
+     */
+    storageClass?: string;
+    /**
+     * When the volume last changed (ISO 8601).
+     */
+    updatedAt?: string;
+}

@@ -1,0 +1,133 @@
+// The one binding of declarations to the generated schema (schema.json, bundled with the
+// plugin): property types and docs come from there, behaviour from the flags. Resources, the
+// provider's configuration and functions all bind the same way, on first use.
+import { PROVIDER_TOKEN, tokenOf, type FunctionDeclaration, type ResourceDeclaration } from "./declare";
+import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
+import type { PackageDeclarations } from "./schema";
+import type { Field, FieldFlags, ObjectSpec, PropertyType } from "./spec";
+
+export interface BoundResource {
+  declaration: ResourceDeclaration;
+  spec: ObjectSpec;
+}
+
+export interface BoundFunction {
+  declaration: FunctionDeclaration;
+  args: ObjectSpec;
+  result: ObjectSpec;
+}
+
+export interface BoundPackage {
+  resource(token: string): BoundResource | undefined;
+  function(token: string): BoundFunction | undefined;
+  provider(): ObjectSpec;
+}
+
+export function propertyType(schema: PackageSpec, property: PropertySpec): PropertyType {
+  if (property.$ref) {
+    const token = property.$ref.replace(/^#\/types\//, "");
+    const object = schema.types?.[token];
+    if (!object) throw new Error(`schema has no type ${token}`);
+    const properties = Object.fromEntries(Object.entries(object.properties ?? {}).map(([name, p]) => [name, propertyType(schema, p)]));
+    return { kind: "object", token, properties };
+  }
+  switch (property.type) {
+    case "string":
+    case "integer":
+    case "number":
+    case "boolean":
+      return { kind: property.type };
+    case "array":
+      return { kind: "array", items: propertyType(schema, property.items ?? { type: "string" }) };
+    case "object":
+      return { kind: "map", values: propertyType(schema, property.additionalProperties ?? { type: "string" }) };
+    default:
+      throw new Error(`unsupported schema type ${JSON.stringify(property)}`);
+  }
+}
+
+/** The fields of a schema object: inputs from `inputProperties`, the rest are outputs. */
+export function fieldsOf(schema: PackageSpec, object: ResourceSpec, flags: Record<string, FieldFlags | undefined>): Field[] {
+  const inputs = object.inputProperties ?? {};
+  const required = new Set(object.requiredInputs ?? []);
+  return Object.entries({ ...object.properties, ...inputs }).map(([name, property]) => ({
+    ...flags[name],
+    name,
+    type: propertyType(schema, property),
+    required: required.has(name),
+    description: property.description ?? "",
+    output: !(name in inputs),
+  }));
+}
+
+/** A function's result properties carry the secrets of what they come from. */
+function resultFlags(fn: FunctionDeclaration): Record<string, FieldFlags> {
+  if ("flags" in fn.result) return fn.result.flags;
+  const flags = fn.result.resource.flags as Record<string, FieldFlags>;
+  const secrets: Record<string, FieldFlags> = {};
+  for (const [name, f] of Object.entries(flags)) {
+    const paths = [...(f.secret ? [""] : []), ...(f.secretSubfields ?? []).map((sub) => `.${sub}`)];
+    if (paths.length === 0) continue;
+    if (!fn.result.list) secrets[name] = { secret: f.secret, secretSubfields: f.secretSubfields };
+    else {
+      const list = (secrets[fn.result.list] ??= { secretSubfields: [] });
+      list.secretSubfields!.push(...paths.map((p) => `[].${name}${p}`));
+    }
+  }
+  return secrets;
+}
+
+const asOutputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({ properties: object?.properties ?? {}, inputProperties: {} });
+const asInputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({
+  properties: {},
+  inputProperties: object?.properties ?? {},
+  requiredInputs: object?.required ?? [],
+});
+
+export function bindPackage(declarations: PackageDeclarations, loadSchema: () => PackageSpec): BoundPackage {
+  const resources = new Map<string, BoundResource>();
+  const functions = new Map<string, BoundFunction>();
+  let provider: ObjectSpec | undefined;
+  const missing = (what: string): never => {
+    throw new Error(`schema.json has no ${what}; run \`make schema\``);
+  };
+  return {
+    resource(token) {
+      const declaration = declarations.resources.find((r) => tokenOf(r.typeName) === token);
+      if (!declaration) return undefined;
+      if (!resources.has(token)) {
+        const schema = loadSchema();
+        const object = schema.resources?.[token] ?? missing(`resource ${token}`);
+        const spec = { token, fields: fieldsOf(schema, object, declaration.flags), deleteBeforeReplace: declaration.deleteBeforeReplace };
+        resources.set(token, { declaration, spec });
+      }
+      return resources.get(token);
+    },
+    function(token) {
+      const declaration = declarations.functions.find((fn) => tokenOf(fn.name) === token);
+      if (!declaration) return undefined;
+      if (!functions.has(token)) {
+        const schema = loadSchema();
+        const fn = schema.functions?.[token] ?? missing(`function ${token}`);
+        functions.set(token, {
+          declaration,
+          args: { token, fields: fieldsOf(schema, asInputs(fn.inputs), declaration.args), rules: declaration.rules },
+          result: { token, fields: fieldsOf(schema, asOutputs(fn.outputs), resultFlags(declaration)) },
+        });
+      }
+      return functions.get(token);
+    },
+    provider() {
+      if (!provider) {
+        const schema = loadSchema();
+        const object = schema.provider ?? missing("provider");
+        provider = { token: PROVIDER_TOKEN, fields: fieldsOf(schema, { ...object, requiredInputs: requiredConfig(schema) }, declarations.provider.flags) };
+      }
+      return provider;
+    },
+  };
+}
+
+/** The configuration keys that are not optional (`config.defaults` lists the optional ones). */
+const requiredConfig = (schema: PackageSpec) =>
+  Object.keys(schema.config?.variables ?? {}).filter((name) => !(schema.config?.defaults ?? []).includes(name));

@@ -1,0 +1,52 @@
+// The parts of the Pulumi package schema (reference/pulumi-package-metaschema.json) this
+// project writes and reads: one set of types for the schema builder, the runtime binding and
+// the SDK generator.
+
+export interface PropertySpec {
+  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  $ref?: string;
+  items?: PropertySpec;
+  additionalProperties?: PropertySpec;
+  description?: string;
+  default?: unknown;
+  defaultInfo?: { environment?: string[] };
+  secret?: boolean;
+  replaceOnChanges?: boolean;
+}
+
+export interface ObjectTypeSpec {
+  type?: "object";
+  description?: string;
+  properties?: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+export interface ResourceSpec extends ObjectTypeSpec {
+  inputProperties?: Record<string, PropertySpec>;
+  requiredInputs?: string[];
+}
+
+export interface FunctionSpec {
+  description?: string;
+  inputs?: ObjectTypeSpec;
+  outputs?: ObjectTypeSpec;
+}
+
+export interface PackageSpec {
+  name: string;
+  displayName?: string;
+  version: string;
+  description?: string;
+  keywords?: string[];
+  license?: string;
+  publisher?: string;
+  pluginDownloadURL?: string;
+  config?: { variables?: Record<string, PropertySpec>; defaults?: string[] };
+  provider?: ResourceSpec;
+  types?: Record<string, ObjectTypeSpec>;
+  resources?: Record<string, ResourceSpec>;
+  functions?: Record<string, FunctionSpec>;
+  language?: {
+    nodejs?: { packageName?: string; packageDescription?: string; dependencies?: Record<string, string>; respectSchemaVersion?: boolean };
+  };
+}

@@ -1,0 +1,53 @@
+// What the flags say about a resource's state around a lifecycle call: the inputs an update
+// works towards, the outputs a call records, and the inputs a read implies.
+import { ObjectSpec, clearedValue, inputFields } from "./spec";
+import type { PropertyMap, PropertyValue } from "./values";
+
+/**
+ * The inputs an update works towards: the checked inputs, with every default filled in, and
+ * the empty value for a property the program took out that removal clears (`env: {}`).
+ */
+export function desiredInputs(spec: ObjectSpec, news: PropertyMap, oldInputs: PropertyMap): PropertyMap {
+  const wanted: PropertyMap = { ...news };
+  for (const field of inputFields(spec)) {
+    if (wanted[field.name] !== undefined) continue;
+    if (field.default !== undefined) wanted[field.name] = field.default;
+    else if (field.clearedWhenRemoved && oldInputs[field.name] !== undefined) wanted[field.name] = clearedValue(field);
+  }
+  return wanted;
+}
+
+/**
+ * The outputs to record: what the lifecycle returned (the live values), and for the properties
+ * the API never returns, the inputs they were set from.
+ */
+export function recordedOutputs(spec: ObjectSpec, live: PropertyMap, inputs: PropertyMap): PropertyMap {
+  const outputs: PropertyMap = { ...live };
+  for (const field of spec.fields) {
+    if (field.notReturned && inputs[field.name] !== undefined) outputs[field.name] = inputs[field.name];
+  }
+  return outputs;
+}
+
+/**
+ * The inputs a read implies, as Check would leave them. On refresh: the properties the program
+ * had set (and those Check fills in), at their live values. On import (no old inputs): every
+ * input the API returns, except a cleared-by-removal property that holds its empty value, so
+ * that a program which leaves it out diffs as unchanged. Properties the API never returns keep
+ * their old input.
+ */
+export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs: PropertyMap = {}): PropertyMap {
+  const importing = Object.keys(oldInputs).length === 0;
+  const inputs: PropertyMap = {};
+  for (const field of inputFields(spec)) {
+    const filledByCheck = field.default !== undefined || field.configDefault !== undefined;
+    if (!importing && !filledByCheck && oldInputs[field.name] === undefined) continue;
+    const value: PropertyValue | undefined = field.notReturned ? oldInputs[field.name] : outputs[field.name];
+    if (value === undefined || value === null) continue;
+    if (importing && field.clearedWhenRemoved && isEmpty(value)) continue;
+    inputs[field.name] = value;
+  }
+  return inputs;
+}
+
+const isEmpty = (value: PropertyValue) => typeof value === "object" && value !== null && Object.keys(value).length === 0;
