@@ -18,6 +18,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   volumesEnabled: true,
   volumeProvisioningMs: 3000,
   serviceStartMs: 0,
+  crashingImageTags: [],
   billing: "ok",
   capacityGb: 1000,
   errorShape: "code",

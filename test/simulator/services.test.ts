@@ -117,7 +117,11 @@ describe("§4.1 containers", () => {
     const logs = await h.alice.get(p(`/containers/${web.id}/logs`));
     expect(logs.headers.get("content-type")).toMatch(/^text\/plain/);
     const events = logs.text.trimEnd().split("\n").map((line) => line.replace(/^\S+ /, ""));
-    expect(events).toEqual(["created", `image set to ${IMAGE}`, "stopped", "started", "stopped", "restarted"]);
+    expect(events).toEqual([
+      "created", `image set to ${IMAGE}`, `starting ${IMAGE}`, "listening on port 8080",
+      "stopped", `starting ${IMAGE}`, "listening on port 8080",
+      "stopped", `restarting ${IMAGE}`, "listening on port 8080",
+    ]);
     expect(logs.text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z created$/);
   });
 
