@@ -23,6 +23,9 @@ An offline simulator of the Container Hosting Service API.
   --crashing-image-tags TAG[,TAG...]
                          containers whose image has one of these tags fail to start: they read failed,
                          not running, and their logs say why (default none)
+  --link-env-in-consumer
+                         a new service link also writes its injected_env into the consumer's env
+                         (default: only the link record carries them)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
   --quiet                do not print one line per request
@@ -57,6 +60,7 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
       "provisioning-ms": { type: "string" },
       "service-start-ms": { type: "string" },
       "crashing-image-tags": { type: "string" },
+      "link-env-in-consumer": { type: "boolean" },
       "error-shape": { type: "string" },
       "rate-limit": { type: "string" },
       quiet: { type: "boolean" },
@@ -70,6 +74,7 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     volumeProvisioningMs: number("provisioning-ms", values["provisioning-ms"]),
     serviceStartMs: number("service-start-ms", values["service-start-ms"]),
     crashingImageTags: list(values["crashing-image-tags"]),
+    linkEnvInConsumer: values["link-env-in-consumer"],
     errorShape: values["error-shape"],
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
   });

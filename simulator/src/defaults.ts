@@ -19,6 +19,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   volumeProvisioningMs: 3000,
   serviceStartMs: 0,
   crashingImageTags: [],
+  linkEnvInConsumer: false,
   billing: "ok",
   capacityGb: 1000,
   errorShape: "code",

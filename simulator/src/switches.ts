@@ -28,6 +28,7 @@ const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (va
     detail: badTag,
     expected: `a list of image tags such as ["2.0.0-bad"] (the text after the image's last ':'; letters, digits, '_', '.', '-')`,
   },
+  linkEnvInConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   billing: { ok: (v) => BILLING.includes(v as BillingState), expected: `one of ${BILLING.join(", ")}` },
   capacityGb: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
   errorShape: { ok: (v) => v === "code" || v === "error", expected: "code or error" },

@@ -17,6 +17,8 @@ export interface Switches {
   serviceStartMs: number;
   /** Image tags that fail to start: a start or rollout of such an image ends `failed`, not `running`. */
   crashingImageTags: string[];
+  /** A new service link also writes its `injected_env` into the consumer's `env`. */
+  linkEnvInConsumer: boolean;
   billing: BillingState;
   /** Total volume GB one user can reserve. */
   capacityGb: number;

@@ -201,19 +201,21 @@ describe("cli (dist/simulator.js)", () => {
     expect(await exited).toBe(0);
   });
 
-  test("--crashing-image-tags", async () => {
-    const { child, url } = await run(["--port", "0", "--quiet", "--crashing-image-tags", " 2.0.0-bad, oops "]);
+  test("--crashing-image-tags and --link-env-in-consumer", async () => {
+    const { child, url } = await run([
+      "--port", "0", "--quiet", "--crashing-image-tags", " 2.0.0-bad, oops ", "--link-env-in-consumer",
+    ]);
     const switches = (await new Client(url).get("/_sim/switches")).body;
-    expect(switches).toMatchObject({ crashingImageTags: ["2.0.0-bad", "oops"] });
+    expect(switches).toMatchObject({ crashingImageTags: ["2.0.0-bad", "oops"], linkEnvInConsumer: true });
     const alice = new Client(url, ALICE.token);
     const web = await createContainer(alice, { image: "acme/web:oops" });
     expect((await alice.get(p("/containers"))).body[0]).toMatchObject({ id: web.id, status: "failed" });
     child.kill("SIGTERM");
   });
 
-  test("without the flag no tag crashes", async () => {
+  test("without those flags both switches are off", async () => {
     const { child, url } = await run(["--port", "0", "--quiet"]);
-    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [] });
+    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
     child.kill("SIGTERM");
   });
 
@@ -232,7 +234,7 @@ describe("cli (dist/simulator.js)", () => {
     await new Promise((resolve) => child.once("exit", resolve));
     for (const flag of [
       "--port", "--host", "--state", "--volumes-disabled", "--billing", "--capacity-gb", "--provisioning-ms",
-      "--service-start-ms", "--crashing-image-tags", "--error-shape", "--rate-limit",
+      "--service-start-ms", "--crashing-image-tags", "--link-env-in-consumer", "--error-shape", "--rate-limit",
     ]) {
       expect(out).toContain(flag);
     }

@@ -63,8 +63,8 @@ describe("startOutcome and startEndedLines", () => {
 describe("checkSwitches", () => {
   test("accepts the new switches and returns a copy", () => {
     const tags = ["2.0.0-bad"];
-    const checked = checkSwitches({ crashingImageTags: tags, billing: undefined });
-    expect(checked).toEqual({ crashingImageTags: ["2.0.0-bad"] });
+    const checked = checkSwitches({ crashingImageTags: tags, linkEnvInConsumer: true, billing: undefined });
+    expect(checked).toEqual({ crashingImageTags: ["2.0.0-bad"], linkEnvInConsumer: true });
     tags.push("later");
     expect(checked.crashingImageTags).toEqual(["2.0.0-bad"]);
   });
@@ -74,6 +74,7 @@ describe("checkSwitches", () => {
     [{ crashingImageTags: ["web:bad"] }, 'not a tag: "web:bad"'],
     [{ crashingImageTags: [".hidden"] }, 'not a tag: ".hidden"'],
     [{ crashingImageTags: ["x".repeat(129)] }, "not a tag"],
+    [{ linkEnvInConsumer: 1 }, "switches.linkEnvInConsumer: must be a boolean"],
     [{ crashingImageTag: [] }, "switches.crashingImageTag: unknown switch"],
   ])("%j is refused: %s", (patch, message) => {
     expect(() => checkSwitches(patch)).toThrow(message);
