@@ -17,7 +17,15 @@ An offline simulator of the Container Hosting Service API.
   --billing STATE        ok | insufficient_balance | not_initialized | suspended (default ok)
   --capacity-gb N        total volume GB a user can reserve (default ${DEFAULT_SWITCHES.capacityGb})
   --provisioning-ms N    time until a new volume reads running; negative = never (default ${DEFAULT_SWITCHES.volumeProvisioningMs})
-  --service-start-ms N   time a container or database reads provisioning (default ${DEFAULT_SWITCHES.serviceStartMs})
+  --service-start-ms N   time a container or database reads provisioning after create, and a container
+                         after a rollout (a PATCH of image, env or http_port), a start or a restart
+                         (default ${DEFAULT_SWITCHES.serviceStartMs})
+  --crashing-image-tags TAG[,TAG...]
+                         containers whose image has one of these tags fail to start: they read failed,
+                         not running, and their logs say why (default none)
+  --link-env-in-consumer
+                         a new service link also writes its injected_env into the consumer's env
+                         (default: only the link record carries them)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
   --quiet                do not print one line per request
@@ -30,6 +38,12 @@ function number(flag: string, value: string | undefined): number | undefined {
   const parsed = Number(value);
   if (value.trim() === "" || !Number.isFinite(parsed)) throw new Error(`--${flag}: not a number: ${value}`);
   return parsed;
+}
+
+/** `a,b` -> ["a", "b"]; blanks around and between commas are dropped, so "" is the empty list. */
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
 function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; quiet?: boolean }) {
@@ -45,6 +59,8 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
       "capacity-gb": { type: "string" },
       "provisioning-ms": { type: "string" },
       "service-start-ms": { type: "string" },
+      "crashing-image-tags": { type: "string" },
+      "link-env-in-consumer": { type: "boolean" },
       "error-shape": { type: "string" },
       "rate-limit": { type: "string" },
       quiet: { type: "boolean" },
@@ -57,6 +73,8 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     capacityGb: number("capacity-gb", values["capacity-gb"]),
     volumeProvisioningMs: number("provisioning-ms", values["provisioning-ms"]),
     serviceStartMs: number("service-start-ms", values["service-start-ms"]),
+    crashingImageTags: list(values["crashing-image-tags"]),
+    linkEnvInConsumer: values["link-env-in-consumer"],
     errorShape: values["error-shape"],
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
   });

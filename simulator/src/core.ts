@@ -132,7 +132,7 @@ export class Core {
       return record;
     };
     return {
-      switches: () => ({ ...this.switchValues }),
+      switches: () => structuredClone(this.switchValues),
       setSwitches: (patch) => this.setSwitches(patch),
       setProjectSuspended: (projectId, suspended) => {
         store.setSuspended(projectId, suspended);
@@ -191,6 +191,7 @@ function applyOutOfBand(record: Record<string, unknown>, patch: Record<string, u
   if ("id" in patch && patch.id !== record.id) throw new Error("mutate: id cannot change");
   Object.assign(record, structuredClone(patch));
   if ("status" in patch && "ready_at" in record && !("ready_at" in patch)) record.ready_at = null;
+  if ("status" in patch && "start_outcome" in record && !("start_outcome" in patch)) record.start_outcome = null;
   if ("updated_at" in record && !("updated_at" in patch)) record.updated_at = after(String(record.updated_at), now);
 }
 

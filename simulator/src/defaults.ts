@@ -18,6 +18,8 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   volumesEnabled: true,
   volumeProvisioningMs: 3000,
   serviceStartMs: 0,
+  crashingImageTags: [],
+  linkEnvInConsumer: false,
   billing: "ok",
   capacityGb: 1000,
   errorShape: "code",

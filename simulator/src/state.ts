@@ -1,6 +1,8 @@
 // The in-memory world, and its optional persistence to a JSON file.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import type { SimState } from "./types";
+import { iso } from "./clock";
+import { startEndedLines } from "./starts";
+import type { SimService, SimState } from "./types";
 
 const FILE_VERSION = 1;
 
@@ -38,8 +40,7 @@ export class Store {
   settle(now: number): void {
     for (const service of this.state.services) {
       if (service.status === "provisioning" && service.ready_at !== null && service.ready_at <= now) {
-        service.status = "running";
-        service.ready_at = null;
+        this.endStart(service, service.ready_at);
       }
     }
     for (const volume of this.state.volumes) {
@@ -49,6 +50,19 @@ export class Store {
         volume.ready_at = null;
       }
     }
+  }
+
+  /**
+   * A start ends in the outcome decided when it began. Its log lines carry the time it ended, not the
+   * time a request noticed, so a world settled again from the state file logs the same lines.
+   */
+  private endStart(service: SimService, endedAt: number): void {
+    const outcome = service.start_outcome ?? "running";
+    service.status = outcome;
+    service.ready_at = null;
+    service.start_outcome = null;
+    const lines = (this.state.logs[service.id] ??= []);
+    for (const line of startEndedLines(service, outcome)) lines.push(`${iso(endedAt)} ${line}`);
   }
 
   snapshot(): SimState {

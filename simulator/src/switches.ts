@@ -6,10 +6,29 @@ type Check = (value: unknown) => boolean;
 
 const isNumber: Check = (value) => typeof value === "number" && Number.isFinite(value);
 
-const CHECKS: Record<keyof Switches, { ok: Check; expected: string }> = {
+/** What a tag may hold (Docker's rule): it cannot carry the ':' or '/' that would make it part of a name. */
+const TAG_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
+const isTag = (value: unknown): boolean => typeof value === "string" && TAG_PATTERN.test(value);
+
+const isTagList: Check = (value) => Array.isArray(value) && value.every(isTag);
+
+/** A whole image reference is the likely slip here; naming the entry shows it. */
+function badTag(value: unknown): string {
+  const bad = Array.isArray(value) ? value.find((tag) => !isTag(tag)) : undefined;
+  return bad === undefined ? "" : `; not a tag: ${JSON.stringify(bad)}`;
+}
+
+const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (value: unknown) => string }> = {
   volumesEnabled: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   volumeProvisioningMs: { ok: isNumber, expected: "a number (negative = never)" },
   serviceStartMs: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
+  crashingImageTags: {
+    ok: isTagList,
+    detail: badTag,
+    expected: `a list of image tags such as ["2.0.0-bad"] (the text after the image's last ':'; letters, digits, '_', '.', '-')`,
+  },
+  linkEnvInConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   billing: { ok: (v) => BILLING.includes(v as BillingState), expected: `one of ${BILLING.join(", ")}` },
   capacityGb: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
   errorShape: { ok: (v) => v === "code" || v === "error", expected: "code or error" },
@@ -25,7 +44,10 @@ export function checkSwitches(patch: unknown): Partial<Switches> {
     if (value === undefined) continue;
     const check = CHECKS[key as keyof Switches];
     if (!check) throw new Error(`switches.${key}: unknown switch`);
-    if (!check.ok(value)) throw new Error(`switches.${key}: must be ${check.expected}`);
+    if (!check.ok(value)) throw new Error(`switches.${key}: must be ${check.expected}${check.detail?.(value) ?? ""}`);
   }
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<Switches>;
+  // A copy, so that a caller who later changes its list does not change the switches.
+  return structuredClone(
+    Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)),
+  ) as Partial<Switches>;
 }

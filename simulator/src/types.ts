@@ -13,8 +13,12 @@ export interface Switches {
   volumesEnabled: boolean;
   /** Delay before a new volume reads `running`; negative = never. */
   volumeProvisioningMs: number;
-  /** Containers and databases read `provisioning` for this long after create or a restart. */
+  /** Containers and databases read `provisioning` for this long after create, a rollout, a start or a restart. */
   serviceStartMs: number;
+  /** Image tags that fail to start: a start or rollout of such an image ends `failed`, not `running`. */
+  crashingImageTags: string[];
+  /** A new service link also writes its `injected_env` into the consumer's `env`. */
+  linkEnvInConsumer: boolean;
   billing: BillingState;
   /** Total volume GB one user can reserve. */
   capacityGb: number;
@@ -120,9 +124,17 @@ export interface SimService {
   marketplace_app: string | null;
   /** Simulator-only: autoscaling owns `replicas`. */
   autoscaling: boolean;
-  /** Simulator-only: epoch ms at which `provisioning` turns `running`; null = no pending transition. */
+  /** Simulator-only: epoch ms at which `provisioning` ends; null = no pending transition. */
   ready_at: number | null;
+  /**
+   * Simulator-only: the status `provisioning` ends in at `ready_at`, decided when the start began
+   * (so it survives a restart of the simulator); null = no pending transition (older state files lack it: `running`).
+   */
+  start_outcome: StartOutcome | null;
 }
+
+/** How a start of a service ends. */
+export type StartOutcome = "running" | "failed";
 
 /** Document section 2.8. */
 export interface SimVolume {

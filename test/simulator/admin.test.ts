@@ -21,6 +21,32 @@ describe("admin API over HTTP", () => {
     expect(res.body.message).toContain("volumesEnable");
   });
 
+  test.each([
+    [{ crashingImageTags: "2.0.0-bad" }, "crashingImageTags: must be a list of image tags"],
+    [{ crashingImageTags: ["ok", 7] }, "not a tag: 7"],
+    [{ crashingImageTags: ["acme/web:2.0.0-bad"] }, 'not a tag: "acme/web:2.0.0-bad"'],
+    [{ crashingImageTags: [""] }, 'not a tag: ""'],
+    [{ linkEnvInConsumer: "yes" }, "linkEnvInConsumer: must be a boolean"],
+  ])("POST /_sim/switches %j is 400 and says why", async (patch, message) => {
+    const res = await h.admin.post("/_sim/switches", patch);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(message);
+    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+  });
+
+  test("POST /_sim/switches sets crashingImageTags and linkEnvInConsumer; reset restores them", async () => {
+    const res = await h.admin.post("/_sim/switches", { crashingImageTags: ["2.0.0-bad", "v1_rc.2"], linkEnvInConsumer: true });
+    expect(res.body).toMatchObject({ crashingImageTags: ["2.0.0-bad", "v1_rc.2"], linkEnvInConsumer: true });
+    await h.admin.post("/_sim/reset");
+    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+  });
+
+  test("the switches the control object hands out are copies", () => {
+    h.sim.control.setSwitches({ crashingImageTags: ["a"] });
+    h.sim.control.switches().crashingImageTags.push("b");
+    expect(h.sim.control.switches().crashingImageTags).toEqual(["a"]);
+  });
+
   test("POST /_sim/projects/{id}/suspended", async () => {
     expect((await h.admin.post(`/_sim/projects/${ALICE_PROJECT}/suspended`, { suspended: true })).status).toBe(204);
     expect(codeOf(await h.alice.post(p("/volumes"), { name: "data", size_gb: 1 }))).toBe("PROJECT_SUSPENDED");

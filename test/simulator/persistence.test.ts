@@ -57,6 +57,62 @@ describe("persistence with a state file", () => {
     }
   });
 
+  test("a pending start that will fail still fails after a restart (the outcome is stored, not re-decided)", async () => {
+    const stateFile = join(dir, "crashing.json");
+    const bad = "registry.sim.hosting.test/acme/web:2.0.0-bad";
+    const first = await startSimulator({ stateFile, serviceStartMs: 300, crashingImageTags: ["2.0.0-bad"] });
+    const created = await createContainer(new Client(first.url, ALICE.token), { image: bad });
+    const good = await createContainer(new Client(first.url, ALICE.token), { name: "api" });
+    await first.close();
+
+    // restarted without the switch: the pending starts end as they were decided
+    const second = await startSimulator({ stateFile });
+    try {
+      const alice = new Client(second.url, ALICE.token);
+      const read = async () => (await alice.get(p("/containers"))).body as Array<{ id: string; status: string }>;
+      const settled = await eventually(read, (services) => services.every((s) => s.status !== "provisioning"));
+      expect(settled.map((s) => [s.id, s.status])).toEqual([[created.id, "failed"], [good.id, "running"]]);
+      const logs = (await alice.get(p(`/containers/${created.id}/logs`))).text;
+      expect(logs).toContain(`starting ${bad}`);
+      expect(logs).toContain("container failed to start: exit code 1 (CrashLoopBackOff)");
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("a start settled in memory settles the same way again from the file (same status, same log lines)", async () => {
+    const stateFile = join(dir, "settle-twice.json");
+    const first = await startSimulator({ stateFile, crashingImageTags: ["2.0.0-bad"] });
+    await createContainer(new Client(first.url, ALICE.token), { image: "acme/web:2.0.0-bad" });
+    const settledInMemory = first.control.snapshot(); // settles; a read writes no file
+    await first.close();
+    const second = await startSimulator({ stateFile });
+    try {
+      expect(second.control.snapshot()).toEqual(settledInMemory);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("a state file from before start outcomes were stored: a pending start ends running", async () => {
+    const stateFile = join(dir, "older.json");
+    const first = await startSimulator({ stateFile, serviceStartMs: 60_000 });
+    const web = await createContainer(new Client(first.url, ALICE.token));
+    await first.close();
+    const saved = JSON.parse(readFileSync(stateFile, "utf8"));
+    saved.state.services[0].ready_at = 0;
+    delete saved.state.services[0].start_outcome;
+    require("node:fs").writeFileSync(stateFile, JSON.stringify(saved));
+
+    const second = await startSimulator({ stateFile });
+    try {
+      const alice = new Client(second.url, ALICE.token);
+      expect((await alice.get(p("/containers"))).body[0]).toMatchObject({ id: web.id, status: "running" });
+    } finally {
+      await second.close();
+    }
+  });
+
   test("writes are atomic: the file is whole JSON after each change, no temp file is left", async () => {
     const stateFile = join(dir, "atomic.json");
     const sim = await startSimulator({ stateFile });
@@ -145,6 +201,24 @@ describe("cli (dist/simulator.js)", () => {
     expect(await exited).toBe(0);
   });
 
+  test("--crashing-image-tags and --link-env-in-consumer", async () => {
+    const { child, url } = await run([
+      "--port", "0", "--quiet", "--crashing-image-tags", " 2.0.0-bad, oops ", "--link-env-in-consumer",
+    ]);
+    const switches = (await new Client(url).get("/_sim/switches")).body;
+    expect(switches).toMatchObject({ crashingImageTags: ["2.0.0-bad", "oops"], linkEnvInConsumer: true });
+    const alice = new Client(url, ALICE.token);
+    const web = await createContainer(alice, { image: "acme/web:oops" });
+    expect((await alice.get(p("/containers"))).body[0]).toMatchObject({ id: web.id, status: "failed" });
+    child.kill("SIGTERM");
+  });
+
+  test("without those flags both switches are off", async () => {
+    const { child, url } = await run(["--port", "0", "--quiet"]);
+    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+    child.kill("SIGTERM");
+  });
+
   test("--billing and --capacity-gb", async () => {
     const { child, url } = await run(["--port", "0", "--billing", "suspended", "--quiet"]);
     const res = await new Client(url, ALICE.token).post(p("/redis"), { name: "cache" });
@@ -160,7 +234,7 @@ describe("cli (dist/simulator.js)", () => {
     await new Promise((resolve) => child.once("exit", resolve));
     for (const flag of [
       "--port", "--host", "--state", "--volumes-disabled", "--billing", "--capacity-gb", "--provisioning-ms",
-      "--service-start-ms", "--error-shape", "--rate-limit",
+      "--service-start-ms", "--crashing-image-tags", "--link-env-in-consumer", "--error-shape", "--rate-limit",
     ]) {
       expect(out).toContain(flag);
     }
@@ -174,5 +248,16 @@ describe("cli (dist/simulator.js)", () => {
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(err).toContain("billing");
+  });
+
+  test("a bad --crashing-image-tags exits with status 2 and names the bad tag", async () => {
+    const child = spawn(process.execPath, [cli, "--crashing-image-tags", "acme/web:bad"]);
+    children.push(child);
+    let err = "";
+    child.stderr.on("data", (chunk) => (err += chunk));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(err).toContain('crashingImageTags: must be a list of image tags');
+    expect(err).toContain('not a tag: "acme/web:bad"');
   });
 });

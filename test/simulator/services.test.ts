@@ -117,7 +117,11 @@ describe("§4.1 containers", () => {
     const logs = await h.alice.get(p(`/containers/${web.id}/logs`));
     expect(logs.headers.get("content-type")).toMatch(/^text\/plain/);
     const events = logs.text.trimEnd().split("\n").map((line) => line.replace(/^\S+ /, ""));
-    expect(events).toEqual(["created", `image set to ${IMAGE}`, "stopped", "started", "stopped", "restarted"]);
+    expect(events).toEqual([
+      "created", `image set to ${IMAGE}`, `starting ${IMAGE}`, "listening on port 8080",
+      "stopped", `starting ${IMAGE}`, "listening on port 8080",
+      "stopped", `restarting ${IMAGE}`, "listening on port 8080",
+    ]);
     expect(logs.text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z created$/);
   });
 
@@ -281,6 +285,76 @@ describe("§4.4 registries", () => {
     const res = await h.alice.post("/v1/registries", { name: "ghcr" });
     expect([res.status, codeOf(res)]).toEqual([400, "VALIDATION_FAILED"]);
     expect(res.body.message).toContain("host");
+  });
+});
+
+describe("§4.3 linkEnvInConsumer: whether the consumer's env shows what links inject (DESIGN section 3)", () => {
+  const h = useSimulator({ linkEnvInConsumer: true });
+
+  async function linked() {
+    const web = await createContainer(h.alice, { env: { LOG_LEVEL: "info" } });
+    const { service, connection } = (await h.alice.post(p("/postgres"), { name: "db" })).body;
+    const link = await h.alice.post(p("/service-links"), {
+      consumer_service_id: web.id, provider_service_id: service.id, link_type: "postgres",
+    });
+    expect(link.status).toBe(201);
+    return { web, link: link.body, url: connection.instructions as string };
+  }
+
+  test("on: the consumer's env shows the injected variables beside its own; the link lists them too", async () => {
+    const { web, link, url } = await linked();
+    expect(link.injected_env).toEqual({ DATABASE_URL: url });
+    const consumer = await findService(h.alice, web.id);
+    expect(consumer?.env).toEqual({ LOG_LEVEL: "info", DATABASE_URL: url });
+    expect(consumer?.updated_at > web.updated_at).toBe(true);
+    expect((await h.alice.get(p("/service-links"))).body).toEqual({ links: [link] });
+  });
+
+  test("on: the consumer's log names the variables, never their values", async () => {
+    const { web, url } = await linked();
+    const log = (await h.alice.get(p(`/containers/${web.id}/logs`))).text;
+    expect(log).toContain("env updated by the link to db (DATABASE_URL)");
+    expect(log).not.toContain(url);
+  });
+
+  test("on: a PATCH of env replaces the whole map, so leaving them out removes them; the link stays", async () => {
+    const { web, link } = await linked();
+    const res = await h.alice.patch(p(`/containers/${web.id}`), { env: { LOG_LEVEL: "debug" } });
+    expect(res.body.env).toEqual({ LOG_LEVEL: "debug" });
+    expect((await findService(h.alice, web.id))?.env).toEqual({ LOG_LEVEL: "debug" });
+    expect((await h.alice.get(p("/service-links"))).body).toEqual({ links: [link] });
+  });
+
+  test("on: a PATCH of env that keeps them keeps them", async () => {
+    const { web, url } = await linked();
+    await h.alice.patch(p(`/containers/${web.id}`), { env: { LOG_LEVEL: "debug", DATABASE_URL: url } });
+    expect((await findService(h.alice, web.id))?.env).toEqual({ LOG_LEVEL: "debug", DATABASE_URL: url });
+  });
+
+  test("on: a PATCH without env leaves them", async () => {
+    const { web, url } = await linked();
+    await h.alice.patch(p(`/containers/${web.id}`), { replicas: 2 });
+    expect((await findService(h.alice, web.id))?.env).toEqual({ LOG_LEVEL: "info", DATABASE_URL: url });
+  });
+
+  test("on: writing them is no rollout; the consumer's status stays", async () => {
+    const web = await createContainer(h.alice);
+    const api = await createContainer(h.alice, { name: "api" });
+    expect((await findService(h.alice, web.id))?.status).toBe("running");
+    h.sim.control.setSwitches({ serviceStartMs: 60_000 });
+    await h.alice.post(p("/service-links"), { consumer_service_id: web.id, provider_service_id: api.id });
+    expect(await findService(h.alice, web.id)).toMatchObject({
+      status: "running",
+      env: { API_URL: "http://api.p-00000000.svc.cluster.local:8080" },
+    });
+  });
+
+  test("off (the default): the consumer's env never shows them; only the link carries them", async () => {
+    h.sim.control.setSwitches({ linkEnvInConsumer: false });
+    const { web, link, url } = await linked();
+    expect(link.injected_env).toEqual({ DATABASE_URL: url });
+    expect((await findService(h.alice, web.id))?.env).toEqual({ LOG_LEVEL: "info" });
+    expect((await h.alice.get(p("/service-links"))).body).toEqual({ links: [link] });
   });
 });
 

@@ -1,5 +1,8 @@
 // Small pure pieces of the simulator, as case tables.
-import { imageProblem } from "../../simulator/src/images";
+import { imageProblem, imageTag } from "../../simulator/src/images";
+import { startEndedLines, startOutcome } from "../../simulator/src/starts";
+import { checkSwitches } from "../../simulator/src/switches";
+import type { SimService } from "../../simulator/src";
 import { TokenBucket } from "../../simulator/src/ratelimit";
 import { findRoute, matchPath } from "../../simulator/src/routes";
 import { codeForStatus } from "../../simulator/src/errors";
@@ -20,6 +23,61 @@ describe("imageProblem (the BAD_IMAGE rule)", () => {
     const found = imageProblem(image);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+});
+
+describe("imageTag", () => {
+  test.each([
+    ["registry.example.com/team/web:2.0.0-bad", "2.0.0-bad"],
+    ["localhost:5000/acme/web:v1", "v1"],
+    ["localhost:5000/acme/web", ""],
+    ["acme/web:1.0@sha256:abc", "1.0"],
+    ["acme/web@sha256:abc", ""],
+  ])("%s -> %j", (image, tag) => {
+    expect(imageTag(image)).toBe(tag);
+  });
+});
+
+describe("startOutcome and startEndedLines", () => {
+  const service = (type: SimService["type"], image: string) => ({ type, image, port: 8080 }) as SimService;
+
+  test.each([
+    ["container", "acme/web:2.0.0-bad", ["2.0.0-bad"], "failed"],
+    ["container", "acme/web:2.0.0", ["2.0.0-bad"], "running"],
+    ["container", "acme/2.0.0-bad:1", ["2.0.0-bad"], "running"],
+    ["container", "acme/web:2.0.0-bad", [], "running"],
+    ["postgres", "registry.sim.hosting.test/managed/postgres:16", ["16"], "running"],
+  ] as const)("%s %s with %j -> %s", (type, image, tags, outcome) => {
+    expect(startOutcome(service(type, image), tags)).toBe(outcome);
+  });
+
+  test("a failed start explains itself in 2 to 4 lines; a good one says where it listens", () => {
+    const failed = startEndedLines(service("container", "acme/web:bad"), "failed");
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    expect(failed.length).toBeLessThanOrEqual(4);
+    expect(failed.join("\n")).toMatch(/exit code 1/);
+    expect(startEndedLines(service("container", "acme/web:1"), "running")).toEqual(["listening on port 8080"]);
+  });
+});
+
+describe("checkSwitches", () => {
+  test("accepts the new switches and returns a copy", () => {
+    const tags = ["2.0.0-bad"];
+    const checked = checkSwitches({ crashingImageTags: tags, linkEnvInConsumer: true, billing: undefined });
+    expect(checked).toEqual({ crashingImageTags: ["2.0.0-bad"], linkEnvInConsumer: true });
+    tags.push("later");
+    expect(checked.crashingImageTags).toEqual(["2.0.0-bad"]);
+  });
+
+  test.each([
+    [{ crashingImageTags: "bad" }, "switches.crashingImageTags: must be a list of image tags"],
+    [{ crashingImageTags: ["web:bad"] }, 'not a tag: "web:bad"'],
+    [{ crashingImageTags: [".hidden"] }, 'not a tag: ".hidden"'],
+    [{ crashingImageTags: ["x".repeat(129)] }, "not a tag"],
+    [{ linkEnvInConsumer: 1 }, "switches.linkEnvInConsumer: must be a boolean"],
+    [{ crashingImageTag: [] }, "switches.crashingImageTag: unknown switch"],
+  ])("%j is refused: %s", (patch, message) => {
+    expect(() => checkSwitches(patch)).toThrow(message);
   });
 });
 

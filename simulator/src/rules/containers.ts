@@ -10,7 +10,7 @@ import {
 import { billingGate } from "./gates";
 import {
   addService, appendLog, assertNameFree, hasAttachment, internalHost, publicUrl, removeService, requireService,
-  servicesIn, toWireService, touch,
+  envLine, servicesIn, startService, stopService, toWireService, touch,
 } from "./services";
 
 /** The fields a PATCH may carry (DESIGN section 3); a create may carry them too. */
@@ -85,10 +85,9 @@ export function createContainer(ctx: Ctx): Reply {
       env: settings.env ?? {},
       connection: null,
     },
+    ["created", `image set to ${image}`],
     id,
   );
-  appendLog(ctx.store, id, ctx.now, "created");
-  appendLog(ctx.store, id, ctx.now, `image set to ${image}`);
   return created(toWireService(service));
 }
 
@@ -108,35 +107,53 @@ export function updateContainer(ctx: Ctx): Reply {
 
   const changes = applySettings(service, settings);
   if (changes.length > 0) touch(service, ctx.now);
-  for (const change of changes) appendLog(ctx.store, service.id, ctx.now, change);
+  for (const change of changes) appendLog(ctx.store, service.id, ctx.now, change.log);
+  if (changes.some((change) => change.rollout)) rollOut(ctx, service);
   return ok(toWireService(service));
 }
 
-/** Apply the settings that differ from the record; returns one log line per change. */
-function applySettings(service: SimService, settings: Settings): string[] {
-  const changes: string[] = [];
+/** One changed setting: its log line, and whether it changes what runs (image, env, port), a rollout. */
+interface Change {
+  log: string;
+  rollout: boolean;
+}
+
+/** Apply the settings that differ from the record; returns one change per setting. */
+function applySettings(service: SimService, settings: Settings): Change[] {
+  const changes: Change[] = [];
   if (settings.image !== undefined && settings.image !== service.image) {
     service.image = settings.image;
-    changes.push(`image set to ${settings.image}`);
+    changes.push({ log: `image set to ${settings.image}`, rollout: true });
   }
   if (settings.env !== undefined && !sameEnv(settings.env, service.env)) {
     service.env = settings.env;
-    // Values may be secrets: log only the names.
-    changes.push(`env updated (${Object.keys(settings.env).sort().join(", ") || "empty"})`);
+    changes.push({ log: envLine("env updated", settings.env), rollout: true });
   }
   if (settings.http_port !== undefined && settings.http_port !== service.port) {
     service.port = settings.http_port;
     service.internal_host = internalHost(service.name, service.project_id, service.port);
-    changes.push(`http_port set to ${service.port}`);
+    changes.push({ log: `http_port set to ${service.port}`, rollout: true });
   }
   for (const field of ["replicas", "cpu_milli", "memory_mb", "storage_gb", "public", "display_name"] as const) {
     const value = settings[field];
     if (value !== undefined && value !== service[field]) {
       (service as unknown as Record<string, unknown>)[field] = value;
-      changes.push(`${field} set to ${JSON.stringify(value)}`);
+      changes.push({ log: `${field} set to ${JSON.stringify(value)}`, rollout: false });
     }
   }
   return changes;
+}
+
+/**
+ * A new image, env or port replaces the running instances: the app goes through `provisioning`
+ * again. A stopped app stays stopped and runs the new settings when it starts.
+ */
+function rollOut(ctx: Ctx, service: SimService): void {
+  if (service.status === "stopped") {
+    appendLog(ctx.store, service.id, ctx.now, `stopped: image ${service.image} rolls out on start`);
+    return;
+  }
+  startService(ctx, service, `rolling out image ${service.image}`);
 }
 
 function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
@@ -166,20 +183,22 @@ export function serviceLogs(ctx: Ctx): Reply {
 
 type Lifecycle = "restart" | "stop" | "start";
 
-const LIFECYCLE: Record<Lifecycle, { status: string; log: string }> = {
-  restart: { status: "running", log: "restarted" },
-  stop: { status: "stopped", log: "stopped" },
-  start: { status: "running", log: "started" },
+/** Stop is immediate; start and restart go through `provisioning` like a rollout. */
+const LIFECYCLE: Record<Lifecycle, (ctx: Ctx, service: SimService) => void> = {
+  restart: (ctx, service) => startService(ctx, service, `restarting ${service.image}`),
+  stop: (ctx, service) => {
+    stopService(service);
+    appendLog(ctx.store, service.id, ctx.now, "stopped");
+  },
+  start: (ctx, service) => startService(ctx, service, `starting ${service.image}`),
 };
 
 export function lifecycle(action: Lifecycle): (ctx: Ctx) => Reply {
   return (ctx) => {
     const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
     lifecycleGate(service, action);
-    service.status = LIFECYCLE[action].status;
-    service.ready_at = null;
     touch(service, ctx.now);
-    appendLog(ctx.store, service.id, ctx.now, LIFECYCLE[action].log);
+    LIFECYCLE[action](ctx, service);
     return noContent();
   };
 }

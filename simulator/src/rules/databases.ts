@@ -4,7 +4,7 @@ import { type Ctx, type Reply, created } from "../context";
 import type { DatabaseKind, WireConnection } from "../types";
 import { optionalInt, optionalObject, requiredName } from "../validate";
 import { billingGate } from "./gates";
-import { addService, appendLog, assertNameFree, internalHost, toWireService } from "./services";
+import { addService, assertNameFree, internalHost, toWireService } from "./services";
 
 interface Engine {
   runtime: string;
@@ -63,23 +63,26 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
       instructions: engine.url(randomBytes(12).toString("hex"), host, name),
       requires_auth: "true",
     };
-    const service = addService(ctx, {
-      project_id: projectId,
-      name,
-      display_name: name,
-      type: kind,
-      runtime: engine.runtime,
-      image: engine.image,
-      port: engine.port,
-      replicas: 1,
-      internal_host: host,
-      public_url: null,
-      public: false,
-      ...sizes,
-      env: {},
-      connection,
-    });
-    appendLog(ctx.store, service.id, ctx.now, `created (${engine.runtime})`);
+    const service = addService(
+      ctx,
+      {
+        project_id: projectId,
+        name,
+        display_name: name,
+        type: kind,
+        runtime: engine.runtime,
+        image: engine.image,
+        port: engine.port,
+        replicas: 1,
+        internal_host: host,
+        public_url: null,
+        public: false,
+        ...sizes,
+        env: {},
+        connection,
+      },
+      [`created (${engine.runtime})`],
+    );
     return created({ service: toWireService(service), connection: { ...connection } });
   };
 }

@@ -4,7 +4,7 @@ import { type Ctx, type Reply, created, ok } from "../context";
 import { conflict, validationFailed } from "../errors";
 import type { SimLink, SimService } from "../types";
 import { optionalString, requiredString } from "../validate";
-import { requireService } from "./services";
+import { appendLog, envLine, requireService, touch } from "./services";
 
 const LINK_TYPE_PATTERN = /^[a-z]+$/;
 
@@ -25,7 +25,7 @@ export function createLink(ctx: Ctx): Reply {
     throw validationFailed("provider_service_id: a service cannot be linked to itself");
   }
   const projectId = ctx.params.projectId;
-  requireService(ctx.store, projectId, consumerId, "consumer service");
+  const consumer = requireService(ctx.store, projectId, consumerId, "consumer service");
   const provider = requireService(ctx.store, projectId, providerId, "provider service");
   const duplicate = ctx.store.state.links.some(
     (link) =>
@@ -45,7 +45,19 @@ export function createLink(ctx: Ctx): Reply {
     injected_env: injectedEnv(provider),
   };
   ctx.store.state.links.push(link);
+  if (ctx.switches.linkEnvInConsumer) materialiseEnv(ctx, consumer, provider, link.injected_env);
   return created(toWireLink(link));
+}
+
+/**
+ * The platform variant that writes a link's variables into the consumer's stored env (the document
+ * does not say which variant is real). From then on they are ordinary env: a PATCH of env replaces
+ * them like any other variable; the link record keeps its own copy.
+ */
+function materialiseEnv(ctx: Ctx, consumer: SimService, provider: SimService, injected: Record<string, string>): void {
+  consumer.env = { ...consumer.env, ...injected };
+  touch(consumer, ctx.now);
+  appendLog(ctx.store, consumer.id, ctx.now, envLine(`env updated by the link to ${provider.name}`, injected));
 }
 
 /** A database provides its connection URL; any other service its in-cluster HTTP address. */

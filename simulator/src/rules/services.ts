@@ -3,8 +3,9 @@ import { randomUUID } from "node:crypto";
 import { after, iso } from "../clock";
 import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
+import { startOutcome } from "../starts";
 import type { Store } from "../state";
-import type { SimService, SimState } from "../types";
+import type { SimService, SimState, StartOutcome } from "../types";
 
 export const WIRE_SERVICE_FIELDS = [
   "id", "project_id", "name", "display_name", "type", "runtime", "image", "port", "replicas", "status",
@@ -48,14 +49,33 @@ export function appendLog(store: Store, serviceId: string, now: number, text: st
   (store.state.logs[serviceId] ??= []).push(`${iso(now)} ${text}`);
 }
 
+/** Env values may be secrets: a log line names the variables only. */
+export function envLine(what: string, env: Record<string, string>): string {
+  return `${what} (${Object.keys(env).sort().join(", ") || "empty"})`;
+}
+
 export function touch(service: SimService, now: number): void {
   service.updated_at = after(service.updated_at, now);
 }
 
-/** The service goes through `provisioning` again and reads `running` once `startMs` has passed. */
-export function beginStart(service: SimService, now: number, startMs: number): void {
+/** The service goes through `provisioning` again and reads `outcome` once `startMs` has passed. */
+export function beginStart(service: SimService, now: number, startMs: number, outcome: StartOutcome): void {
   service.status = "provisioning";
   service.ready_at = now + Math.max(0, startMs);
+  service.start_outcome = outcome;
+}
+
+/** Start (or start again) with the service's current image: whether it crashes is decided now. */
+export function startService(ctx: Ctx, service: SimService, logLine: string): void {
+  beginStart(service, ctx.now, ctx.switches.serviceStartMs, startOutcome(service, ctx.switches.crashingImageTags));
+  appendLog(ctx.store, service.id, ctx.now, logLine);
+}
+
+/** Stopping is immediate and ends any pending start. */
+export function stopService(service: SimService): void {
+  service.status = "stopped";
+  service.ready_at = null;
+  service.start_outcome = null;
 }
 
 export function hasAttachment(store: Store, serviceId: string): boolean {
@@ -75,10 +95,15 @@ export function servicesIn(store: Store, projectId: string): SimService[] {
 }
 
 /** What a new service record of any kind starts with; the caller gives the rest. */
-type NewService = Omit<SimService, "id" | "status" | "created_at" | "updated_at" | "marketplace_app" | "autoscaling" | "ready_at">;
+type NewService = Omit<
+  SimService, "id" | "status" | "created_at" | "updated_at" | "marketplace_app" | "autoscaling" | "ready_at" | "start_outcome"
+>;
 
-/** Creates a service (container or managed database): `provisioning` until it has started. */
-export function addService(ctx: Ctx, fields: NewService, id: string = randomUUID()): SimService {
+/**
+ * Creates a service (container or managed database), logs `createdLines`, and starts it: it reads
+ * `provisioning` until it has started.
+ */
+export function addService(ctx: Ctx, fields: NewService, createdLines: string[], id: string = randomUUID()): SimService {
   const now = iso(ctx.now);
   const service: SimService = {
     ...fields,
@@ -89,8 +114,10 @@ export function addService(ctx: Ctx, fields: NewService, id: string = randomUUID
     marketplace_app: null,
     autoscaling: false,
     ready_at: null,
+    start_outcome: null,
   };
-  beginStart(service, ctx.now, ctx.switches.serviceStartMs);
   ctx.store.state.services.push(service);
+  for (const line of createdLines) appendLog(ctx.store, id, ctx.now, line);
+  startService(ctx, service, `starting ${service.image}`);
   return service;
 }

@@ -8,7 +8,7 @@ import type { Store } from "../state";
 import type { SimAttachment, SimService, SimVolume } from "../types";
 import { optionalBool, requiredInt, requiredName, requiredString } from "../validate";
 import { billingGate, projectNotSuspended } from "./gates";
-import { appendLog, beginStart, findService, touch } from "./services";
+import { appendLog, findService, startService, touch } from "./services";
 
 const WIRE_VOLUME_FIELDS = [
   "id", "project_id", "name", "display_name", "size_gb", "storage_class", "access_mode", "status",
@@ -212,7 +212,8 @@ export function detachVolume(ctx: Ctx): Reply {
 }
 
 /**
- * Attach and detach restart the consumer: it reads `provisioning` until serviceStartMs has passed.
+ * Attach and detach restart the consumer: it reads `provisioning` until serviceStartMs has passed
+ * (then `running`, or `failed` for a crashing image).
  * A stopped consumer stays stopped; the change takes effect when it starts.
  */
 function restartFor(ctx: Ctx, service: SimService, reason: string): void {
@@ -221,6 +222,5 @@ function restartFor(ctx: Ctx, service: SimService, reason: string): void {
     appendLog(ctx.store, service.id, ctx.now, `${reason} (stopped: takes effect on start)`);
     return;
   }
-  beginStart(service, ctx.now, ctx.switches.serviceStartMs);
-  appendLog(ctx.store, service.id, ctx.now, `restarted: ${reason}`);
+  startService(ctx, service, `restarted: ${reason}`);
 }
