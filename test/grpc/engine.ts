@@ -107,6 +107,8 @@ export function missingKeys(err: GrpcFailure): string[] {
 export interface PluginOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Start it without the engine's address, as a user does for PULUMI_DEBUG_PROVIDERS (it learns it through Attach). */
+  unattached?: boolean;
 }
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -124,8 +126,8 @@ export class Plugin {
     return plugin;
   }
 
-  private async spawn({ args = [], env = {} }: PluginOptions) {
-    this.child = spawn(PLUGIN, [...args, this.engine.address], {
+  private async spawn({ args = [], env = {}, unattached = false }: PluginOptions) {
+    this.child = spawn(PLUGIN, unattached ? args : [...args, this.engine.address], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -231,11 +233,12 @@ export class Plugin {
     return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
   }
 
-  async read(type: string, name: string, id: string, properties: Record<string, unknown> = {}, inputs: Record<string, unknown> = {}) {
+  async read(type: string, name: string, id: string, properties: Record<string, unknown> = {}, inputs: Record<string, unknown> = {}, timeout = 0) {
     const request = addressed(new provproto.ReadRequest(), type, name);
     request.setId(id);
     request.setProperties(struct(properties));
     request.setInputs(struct(inputs));
+    request.setTimeout(timeout);
     const response = await this.call<provproto.ReadResponse>("read", request);
     return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, inputs: response.getInputs()?.toJavaScript() ?? {} };
   }
@@ -276,3 +279,138 @@ export class Plugin {
 export const DIFF_NONE = provproto.DiffResponse.DiffChanges.DIFF_NONE;
 export const DIFF_SOME = provproto.DiffResponse.DiffChanges.DIFF_SOME;
 export const KIND = provproto.PropertyDiff.Kind;
+
+// ---- the engine's sequences (pulumi/pulumi v3.259, pkg/resource/deploy) ----
+
+/** What the engine keeps in its state for one resource. */
+export interface ResourceState {
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** Reasons of an ErrorResourceInitFailed (a partial failure): the next `up` retries with an Update. */
+  initErrors?: string[];
+}
+
+export interface ResourceOptions {
+  ignoreChanges?: string[];
+  deleteBeforeReplace?: boolean;
+  /** customTimeouts, in seconds. */
+  timeouts?: { create?: number; update?: number; delete?: number; read?: number };
+}
+
+/**
+ * step_generator.go `processIgnoreChanges`: before Check, each ignored path of the program's
+ * inputs is reset to the old input (or removed when the old inputs lack it). Top-level keys.
+ */
+export function processIgnoreChanges(news: Record<string, unknown>, oldInputs: Record<string, unknown>, ignoreChanges: string[] = []) {
+  const ignored = { ...news };
+  for (const key of ignoreChanges) {
+    if (key in oldInputs) ignored[key] = oldInputs[key];
+    else delete ignored[key];
+  }
+  return ignored;
+}
+
+/** A Create or Update's answer, or the partial failure the engine records (provider_plugin.go `parseError`). */
+async function recorded(
+  operation: Promise<{ id?: string; properties: Record<string, unknown> }>,
+  state: { id: string; inputs: Record<string, unknown> },
+): Promise<{ state: ResourceState; error?: GrpcFailure }> {
+  try {
+    const done = await operation;
+    return { state: { id: done.id || state.id, inputs: state.inputs, outputs: done.properties } };
+  } catch (err) {
+    const detail = initFailure(err as GrpcFailure);
+    if (!detail) throw err;
+    return { state: { id: detail.id || state.id, inputs: state.inputs, outputs: detail.properties, initErrors: detail.reasons }, error: err as GrpcFailure };
+  }
+}
+
+export interface UpResult {
+  state: ResourceState;
+  /** The steps the engine took: [], ["update"], ["create", "delete"] or ["delete", "create"]. */
+  steps: string[];
+  diff?: Awaited<ReturnType<Plugin["diff"]>>;
+  checkFailures?: Array<{ property: string; reason: string }>;
+  error?: GrpcFailure;
+}
+
+export class Engine {
+  constructor(readonly plugin: Plugin) {}
+
+  /** A new resource (step_generator.go: no old state): Check without olds, then Create. */
+  async create(type: string, name: string, program: Record<string, unknown>, options: ResourceOptions = {}) {
+    const checked = await this.plugin.check(type, name, program);
+    if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+    return recorded(this.plugin.create(type, name, checked.inputs, { timeout: options.timeouts?.create }), { id: "", inputs: checked.inputs });
+  }
+
+  /**
+   * `pulumi up` of a resource already in state (step_generator.go `generateSteps`,
+   * `continueStepsFromDiff`): processIgnoreChanges, Check(olds = old inputs), Diff; then a
+   * replacement (create before delete unless deleteBeforeReplace), an Update when something
+   * changed, or an empty Update when the state holds init errors (a retried partial failure).
+   */
+  async up(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}): Promise<UpResult> {
+    const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
+    const checked = await this.plugin.check(type, name, news, old.inputs);
+    if (checked.failures.length > 0) return { checkFailures: checked.failures, state: old, steps: [] };
+    const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
+    if (diff.replaces.length > 0) {
+      const dbr = options.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+      return { ...(await this.replace(type, name, checked.inputs, old, dbr)), diff };
+    }
+    if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [] };
+    const updated = await recorded(
+      this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { timeout: options.timeouts?.update }),
+      { id: old.id, inputs: checked.inputs },
+    );
+    // An Update's partial failure keeps the old inputs (UpdateStep.Apply); a success clears init errors.
+    const state = updated.error ? { ...updated.state, inputs: old.inputs } : updated.state;
+    return { state, diff, error: updated.error, steps: ["update"] };
+  }
+
+  /**
+   * A replacement that does not ask Diff: `pulumi up --replace <urn>`, a tainted resource,
+   * `replacementTrigger`, `deletedWith` (step_generator.go `isTargetedReplace`). Check runs
+   * without olds; deleteBeforeReplace comes from the resource option alone, false by default.
+   */
+  async forceReplace(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}) {
+    const checked = await this.plugin.check(type, name, program);
+    if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
+    return this.replace(type, name, checked.inputs, old, options.deleteBeforeReplace ?? false);
+  }
+
+  private async replace(type: string, name: string, inputs: Record<string, unknown>, old: ResourceState, deleteBeforeReplace: boolean) {
+    if (deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
+    const created = await recorded(this.plugin.create(type, name, inputs), { id: "", inputs });
+    if (!deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
+    return { state: created.state, error: created.error, steps: deleteBeforeReplace ? ["delete", "create"] : ["create", "delete"] };
+  }
+
+  /**
+   * `pulumi refresh` (step.go `RefreshStep.Apply`): Read with the old inputs and outputs; an
+   * empty id means gone; then Diff the other way round (olds and oldInputs = what Read
+   * returned, news = the stored inputs), whose result is only displayed and counted
+   * (`--expect-no-changes` fails on any change).
+   */
+  async refresh(type: string, name: string, old: ResourceState, options: ResourceOptions = {}) {
+    const read = await this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read);
+    if (!read.id) return { gone: true as const };
+    const state: ResourceState = { id: read.id, inputs: read.inputs, outputs: read.properties };
+    const diff = await this.plugin.diff(type, name, read.id, read.properties, old.inputs, read.inputs, options.ignoreChanges);
+    return { gone: false as const, state, diff };
+  }
+
+  /**
+   * The `import:` resource option (ImportStep.Apply, then step generation): Read with only the
+   * id; Check(olds = Read's inputs, news = the program); Diff(olds = Read's outputs, oldInputs
+   * = Read's inputs). Anything but DIFF_NONE is an update (or, for a replace, an error).
+   */
+  async importResource(type: string, name: string, id: string, program: Record<string, unknown>) {
+    const read = await this.plugin.read(type, name, id);
+    const checked = await this.plugin.check(type, name, program, read.inputs);
+    const diff = await this.plugin.diff(type, name, read.id, read.properties, checked.inputs, read.inputs);
+    return { read, checked, diff };
+  }
+}

@@ -7,7 +7,10 @@ const HINTS: Record<string, string> = {
   INSUFFICIENT_BALANCE: "the billing account has no balance; top it up and run `pulumi up` again",
   ACCOUNT_NOT_INITIALIZED: "the billing account is not set up yet; set it up in the portal and run `pulumi up` again",
   ACCOUNT_SUSPENDED: "the billing account is suspended; contact the platform",
-  NAME_TAKEN: "another resource in this scope has this name: choose another name, or adopt the existing one with `pulumi import`",
+  NAME_TAKEN:
+    "another resource in this scope has this name: choose another name, or adopt the existing one with `pulumi import`. " +
+    "If this is a replacement that keeps the name (`pulumi up --replace`, a taint, a replacement trigger), the engine creates " +
+    "the new one before deleting the old: set the resource option `deleteBeforeReplace: true`",
   PROJECT_SUSPENDED: "the project is suspended; contact the platform",
   INSUFFICIENT_CAPACITY: "the account cannot reserve that much storage; choose a smaller size or ask for more capacity",
   RWO_REPLICA_LIMIT: "a volume attaches only to an app with one replica; set `replicas: 1` on the app first",

@@ -124,7 +124,13 @@ export class HostingProviderService {
    * when the operation ends (AbortSignal.any() and AbortSignal.timeout() would each keep
    * memory per operation alive on Node 20: a leak over a long run).
    */
-  private async operation<T>(urn: string, timeout: number, secrets: readonly string[], run: (ctx: OperationContext<HostingClient>) => Promise<T>): Promise<T> {
+  private async operation<T>(
+    urn: string,
+    timeout: number,
+    secrets: readonly string[],
+    run: (ctx: OperationContext<HostingClient>) => Promise<T>,
+    grace = DEADLINE_GRACE_MS,
+  ): Promise<T> {
     const configured = this.configured;
     if (!configured) throw plainError(grpc.status.FAILED_PRECONDITION, "the provider is not configured");
     const controller = new AbortController();
@@ -132,10 +138,7 @@ export class HostingProviderService {
     const cancelled = () => controller.abort(cancellation.reason);
     if (cancellation.aborted) cancelled();
     else cancellation.addEventListener("abort", cancelled, { once: true });
-    const deadline = setTimeout(
-      () => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
-      Math.max(timeout, 1) + DEADLINE_GRACE_MS,
-    );
+    const deadline = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), Math.max(timeout, 1) + grace);
     deadline.unref();
     const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), this.options.redact(text));
     const ctx: OperationContext<HostingClient> = {
@@ -153,6 +156,12 @@ export class HostingProviderService {
     };
     try {
       return await run(ctx);
+    } catch (err) {
+      const timedOut = controller.signal.aborted && (controller.signal.reason as DOMException)?.name === "TimeoutError";
+      if (timedOut && !(err instanceof PartialFailure)) {
+        throw plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${Math.round(timeout / 1000)}s (customTimeouts): ${(err as Error).message}`);
+      }
+      throw err;
     } finally {
       clearTimeout(deadline);
       cancellation.removeEventListener("abort", cancelled);
@@ -278,8 +287,13 @@ export class HostingProviderService {
     const outputs = fromStruct(request.getProperties());
     const oldInputs = fromStruct(request.getInputs());
     const address = parseResourceId(request.getId(), declaration.projectScoped);
-    const live = (await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), [], (ctx) =>
-      declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
+    // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
+    const live = (await this.operation(
+      request.getUrn(),
+      timeoutMs(request.getTimeout()),
+      [],
+      (ctx) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
+      0,
     )) as PropertyMap | undefined;
     const response = new provproto.ReadResponse();
     if (!live) return response; // an empty id: the resource is gone
