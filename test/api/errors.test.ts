@@ -20,18 +20,13 @@ const at = { method: "GET", path: "/v1/projects/p/containers" };
 
 describe("createApiError: status families", () => {
   test.each<[number, new (...a: never[]) => ApiError, string]>([
-    [400, BadRequestError, "BAD_REQUEST"],
-    [401, UnauthorizedError, "UNAUTHORIZED"],
-    [402, PaymentRequiredError, "PAYMENT_REQUIRED"],
-    [403, ForbiddenError, "FORBIDDEN"],
-    [404, NotFoundError, "NOT_FOUND"],
-    [409, ConflictError, "CONFLICT"],
+    // client errors, one family each
+    [400, BadRequestError, "BAD_REQUEST"], [401, UnauthorizedError, "UNAUTHORIZED"], [402, PaymentRequiredError, "PAYMENT_REQUIRED"],
+    [403, ForbiddenError, "FORBIDDEN"], [404, NotFoundError, "NOT_FOUND"], [409, ConflictError, "CONFLICT"],
     [429, RateLimitedError, "RATE_LIMITED"],
-    [500, ServerError, "INTERNAL_ERROR"],
-    [502, ServerError, "BAD_GATEWAY"],
-    [503, ServerError, "SERVICE_UNAVAILABLE"],
-    [504, ServerError, "GATEWAY_TIMEOUT"],
-    [418, ApiError, "HTTP_418"],
+    // server errors share one family; anything else is a plain ApiError
+    [500, ServerError, "INTERNAL_ERROR"], [502, ServerError, "BAD_GATEWAY"], [503, ServerError, "SERVICE_UNAVAILABLE"],
+    [504, ServerError, "GATEWAY_TIMEOUT"], [418, ApiError, "HTTP_418"],
   ])("%d -> %p with derived code %s when the body has none", (status, Cls, code) => {
     const e = createApiError({ ...at, status, body: "" });
     expect(e).toBeInstanceOf(Cls);
@@ -45,43 +40,31 @@ describe("createApiError: status families", () => {
 });
 
 describe("createApiError: both body shapes and the header", () => {
-  test("{code, message} with x-request-id header", () => {
-    const e = createApiError({
-      ...at,
-      status: 404,
-      headers: { "x-request-id": "req-h" },
-      body: JSON.stringify({ code: "NOT_FOUND", message: "container c1 not found" }),
+  test.each([
+    [
+      "{code, message} with x-request-id header",
+      { status: 404, headers: { "x-request-id": "req-h" }, body: JSON.stringify({ code: "NOT_FOUND", message: "container c1 not found" }) },
+      { type: NotFoundError, code: "NOT_FOUND", detail: "container c1 not found", requestId: "req-h", message: "NOT_FOUND: container c1 not found (HTTP 404, request req-h)" },
+    ],
+    [
+      "{error: CODE, request_id}: error is the code; body request id wins over the header",
+      { status: 409, headers: { "x-request-id": "req-h" }, body: JSON.stringify({ error: "VOLUME_ATTACHED", request_id: "req-b" }) },
+      { type: ConflictError, code: "VOLUME_ATTACHED", detail: "conflict", requestId: "req-b", message: "VOLUME_ATTACHED: conflict (HTTP 409, request req-b)" },
+    ],
+    [
+      "{error: free text, request_id}: error is the message, code from the status",
+      { status: 403, body: JSON.stringify({ error: "caller may not do this", request_id: "r9" }) },
+      { type: ForbiddenError, code: "FORBIDDEN", detail: "caller may not do this", requestId: "r9", message: "FORBIDDEN: caller may not do this (HTTP 403, request r9)" },
+    ],
+  ])("%s", (_name, response, expected) => {
+    const e = createApiError({ ...at, ...response });
+    expect(e).toBeInstanceOf(expected.type);
+    expect({ code: e.code, detail: e.detail, requestId: e.requestId, message: e.message }).toEqual({
+      code: expected.code,
+      detail: expected.detail,
+      requestId: expected.requestId,
+      message: expected.message,
     });
-    expect(e).toBeInstanceOf(NotFoundError);
-    expect(e.code).toBe("NOT_FOUND");
-    expect(e.detail).toBe("container c1 not found");
-    expect(e.requestId).toBe("req-h");
-    expect(e.message).toBe("NOT_FOUND: container c1 not found (HTTP 404, request req-h)");
-  });
-
-  test("{error: CODE, request_id}: error is the code; body request id wins over the header", () => {
-    const e = createApiError({
-      ...at,
-      status: 409,
-      headers: { "x-request-id": "req-h" },
-      body: JSON.stringify({ error: "VOLUME_ATTACHED", request_id: "req-b" }),
-    });
-    expect(e).toBeInstanceOf(ConflictError);
-    expect(e.code).toBe("VOLUME_ATTACHED");
-    expect(e.requestId).toBe("req-b");
-    expect(e.message).toBe("VOLUME_ATTACHED: conflict (HTTP 409, request req-b)");
-  });
-
-  test("{error: free text, request_id}: error is the message, code from the status", () => {
-    const e = createApiError({
-      ...at,
-      status: 403,
-      body: JSON.stringify({ error: "caller may not do this", request_id: "r9" }),
-    });
-    expect(e).toBeInstanceOf(ForbiddenError);
-    expect(e.code).toBe("FORBIDDEN");
-    expect(e.detail).toBe("caller may not do this");
-    expect(e.message).toBe("FORBIDDEN: caller may not do this (HTTP 403, request r9)");
   });
 
   test("both shapes give the same typed error and code", () => {

@@ -345,6 +345,13 @@ export class Engine {
     return recorded(this.plugin.create(type, name, checked.inputs, { timeout: options.timeouts?.create }), { id: "", inputs: checked.inputs });
   }
 
+  /** `create`, for a test's set-up: the state, or the create's failure thrown. */
+  async created(type: string, name: string, program: Record<string, unknown>): Promise<ResourceState> {
+    const { state, error } = await this.create(type, name, program);
+    if (error) throw error;
+    return state;
+  }
+
   /**
    * `pulumi up` of a resource already in state (step_generator.go `generateSteps`,
    * `continueStepsFromDiff`): processIgnoreChanges, Check(olds = old inputs), Diff; then a

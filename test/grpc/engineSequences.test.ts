@@ -5,24 +5,15 @@
 // of an unchanged resource diffs as none.
 import { ALICE } from "../../simulator/src";
 import { DIFF_NONE, DIFF_SOME, Engine, Plugin, UNKNOWN, isSecret, plain, secret, type GrpcFailure, type ResourceState } from "./engine";
-import { PROJECT, useFixture } from "./fixture";
+import { CONTAINER, LINK, POSTGRES, PROJECT, REGISTRY, VOLUME, useFixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 300 });
 const engine = () => new Engine(fixture.plugin);
 const IMAGE = "registry.example.com/team/web:1.0.0";
-const CONTAINER = "hosting:index:Container";
-const VOLUME = "hosting:index:Volume";
-const POSTGRES = "hosting:index:Postgres";
-const REGISTRY = "hosting:index:Registry";
-const LINK = "hosting:index:ServiceLink";
 
 afterEach(() => fixture.sim.control.setSwitches({ volumeProvisioningMs: 300, serviceStartMs: 0, crashingImageTags: [] }));
 
-async function created(type: string, name: string, program: Record<string, unknown>): Promise<ResourceState> {
-  const { state, error } = await engine().create(type, name, program);
-  if (error) throw error;
-  return state;
-}
+const created = (type: string, name: string, program: Record<string, unknown>) => engine().created(type, name, program);
 
 describe("refresh (RefreshStep.Apply: Read, then Diff with olds = what Read returned, news = the stored inputs)", () => {
   test("a volume grown in the portal shows as drift, never as an error; the next up refuses the shrink at Check", async () => {

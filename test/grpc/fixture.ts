@@ -3,6 +3,11 @@ import { ALICE, startSimulator, type SimKind, type Simulator } from "../../simul
 import { DIFF_NONE, DIFF_SOME, KIND, Plugin, UNKNOWN, plain } from "./engine";
 
 export const PROJECT = ALICE.projects[0];
+export const CONTAINER = "hosting:index:Container";
+export const POSTGRES = "hosting:index:Postgres";
+export const VOLUME = "hosting:index:Volume";
+export const REGISTRY = "hosting:index:Registry";
+export const LINK = "hosting:index:ServiceLink";
 
 export interface Fixture {
   sim: Simulator;

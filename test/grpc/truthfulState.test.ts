@@ -2,13 +2,10 @@
 // links belong to the links, and every rollout is awaited.
 import { ALICE } from "../../simulator/src";
 import { DIFF_NONE, Engine, Plugin, initFailure, isSecret, plain, type GrpcFailure, type ResourceState } from "./engine";
-import { PROJECT, useFixture } from "./fixture";
+import { CONTAINER, LINK, POSTGRES, PROJECT, useFixture } from "./fixture";
 
 const fixture = useFixture();
 const engine = () => new Engine(fixture.plugin);
-const CONTAINER = "hosting:index:Container";
-const POSTGRES = "hosting:index:Postgres";
-const LINK = "hosting:index:ServiceLink";
 const GOOD = "registry.example.com/team/web:1.0.0";
 const GOOD_2 = "registry.example.com/team/web:1.1.0";
 const BAD = "registry.example.com/team/web:2.0.0-bad";
@@ -16,11 +13,7 @@ const LIST = new RegExp(`^/v1/projects/${PROJECT}/containers$`);
 
 afterEach(() => fixture.sim.control.setSwitches({ serviceStartMs: 0, crashingImageTags: [], linkEnvInConsumer: false }));
 
-async function created(type: string, name: string, program: Record<string, unknown>): Promise<ResourceState> {
-  const { state, error } = await engine().create(type, name, program);
-  if (error) throw error;
-  return state;
-}
+const created = (type: string, name: string, program: Record<string, unknown>) => engine().created(type, name, program);
 
 describe("reads are never older than the Read", () => {
   test("an out-of-band delete, then a Read within milliseconds in the same plugin: an empty id", async () => {

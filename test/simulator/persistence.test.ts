@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "esbuild";
-import { ALICE, startSimulator } from "../../simulator/src";
+import { ALICE, startSimulator, type Simulator, type SimulatorOptions } from "../../simulator/src";
 import { Client, codeOf, createContainer, createVolume, eventually, p } from "./helpers";
 
 let dir: string;
@@ -13,6 +13,16 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "sim-state-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A simulator for `body`, as alice, closed afterwards whatever happens. */
+async function withSimulator(options: SimulatorOptions, body: (alice: Client, sim: Simulator) => Promise<void>): Promise<void> {
+  const sim = await startSimulator(options);
+  try {
+    await body(new Client(sim.url, ALICE.token), sim);
+  } finally {
+    await sim.close();
+  }
+}
 
 describe("persistence with a state file", () => {
   test("the world survives a restart: services, volumes, attachments, registries, links, logs", async () => {
@@ -47,14 +57,10 @@ describe("persistence with a state file", () => {
     const volume = await createVolume(new Client(first.url, ALICE.token));
     await first.close();
 
-    const second = await startSimulator({ stateFile });
-    try {
-      const alice = new Client(second.url, ALICE.token);
+    await withSimulator({ stateFile }, async (alice) => {
       const ready = await eventually(() => alice.get(p(`/volumes/${volume.id}`)), (res) => res.body.status === "running");
       expect(ready.body.status_reason).toBe("");
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   test("a pending start that will fail still fails after a restart (the outcome is stored, not re-decided)", async () => {
@@ -66,18 +72,14 @@ describe("persistence with a state file", () => {
     await first.close();
 
     // restarted without the switch: the pending starts end as they were decided
-    const second = await startSimulator({ stateFile });
-    try {
-      const alice = new Client(second.url, ALICE.token);
+    await withSimulator({ stateFile }, async (alice) => {
       const read = async () => (await alice.get(p("/containers"))).body as Array<{ id: string; status: string }>;
       const settled = await eventually(read, (services) => services.every((s) => s.status !== "provisioning"));
       expect(settled.map((s) => [s.id, s.status])).toEqual([[created.id, "failed"], [good.id, "running"]]);
       const logs = (await alice.get(p(`/containers/${created.id}/logs`))).text;
       expect(logs).toContain(`starting ${bad}`);
       expect(logs).toContain("container failed to start: exit code 1 (CrashLoopBackOff)");
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   test("a start settled in memory settles the same way again from the file (same status, same log lines)", async () => {
@@ -86,12 +88,9 @@ describe("persistence with a state file", () => {
     await createContainer(new Client(first.url, ALICE.token), { image: "acme/web:2.0.0-bad" });
     const settledInMemory = first.control.snapshot(); // settles; a read writes no file
     await first.close();
-    const second = await startSimulator({ stateFile });
-    try {
+    await withSimulator({ stateFile }, async (_alice, second) => {
       expect(second.control.snapshot()).toEqual(settledInMemory);
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   test("a state file from before start outcomes were stored: a pending start ends running", async () => {
@@ -104,20 +103,14 @@ describe("persistence with a state file", () => {
     delete saved.state.services[0].start_outcome;
     require("node:fs").writeFileSync(stateFile, JSON.stringify(saved));
 
-    const second = await startSimulator({ stateFile });
-    try {
-      const alice = new Client(second.url, ALICE.token);
+    await withSimulator({ stateFile }, async (alice) => {
       expect((await alice.get(p("/containers"))).body[0]).toMatchObject({ id: web.id, status: "running" });
-    } finally {
-      await second.close();
-    }
+    });
   });
 
   test("writes are atomic: the file is whole JSON after each change, no temp file is left", async () => {
     const stateFile = join(dir, "atomic.json");
-    const sim = await startSimulator({ stateFile });
-    try {
-      const alice = new Client(sim.url, ALICE.token);
+    await withSimulator({ stateFile }, async (alice, sim) => {
       await createContainer(alice);
       const saved = JSON.parse(readFileSync(stateFile, "utf8"));
       expect(saved.version).toBe(1);
@@ -125,9 +118,7 @@ describe("persistence with a state file", () => {
       sim.control.mutate("services", saved.state.services[0].id, { image: "acme/web:2" });
       expect(JSON.parse(readFileSync(stateFile, "utf8")).state.services[0].image).toBe("acme/web:2");
       expect(readdirSync(dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    } finally {
-      await sim.close();
-    }
+    });
   });
 
   test("reset empties the state file too", async () => {
@@ -240,22 +231,24 @@ describe("cli (dist/simulator.js)", () => {
     }
   });
 
-  test("a bad flag value exits with status 2 and says why", async () => {
-    const child = spawn(process.execPath, [cli, "--billing", "broke"]);
+  /** Run the CLI to its end: its exit code and what it wrote to stderr. */
+  async function refused(args: string[]): Promise<{ code: unknown; err: string }> {
+    const child = spawn(process.execPath, [cli, ...args]);
     children.push(child);
     let err = "";
     child.stderr.on("data", (chunk) => (err += chunk));
     const code = await new Promise((resolve) => child.once("exit", resolve));
+    return { code, err };
+  }
+
+  test("a bad flag value exits with status 2 and says why", async () => {
+    const { code, err } = await refused(["--billing", "broke"]);
     expect(code).toBe(2);
     expect(err).toContain("billing");
   });
 
   test("a bad --crashing-image-tags exits with status 2 and names the bad tag", async () => {
-    const child = spawn(process.execPath, [cli, "--crashing-image-tags", "acme/web:bad"]);
-    children.push(child);
-    let err = "";
-    child.stderr.on("data", (chunk) => (err += chunk));
-    const code = await new Promise((resolve) => child.once("exit", resolve));
+    const { code, err } = await refused(["--crashing-image-tags", "acme/web:bad"]);
     expect(code).toBe(2);
     expect(err).toContain('crashingImageTags: must be a list of image tags');
     expect(err).toContain('not a tag: "acme/web:bad"');

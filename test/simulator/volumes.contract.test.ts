@@ -38,28 +38,15 @@ describe("§7 volume errors, §8 limits, §3 volume states", () => {
       expect(res.body.message).toContain(field);
     });
 
-    test("§7 409 PROJECT_SUSPENDED on create", async () => {
-      h.sim.control.setProjectSuspended(ALICE_PROJECT, true);
+    test.each([
+      ["§7 409 PROJECT_SUSPENDED", () => h.sim.control.setProjectSuspended(ALICE_PROJECT, true), [409, "PROJECT_SUSPENDED"]],
+      ["§7 402 INSUFFICIENT_BALANCE", () => h.sim.control.setSwitches({ billing: "insufficient_balance" }), [402, "INSUFFICIENT_BALANCE"]],
+      ["§7 403 ACCOUNT_SUSPENDED", () => h.sim.control.setSwitches({ billing: "suspended" }), [403, "ACCOUNT_SUSPENDED"]],
+      ["402 ACCOUNT_NOT_INITIALIZED", () => h.sim.control.setSwitches({ billing: "not_initialized" }), [402, "ACCOUNT_NOT_INITIALIZED"]],
+    ] as const)("%s on create", async (_name, gate, expected) => {
+      gate();
       const res = await h.alice.post(p("/volumes"), { name: "data", size_gb: 10 });
-      expect([res.status, codeOf(res)]).toEqual([409, "PROJECT_SUSPENDED"]);
-    });
-
-    test("§7 402 INSUFFICIENT_BALANCE on create", async () => {
-      h.sim.control.setSwitches({ billing: "insufficient_balance" });
-      const res = await h.alice.post(p("/volumes"), { name: "data", size_gb: 10 });
-      expect([res.status, codeOf(res)]).toEqual([402, "INSUFFICIENT_BALANCE"]);
-    });
-
-    test("§7 403 ACCOUNT_SUSPENDED on create", async () => {
-      h.sim.control.setSwitches({ billing: "suspended" });
-      const res = await h.alice.post(p("/volumes"), { name: "data", size_gb: 10 });
-      expect([res.status, codeOf(res)]).toEqual([403, "ACCOUNT_SUSPENDED"]);
-    });
-
-    test("402 ACCOUNT_NOT_INITIALIZED on create", async () => {
-      h.sim.control.setSwitches({ billing: "not_initialized" });
-      const res = await h.alice.post(p("/volumes"), { name: "data", size_gb: 10 });
-      expect([res.status, codeOf(res)]).toEqual([402, "ACCOUNT_NOT_INITIALIZED"]);
+      expect([res.status, codeOf(res)]).toEqual(expected);
     });
 
     test("§7 409 INSUFFICIENT_CAPACITY on create beyond what the account can reserve", async () => {

@@ -9,13 +9,14 @@
 //   - list reads that wait at the same time share one GET, which starts after every one of them
 //     began (loader.ts): no read is ever answered with older data.
 import type { Dispatcher } from "undici";
+import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
 import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshLists } from "./loader";
 import type { RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { AbortedError } from "./errors";
-import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
+import { Transport, raceSignal, type CallOptions } from "./transport";
 import {
   DATABASE_KINDS,
   DatabaseCreatedSchema,
@@ -84,15 +85,24 @@ const seg = (s: string) => {
 };
 const projectPath = (projectId: string) => `/v1/projects/${seg(projectId)}`;
 
-/** The single helper every create goes through: POST, and on an unknown outcome, look up first. */
+/**
+ * The single helper every create goes through: POST `body` to `path`; on an unknown outcome,
+ * `lookup` finds what an earlier attempt may have created before anything is sent again.
+ */
 function create<T>(
   t: Transport,
-  spec: Omit<RequestSpec<T>, "method" | "recover"> & { lookup: (opts: CallOptions) => Promise<T | undefined> },
+  path: string,
+  body: object,
+  schema: z.ZodType<T>,
+  opts: CallOptions,
+  lookup: (opts: CallOptions) => Promise<T | undefined>,
 ): Promise<T> {
-  const { lookup, ...rest } = spec;
   return t.request<T>({
-    ...rest,
+    ...opts,
     method: "POST",
+    path,
+    body,
+    response: { kind: "json", schema },
     recover: async (o) => {
       const found = await lookup(o);
       return found === undefined ? undefined : { value: found };
@@ -100,23 +110,32 @@ function create<T>(
   });
 }
 
-/** A shared list read, awaited with the caller's own signal. */
-function listed<T>(lists: FreshLists<T>, key: string, path: string, opts: CallOptions): Promise<T> {
-  return raceSignal(lists.read(key), opts.signal, () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true }));
-}
+/**
+ * An API group with a list endpoint in every project (`/v1/projects/{id}/<suffix>`), read fresh
+ * and shared (loader.ts).
+ */
+abstract class ListedPerProject<T> {
+  private readonly lists: FreshLists<T[]>;
 
-export class ContainersApi {
-  private readonly lists: FreshLists<ServiceRecord[]>;
-
-  constructor(private readonly t: Transport) {
-    this.lists = new FreshLists((projectId) =>
-      t.shared({ path: `${projectPath(projectId)}/containers`, response: { kind: "json", schema: ServiceRecordListSchema } }),
-    );
+  protected constructor(protected readonly t: Transport, private readonly suffix: string, schema: z.ZodType<T[]>) {
+    this.lists = new FreshLists((projectId) => t.shared({ path: this.listPath(projectId), response: { kind: "json", schema } }));
   }
 
-  /** Every service record of the project (containers and managed databases). */
-  list(projectId: string, opts: CallOptions = {}): Promise<ServiceRecord[]> {
-    return listed(this.lists, projectId, `${projectPath(projectId)}/containers`, opts);
+  private listPath(projectId: string) {
+    return `${projectPath(projectId)}/${this.suffix}`;
+  }
+
+  /** Every record of the project. Awaited with the caller's own signal: giving up does not end the shared GET. */
+  list(projectId: string, opts: CallOptions = {}): Promise<T[]> {
+    const aborted = () => new AbortedError({ method: "GET", path: this.listPath(projectId), mayHaveReachedServer: true });
+    return raceSignal(this.lists.read(projectId), opts.signal, aborted);
+  }
+}
+
+/** Containers; their list holds the managed databases' service records too. */
+export class ContainersApi extends ListedPerProject<ServiceRecord> {
+  constructor(t: Transport) {
+    super(t, "containers", ServiceRecordListSchema);
   }
 
   /** There is no single GET: read the list and find the id. */
@@ -129,16 +148,10 @@ export class ContainersApi {
   }
 
   create(projectId: string, body: ContainerCreate, opts: CallOptions = {}): Promise<ServiceRecord> {
-    return create(this.t, {
-      ...opts,
-      path: `${projectPath(projectId)}/containers`,
-      body: toWire(body),
-      response: { kind: "json", schema: ServiceRecordSchema },
-      // Ours if the name and image match what we sent (names are unique in a project).
-      lookup: async (o) => {
-        const s = await this.findByName(projectId, body.name, o);
-        return s && (s.image === undefined || s.image === body.image) ? s : undefined;
-      },
+    // Ours if the name and image match what we sent (names are unique in a project).
+    return create(this.t, `${projectPath(projectId)}/containers`, toWire(body), ServiceRecordSchema, opts, async (o) => {
+      const s = await this.findByName(projectId, body.name, o);
+      return s && (s.image === undefined || s.image === body.image) ? s : undefined;
     });
   }
 
@@ -202,31 +215,18 @@ export class DatabasesApi {
 
   create(kind: DatabaseKind, projectId: string, body: DatabaseCreate, opts: CallOptions = {}): Promise<DatabaseCreated> {
     if (!DATABASE_KINDS.includes(kind)) throw new TypeError(`unknown database kind ${JSON.stringify(kind)}`);
-    return create(this.t, {
-      ...opts,
-      path: `${projectPath(projectId)}/${kind}`,
-      body: toWire({ name: body.name, resources: body.resources && toWire(body.resources) }),
-      response: { kind: "json", schema: DatabaseCreatedSchema },
-      // Rebuild {service, connection} from the service record's `connection` field.
-      lookup: async (o) => {
-        const s = await this.containers.findByName(projectId, body.name, o);
-        return s?.connection ? { service: s, connection: s.connection } : undefined;
-      },
+    const wire = toWire({ name: body.name, resources: body.resources && toWire(body.resources) });
+    // Rebuild {service, connection} from the service record's `connection` field.
+    return create(this.t, `${projectPath(projectId)}/${kind}`, wire, DatabaseCreatedSchema, opts, async (o) => {
+      const s = await this.containers.findByName(projectId, body.name, o);
+      return s?.connection ? { service: s, connection: s.connection } : undefined;
     });
   }
 }
 
-export class ServiceLinksApi {
-  private readonly lists: FreshLists<LinkRecord[]>;
-
-  constructor(private readonly t: Transport) {
-    this.lists = new FreshLists((projectId) =>
-      t.shared({ path: `${projectPath(projectId)}/service-links`, response: { kind: "json", schema: LinkRecordListSchema } }),
-    );
-  }
-
-  list(projectId: string, opts: CallOptions = {}): Promise<LinkRecord[]> {
-    return listed(this.lists, projectId, `${projectPath(projectId)}/service-links`, opts);
+export class ServiceLinksApi extends ListedPerProject<LinkRecord> {
+  constructor(t: Transport) {
+    super(t, "service-links", LinkRecordListSchema);
   }
 
   /** The identical link, if the project has one (a link's identity is consumer, provider and type). */
@@ -237,13 +237,7 @@ export class ServiceLinksApi {
   }
 
   create(projectId: string, body: ServiceLinkCreate, opts: CallOptions = {}): Promise<LinkRecord> {
-    return create(this.t, {
-      ...opts,
-      path: `${projectPath(projectId)}/service-links`,
-      body: toWire(body),
-      response: { kind: "json", schema: LinkRecordSchema },
-      lookup: (o) => this.findSame(projectId, body, o),
-    });
+    return create(this.t, `${projectPath(projectId)}/service-links`, toWire(body), LinkRecordSchema, opts, (o) => this.findSame(projectId, body, o));
   }
 }
 
@@ -259,13 +253,9 @@ export class RegistriesApi {
   }
 
   create(body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
-    return create(this.t, {
-      ...opts,
-      path: "/v1/registries",
-      body: toWire(body),
-      response: { kind: "json", schema: RegistryRecordSchema },
-      lookup: async (o) => (await this.list(o)).find((r) => r.name === body.name && r.host === body.host),
-    });
+    return create(this.t, "/v1/registries", toWire(body), RegistryRecordSchema, opts, async (o) =>
+      (await this.list(o)).find((r) => r.name === body.name && r.host === body.host),
+    );
   }
 
   replace(id: string, body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
@@ -283,18 +273,10 @@ export class RegistriesApi {
   }
 }
 
-export class VolumesApi {
-  private readonly lists: FreshLists<VolumeListRecord[]>;
-
-  constructor(private readonly t: Transport) {
-    this.lists = new FreshLists((projectId) =>
-      t.shared({ path: `${projectPath(projectId)}/volumes`, response: { kind: "json", schema: VolumeRecordListSchema } }),
-    );
-  }
-
-  /** Volumes of the project, each with `attached`. */
-  list(projectId: string, opts: CallOptions = {}): Promise<VolumeListRecord[]> {
-    return listed(this.lists, projectId, `${projectPath(projectId)}/volumes`, opts);
+/** Volumes; the list's records carry `attached`, a single volume's carries `attachment`. */
+export class VolumesApi extends ListedPerProject<VolumeListRecord> {
+  constructor(t: Transport) {
+    super(t, "volumes", VolumeRecordListSchema);
   }
 
   /** One volume, with `attachment`. */
@@ -308,15 +290,9 @@ export class VolumesApi {
   }
 
   create(projectId: string, body: VolumeCreate, opts: CallOptions = {}): Promise<VolumeRecord> {
-    return create(this.t, {
-      ...opts,
-      path: `${projectPath(projectId)}/volumes`,
-      body: toWire(body),
-      response: { kind: "json", schema: VolumeRecordSchema },
-      lookup: async (o) => {
-        const v = (await this.list(projectId, o)).find((x) => x.name === body.name && x.sizeGb === body.sizeGb);
-        return v ? this.get(projectId, v.id, o) : undefined;
-      },
+    return create(this.t, `${projectPath(projectId)}/volumes`, toWire(body), VolumeRecordSchema, opts, async (o) => {
+      const v = (await this.list(projectId, o)).find((x) => x.name === body.name && x.sizeGb === body.sizeGb);
+      return v ? this.get(projectId, v.id, o) : undefined;
     });
   }
 

@@ -157,18 +157,13 @@ export type AttachmentRecord = z.output<typeof AttachmentRecordSchema>;
 // ---------------------------------------------------------------------------------------
 // Request bodies (typed only; the server is the judge of values)
 
-/** PATCH /containers/{id}: any subset (DESIGN.md section 3). Every field is absolute, never a delta. */
-export interface ContainerSettings {
-  image?: string;
-  env?: Record<string, string>;
-  replicas?: number;
-  cpuMilli?: number;
-  memoryMb?: number;
-  storageGb?: number;
-  public?: boolean;
-  displayName?: string;
+/**
+ * PATCH /containers/{id}: any subset (DESIGN.md section 3), each the record's own field but
+ * the port, which the request calls http_port. Every field is absolute, never a delta.
+ */
+export type ContainerSettings = Partial<Pick<ServiceRecord, "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName">> & {
   httpPort?: number;
-}
+};
 
 /** POST /containers: name, image, http_port (2.3); the PATCH settings may ride along. */
 export interface ContainerCreate extends ContainerSettings {

@@ -85,38 +85,33 @@ const asInputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({
 });
 
 export function bindPackage(declarations: PackageDeclarations, loadSchema: () => PackageSpec): BoundPackage {
-  const resources = new Map<string, BoundResource>();
-  const functions = new Map<string, BoundFunction>();
   let provider: ObjectSpec | undefined;
   const missing = (what: string): never => {
     throw new Error(`schema.json has no ${what}; run \`make schema\``);
   };
+  /** A declaration found by its token, bound on first use, once. */
+  function binder<D, B>(declared: D[], tokenOfDeclared: (d: D) => string, bind: (declaration: D, schema: PackageSpec, token: string) => B) {
+    const bound = new Map<string, B>();
+    return (token: string): B | undefined => {
+      const declaration = declared.find((d) => tokenOfDeclared(d) === token);
+      if (!declaration) return undefined;
+      if (!bound.has(token)) bound.set(token, bind(declaration, loadSchema(), token));
+      return bound.get(token);
+    };
+  }
   return {
-    resource(token) {
-      const declaration = declarations.resources.find((r) => tokenOf(r.typeName) === token);
-      if (!declaration) return undefined;
-      if (!resources.has(token)) {
-        const schema = loadSchema();
-        const object = schema.resources?.[token] ?? missing(`resource ${token}`);
-        const spec = { token, fields: fieldsOf(schema, object, declaration.flags), deleteBeforeReplace: declaration.deleteBeforeReplace };
-        resources.set(token, { declaration, spec });
-      }
-      return resources.get(token);
-    },
-    function(token) {
-      const declaration = declarations.functions.find((fn) => tokenOf(fn.name) === token);
-      if (!declaration) return undefined;
-      if (!functions.has(token)) {
-        const schema = loadSchema();
-        const fn = schema.functions?.[token] ?? missing(`function ${token}`);
-        functions.set(token, {
-          declaration,
-          args: { token, fields: fieldsOf(schema, asInputs(fn.inputs), declaration.args), rules: declaration.rules },
-          result: { token, fields: fieldsOf(schema, asOutputs(fn.outputs), resultFlags(declaration)) },
-        });
-      }
-      return functions.get(token);
-    },
+    resource: binder(declarations.resources, (r) => tokenOf(r.typeName), (declaration, schema, token) => {
+      const object = schema.resources?.[token] ?? missing(`resource ${token}`);
+      return { declaration, spec: { token, fields: fieldsOf(schema, object, declaration.flags), deleteBeforeReplace: declaration.deleteBeforeReplace } };
+    }),
+    function: binder(declarations.functions, (fn) => tokenOf(fn.name), (declaration, schema, token) => {
+      const fn = schema.functions?.[token] ?? missing(`function ${token}`);
+      return {
+        declaration,
+        args: { token, fields: fieldsOf(schema, asInputs(fn.inputs), declaration.args), rules: declaration.rules },
+        result: { token, fields: fieldsOf(schema, asOutputs(fn.outputs), resultFlags(declaration)) },
+      };
+    }),
     provider() {
       if (!provider) {
         const schema = loadSchema();

@@ -84,11 +84,11 @@ export interface ObjectSpec {
 /** The flags table of a declaration: one entry per property of its interface, and no other. */
 export type FlagsOf<T> = { [K in keyof Required<T>]: FieldFlags };
 
-/** The properties a flags table gives a default: Check fills them, so lifecycles always get them. */
-type DefaultedKeys<F> = { [K in keyof F]: F[K] extends { default: PropertyValue } ? K : never }[keyof F];
+/** The properties Check always fills (a default, or the provider's default), so lifecycles always get them. */
+type FilledKeys<F> = { [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } ? K : never }[keyof F];
 
 /** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
-export type Checked<T, F> = Omit<T, DefaultedKeys<F> & keyof T> & Required<Pick<T, DefaultedKeys<F> & keyof T>>;
+export type Checked<T, F> = Omit<T, FilledKeys<F> & keyof T> & Required<Pick<T, FilledKeys<F> & keyof T>>;
 
 export const inputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => !f.output);
 export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => f.output);

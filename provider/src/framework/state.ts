@@ -4,14 +4,16 @@ import { ObjectSpec, clearedValue, inputFields } from "./spec";
 import type { PropertyMap, PropertyValue } from "./values";
 
 /**
- * The inputs an update works towards: the checked inputs, with every default filled in, and
- * the empty value for a property the program took out that removal clears (`env: {}`).
+ * The inputs a create or an update works towards: the checked inputs, with every default (and
+ * provider default) filled in, and the empty value for a property the program took out that
+ * removal clears (`env: {}`).
  */
-export function desiredInputs(spec: ObjectSpec, news: PropertyMap, oldInputs: PropertyMap): PropertyMap {
+export function desiredInputs(spec: ObjectSpec, news: PropertyMap, oldInputs: PropertyMap, config: PropertyMap = {}): PropertyMap {
   const wanted: PropertyMap = { ...news };
   for (const field of inputFields(spec)) {
     if (wanted[field.name] !== undefined) continue;
     if (field.default !== undefined) wanted[field.name] = field.default;
+    else if (field.configDefault) wanted[field.name] = config[field.configDefault];
     else if (field.clearedWhenRemoved && oldInputs[field.name] !== undefined) wanted[field.name] = clearedValue(field);
   }
   return wanted;

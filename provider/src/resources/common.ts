@@ -13,9 +13,9 @@ export type Declaration<T, F extends FlagsOf<T> = FlagsOf<T>> = ResourceDeclarat
 export const output: FieldFlags = { output: true };
 /** An output that any update may move (a status, a timestamp): unknown in an update's preview. */
 export const movingOutput: FieldFlags = { output: true, movesOnUpdate: true };
-export const name: FieldFlags = { replaceOnChange: true, validate: dnsLabel() };
+export const name = { replaceOnChange: true, validate: dnsLabel() } satisfies FieldFlags;
 /** Project-scoped resources take the provider's project unless told otherwise; moving replaces. */
-export const projectId: FieldFlags = { replaceOnChange: true, configDefault: "projectId", validate: uuid() };
+export const projectId = { replaceOnChange: true, configDefault: "projectId", validate: uuid() } satisfies FieldFlags;
 
 /** The project an operation acts in: the address's, else the state's, else the provider's default. */
 export function projectOf(ctx: Context, address: Partial<ResourceAddress>, state?: { projectId?: string }): string {

@@ -238,25 +238,22 @@ async function setRunning(ctx: Context, project: string, id: string, running: bo
 }
 
 export const container: Declaration<Container, typeof flags> = {
-  typeName: "Container",
-  flags,
-  projectScoped: true,
+  typeName: "Container", flags, projectScoped: true,
   lifecycle: {
     async create(ctx, inputs) {
-      const project = projectOf(ctx, {}, inputs);
-      const created = await ctx.client.containers.create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
+      const created = await ctx.client.containers.create(inputs.projectId, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
       // The create request carries only name, image and port; the rest follows as a PATCH.
       // From here on the app exists: whatever fails, it must stay in state.
       let live = created;
       try {
         const settings = containerSettings(containerFromWire(created), inputs);
-        if (Object.keys(settings).length > 0) live = await ctx.client.containers.update(project, created.id, settings, { signal: ctx.signal });
-        if (!inputs.running) await setRunning(ctx, project, created.id, false);
+        if (Object.keys(settings).length > 0) live = await ctx.client.containers.update(inputs.projectId, created.id, settings, { signal: ctx.signal });
+        if (!inputs.running) await setRunning(ctx, inputs.projectId, created.id, false);
       } catch (err) {
         const why = (explained(err, inputs.name) as Error).message;
         throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as Record<string, any>);
       }
-      return { id: created.id, outputs: await settled(ctx, project, created.id, inputs, inputs.running ? live : undefined) };
+      return { id: created.id, outputs: await settled(ctx, inputs.projectId, created.id, inputs, inputs.running ? live : undefined) };
     },
 
     async read(ctx, address, { outputs, inputs }) {

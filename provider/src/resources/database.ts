@@ -54,7 +54,7 @@ const noResize = (label: string) =>
   `resource option \`deleteBeforeReplace: true\` (the name stays taken until the old one is deleted), which ` +
   `deletes it and its data.`;
 
-export function databaseFlags(label: string): FlagsOf<ManagedDatabase> {
+export function databaseFlags(label: string) {
   const fixed = { validate: atLeast(1), fixedAfterCreate: noResize(label) };
   return {
     name,
@@ -65,7 +65,7 @@ export function databaseFlags(label: string): FlagsOf<ManagedDatabase> {
     status: output,
     internalHost: output,
     connection: { output: true, secretSubfields: ["instructions"] },
-  };
+  } satisfies FlagsOf<ManagedDatabase>;
 }
 
 export function connectionFromWire(connection: ConnectionRecord): DatabaseConnection {
@@ -91,17 +91,15 @@ export function databaseFromWire(service: ServiceRecord, connection = service.co
   });
 }
 
-export function managedDatabase(kind: DatabaseKind, typeName: string, label: string): Declaration<ManagedDatabase> {
+export function managedDatabase(kind: DatabaseKind, typeName: string, label: string): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
   return {
-    typeName,
-    flags: databaseFlags(label),
-    projectScoped: true,
+    typeName, flags: databaseFlags(label), projectScoped: true,
     lifecycle: {
       async create(ctx, inputs) {
         const resources = defined({ cpuMilli: inputs.cpuMilli, memoryMb: inputs.memoryMb, storageGb: inputs.storageGb });
         const created = await ctx.client.databases.create(
           kind,
-          projectOf(ctx, {}, inputs),
+          inputs.projectId,
           { name: inputs.name, ...(Object.keys(resources).length > 0 ? { resources } : {}) },
           { signal: ctx.signal },
         );

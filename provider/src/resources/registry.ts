@@ -19,22 +19,20 @@ export interface Registry {
   password?: string;
 }
 
-const flags: FlagsOf<Registry> = {
+const flags = {
   name,
   host: { validate: hostname() },
   username: { clearedWhenRemoved: true },
   password: { secret: true, notReturned: true, clearedWhenRemoved: true },
-};
+} satisfies FlagsOf<Registry>;
 
 export const registryFromWire = (registry: RegistryRecord): Partial<Registry> =>
   defined({ name: registry.name, host: registry.host, username: registry.username });
 
 const body = (inputs: Partial<Registry>) => ({ name: inputs.name!, host: inputs.host!, username: inputs.username, password: inputs.password });
 
-export const registry: Declaration<Registry> = {
-  typeName: "Registry",
-  flags,
-  projectScoped: false,
+export const registry: Declaration<Registry, typeof flags> = {
+  typeName: "Registry", flags, projectScoped: false,
   lifecycle: {
     async create(ctx, inputs) {
       const created = await ctx.client.registries.create(body(inputs), { signal: ctx.signal });

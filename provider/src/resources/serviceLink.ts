@@ -43,18 +43,15 @@ export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
 }
 
 export const serviceLink: Declaration<ServiceLink, typeof flags> = {
-  typeName: "ServiceLink",
-  flags,
-  projectScoped: true,
+  typeName: "ServiceLink", flags, projectScoped: true,
   lifecycle: {
     async create(ctx, inputs) {
-      const project = projectOf(ctx, {}, inputs);
       const wanted = { consumerServiceId: inputs.consumerServiceId, providerServiceId: inputs.providerServiceId, linkType: inputs.linkType };
       try {
-        const link = await ctx.client.serviceLinks.create(project, wanted, { signal: ctx.signal });
+        const link = await ctx.client.serviceLinks.create(inputs.projectId, wanted, { signal: ctx.signal });
         return { id: link.id, outputs: serviceLinkFromWire(link) };
       } catch (err) {
-        const same = isApiError(err, "LINK_EXISTS") ? await ctx.client.serviceLinks.findSame(project, wanted, { signal: ctx.signal }) : undefined;
+        const same = isApiError(err, "LINK_EXISTS") ? await ctx.client.serviceLinks.findSame(inputs.projectId, wanted, { signal: ctx.signal }) : undefined;
         if (!same) throw err;
         ctx.warn(`an identical service link already exists (${same.id}); it is adopted rather than created again.`);
         return { id: same.id, outputs: serviceLinkFromWire(same) };

@@ -41,7 +41,7 @@ export interface Volume {
   updatedAt: string;
 }
 
-const flags: FlagsOf<Volume> = {
+const flags = {
   name,
   projectId,
   sizeGb: { growOnly: true, validate: atLeast(1) },
@@ -53,7 +53,7 @@ const flags: FlagsOf<Volume> = {
   attached: output,
   createdAt: output,
   updatedAt: movingOutput,
-};
+} satisfies FlagsOf<Volume>;
 
 export function volumeFromWire(volume: VolumeRecord | VolumeListRecord): Partial<Volume> {
   const attached = "attachment" in volume ? volume.attachment !== null : volume.attached;
@@ -128,20 +128,17 @@ async function ready(ctx: Context, project: string, id: string, volumeName: stri
   }
 }
 
-export const volume: Declaration<Volume> = {
-  typeName: "Volume",
-  flags,
-  projectScoped: true,
+export const volume: Declaration<Volume, typeof flags> = {
+  typeName: "Volume", flags, projectScoped: true,
   lifecycle: {
     async create(ctx, inputs) {
-      const project = projectOf(ctx, {}, inputs);
       let created: VolumeRecord;
       try {
-        created = await ctx.client.volumes.create(project, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
+        created = await ctx.client.volumes.create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
       } catch (err) {
         throw explained(err);
       }
-      return { id: created.id, outputs: await ready(ctx, project, created.id, inputs.name, created) };
+      return { id: created.id, outputs: await ready(ctx, inputs.projectId, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {
       const list = await orGone(() => ctx.client.volumes.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));

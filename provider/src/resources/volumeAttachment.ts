@@ -89,29 +89,26 @@ async function attachedAnyway(ctx: Context, project: string, inputs: VolumeAttac
 }
 
 export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
-  typeName: "VolumeAttachment",
-  flags,
-  projectScoped: true,
+  typeName: "VolumeAttachment", flags, projectScoped: true,
   deleteBeforeReplace: true,
   lifecycle: {
     async create(ctx, inputs) {
-      const project = projectOf(ctx, {}, inputs);
       const id = attachmentId(inputs.volumeId, inputs.containerId);
       let record;
       try {
         record = await ctx.client.volumes.attach(
-          project,
+          inputs.projectId,
           inputs.volumeId,
           { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly },
           { signal: ctx.signal },
         );
       } catch (err) {
-        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, project, inputs))) throw err;
+        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) throw err;
         ctx.warn(
           `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
             `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
         );
-        return { id, outputs: defined({ ...inputs, projectId: project }) };
+        return { id, outputs: defined({ ...inputs, projectId: inputs.projectId }) };
       }
       return {
         id,
@@ -120,7 +117,7 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           containerId: record.containerId,
           mountPath: record.mountPath,
           readOnly: record.readOnly,
-          projectId: project,
+          projectId: inputs.projectId,
           attachmentId: record.id,
           createdAt: record.createdAt,
         }),

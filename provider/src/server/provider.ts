@@ -271,7 +271,7 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
       const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), secretStrings(inputs), (ctx) =>
-        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}) as any),
+        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, { projectId: ctx.projectId }) as any),
       );
       response.setId(id);
       response.setProperties(record(outputs as PropertyMap));
@@ -318,7 +318,7 @@ export class HostingProviderService {
       response.setProperties(toStruct(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
       return response;
     }
-    const wanted = desiredInputs(spec, news.values, oldInputs.values);
+    const wanted = desiredInputs(spec, news.values, oldInputs.values, { projectId: this.configured?.projectId });
     const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const address = parseResourceId(request.getId(), declaration.projectScoped);
     try {

@@ -1,0 +1,64 @@
+// The loader's rule, with no server: a read is only answered by a fetch that began after it,
+// reads that wait together share one fetch, and one fetch is in flight at a time.
+import { FreshList } from "../../provider/src/api/loader";
+
+function source() {
+  const fetches: Array<{ started: number; resolve: (v: number) => void; reject: (e: Error) => void }> = [];
+  let clock = 0;
+  const fetch = () =>
+    new Promise<number>((resolve, reject) => {
+      fetches.push({ started: ++clock, resolve, reject });
+    });
+  return { fetches, fetch, tick: () => ++clock };
+}
+const turn = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+test("reads that wait at the same time share one fetch, which starts after all of them", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  const reads = [list.read(), list.read(), list.read()];
+  await turn();
+  expect(fetches).toHaveLength(1);
+  fetches[0].resolve(1);
+  expect(await Promise.all(reads)).toEqual([1, 1, 1]);
+});
+
+test("a read that begins while a fetch is in flight is answered by the next fetch, never the older one", async () => {
+  const { fetches, fetch, tick } = source();
+  const list = new FreshList(fetch);
+  const early = list.read();
+  await turn();
+  const lateAt = tick();
+  const late = list.read();
+  await turn();
+  expect(fetches).toHaveLength(1); // one in flight at a time: the late read waits
+  fetches[0].resolve(1);
+  expect(await early).toBe(1);
+  await turn();
+  expect(fetches).toHaveLength(2);
+  expect(fetches[1].started).toBeGreaterThan(lateAt);
+  fetches[1].resolve(2);
+  expect(await late).toBe(2);
+});
+
+test("a failed fetch fails the reads it would have answered, and the next read fetches again", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  const failing = list.read();
+  await turn();
+  fetches[0].reject(new Error("503"));
+  await expect(failing).rejects.toThrow("503");
+  const next = list.read();
+  await turn();
+  fetches[1].resolve(7);
+  expect(await next).toBe(7);
+});
+
+test("the shared answer is frozen: no reader can change another's", async () => {
+  const list = new FreshList(async () => [{ env: { A: "1" } }]);
+  const [a, b] = await Promise.all([list.read(), list.read()]);
+  expect(a).toBe(b);
+  expect(Object.isFrozen(a) && Object.isFrozen(a[0].env)).toBe(true);
+});
