@@ -89,6 +89,8 @@ const timeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) =
 
 /** How long past its own timeout an operation may run before its signal aborts it (a backstop). */
 const DEADLINE_GRACE_MS = 5_000;
+/** How long a function may take (the engine sends Invoke no timeout). */
+const INVOKE_TIMEOUT_MS = 60_000;
 
 interface Configured {
   client: HostingClient;
@@ -355,7 +357,7 @@ export class HostingProviderService {
       response.setFailuresList(toFailures(failures));
       return response;
     }
-    const result = await this.operation("", timeoutMs(0, 60_000), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
+    const result = await this.operation("", timeoutMs(0, INVOKE_TIMEOUT_MS), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
     response.setReturn(toStruct(result, fn.result.fields, args.secrets));
     return response;
   };
