@@ -2,6 +2,11 @@
 // `tsc -p tsconfig.json` typechecks this file as a program against them) under
 // pulumi.runtime.setMocks: each sends its token, its arguments and the plugin version; the
 // get…Output form takes outputs and returns one; arguments still unknown are never sent.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import * as hosting from "../../sdk/nodejs/index";
 import { startMockEngine, valueOf, type MockEngine } from "./mockEngine";
@@ -146,3 +151,35 @@ test("every function in the schema has a case here, in both forms", () => {
     expect(typeof (hosting as Record<string, unknown>)[`${fn}Output`]).toBe("function");
   }
 });
+
+test("the README's Lookups example is a program that typechecks against the generated SDK and uses every lookup", async () => {
+  const ROOT = resolve(__dirname, "../..");
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Lookups"));
+  const program = /```ts\n([\s\S]*?)```/.exec(section)![1];
+  const lookups = Object.keys(answers);
+  for (const fn of lookups) expect(program).toMatch(new RegExp(`hosting\\s*\\.${fn}(Output)?\\(`));
+  const dir = mkdtempSync(join(tmpdir(), "hosting-readme-"));
+  try {
+    writeFileSync(join(dir, "index.ts"), program);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        extends: join(ROOT, "examples/app-with-postgres/tsconfig.json"),
+        compilerOptions: {
+          noEmit: true,
+          pretty: false,
+          baseUrl: ROOT,
+          paths: { "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")], "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")] },
+          typeRoots: [join(ROOT, "node_modules/@types")],
+          types: ["node"],
+        },
+        files: [join(dir, "index.ts")],
+      }),
+    );
+    const tsc = await promisify(execFile)(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir }).catch((e) => e);
+    expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
