@@ -320,6 +320,7 @@ describe("hosting-export's configuration and failures", () => {
     const wrong = "sim-token-not-a-user-42";
     const run = await runExport(["--out", "never.json"], { HOSTING_TOKEN: wrong });
     expect(run.status).toBe(1);
+    expect(run.stderr).toContain("reading apps and databases… failed\n");
     expect(run.stderr).toMatch(/reading the project failed: UNAUTHORIZED: .*\(HTTP 401, request .*\) \(check HOSTING_TOKEN\)/);
     expect(run.stderr).not.toContain(wrong);
     expect(() => readFileSync(join(work, "never.json"))).toThrow();

@@ -96,12 +96,18 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help"
   return { baseUrl, token, projectId, out: values.out ?? DEFAULT_OUT, tokenFlag: values.token !== undefined };
 }
 
-/** Reads what the file is made from, one line of progress per kind. */
-async function readWorld(client: HostingClient, projectId: string, progress: (line: string) => void): Promise<World> {
+/** Reads what the file is made from, one line of progress per kind: what it reads, then how many. */
+async function readWorld(client: HostingClient, projectId: string, write: (text: string) => void): Promise<World> {
   const step = async <T extends { length: number }>(what: string, read: () => Promise<T>): Promise<T> => {
-    const found = await read();
-    progress(`reading ${what}… ${found.length}`);
-    return found;
+    write(`reading ${what}… `);
+    try {
+      const found = await read();
+      write(`${found.length}\n`);
+      return found;
+    } catch (err) {
+      write("failed\n");
+      throw err;
+    }
   };
   const services = await step("apps and databases", () => client.containers.list(projectId));
   const volumes = await step("volumes", () => client.volumes.list(projectId));
@@ -173,7 +179,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   let plan: ExportPlan;
   try {
     io.stderr(`exporting project ${projectId} from ${client.baseUrl}\n`);
-    const world = await readWorld(client, projectId, (line) => io.stderr(`${line}\n`));
+    const world = await readWorld(client, projectId, io.stderr);
     plan = planExport(world, { version });
   } catch (err) {
     const hint = isApiError(err, "NOT_FOUND")
