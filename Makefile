@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: package archive all build typecheck test test-unit simulator schema sdk demo install bench soak clean
+.PHONY: package archive all build typecheck test test-unit simulator export schema sdk demo install bench soak clean
 
 all: build
 
@@ -23,6 +23,12 @@ test: build typecheck
 
 simulator: build
 	node dist/simulator.js $(ARGS)
+
+# Adopt an existing project: write a file for `pulumi import --file` (see README, "Adopting existing
+# infrastructure"). Reads HOSTING_BASE_URL, HOSTING_TOKEN, HOSTING_PROJECT_ID; e.g.
+# make export ARGS="--project <id> --out hosting-import.json".
+export: build
+	node dist/hosting-export.js $(ARGS)
 
 install: build
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \

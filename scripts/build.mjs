@@ -7,6 +7,9 @@
 //   bin/pulumi-resource-hosting.undici.js  the HTTP client library, loaded on the first API request
 //                                          (provider/src/api/http.ts): a preview never needs it
 // Keep them side by side (`make install` copies them all).
+//
+// Beside the plugin: dist/simulator.js (the API simulator) and dist/hosting-export.js (the
+// command that writes a `pulumi import --file` file for an existing project), each one file.
 import { build } from "esbuild";
 import { chmodSync } from "node:fs";
 
@@ -64,3 +67,11 @@ await build({
   outfile: "dist/simulator.js",
   banner: { js: "#!/usr/bin/env node" },
 });
+
+await build({
+  ...common,
+  entryPoints: ["provider/src/export/main.ts"],
+  outfile: "dist/hosting-export.js",
+  banner: { js: "#!/usr/bin/env node" },
+});
+chmodSync("dist/hosting-export.js", 0o755);

@@ -37,7 +37,7 @@ export interface GetContainersArgs {
  */
 export interface GetContainersResult {
     /**
-     * Every one found, as getContainer returns it.
+     * Every one found, with the properties of a Container and its id.
      */
     readonly services: outputs.getContainersItem[];
 }

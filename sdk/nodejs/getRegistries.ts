@@ -27,7 +27,7 @@ export interface GetRegistriesArgs {
  */
 export interface GetRegistriesResult {
     /**
-     * Every one found, as getRegistrie returns it.
+     * Every one found, with the properties of a Registry and its id.
      */
     readonly registries: outputs.getRegistriesItem[];
 }

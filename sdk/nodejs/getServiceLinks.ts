@@ -42,7 +42,7 @@ export interface GetServiceLinksArgs {
  */
 export interface GetServiceLinksResult {
     /**
-     * Every one found, as getServiceLink returns it.
+     * Every one found, with the properties of a ServiceLink and its id.
      */
     readonly links: outputs.getServiceLinksItem[];
 }

@@ -32,7 +32,7 @@ export interface GetVolumesArgs {
  */
 export interface GetVolumesResult {
     /**
-     * Every one found, as getVolume returns it.
+     * Every one found, with the properties of a Volume and its id.
      */
     readonly volumes: outputs.getVolumesItem[];
 }

@@ -31,3 +31,14 @@ describe("impliedInputs: the inputs a read implies", () => {
     expect(impliedInputs(spec, { ...live, env: { A: "1" } } as any)).toMatchObject({ env: { A: "1" } });
   });
 });
+
+describe("impliedInputs with the provider's defaults: an import leaves the default project to Check", () => {
+  const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: {}, status: "running", image: "r.io/a/b:1" };
+  test.each([
+    ["import: the provider's default project is left to Check", {}, { projectId: "p1" }, { name: "web", port: 8080, size: 10, cpu: 250, image: "r.io/a/b:1" }],
+    ["import: another project than the provider's default is kept", {}, { projectId: "p2" }, { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, image: "r.io/a/b:1" }],
+    ["refresh: what the program set, and what Check fills in", { name: "web", projectId: "p1", port: 8080 }, { projectId: "p1" }, { name: "web", projectId: "p1", port: 8080 }],
+  ])("%s", (_name, oldInputs, config, expected) => {
+    expect(impliedInputs(spec, live, oldInputs, config)).toEqual(expected);
+  });
+});

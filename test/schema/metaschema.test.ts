@@ -56,3 +56,25 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
   );
   expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["HOSTING_TOKEN"] } });
 });
+
+test("every object's required properties are among its properties, as Pulumi's schema binder demands", () => {
+  // pkg/codegen/schema/bind.go reports `unknown required property` as an error, which stops code
+  // generation (`pulumi import --generate-code`, `pulumi package gen-sdk`); the metaschema cannot say it.
+  const unknown: string[] = [];
+  const check = (path: string, properties: Record<string, unknown> | undefined, required: string[] | undefined) => {
+    for (const name of required ?? []) if (!(name in (properties ?? {}))) unknown.push(`${path}: ${name}`);
+  };
+  for (const [token, type] of Object.entries<any>(schema.types ?? {})) check(`types/${token}`, type.properties, type.required);
+  for (const [token, r] of Object.entries<any>(schema.resources ?? {})) {
+    check(`resources/${token}`, r.properties, r.required);
+    check(`resources/${token} inputs`, r.inputProperties, r.requiredInputs);
+  }
+  for (const [token, fn] of Object.entries<any>(schema.functions ?? {})) {
+    check(`functions/${token} inputs`, fn.inputs?.properties, fn.inputs?.required);
+    check(`functions/${token} outputs`, fn.outputs?.properties, fn.outputs?.required);
+  }
+  check("provider", schema.provider?.properties, schema.provider?.required);
+  check("provider inputs", schema.provider?.inputProperties, schema.provider?.requiredInputs);
+  check("config", schema.config?.variables, schema.config?.required);
+  expect(unknown).toEqual([]);
+});

@@ -152,11 +152,15 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, types: Type
     const result = objectSpec({ typeName: resultTypeName(fn), flags: fn.result.flags }, readType, types);
     outputs = { properties: result.properties, required: result.required };
   } else if (fn.result.list) {
-    // A list may mix kinds (the containers list holds databases too): only id and name are always there.
+    // A list may mix kinds (the containers list holds databases too): only id and name (where the
+    // kind has one: a service link has none) are always there. Pulumi's schema binder rejects a
+    // required property that is not declared.
     const item = lookupResult(fn.result.resource, readType, types);
-    types[itemTypeToken(fn)] = { type: "object", description: `One item of ${fn.name}.`, properties: item.properties, required: ["id", "name"] };
+    const required = ["id", "name"].filter((n) => n in (item.properties ?? {}));
+    types[itemTypeToken(fn)] = { type: "object", description: `One item of ${fn.name}.`, properties: item.properties, required };
+    const described = `Every one found, with the properties of a ${fn.result.resource.typeName} and its id.`;
     outputs = {
-      properties: { [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemTypeToken(fn)}` }, description: `Every one found, as ${fn.name.replace(/s$/, "")} returns it.` } },
+      properties: { [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemTypeToken(fn)}` }, description: described } },
       required: [fn.result.list],
     };
   } else {

@@ -1,7 +1,7 @@
 // What the flags say about a resource's state around a lifecycle call: the inputs an update
 // works towards, the outputs a call records, and the inputs a read implies.
 import { ObjectSpec, clearedValue, inputFields } from "./spec";
-import type { PropertyMap, PropertyValue } from "./values";
+import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
 
 /**
  * The inputs a create or an update works towards: the checked inputs, with every default (and
@@ -34,11 +34,12 @@ export function recordedOutputs(spec: ObjectSpec, live: PropertyMap, inputs: Pro
 /**
  * The inputs a read implies, as Check would leave them. On refresh: the properties the program
  * had set (and those Check fills in), at their live values. On import (no old inputs): every
- * input the API returns, except a cleared-by-removal property that holds its empty value, so
- * that a program which leaves it out diffs as unchanged. Properties the API never returns keep
- * their old input.
+ * input the API returns, except a cleared-by-removal property that holds its empty value, and a
+ * property whose value the provider's configuration supplies anyway (the default project), so
+ * that a program which leaves them out diffs as unchanged (and `pulumi import` writes neither
+ * into the code it generates). Properties the API never returns keep their old input.
  */
-export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs: PropertyMap = {}): PropertyMap {
+export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs: PropertyMap = {}, config: PropertyMap = {}): PropertyMap {
   const importing = Object.keys(oldInputs).length === 0;
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
@@ -47,6 +48,7 @@ export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs:
     const value: PropertyValue | undefined = field.notReturned ? oldInputs[field.name] : outputs[field.name];
     if (value === undefined || value === null) continue;
     if (importing && field.clearedWhenRemoved && isEmpty(value)) continue;
+    if (importing && field.configDefault && deepEqual(config[field.configDefault], value)) continue;
     inputs[field.name] = value;
   }
   return inputs;

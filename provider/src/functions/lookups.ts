@@ -11,7 +11,7 @@ import { redis } from "../resources/redis";
 import { registry, registryFromWire } from "../resources/registry";
 import { serviceLink, serviceLinkFromWire } from "../resources/serviceLink";
 import { volume, volumeFromWire } from "../resources/volume";
-import type { Context, Declaration } from "../resources/common";
+import { orGone, type Context, type Declaration } from "../resources/common";
 import { lookupProject, projectOf, type Lookup } from "./common";
 
 /** Which one to look up: by `id` or by `name`, exactly one of them. */
@@ -79,7 +79,8 @@ function lookupOf(resource: Declaration<any, any>, kind: string, findByName: (ct
     result: { resource },
     async invoke(ctx, args) {
       const project = resource.projectScoped ? projectOf(ctx, {}, args) : undefined;
-      const id = args.id ?? (await findByName(ctx, args.name!, project))?.id;
+      // A project the user cannot see answers 404 to the list: nothing found there, said the same way.
+      const id = args.id ?? (await orGone(() => findByName(ctx, args.name!, project)))?.id;
       const found = id && (await resource.lifecycle.read(ctx, { id, projectId: project }, { outputs: {}, inputs: {} }));
       if (!id || !found) {
         const what = args.id ? `id ${args.id}` : `name "${args.name}"`;

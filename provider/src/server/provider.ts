@@ -303,7 +303,7 @@ export class HostingProviderService {
     const recorded = recordedOutputs(spec, live, oldInputs.values);
     response.setId(address.id);
     response.setProperties(toStruct(recorded, spec.fields, secrets));
-    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values), spec.fields, secrets));
+    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values, { projectId: this.configured?.projectId }), spec.fields, secrets));
     return response;
   };
 

@@ -1,0 +1,218 @@
+// What `hosting-export` writes, as a pure function of the API's records: one `pulumi import
+// --file` entry per resource (its type, a Pulumi name derived from its API name, and the id the
+// provider's Read accepts), and what the user must add by hand. No value beyond types, names and
+// ids goes into the file: never a secret, never a property.
+import { tokenOf } from "../framework/declare";
+import { attachmentId } from "../resources/volumeAttachment";
+
+/** The parts of the API's records the file is made from. */
+export interface World {
+  /** The exported project. */
+  projectId: string;
+  /** Apps and managed databases: one list in the API, told apart by `type`. */
+  services: ReadonlyArray<{ id: string; name: string; type: string }>;
+  /** Each volume, with the app it is attached to (from GET of the volume), if any. */
+  volumes: ReadonlyArray<{ id: string; name: string; attachment?: { containerId: string } | null }>;
+  /** The user's registries (not in a project). */
+  registries: ReadonlyArray<{ id: string; name: string }>;
+  links: ReadonlyArray<{ id: string; consumerServiceId: string; providerServiceId: string; linkType?: string }>;
+}
+
+/** One entry of the `pulumi import --file` format (pkg/cmd/pulumi/operations/import.go). */
+export interface ImportEntry {
+  type: string;
+  name: string;
+  id: string;
+  /** The plugin version to import with: the one this command ships with, as the SDK pins it. */
+  version?: string;
+}
+
+export interface ImportFile {
+  resources: ImportEntry[];
+}
+
+export interface ExportPlan {
+  file: ImportFile;
+  /** Entries per resource type, in the file's order. */
+  counts: Array<{ type: string; count: number }>;
+  /** Registries whose password the API never returns: their Pulumi names and API names. */
+  registriesWithoutPassword: Array<{ name: string; apiName: string }>;
+  /** Services of a type no resource of this provider manages: left out of the file. */
+  skipped: Array<{ id: string; name: string; type: string }>;
+}
+
+/** The resource types, in the order the file lists them (what others refer to first). */
+const KINDS = [
+  { typeName: "Registry", word: "registry" },
+  { typeName: "Container", word: "container", serviceType: "container" },
+  { typeName: "Postgres", word: "postgres", serviceType: "postgres" },
+  { typeName: "Mysql", word: "mysql", serviceType: "mysql" },
+  { typeName: "Redis", word: "redis", serviceType: "redis" },
+  { typeName: "Volume", word: "volume" },
+  { typeName: "VolumeAttachment", word: "attachment" },
+  { typeName: "ServiceLink", word: "link" },
+] as const;
+type Kind = (typeof KINDS)[number];
+const kindNamed = (typeName: Kind["typeName"]) => KINDS.find((k) => k.typeName === typeName)!;
+
+/**
+ * Words a generated program cannot use as a variable in one of Pulumi's languages (keywords of
+ * TypeScript, Python, Go, C# and Java), or that it already uses itself (`pulumi`, `hosting`, Go's
+ * `ctx`). A resource whose name is one of them gets its kind as a suffix: `new-container`.
+ */
+const RESERVED = new Set(
+  (
+    "abstract and any arguments as assert async await base bool boolean break byte case catch chan char checked class config const " +
+    "constructor continue ctx debugger decimal declare def default defer del delegate delete do double elif else enum err error eval " +
+    "event except explicit export extends extern false fallthrough final finally fixed float for foreach from func function get global go " +
+    "goto hosting if implements implicit import in instanceof int interface internal is lambda let lock long map match module namespace " +
+    "native new nil none nonlocal not null number object of operator or out output override package params pass private protected " +
+    "public pulumi raise range readonly ref require resource return sbyte sealed select self set short sizeof stackalloc static strictfp " +
+    "string struct super switch symbol synchronized this throw throws transient true try type typeof uint ulong unchecked undefined " +
+    "unsafe ushort using var virtual void volatile while with yield"
+  ).split(" "),
+);
+
+/**
+ * A readable Pulumi name from an API name: lowercase letters, digits and single dashes, starting
+ * with a letter (`Web_API` → `web-api`). The platform's names are DNS labels already, so this
+ * keeps them as they are, except for runs of dashes; anything else is mangled to that form, and
+ * what starts without a letter gets `fallback` (the kind) in front.
+ */
+export function pulumiName(apiName: string, fallback: string): string {
+  const name = apiName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "") // accents off the letters they were on: Ä → A
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (name === "") return fallback;
+  return /^[a-z]/.test(name) ? name : `${fallback}-${name}`;
+}
+
+/**
+ * What a name becomes as a variable, in any language's style (`webApi`, `web_api`, `WebApi`):
+ * two names with the same key would be one variable somewhere, so keys are kept unique.
+ */
+const identifierKey = (name: string) => name.replace(/-/g, "");
+
+/**
+ * The id the provider's Read accepts. Project-scoped resources carry their project
+ * (`<projectId>/<id>`), so the file imports into a stack whatever its default project is; Read
+ * answers with the bare id, which is what state keeps, and the generated code holds no ids.
+ */
+export function importId(kind: Kind["typeName"], id: string, projectId: string): string {
+  return kind === "Registry" ? id : `${projectId}/${id}`;
+}
+
+interface Draft {
+  kind: Kind;
+  id: string;
+  /** The API's name, or what an attachment or a link is named after. */
+  apiName: string;
+  /** The name wanted before names are made unique. */
+  wanted: string;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const shortId = (id: string) => id.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase();
+
+/**
+ * Names unique across the file and stable across runs: they depend only on the records, in a
+ * fixed order. A name several kinds want (a container and a volume both called `data`), or a
+ * reserved word, gets the kind as a suffix (`data-container`, `data-volume`). Of several records
+ * that still want one name (or names that are one variable, `web-api2` and `web-api-2`), the one
+ * whose API name it is exactly keeps it (else the first by API name, then id); the others are
+ * numbered `-2`, `-3`… past every name the records want.
+ */
+function uniqueNames(drafts: Draft[]): Map<Draft, string> {
+  const kindsWanting = new Map<string, Set<string>>();
+  for (const d of drafts) {
+    const key = identifierKey(d.wanted);
+    kindsWanting.set(key, (kindsWanting.get(key) ?? new Set()).add(d.kind.word));
+  }
+  const candidate = new Map(
+    drafts.map((d) => {
+      const shared = kindsWanting.get(identifierKey(d.wanted))!.size > 1;
+      return [d, shared || RESERVED.has(d.wanted) ? `${d.wanted}-${d.kind.word}` : d.wanted];
+    }),
+  );
+  const exact = (d: Draft) => (candidate.get(d) === d.apiName ? 0 : 1);
+  const order = (a: Draft, b: Draft) =>
+    exact(a) - exact(b) || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compare(a.apiName, b.apiName) || compare(a.id, b.id);
+  const sorted = [...drafts].sort(order);
+  const names = new Map<Draft, string>();
+  const taken = new Set<string>();
+  // First every name goes to the first record that wants it; then the rest are numbered.
+  for (const d of sorted) {
+    const key = identifierKey(candidate.get(d)!);
+    if (taken.has(key)) continue;
+    taken.add(key);
+    names.set(d, candidate.get(d)!);
+  }
+  for (const d of sorted) {
+    if (names.has(d)) continue;
+    const base = candidate.get(d)!;
+    let name = `${base}-2`;
+    for (let n = 3; taken.has(identifierKey(name)); n++) name = `${base}-${n}`;
+    taken.add(identifierKey(name));
+    names.set(d, name);
+  }
+  return names;
+}
+
+/** The import file for a project's records, and what to tell the user. */
+export function planExport(world: World, options: { version?: string } = {}): ExportPlan {
+  const drafts: Draft[] = [];
+  const draft = (typeName: Kind["typeName"], id: string, apiName: string, wanted?: string) => {
+    const kind = kindNamed(typeName);
+    drafts.push({ kind, id, apiName, wanted: wanted ?? pulumiName(apiName, kind.word) });
+  };
+
+  const skipped: ExportPlan["skipped"] = [];
+  const services = new Map(world.services.map((s) => [s.id, s]));
+  /** What an attachment or a link calls a service: its name, or `service-<id>` if it is not listed. */
+  const serviceName = (id: string) => {
+    const service = services.get(id);
+    return service ? pulumiName(service.name, "service") : `service-${shortId(id)}`;
+  };
+
+  for (const registry of world.registries) draft("Registry", registry.id, registry.name);
+  for (const service of world.services) {
+    const kind = KINDS.find((k) => "serviceType" in k && k.serviceType === service.type);
+    if (kind) draft(kind.typeName, service.id, service.name);
+    else skipped.push({ id: service.id, name: service.name, type: service.type });
+  }
+  for (const volume of world.volumes) {
+    draft("Volume", volume.id, volume.name);
+    const containerId = volume.attachment?.containerId;
+    if (containerId) {
+      const wanted = `${pulumiName(volume.name, "volume")}-on-${serviceName(containerId)}`;
+      draft("VolumeAttachment", attachmentId(volume.id, containerId), wanted, wanted);
+    }
+  }
+  const pairs = new Map<string, number>();
+  const pair = (l: World["links"][number]) => `${l.consumerServiceId} ${l.providerServiceId}`;
+  for (const link of world.links) pairs.set(pair(link), (pairs.get(pair(link)) ?? 0) + 1);
+  for (const link of world.links) {
+    // Several links between the same two services (of different types) are told apart by type.
+    const byType = pairs.get(pair(link))! > 1 && link.linkType ? `-${pulumiName(link.linkType, "link")}` : "";
+    const wanted = `${serviceName(link.consumerServiceId)}-to-${serviceName(link.providerServiceId)}${byType}`;
+    draft("ServiceLink", link.id, wanted, wanted);
+  }
+
+  const names = uniqueNames(drafts);
+  const ordered = [...drafts].sort(
+    (a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compare(names.get(a)!, names.get(b)!) || compare(a.id, b.id),
+  );
+  const resources = ordered.map((d) => ({
+    type: tokenOf(d.kind.typeName),
+    name: names.get(d)!,
+    id: importId(d.kind.typeName, d.id, world.projectId),
+    ...(options.version ? { version: options.version } : {}),
+  }));
+  const counts = KINDS.map((k) => ({ type: k.typeName as string, count: drafts.filter((d) => d.kind === k).length })).filter((c) => c.count > 0);
+  const registriesWithoutPassword = ordered.filter((d) => d.kind.typeName === "Registry").map((d) => ({ name: names.get(d)!, apiName: d.apiName }));
+  skipped.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
+  return { file: { resources }, counts, registriesWithoutPassword, skipped };
+}

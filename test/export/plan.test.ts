@@ -1,0 +1,252 @@
+// The pure part of hosting-export (provider/src/export/plan.ts): names, ids and types from the
+// API's records, as named case tables.
+import { passwordConfigKey } from "../../provider/src/export/cli";
+import { importId, planExport, pulumiName, type World } from "../../provider/src/export/plan";
+
+const P = "00000000-0000-4000-8000-0000000a11ce";
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+/** A name valid in every Pulumi language's code generator, in the form this command writes. */
+const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+describe("pulumiName", () => {
+  test.each([
+    ["web-api", "web-api"],
+    ["web", "web"],
+    ["Web_API", "web-api"],
+    ["a--b", "a-b"],
+    ["my.app v2", "my-app-v2"],
+    ["-edge-", "edge"],
+    ["Ärger", "arger"],
+    ["9lives", "container-9lives"],
+    ["", "container"],
+    ["___", "container"],
+  ])("%j → %j", (apiName, expected) => {
+    expect(pulumiName(apiName, "container")).toBe(expected);
+    expect(expected).toMatch(NAME);
+  });
+});
+
+describe("importId", () => {
+  test.each([
+    ["Container", id(1), `${P}/${id(1)}`],
+    ["Postgres", id(2), `${P}/${id(2)}`],
+    ["Volume", id(3), `${P}/${id(3)}`],
+    ["VolumeAttachment", `${id(3)}:${id(1)}`, `${P}/${id(3)}:${id(1)}`],
+    ["ServiceLink", id(4), `${P}/${id(4)}`],
+    ["Registry", id(5), id(5)],
+  ] as const)("%s %s → %s", (kind, given, expected) => {
+    expect(importId(kind, given, P)).toBe(expected);
+  });
+});
+
+test.each([
+  ["ghcr", "ghcrPassword"],
+  ["docker-hub", "dockerHubPassword"],
+  ["registry-2", "registry2Password"],
+])("a registry %s's password goes in config key %s", (name, key) => {
+  expect(passwordConfigKey(name)).toBe(key);
+});
+
+const empty: World = { projectId: P, services: [], volumes: [], registries: [], links: [] };
+const named = (world: Partial<World>) => planExport({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
+
+describe("planExport: names", () => {
+  test("API names are kept when nothing else wants them", () => {
+    expect(
+      named({
+        services: [
+          { id: id(1), name: "web", type: "container" },
+          { id: id(2), name: "orders-db", type: "postgres" },
+        ],
+        volumes: [{ id: id(3), name: "uploads" }],
+        registries: [{ id: id(4), name: "ghcr" }],
+      }),
+    ).toEqual([
+      ["Registry", "ghcr"],
+      ["Container", "web"],
+      ["Postgres", "orders-db"],
+      ["Volume", "uploads"],
+    ]);
+  });
+
+  test("a name several kinds share gets each one's kind as a suffix", () => {
+    expect(
+      named({
+        services: [{ id: id(1), name: "data", type: "container" }],
+        volumes: [{ id: id(2), name: "data" }],
+        registries: [{ id: id(3), name: "data" }],
+      }),
+    ).toEqual([
+      ["Registry", "data-registry"],
+      ["Container", "data-container"],
+      ["Volume", "data-volume"],
+    ]);
+  });
+
+  test("reserved words (of a language, or of the generated program) get the kind as a suffix", () => {
+    expect(
+      named({
+        services: [
+          { id: id(1), name: "new", type: "container" },
+          { id: id(2), name: "hosting", type: "container" },
+          { id: id(3), name: "pulumi", type: "redis" },
+          { id: id(4), name: "default", type: "mysql" },
+          { id: id(5), name: "newest", type: "container" },
+        ],
+      }),
+    ).toEqual([
+      ["Container", "hosting-container"],
+      ["Container", "new-container"],
+      ["Container", "newest"],
+      ["Mysql", "default-mysql"],
+      ["Redis", "pulumi-redis"],
+    ]);
+  });
+
+  test("of names that would be one variable in some language (webApi2), the exact API name is kept; the rest are numbered", () => {
+    expect(
+      named({
+        services: [
+          { id: id(1), name: "web-api-2", type: "container" },
+          { id: id(2), name: "web-api2", type: "container" },
+          { id: id(3), name: "web--api", type: "container" },
+          { id: id(4), name: "web-api", type: "container" },
+        ],
+      }),
+    ).toEqual([
+      ["Container", "web-api"],
+      ["Container", "web-api-2"],
+      ["Container", "web-api-3"],
+      ["Container", "web-api2-2"],
+    ]);
+    const byId = Object.fromEntries(planExport({ ...empty, services: [
+      { id: id(1), name: "web-api-2", type: "container" },
+      { id: id(2), name: "web-api2", type: "container" },
+      { id: id(3), name: "web--api", type: "container" },
+      { id: id(4), name: "web-api", type: "container" },
+    ] }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
+    expect(byId).toEqual({ [id(1)]: "web-api-2", [id(2)]: "web-api2-2", [id(3)]: "web-api-3", [id(4)]: "web-api" });
+  });
+
+  test("a numbered name never takes a name the records hold", () => {
+    const plan = planExport({
+      ...empty,
+      services: [
+        { id: id(1), name: "Web", type: "container" },
+        { id: id(2), name: "web", type: "container" },
+        { id: id(3), name: "web-2", type: "container" },
+      ],
+    });
+    expect(Object.fromEntries(plan.file.resources.map((r) => [r.id.split("/")[1], r.name]))).toEqual({
+      [id(1)]: "web-3",
+      [id(2)]: "web",
+      [id(3)]: "web-2",
+    });
+  });
+
+  test("attachments are <volume>-on-<app>; links <consumer>-to-<provider>, by type when a pair has several", () => {
+    expect(
+      named({
+        services: [
+          { id: id(1), name: "worker", type: "container" },
+          { id: id(2), name: "db", type: "postgres" },
+          { id: id(3), name: "cache", type: "redis" },
+        ],
+        volumes: [{ id: id(4), name: "data", attachment: { containerId: id(1) } }, { id: id(5), name: "scratch", attachment: null }],
+        links: [
+          { id: id(6), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" },
+          { id: id(7), consumerServiceId: id(1), providerServiceId: id(3), linkType: "http" },
+          { id: id(8), consumerServiceId: id(1), providerServiceId: id(3), linkType: "tcp" },
+          { id: id(9), consumerServiceId: id(1), providerServiceId: "ffffffff-0000-4000-8000-000000000000", linkType: "http" },
+        ],
+      }),
+    ).toEqual([
+      ["Container", "worker"],
+      ["Postgres", "db"],
+      ["Redis", "cache"],
+      ["Volume", "data"],
+      ["Volume", "scratch"],
+      ["VolumeAttachment", "data-on-worker"],
+      ["ServiceLink", "worker-to-cache-http"],
+      ["ServiceLink", "worker-to-cache-tcp"],
+      ["ServiceLink", "worker-to-db"],
+      ["ServiceLink", "worker-to-service-ffffffff"],
+    ]);
+  });
+});
+
+describe("planExport: the file", () => {
+  const world: World = {
+    projectId: P,
+    services: [
+      { id: id(1), name: "web", type: "container" },
+      { id: id(2), name: "db", type: "postgres" },
+      { id: id(3), name: "legacy", type: "mysql" },
+      { id: id(4), name: "cache", type: "redis" },
+      { id: id(5), name: "jobs", type: "worker" },
+    ],
+    volumes: [{ id: id(6), name: "web", attachment: { containerId: id(1) } }],
+    registries: [{ id: id(7), name: "ghcr" }, { id: id(8), name: "Docker Hub" }],
+    links: [{ id: id(9), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" }],
+  };
+
+  test("every entry is a type, a name and an id the provider's Read accepts, pinned to the plugin's version", () => {
+    const plan = planExport(world, { version: "0.1.0" });
+    expect(plan.file.resources).toEqual([
+      { type: "hosting:index:Registry", name: "docker-hub", id: id(8), version: "0.1.0" },
+      { type: "hosting:index:Registry", name: "ghcr", id: id(7), version: "0.1.0" },
+      { type: "hosting:index:Container", name: "web-container", id: `${P}/${id(1)}`, version: "0.1.0" },
+      { type: "hosting:index:Postgres", name: "db", id: `${P}/${id(2)}`, version: "0.1.0" },
+      { type: "hosting:index:Mysql", name: "legacy", id: `${P}/${id(3)}`, version: "0.1.0" },
+      { type: "hosting:index:Redis", name: "cache", id: `${P}/${id(4)}`, version: "0.1.0" },
+      { type: "hosting:index:Volume", name: "web-volume", id: `${P}/${id(6)}`, version: "0.1.0" },
+      { type: "hosting:index:VolumeAttachment", name: "web-on-web", id: `${P}/${id(6)}:${id(1)}`, version: "0.1.0" },
+      { type: "hosting:index:ServiceLink", name: "web-to-db", id: `${P}/${id(9)}`, version: "0.1.0" },
+    ]);
+  });
+
+  test("counts per type, registries that need their password, and services of other types left out", () => {
+    const plan = planExport(world);
+    expect(plan.counts).toEqual([
+      { type: "Registry", count: 2 },
+      { type: "Container", count: 1 },
+      { type: "Postgres", count: 1 },
+      { type: "Mysql", count: 1 },
+      { type: "Redis", count: 1 },
+      { type: "Volume", count: 1 },
+      { type: "VolumeAttachment", count: 1 },
+      { type: "ServiceLink", count: 1 },
+    ]);
+    expect(plan.registriesWithoutPassword).toEqual([
+      { name: "docker-hub", apiName: "Docker Hub" },
+      { name: "ghcr", apiName: "ghcr" },
+    ]);
+    expect(plan.skipped).toEqual([{ id: id(5), name: "jobs", type: "worker" }]);
+    expect(plan.file.resources.some((r) => r.id.endsWith(id(5)))).toBe(false);
+    expect(plan.file.resources[0]).not.toHaveProperty("version");
+  });
+
+  test("the same records in any order give the same file (stable across runs)", () => {
+    const reversed: World = {
+      projectId: P,
+      services: [...world.services].reverse(),
+      volumes: [...world.volumes].reverse(),
+      registries: [...world.registries].reverse(),
+      links: [...world.links].reverse(),
+    };
+    expect(planExport(reversed, { version: "1" })).toEqual(planExport(world, { version: "1" }));
+  });
+
+  test("names are valid everywhere and unique, even as variables", () => {
+    const many: World = {
+      projectId: P,
+      services: ["a", "A", "a-1", "a1", "new", "x--y", "x-y", "9"].map((name, i) => ({ id: id(i + 1), name, type: i % 2 ? "container" : "redis" })),
+      volumes: ["a", "new", "x-y"].map((name, i) => ({ id: id(i + 20), name, attachment: { containerId: id(i + 1) } })),
+      registries: ["a", "9", ""].map((name, i) => ({ id: id(i + 30), name })),
+      links: [{ id: id(40), consumerServiceId: id(1), providerServiceId: id(2) }],
+    };
+    const names = planExport(many).file.resources.map((r) => r.name);
+    for (const name of names) expect(name).toMatch(NAME);
+    expect(new Set(names.map((n) => n.replace(/-/g, ""))).size).toBe(names.length);
+  });
+});

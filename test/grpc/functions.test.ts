@@ -1,0 +1,280 @@
+// The lookup functions through Invoke, as the engine sends it, against the simulator: found by
+// id and by name, not found, the wrong kind, both or neither of id and name, unknown arguments in
+// a preview, and secrets wrapped in the result as the resource of that kind wraps them.
+import { ALICE, BOB } from "../../simulator/src";
+import { UNKNOWN, isSecret, plain, secret } from "./engine";
+import { PROJECT, useFixture, type Fixture } from "./fixture";
+
+const fixture = useFixture({ volumeProvisioningMs: 20 });
+const tok = (name: string) => `hosting:index:${name}`;
+const IMAGE = "registry.example.com/team/app:1.0.0";
+
+/** What the world holds: name -> id. */
+const ids: Record<string, string> = {};
+
+async function create(f: Fixture, type: string, name: string, props: Record<string, unknown>) {
+  const { inputs, failures } = await f.plugin.check(tok(type), name, props);
+  expect(failures).toEqual([]);
+  const created = await f.plugin.create(tok(type), name, inputs);
+  ids[name] = created.id;
+  return created.id;
+}
+
+beforeAll(async () => {
+  await create(fixture, "Container", "web", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" } });
+  await create(fixture, "Container", "worker", { name: "worker", image: IMAGE, replicas: 1 });
+  await create(fixture, "Postgres", "orders-db", { name: "orders-db" });
+  await create(fixture, "Mysql", "legacy", { name: "legacy" });
+  await create(fixture, "Redis", "cache", { name: "cache" });
+  await create(fixture, "Volume", "data", { name: "data", sizeGb: 5 });
+  await create(fixture, "Registry", "ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: secret("registry-pass") });
+  await create(fixture, "ServiceLink", "web-to-orders-db", { consumerServiceId: ids.web, providerServiceId: ids["orders-db"] });
+  await create(fixture, "ServiceLink", "worker-to-cache", { consumerServiceId: ids.worker, providerServiceId: ids.cache });
+  await create(fixture, "VolumeAttachment", "data-on-worker", { volumeId: ids.data, containerId: ids.worker, mountPath: "/data" });
+});
+
+/** Invokes a function and counts the API requests it made. */
+async function invoke(fn: string, args: Record<string, unknown>) {
+  const mark = fixture.mark();
+  const result = await fixture.plugin.invoke(tok(fn), args);
+  return { ...result, requests: fixture.requestsSince(mark) };
+}
+
+const failureOf = (fn: string, args: Record<string, unknown>) =>
+  fixture.plugin.invoke(tok(fn), args).then(
+    () => {
+      throw new Error(`${fn} succeeded`);
+    },
+    (err) => err as { code: number; details: string },
+  );
+
+/** One case per lookup by id or name: what it finds, and what it says of something else. */
+const lookups = [
+  { fn: "getContainer", name: "web", kind: "container", expected: { image: IMAGE, env: { LOG_LEVEL: "info" }, httpPort: 8080, running: true, type: "container" } },
+  { fn: "getPostgres", name: "orders-db", kind: "Postgres database", expected: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) } },
+  { fn: "getMysql", name: "legacy", kind: "MySQL database", expected: { connection: expect.objectContaining({ port: "3306" }) } },
+  { fn: "getRedis", name: "cache", kind: "Redis database", expected: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) } },
+  { fn: "getVolume", name: "data", kind: "volume", expected: { sizeGb: 5, attached: true, accessMode: "ReadWriteOnce" } },
+  { fn: "getRegistry", name: "ghcr", kind: "registry", expected: { host: "ghcr.io", username: "ci" } },
+] as const;
+
+describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
+  const inProject = fn !== "getRegistry";
+
+  test("finds it by id, with the resource's properties and its id", async () => {
+    const found = await invoke(fn, { id: ids[name] });
+    expect(found.failures).toEqual([]);
+    expect(plain(found.return)).toMatchObject({ id: ids[name], name, ...expected, ...(inProject ? { projectId: PROJECT } : {}) });
+  });
+
+  test("finds it by name, the same as by id", async () => {
+    const [byName, byId] = [await invoke(fn, { name }), await invoke(fn, { id: ids[name] })];
+    expect(byName.failures).toEqual([]);
+    expect(plain(byName.return)).toEqual(plain(byId.return));
+  });
+
+  if (inProject) {
+    test("takes the project from its arguments as well as from the provider", async () => {
+      const found = await invoke(fn, { name, projectId: PROJECT });
+      expect(plain(found.return)).toMatchObject({ id: ids[name] });
+    });
+  }
+
+  test("finding nothing fails, naming what was looked up and where", async () => {
+    const where = inProject ? ` in project ${PROJECT}` : "";
+    await expect(failureOf(fn, { name: "nothing-here" })).resolves.toMatchObject({
+      code: 3,
+      details: expect.stringContaining(`no ${kind} with name "nothing-here"${where}`),
+    });
+    const missingId = "00000000-0000-4000-8000-00000000dead";
+    await expect(failureOf(fn, { id: missingId })).resolves.toMatchObject({
+      details: expect.stringContaining(`no ${kind} with id ${missingId}${where}`),
+    });
+  });
+
+  test("both id and name, or neither, fail at Check, naming the property, before any API call", async () => {
+    const both = await invoke(fn, { id: ids[name], name });
+    expect(both.failures).toEqual([{ property: "name", reason: "set exactly one of id or name: id and name were both given" }]);
+    const neither = await invoke(fn, {});
+    expect(neither.failures).toEqual([{ property: "id", reason: "set exactly one of id or name: neither was given" }]);
+    expect([...both.requests, ...neither.requests]).toEqual([]);
+    expect(both.return).toEqual({});
+  });
+
+  test("arguments still unknown (a preview) are not sent to the API", async () => {
+    for (const args of [{ id: UNKNOWN }, { name: UNKNOWN }, ...(inProject ? [{ name, projectId: UNKNOWN }] : [])]) {
+      const preview = await invoke(fn, args);
+      expect(preview).toEqual({ return: {}, failures: [], requests: [] });
+    }
+  });
+});
+
+describe("the wrong kind", () => {
+  test("a Postgres id through getContainer says which kind the id is", async () => {
+    await expect(failureOf("getContainer", { id: ids["orders-db"] })).resolves.toMatchObject({
+      code: 3,
+      details: expect.stringMatching(new RegExp(`service ${ids["orders-db"]} is a postgres, not a container`)),
+    });
+  });
+
+  test.each([
+    ["getPostgres", "web", "container", "postgres"],
+    ["getMysql", "cache", "redis", "mysql"],
+    ["getRedis", "legacy", "mysql", "redis"],
+    ["getContainer", "cache", "redis", "container"],
+  ])("%s of %s (a %s) says it is a %s, by id and by name", async (fn, name, is, wanted) => {
+    for (const args of [{ id: ids[name] }, { name }]) {
+      await expect(failureOf(fn, args)).resolves.toMatchObject({ details: expect.stringContaining(`is a ${is}, not a ${wanted}`) });
+    }
+  });
+
+  test("an app's id through getVolume is no volume", async () => {
+    await expect(failureOf("getVolume", { id: ids.web })).resolves.toMatchObject({ details: expect.stringContaining(`no volume with id ${ids.web}`) });
+  });
+});
+
+describe("another user's project", () => {
+  test("a lookup there finds nothing, and says so in the lookup's terms", async () => {
+    const project = BOB.projects[0];
+    for (const args of [{ name: "web", projectId: project }, { id: ids.web, projectId: project }]) {
+      await expect(failureOf("getContainer", args)).resolves.toMatchObject({
+        details: expect.stringMatching(new RegExp(`^no container with .* in project ${project} \\(or it belongs to another user\\)`)),
+      });
+    }
+  });
+});
+
+describe("secrets in lookups' results are wrapped as in the resource", () => {
+  test.each(["getPostgres", "getMysql", "getRedis"])("%s: connection.instructions is secret, the rest of the connection is not", async (fn) => {
+    const name = { getPostgres: "orders-db", getMysql: "legacy", getRedis: "cache" }[fn]!;
+    const { return: found } = await invoke(fn, { name });
+    const connection = found.connection as Record<string, unknown>;
+    expect(isSecret(connection.instructions)).toBe(true);
+    expect(typeof (connection.instructions as { value: unknown }).value).toBe("string");
+    for (const key of ["host", "port", "envVar", "requiresAuth"]) expect(isSecret(connection[key])).toBe(false);
+    expect(isSecret(found.connection)).toBe(false);
+  });
+
+  test("getRegistry never returns a password", async () => {
+    const { return: found } = await invoke("getRegistry", { name: "ghcr" });
+    expect(found).not.toHaveProperty("password");
+    expect(JSON.stringify(found)).not.toContain("registry-pass");
+  });
+
+  test("an argument given as a secret stays a secret in the result", async () => {
+    const { return: found } = await invoke("getContainer", { name: secret("web") });
+    expect(isSecret(found.name)).toBe(true);
+    expect(isSecret(found.image)).toBe(false);
+  });
+});
+
+describe("getContainers", () => {
+  test("lists every service of the project in a Container's terms, databases included", async () => {
+    const { return: result, failures } = await invoke("getContainers", {});
+    expect(failures).toEqual([]);
+    const services = plain(result.services) as Array<Record<string, unknown>>;
+    expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy", "orders-db", "web", "worker"]);
+    expect(services.find((s) => s.name === "web")).toMatchObject({ id: ids.web, image: IMAGE, env: { LOG_LEVEL: "info" }, type: "container", projectId: PROJECT });
+    expect(services.find((s) => s.name === "orders-db")).toMatchObject({ id: ids["orders-db"], type: "postgres" });
+  });
+
+  test("`type` keeps one kind", async () => {
+    const { return: result } = await invoke("getContainers", { type: "container" });
+    expect((plain(result.services) as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(["web", "worker"]);
+    const { return: redis } = await invoke("getContainers", { type: "redis" });
+    expect(plain(redis.services)).toEqual([expect.objectContaining({ id: ids.cache, type: "redis" })]);
+  });
+
+  test("env is not secret (a Container's is not), and holds no variable a link injects", async () => {
+    const { return: result } = await invoke("getContainers", { type: "container" });
+    const web = (result.services as Array<Record<string, unknown>>).find((s) => plain(s.name) === "web")!;
+    expect(isSecret(web.env)).toBe(false);
+    expect(web.env).toEqual({ LOG_LEVEL: "info" });
+    expect(isSecret(result.services)).toBe(false);
+  });
+
+  test("a bad type fails at Check, naming it, with no API call", async () => {
+    const bad = await invoke("getContainers", { type: "Postgres!" });
+    expect(bad.failures).toEqual([{ property: "type", reason: expect.stringContaining('type "Postgres!" is not valid') }]);
+    expect(bad.requests).toEqual([]);
+  });
+
+  test("unknown arguments are not sent", async () => {
+    expect(await invoke("getContainers", { type: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
+  });
+});
+
+describe("getVolumes", () => {
+  test("lists the project's volumes", async () => {
+    const { return: result, failures } = await invoke("getVolumes", {});
+    expect(failures).toEqual([]);
+    expect(plain(result.volumes)).toEqual([expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT })]);
+  });
+
+  test("unknown arguments are not sent", async () => {
+    expect(await invoke("getVolumes", { projectId: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
+  });
+
+  test("a project that is not the user's is NOT_FOUND, with the API's code", async () => {
+    await expect(failureOf("getVolumes", { projectId: BOB.projects[0] })).resolves.toMatchObject({ code: 5, details: expect.stringContaining("NOT_FOUND") });
+  });
+});
+
+describe("getRegistries", () => {
+  test("lists the user's registries, never a password", async () => {
+    const { return: result, failures } = await invoke("getRegistries", {});
+    expect(failures).toEqual([]);
+    expect(plain(result.registries)).toEqual([{ id: ids.ghcr, name: "ghcr", host: "ghcr.io", username: "ci" }]);
+    expect(JSON.stringify(result)).not.toContain("registry-pass");
+  });
+
+  test("takes no projectId", async () => {
+    const { failures } = await invoke("getRegistries", { projectId: PROJECT });
+    expect(failures).toEqual([{ property: "projectId", reason: expect.stringContaining("projectId is not a property of hosting:index:getRegistries") }]);
+  });
+});
+
+describe("getServiceLinks", () => {
+  test("lists the project's links, each with its injectedEnv secret", async () => {
+    const { return: result, failures } = await invoke("getServiceLinks", {});
+    expect(failures).toEqual([]);
+    const links = result.links as Array<Record<string, unknown>>;
+    expect(links).toHaveLength(2);
+    expect(isSecret(result.links)).toBe(false);
+    for (const link of links) {
+      expect(isSecret(link.injectedEnv)).toBe(true);
+      expect(isSecret(link.consumerServiceId)).toBe(false);
+    }
+    expect(plain(links)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: ids["web-to-orders-db"], consumerServiceId: ids.web, providerServiceId: ids["orders-db"], linkType: "http", projectId: PROJECT }),
+        expect.objectContaining({ id: ids["worker-to-cache"], injectedEnv: { REDIS_URL: expect.any(String) } }),
+      ]),
+    );
+  });
+
+  test("consumerServiceId and providerServiceId keep the links of one service", async () => {
+    const byConsumer = await invoke("getServiceLinks", { consumerServiceId: ids.web });
+    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["web-to-orders-db"]]);
+    const byProvider = await invoke("getServiceLinks", { providerServiceId: ids.cache });
+    expect((plain(byProvider.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["worker-to-cache"]]);
+    const neither = await invoke("getServiceLinks", { consumerServiceId: ids.web, providerServiceId: ids.cache });
+    expect(neither.return.links).toEqual([]);
+  });
+
+  test("a malformed service id fails at Check, naming it, with no API call", async () => {
+    const bad = await invoke("getServiceLinks", { consumerServiceId: "web" });
+    expect(bad.failures).toEqual([{ property: "consumerServiceId", reason: expect.stringContaining('consumerServiceId "web" is not an id') }]);
+    expect(bad.requests).toEqual([]);
+  });
+
+  test("unknown arguments are not sent", async () => {
+    expect(await invoke("getServiceLinks", { consumerServiceId: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
+  });
+});
+
+test("no lookup result carries the token", async () => {
+  for (const fn of ["getContainers", "getVolumes", "getRegistries", "getServiceLinks"]) {
+    expect(JSON.stringify((await invoke(fn, {})).return)).not.toContain(ALICE.token);
+  }
+});
