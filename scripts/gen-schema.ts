@@ -19,11 +19,10 @@ const program = TJS.getProgramFromFiles(files.map((f) => resolve(f)), {
   resolveJsonModule: true,
   types: ["node"],
 });
-const readType: TypeReader = (typeName) => {
-  const schema = TJS.generateSchema(program, typeName, { required: true, ref: true, noExtraProps: true, ignoreErrors: true });
-  if (!schema) throw new Error(`typescript-json-schema found no type ${typeName}`);
-  return schema as any;
-};
+// One generator for the whole program (building it walks every type; each read is then cheap).
+const generator = TJS.buildGenerator(program, { required: true, ref: true, noExtraProps: true, ignoreErrors: true });
+if (!generator) throw new Error("typescript-json-schema could not read the declarations");
+const readType: TypeReader = (typeName) => generator.getSchemaForSymbol(typeName) as any;
 
 const pkg = require(resolve("package.json"));
 const schema = buildPackageSchema({ resources, functions, provider }, { version: pkg.version, readType });
