@@ -50,108 +50,49 @@ test.each([
 const empty: World = { projectId: P, services: [], volumes: [], registries: [], links: [] };
 const named = (world: Partial<World>) => planExport({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
 
+/** Service records numbered from 1: `[name, type]` each. */
+const services = (...records: Array<[string, string]>) => records.map(([name, type], i) => ({ id: id(i + 1), name, type }));
+
 describe("planExport: names", () => {
-  test("API names are kept when nothing else wants them", () => {
-    expect(
-      named({
-        services: [
-          { id: id(1), name: "web", type: "container" },
-          { id: id(2), name: "orders-db", type: "postgres" },
-        ],
-        volumes: [{ id: id(3), name: "uploads" }],
-        registries: [{ id: id(4), name: "ghcr" }],
-      }),
-    ).toEqual([
-      ["Registry", "ghcr"],
-      ["Container", "web"],
-      ["Postgres", "orders-db"],
-      ["Volume", "uploads"],
-    ]);
+  test.each<[string, Partial<World>, string[][]]>([
+    [
+      "API names are kept when nothing else wants them",
+      { services: services(["web", "container"], ["orders-db", "postgres"]), volumes: [{ id: id(3), name: "uploads" }], registries: [{ id: id(4), name: "ghcr" }] },
+      [["Registry", "ghcr"], ["Container", "web"], ["Postgres", "orders-db"], ["Volume", "uploads"]],
+    ],
+    [
+      "a name several kinds share gets each one's kind as a suffix",
+      { services: services(["data", "container"]), volumes: [{ id: id(2), name: "data" }], registries: [{ id: id(3), name: "data" }] },
+      [["Registry", "data-registry"], ["Container", "data-container"], ["Volume", "data-volume"]],
+    ],
+    [
+      "reserved words (of a language, or of the generated program) get the kind as a suffix",
+      { services: services(["new", "container"], ["hosting", "container"], ["pulumi", "redis"], ["default", "mysql"], ["newest", "container"]) },
+      [["Container", "hosting-container"], ["Container", "new-container"], ["Container", "newest"], ["Mysql", "default-mysql"], ["Redis", "pulumi-redis"]],
+    ],
+  ])("%s", (_name, world, expected) => {
+    expect(named(world)).toEqual(expected);
   });
 
-  test("a name several kinds share gets each one's kind as a suffix", () => {
-    expect(
-      named({
-        services: [{ id: id(1), name: "data", type: "container" }],
-        volumes: [{ id: id(2), name: "data" }],
-        registries: [{ id: id(3), name: "data" }],
-      }),
-    ).toEqual([
-      ["Registry", "data-registry"],
-      ["Container", "data-container"],
-      ["Volume", "data-volume"],
-    ]);
-  });
-
-  test("reserved words (of a language, or of the generated program) get the kind as a suffix", () => {
-    expect(
-      named({
-        services: [
-          { id: id(1), name: "new", type: "container" },
-          { id: id(2), name: "hosting", type: "container" },
-          { id: id(3), name: "pulumi", type: "redis" },
-          { id: id(4), name: "default", type: "mysql" },
-          { id: id(5), name: "newest", type: "container" },
-        ],
-      }),
-    ).toEqual([
-      ["Container", "hosting-container"],
-      ["Container", "new-container"],
-      ["Container", "newest"],
-      ["Mysql", "default-mysql"],
-      ["Redis", "pulumi-redis"],
-    ]);
-  });
+  /** Each service's name, by its id. */
+  const namesById = (world: Partial<World>) =>
+    Object.fromEntries(planExport({ ...empty, ...world }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
 
   test("of names that would be one variable in some language (webApi2), the exact API name is kept; the rest are numbered", () => {
-    expect(
-      named({
-        services: [
-          { id: id(1), name: "web-api-2", type: "container" },
-          { id: id(2), name: "web-api2", type: "container" },
-          { id: id(3), name: "web--api", type: "container" },
-          { id: id(4), name: "web-api", type: "container" },
-        ],
-      }),
-    ).toEqual([
-      ["Container", "web-api"],
-      ["Container", "web-api-2"],
-      ["Container", "web-api-3"],
-      ["Container", "web-api2-2"],
-    ]);
-    const byId = Object.fromEntries(planExport({ ...empty, services: [
-      { id: id(1), name: "web-api-2", type: "container" },
-      { id: id(2), name: "web-api2", type: "container" },
-      { id: id(3), name: "web--api", type: "container" },
-      { id: id(4), name: "web-api", type: "container" },
-    ] }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
-    expect(byId).toEqual({ [id(1)]: "web-api-2", [id(2)]: "web-api2-2", [id(3)]: "web-api-3", [id(4)]: "web-api" });
+    const world = { services: services(["web-api-2", "container"], ["web-api2", "container"], ["web--api", "container"], ["web-api", "container"]) };
+    expect(named(world)).toEqual([["Container", "web-api"], ["Container", "web-api-2"], ["Container", "web-api-3"], ["Container", "web-api2-2"]]);
+    expect(namesById(world)).toEqual({ [id(1)]: "web-api-2", [id(2)]: "web-api2-2", [id(3)]: "web-api-3", [id(4)]: "web-api" });
   });
 
   test("a numbered name never takes a name the records hold", () => {
-    const plan = planExport({
-      ...empty,
-      services: [
-        { id: id(1), name: "Web", type: "container" },
-        { id: id(2), name: "web", type: "container" },
-        { id: id(3), name: "web-2", type: "container" },
-      ],
-    });
-    expect(Object.fromEntries(plan.file.resources.map((r) => [r.id.split("/")[1], r.name]))).toEqual({
-      [id(1)]: "web-3",
-      [id(2)]: "web",
-      [id(3)]: "web-2",
-    });
+    const world = { services: services(["Web", "container"], ["web", "container"], ["web-2", "container"]) };
+    expect(namesById(world)).toEqual({ [id(1)]: "web-3", [id(2)]: "web", [id(3)]: "web-2" });
   });
 
   test("attachments are <volume>-on-<app>; links <consumer>-to-<provider>, by type when a pair has several", () => {
     expect(
       named({
-        services: [
-          { id: id(1), name: "worker", type: "container" },
-          { id: id(2), name: "db", type: "postgres" },
-          { id: id(3), name: "cache", type: "redis" },
-        ],
+        services: services(["worker", "container"], ["db", "postgres"], ["cache", "redis"]),
         volumes: [{ id: id(4), name: "data", attachment: { containerId: id(1) } }, { id: id(5), name: "scratch", attachment: null }],
         links: [
           { id: id(6), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" },

@@ -192,16 +192,6 @@ describe("getContainers", () => {
     expect(web.env).toEqual({ LOG_LEVEL: "info" });
     expect(isSecret(result.services)).toBe(false);
   });
-
-  test("a bad type fails at Check, naming it, with no API call", async () => {
-    const bad = await invoke("getContainers", { type: "Postgres!" });
-    expect(bad.failures).toEqual([{ property: "type", reason: expect.stringContaining('type "Postgres!" is not valid') }]);
-    expect(bad.requests).toEqual([]);
-  });
-
-  test("unknown arguments are not sent", async () => {
-    expect(await invoke("getContainers", { type: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
-  });
 });
 
 describe("getVolumes", () => {
@@ -209,10 +199,6 @@ describe("getVolumes", () => {
     const { return: result, failures } = await invoke("getVolumes", {});
     expect(failures).toEqual([]);
     expect(plain(result.volumes)).toEqual([expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT })]);
-  });
-
-  test("unknown arguments are not sent", async () => {
-    expect(await invoke("getVolumes", { projectId: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
   });
 
   test("a project that is not the user's is NOT_FOUND, with the API's code", async () => {
@@ -261,15 +247,24 @@ describe("getServiceLinks", () => {
     const neither = await invoke("getServiceLinks", { consumerServiceId: ids.web, providerServiceId: ids.cache });
     expect(neither.return.links).toEqual([]);
   });
+});
 
-  test("a malformed service id fails at Check, naming it, with no API call", async () => {
-    const bad = await invoke("getServiceLinks", { consumerServiceId: "web" });
-    expect(bad.failures).toEqual([{ property: "consumerServiceId", reason: expect.stringContaining('consumerServiceId "web" is not an id') }]);
+describe("the list functions check their arguments before any API call", () => {
+  test.each([
+    ["getContainers", { type: "Postgres!" }, "type", 'type "Postgres!" is not valid'],
+    ["getServiceLinks", { consumerServiceId: "web" }, "consumerServiceId", 'consumerServiceId "web" is not an id'],
+  ])("%s: a malformed argument fails at Check, naming it", async (fn, args, property, reason) => {
+    const bad = await invoke(fn, args);
+    expect(bad.failures).toEqual([{ property, reason: expect.stringContaining(reason) }]);
     expect(bad.requests).toEqual([]);
   });
 
-  test("unknown arguments are not sent", async () => {
-    expect(await invoke("getServiceLinks", { consumerServiceId: UNKNOWN })).toEqual({ return: {}, failures: [], requests: [] });
+  test.each([
+    ["getContainers", { type: UNKNOWN }],
+    ["getVolumes", { projectId: UNKNOWN }],
+    ["getServiceLinks", { consumerServiceId: UNKNOWN }],
+  ])("%s: unknown arguments are not sent", async (fn, args) => {
+    expect(await invoke(fn, args)).toEqual({ return: {}, failures: [], requests: [] });
   });
 });
 

@@ -90,32 +90,23 @@ export async function startMockEngine(options: {
       return original(req, callback);
     };
   };
+  /** What a registration or a read sends, as the tests compare it. */
+  const recorded = (kind: "register" | "read", req: any, properties: Record<string, unknown>, replaceOnChanges: string[]) => ({
+    kind,
+    type: req.getType(),
+    name: req.getName(),
+    ...plain(properties),
+    version: req.getVersion(),
+    replaceOnChanges: [...replaceOnChanges].sort(),
+    additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
+    provider: req.getProvider(),
+    dependencies: [...req.getDependenciesList()].sort(),
+  });
   wrap("registerResource", (req) =>
-    engine.registrations.push({
-      kind: "register",
-      type: req.getType(),
-      name: req.getName(),
-      ...plain(req.getObject()?.toJavaScript() ?? {}),
-      version: req.getVersion(),
-      replaceOnChanges: [...req.getReplaceonchangesList()].sort(),
-      additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
-      provider: req.getProvider(),
-      dependencies: [...req.getDependenciesList()].sort(),
-    }),
+    engine.registrations.push(recorded("register", req, req.getObject()?.toJavaScript() ?? {}, req.getReplaceonchangesList())),
   );
   wrap("readResource", (req) =>
-    engine.registrations.push({
-      kind: "read",
-      type: req.getType(),
-      name: req.getName(),
-      ...plain(req.getProperties()?.toJavaScript() ?? {}),
-      version: req.getVersion(),
-      replaceOnChanges: [],
-      additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
-      provider: req.getProvider(),
-      dependencies: [...req.getDependenciesList()].sort(),
-      id: req.getId(),
-    }),
+    engine.registrations.push({ ...recorded("read", req, req.getProperties()?.toJavaScript() ?? {}, []), id: req.getId() }),
   );
   wrap("invoke", (req) => engine.invocations.push({ token: req.getTok(), args: req.getArgs()?.toJavaScript() ?? {}, version: req.getVersion() }));
   return engine;

@@ -20,8 +20,7 @@ beforeAll(async () => {
   });
 });
 
-/** One constructor call per resource, with its required inputs and a few optional ones. */
-const cases: Array<{
+interface Case {
   name: string;
   token: string;
   create: () => hosting.Container | hosting.Postgres | hosting.Mysql | hosting.Redis | hosting.ServiceLink | hosting.Registry | hosting.Volume | hosting.VolumeAttachment;
@@ -29,79 +28,49 @@ const cases: Array<{
   secretInputs: string[];
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
-}> = [
+}
+
+/** A named, project-scoped resource with no secrets: what most cases are. */
+const named = (name: string, type: string, create: Case["create"], inputs: Record<string, unknown>): Case => ({
+  name,
+  token: `hosting:index:${type}`,
+  create,
+  inputs,
+  secretInputs: [],
+  replaceOnChanges: ["name", "projectId"],
+  additionalSecretOutputs: [],
+});
+
+/** One constructor call per resource, with its required inputs and a few optional ones. */
+const cases: Case[] = [
+  // httpPort and running are filled with the schema's defaults.
+  named("app", "Container", () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2 }), {
+    name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2, httpPort: 8080, running: true,
+  }),
+  named("pg", "Postgres", () => new hosting.Postgres("pg", { name: "db", storageGb: 10 }), { name: "db", storageGb: 10 }),
+  named("my", "Mysql", () => new hosting.Mysql("my", { name: "mysql", projectId: PROJECT }), { name: "mysql", projectId: PROJECT }),
+  named("cache", "Redis", () => new hosting.Redis("cache", { name: "cache", memoryMb: 256 }), { name: "cache", memoryMb: 256 }),
+  named("data", "Volume", () => new hosting.Volume("data", { name: "data", sizeGb: 20 }), { name: "data", sizeGb: 20 }),
   {
-    name: "app",
-    token: "hosting:index:Container",
-    create: () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2 }),
-    // httpPort and running are filled with the schema's defaults.
-    inputs: { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2, httpPort: 8080, running: true },
-    secretInputs: [],
-    replaceOnChanges: ["name", "projectId"],
-    additionalSecretOutputs: [],
-  },
-  {
-    name: "pg",
-    token: "hosting:index:Postgres",
-    create: () => new hosting.Postgres("pg", { name: "db", storageGb: 10 }),
-    inputs: { name: "db", storageGb: 10 },
-    secretInputs: [],
-    replaceOnChanges: ["name", "projectId"],
-    additionalSecretOutputs: [],
-  },
-  {
-    name: "my",
-    token: "hosting:index:Mysql",
-    create: () => new hosting.Mysql("my", { name: "mysql", projectId: PROJECT }),
-    inputs: { name: "mysql", projectId: PROJECT },
-    secretInputs: [],
-    replaceOnChanges: ["name", "projectId"],
-    additionalSecretOutputs: [],
-  },
-  {
-    name: "cache",
-    token: "hosting:index:Redis",
-    create: () => new hosting.Redis("cache", { name: "cache", memoryMb: 256 }),
-    inputs: { name: "cache", memoryMb: 256 },
-    secretInputs: [],
-    replaceOnChanges: ["name", "projectId"],
-    additionalSecretOutputs: [],
-  },
-  {
-    name: "link",
-    token: "hosting:index:ServiceLink",
-    create: () => new hosting.ServiceLink("link", { consumerServiceId: "svc-app", providerServiceId: "svc-db" }),
-    inputs: { consumerServiceId: "svc-app", providerServiceId: "svc-db", linkType: "http" },
-    secretInputs: [],
+    ...named("link", "ServiceLink", () => new hosting.ServiceLink("link", { consumerServiceId: "svc-app", providerServiceId: "svc-db" }), {
+      consumerServiceId: "svc-app", providerServiceId: "svc-db", linkType: "http",
+    }),
     replaceOnChanges: ["consumerServiceId", "linkType", "projectId", "providerServiceId"],
     additionalSecretOutputs: ["injectedEnv"],
   },
   {
-    name: "registry",
-    token: "hosting:index:Registry",
-    create: () => new hosting.Registry("registry", { name: "main", host: "registry.example.com", username: "deploy", password: "hunter2" }),
-    inputs: { name: "main", host: "registry.example.com", username: "deploy", password: "hunter2" },
+    ...named("registry", "Registry", () => new hosting.Registry("registry", { name: "main", host: "registry.example.com", username: "deploy", password: "hunter2" }), {
+      name: "main", host: "registry.example.com", username: "deploy", password: "hunter2",
+    }),
     secretInputs: ["password"],
     replaceOnChanges: ["name"],
     additionalSecretOutputs: ["password"],
   },
   {
-    name: "data",
-    token: "hosting:index:Volume",
-    create: () => new hosting.Volume("data", { name: "data", sizeGb: 20 }),
-    inputs: { name: "data", sizeGb: 20 },
-    secretInputs: [],
-    replaceOnChanges: ["name", "projectId"],
-    additionalSecretOutputs: [],
-  },
-  {
-    name: "mount",
-    token: "hosting:index:VolumeAttachment",
-    create: () => new hosting.VolumeAttachment("mount", { volumeId: "vol-1", containerId: "svc-app", mountPath: "/data" }),
-    inputs: { volumeId: "vol-1", containerId: "svc-app", mountPath: "/data", readOnly: false },
-    secretInputs: [],
+    ...named("mount", "VolumeAttachment", () => new hosting.VolumeAttachment("mount", { volumeId: "vol-1", containerId: "svc-app", mountPath: "/data" }), {
+      volumeId: "vol-1", containerId: "svc-app", mountPath: "/data", readOnly: false,
+    }),
     replaceOnChanges: ["containerId", "mountPath", "projectId", "readOnly", "volumeId"],
-    additionalSecretOutputs: [],
   },
 ];
 
