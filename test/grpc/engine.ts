@@ -12,7 +12,12 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 
-export const PLUGIN = resolve(__dirname, "../../bin/pulumi-resource-hosting");
+/**
+ * The plugin the tests start: bin/'s Node.js script, or HOSTING_PLUGIN (an absolute path, or one
+ * relative to the repository), e.g. the single executable `make package` writes. `make test` runs
+ * the gRPC suite against both (jest.config.js).
+ */
+export const PLUGIN = resolve(__dirname, "../..", process.env.HOSTING_PLUGIN || "bin/pulumi-resource-hosting");
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
@@ -107,6 +112,8 @@ export function missingKeys(err: GrpcFailure): string[] {
 export interface PluginOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Another executable than PLUGIN (a copy, an unpacked archive). */
+  command?: string;
 }
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -124,8 +131,8 @@ export class Plugin {
     return plugin;
   }
 
-  private async spawn({ args = [], env = {} }: PluginOptions) {
-    this.child = spawn(PLUGIN, [...args, this.engine.address], {
+  private async spawn({ args = [], env = {}, command = PLUGIN }: PluginOptions) {
+    this.child = spawn(command, [...args, this.engine.address], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
