@@ -27,6 +27,7 @@ const readType: TypeReader = (typeName) => {
 const pkg = require(resolve("package.json"));
 const schema = buildPackageSchema({
   version: pkg.version,
+  pluginDownloadURL: pkg.pulumi?.pluginDownloadURL,
   readType,
   resources: declarations,
   functions: [getContainerLogs],

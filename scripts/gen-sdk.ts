@@ -7,7 +7,8 @@
 // per resource extending pulumi.CustomResource (static get and isInstance, Output fields, typed
 // Args and State, required-input checks, defaults, secrets, replaceOnChanges), a Provider class,
 // each function plus its Output form, a `config` module and the `types` modules. The plugin
-// version rides along in every resource's options, so the engine loads the matching plugin.
+// version rides along in every resource's options, so the engine loads the matching plugin, and so
+// does the schema's pluginDownloadURL, so the engine can download it when it is not installed.
 //
 // Where it differs from Pulumi's generator, on purpose: `declare` output fields (as newer Pulumi
 // versions write them; plain `x!:` fields would be reset to undefined after super() wherever class
@@ -50,6 +51,7 @@ interface FunctionSpec {
 interface PackageSpec {
   name: string;
   version: string;
+  pluginDownloadURL?: string;
   description?: string;
   keywords?: string[];
   license?: string;
@@ -172,8 +174,8 @@ function packageJson(pkg: PackageSpec): string {
     scripts: { build: "tsc" },
     dependencies,
     devDependencies: { "@types/node": "^20", typescript: "^5.0.0" },
-    // The language host reads this to know which plugin (and version) the program needs.
-    pulumi: { resource: true, name: pkg.name, version: pkg.version },
+    // The language host reads this to know which plugin (and version) the program needs, and where to get it.
+    pulumi: { resource: true, name: pkg.name, version: pkg.version, server: pkg.pluginDownloadURL },
   };
   return JSON.stringify(json, null, 4) + "\n";
 }
@@ -246,7 +248,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion() };
+    return { version: getVersion()${pkg.pluginDownloadURL ? `, pluginDownloadURL: ${JSON.stringify(pkg.pluginDownloadURL)}` : ""} };
 }
 
 /** @internal */

@@ -24,6 +24,7 @@ interface Declared {
 
 export interface PackageInput {
   version: string;
+  pluginDownloadURL?: string;
   readType: TypeReader;
   resources: Array<Declared & { token: string }>;
   functions: Array<{ token: string; description: string; argsTypeName: string; resultTypeName: string; flags: Record<string, FieldFlags> }>;
@@ -135,6 +136,7 @@ export function buildPackageSchema(input: PackageInput): Json {
     keywords: ["pulumi", "hosting", "containers", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-hosting",
+    ...(input.pluginDownloadURL ? { pluginDownloadURL: input.pluginDownloadURL } : {}),
     config: {
       variables: provider.inputProperties,
       defaults: Object.keys(provider.inputProperties).filter((n) => !provider.requiredInputs.includes(n)),
