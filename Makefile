@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator schema sdk sdk-pack package install demo bench soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator schema sdk sdk-pack package package-test install demo bench soak clean release-check lint-workflows
 
 all: build
 
@@ -40,6 +40,11 @@ install: build
 package: node_modules
 	node scripts/package.mjs
 
+# What `make package` wrote, as a user gets it: the archive unpacked into a PULUMI_HOME, the
+# executable started with no node on PATH and driven over gRPC (the release workflow runs this).
+package-test: node_modules
+	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
+
 # The Node.js SDK as an npm package: dist/hosting-pulumi-$(VERSION).tgz.
 sdk-pack: node_modules
 	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
@@ -55,7 +60,9 @@ release-check:
 
 # The GitHub Actions workflows, checked against the workflow schema (action-validator, offline).
 lint-workflows: node_modules
-	node_modules/.bin/action-validator .github/workflows/*.yml examples/drift-check/github-actions.yml
+	@for f in .github/workflows/*.yml examples/drift-check/github-actions.yml; do \
+	  node_modules/.bin/action-validator "$$f" || { echo "$$f: not a valid workflow (action-validator)" >&2; exit 1; }; \
+	done; echo "workflows valid"
 
 clean:
 	rm -rf bin dist
