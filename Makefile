@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator schema sdk sdk-pack package package-test install demo bench soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator schema sdk sdk-pack package package-test install install-built demo bench soak clean release-check lint-workflows
 
 all: build
 
@@ -28,10 +28,14 @@ test: build typecheck package
 simulator: build
 	node dist/simulator.js $(ARGS)
 
-# The development plugin, where the engine looks for version $(VERSION) of it.
+# The development plugin, where the engine looks for version $(VERSION) of it. install-built copies
+# what bin/ holds without rebuilding it (a test uses it while other tests run bin/'s plugin).
 install: build
+	@$(MAKE) --no-print-directory install-built
+
+install-built:
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
-	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).* "$$dir/" && \
+	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).undici.js "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
 # The plugin as users install it, for this machine: one executable that needs no Node.js

@@ -15,8 +15,9 @@
 //
 //   node scripts/package.mjs            build the executable and the archive
 //   node scripts/package.mjs --archive  print the archive's name only
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { SERVER_CACHE_FILE, SERVER_FILE, bundleFirstStage, bundleSecondStage } from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
@@ -65,19 +66,32 @@ writeFileSync(
     2,
   ),
 );
-execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: "inherit" });
+execFileSync(process.execPath, ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "inherit"] });
 
 // 4. A copy of this node with the blob injected (postject), re-signed on macOS.
 rmSync(executable, { force: true });
 copyFileSync(process.execPath, executable);
 chmodSync(executable, 0o755);
 if (process.platform === "darwin") execFileSync("codesign", ["--remove-signature", executable], { stdio: "inherit" });
-const { inject } = await import("postject");
-await inject(executable, "NODE_SEA_BLOB", readFileSync(join(WORK, "sea-prep.blob")), {
-  sentinelFuse: "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
-  machoSegmentName: process.platform === "darwin" ? "NODE_SEA" : undefined,
-  overwrite: true,
-});
+// postject's CLI, as Node's documentation runs it. Its ELF reader warns about note sections it
+// cannot name (harmless); its output is shown only if it fails.
+const postject = spawnSync(
+  process.execPath,
+  [
+    createRequire(import.meta.url).resolve("postject/dist/cli.js"),
+    executable,
+    "NODE_SEA_BLOB",
+    join(WORK, "sea-prep.blob"),
+    "--sentinel-fuse",
+    "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
+    ...(process.platform === "darwin" ? ["--macho-segment-name", "NODE_SEA"] : []),
+  ],
+  { encoding: "utf8" },
+);
+if (postject.status !== 0) {
+  process.stderr.write(postject.stdout + postject.stderr);
+  throw new Error(`postject failed (exit ${postject.status})`);
+}
 if (process.platform === "darwin") execFileSync("codesign", ["--sign", "-", executable], { stdio: "inherit" });
 
 // 5. The archive: the executable at its root, as `pulumi plugin install` and the engine expect.
