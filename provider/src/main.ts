@@ -98,7 +98,7 @@ async function main() {
     }
   }
   if (failure) {
-    const message = startFailureMessage(failure);
+    const message = startFailureMessage(failure, failure === tooOld);
     process.stderr.write(`${message}\n`);
     serve = serveFailure(message);
   }

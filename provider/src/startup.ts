@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Socket } from "node:net";
 import { Script } from "node:vm";
-import { engines, version } from "../../package.json";
+import { engines, pulumi, version } from "../../package.json";
 
 export type SecondStage = typeof import("./server/start");
 
@@ -43,13 +43,18 @@ export function versionAtLeast(version: string, floor: string): boolean {
   return true;
 }
 
-/** Why this Node.js cannot run the plugin, or undefined when it can. */
+/** The commands that replace the installed plugin with the released one (a single executable). */
+const REINSTALL =
+  `pulumi plugin rm resource hosting ${version} --yes, then ` +
+  `pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}`;
+
+/** Why this Node.js cannot run the plugin, and what to do, or undefined when it can. */
 export function nodeTooOld(running: string, range = engines.node, execPath = process.execPath): string | undefined {
   const floor = nodeFloor(range);
   if (versionAtLeast(running, floor)) return undefined;
   return (
     `it needs Node.js ${floor} or newer, and the node that runs it (${execPath}) is ${running}. ` +
-    `Install a newer Node.js, or install the plugin's single executable, which brings its own`
+    `Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${REINSTALL}`
   );
 }
 
@@ -135,14 +140,14 @@ export async function loadSecondStage(files: Promise<StageFiles>): Promise<Loade
 
 // ---- when the second stage cannot start ----
 
-/** What the engine shows the user when the plugin cannot start: the reason and what to do. */
-export function startFailureMessage(reason: string): string {
+/**
+ * What the engine shows the user when the plugin cannot start: the reason, and what to do (a
+ * reason from nodeTooOld says that itself; any other failure means the installation is broken).
+ */
+export function startFailureMessage(reason: string, saysWhatToDo = false): string {
   const cause = reason.replace(/\s+$/, "").replace(/\.$/, "");
-  return (
-    `pulumi-resource-hosting could not start: ${cause}. Reinstall the plugin ` +
-    `(pulumi plugin rm resource hosting ${version}, then pulumi plugin install resource hosting ${version}, ` +
-    `or make install in a checkout of pulumi-hosting)`
-  );
+  const remedy = saysWhatToDo ? "" : `. Reinstall the plugin: ${REINSTALL} (or make install in a checkout of pulumi-hosting)`;
+  return `pulumi-resource-hosting could not start: ${cause}${remedy}`;
 }
 
 /**

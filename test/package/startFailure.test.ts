@@ -64,7 +64,7 @@ describe.each([
       expect(failure.code).toBe(FAILED_PRECONDITION);
       expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: /);
       expect(failure.details).toMatch(reason);
-      expect(failure.details).toContain(`pulumi plugin install resource hosting ${VERSION}`);
+      expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, then pulumi plugin install resource hosting ${VERSION} --server `);
     }
     expect(plugin.child.exitCode).toBeNull();
   });
