@@ -84,13 +84,15 @@ function embedded(): StageFiles | undefined {
     return undefined; // Node.js before 20.12 has no node:sea, and no single executables
   }
   if (!sea.isSea()) return undefined;
+  // getRawAsset: the bytes inside the executable, not a copy; only read, never written.
+  const raw = (key: string) => Buffer.from(sea.getRawAsset(key) as ArrayBuffer);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = Buffer.from(sea.getAsset(SERVER_CACHE_FILE));
+    cachedData = raw(SERVER_CACHE_FILE);
   } catch {
     cachedData = undefined; // built without one: the load compiles
   }
-  const source = Buffer.from(sea.getAsset(SERVER_FILE)).toString("latin1");
+  const source = raw(SERVER_FILE).toString("latin1");
   return { file: join(dirname(process.execPath), SERVER_FILE), source, cachedData };
 }
 
