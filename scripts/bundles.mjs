@@ -5,6 +5,7 @@
 //                 the port line (provider/src/startup.ts)
 //   undici        the HTTP client library, loaded on the first API request (provider/src/api/http.ts)
 import { build } from "esbuild";
+import { readFileSync } from "node:fs";
 
 export const SERVER_FILE = "pulumi-resource-hosting.server.js";
 export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
@@ -55,7 +56,11 @@ export async function bundleSecondStage(outfile, { undici, sourcemap = false }) 
     // errors and stack traces.
     minify: true,
     keepNames: true,
+    // ASCII (esbuild's default, said here because provider/src/startup.ts relies on it): the plugin
+    // reads the file as latin1, which is quicker than decoding UTF-8.
+    charset: "ascii",
   });
+  if (/[^\x00-\x7f]/.test(readFileSync(outfile, "latin1"))) throw new Error(`${outfile} is not ASCII`);
 }
 
 export async function bundleUndici(outfile, { sourcemap = false } = {}) {

@@ -62,7 +62,7 @@ export function nodeTooOld(running: string, range = engines.node, execPath = pro
 
 export interface LoadedStage {
   stage: SecondStage;
-  /** Whether V8 used the build's code cache (false: absent, or rejected by another Node.js). */
+  /** Whether V8 took the build's code cache ("rejected": made by another Node.js, or not for this source). */
   cache: "accepted" | "rejected" | "absent";
   /** For the build (`--code-cache-out`): a code cache of everything compiled so far. */
   createCachedData(): Buffer;

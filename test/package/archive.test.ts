@@ -1,11 +1,11 @@
 // The archive the engine downloads (pluginDownloadURL) or `pulumi plugin install --file` takes:
 // unpacked the way the engine unpacks it, into $PULUMI_HOME/plugins/resource-hosting-v<version>/,
 // it holds just the executable, which starts from there with no node on PATH and answers the
-// engine's first call with its version. And the development plugin, as `make install` puts it there.
+// engine's first call with its version.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ARCHIVE, EXE, ROOT, VERSION, built, pluginVersion, startPlugin, tempDir } from "./helpers";
+import { ARCHIVE, EXE, VERSION, built, pluginVersion, startPlugin, tempDir } from "./helpers";
 
 test("the archive unpacks into a PULUMI_HOME plugin directory, and the plugin there starts and answers", async () => {
   const home = tempDir("hosting-pulumi-home-");
@@ -29,27 +29,5 @@ test("the archive unpacks into a PULUMI_HOME plugin directory, and the plugin th
   } finally {
     rmSync(home, { recursive: true, force: true });
     rmSync(emptyPath, { recursive: true, force: true });
-  }
-});
-
-test("make install puts the development plugin (bin/) where the engine looks, and it starts from there", async () => {
-  const home = tempDir("hosting-pulumi-home-");
-  try {
-    execFileSync("make", ["--no-print-directory", "install-built"], { cwd: ROOT, env: { ...process.env, PULUMI_HOME: home } });
-    const pluginDir = join(home, "plugins", `resource-hosting-v${VERSION}`);
-    expect(readdirSync(pluginDir).sort()).toEqual([
-      "pulumi-resource-hosting",
-      "pulumi-resource-hosting.server.cache",
-      "pulumi-resource-hosting.server.js",
-      "pulumi-resource-hosting.undici.js",
-    ]);
-    const plugin = await startPlugin(join(pluginDir, "pulumi-resource-hosting"), { cwd: home });
-    try {
-      expect(await pluginVersion(plugin.port)).toBe(VERSION);
-    } finally {
-      await plugin.stop();
-    }
-  } finally {
-    rmSync(home, { recursive: true, force: true });
   }
 });
