@@ -12,7 +12,7 @@ import { readFile } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Socket } from "node:net";
-import { Script } from "node:vm";
+import { Script, constants } from "node:vm";
 import { engines, pulumi, version } from "../../package.json";
 
 export type SecondStage = typeof import("./server/start");
@@ -130,6 +130,8 @@ export async function loadSecondStage(files: Promise<StageFiles>): Promise<Loade
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData: cachedData && cachedData.length > 0 ? cachedData : undefined,
+    // An import() the bundle leaves external resolves as it would in a CommonJS module.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} as SecondStage };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
