@@ -1,7 +1,7 @@
 // Makes the V8 code cache of the plugin's second stage (provider/src/startup.ts loads it): starts
 // the built plugin with --code-cache-out, drives it through what the engine does first (plugin
-// info, provider configuration, a Check and a Diff, all offline), and stops it; on the way out it
-// writes a code cache of every function compiled so far. A cache made this way, after the code
+// info, provider configuration, a Check and a Diff, all offline), and closes its stdin; on the way
+// out it writes a code cache of every function compiled so far. A cache made this way, after the code
 // ran, holds those functions' bytecode too, where one made by compiling alone (SEA's useCodeCache)
 // holds only the top level.
 //
@@ -29,7 +29,8 @@ const INPUTS = { name: "web", image: "registry.example.com/team/web:1.0.0" };
 /** `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through the engine's first calls. */
 export async function trainCodeCache(command, args, out) {
   const child = spawn(command, [...args, `--code-cache-out=${out}`, "127.0.0.1:1"], {
-    stdio: ["ignore", "pipe", "pipe"],
+    // Closing its stdin tells it to write the cache and exit (a SIGTERM would too, but not on Windows).
+    stdio: ["pipe", "pipe", "pipe"],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
   });
   let stderr = "";
@@ -81,7 +82,7 @@ export async function trainCodeCache(command, args, out) {
     }
   } finally {
     client.close();
-    child.kill("SIGTERM");
+    child.stdin.end();
   }
   const code = await exited;
   if (code !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`${command} wrote no code cache (exit ${code}): ${stderr}`);

@@ -31,7 +31,7 @@ function cli() {
       logtostderr: { type: "boolean" },
       v: { type: "string" },
       tracing: { type: "string" },
-      // For the build only (scripts/build.mjs): on exit, write a V8 code cache of the second stage.
+      // For the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
       "code-cache-out": { type: "string" },
     },
   });
@@ -78,6 +78,8 @@ async function main() {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  // The build's training run ends by closing stdin: Windows has no SIGTERM to handle.
+  if (codeCacheOut) process.stdin.on("end", shutdown).resume();
 
   // Let the port line leave before the (synchronous) load begins.
   await new Promise((resolve) => setImmediate(resolve));
