@@ -4,21 +4,25 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: package archive all build typecheck test test-unit simulator export schema sdk demo install bench soak clean
+.PHONY: all build typecheck test simulator export schema sdk sdk-pack package package-test install install-built demo bench soak clean release-check lint-workflows
 
 all: build
 
+# A fresh clone has no node_modules: every target that needs them installs them first.
 node_modules:
-	@test -d node_modules || npm ci
+	npm ci --no-audit --no-fund
 
+# The plugin for development: a Node.js script and the files it loads, in bin/ (scripts/build.mjs).
 build: node_modules
 	node scripts/build.mjs
 
 typecheck: node_modules
 	node_modules/.bin/tsc -p tsconfig.json
 
-# The whole suite: typecheck, then every jest test (the gRPC tests spawn the built plugin).
-test: build typecheck
+# The whole suite: typecheck, then every jest test. The gRPC tests spawn the plugin, and run twice:
+# against bin/ (the Node.js script) and against the single executable (jest.config.js), so both
+# are built first; no test rebuilds them while others run them.
+test: build typecheck package
 	$(JEST) $(JEST_ARGS)
 
 simulator: build
@@ -30,20 +34,45 @@ simulator: build
 export: build
 	node dist/hosting-export.js $(ARGS)
 
+# The development plugin, where the engine looks for version $(VERSION) of it. install-built copies
+# what bin/ holds without rebuilding it (a test uses it while other tests run bin/'s plugin).
 install: build
+	@$(MAKE) --no-print-directory install-built
+
+install-built:
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
-	mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).* "$$dir/" && \
+	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).undici.js "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
-# The plugin's files as one archive, for `pulumi plugin install resource hosting <version> --file <archive>`.
-# `archive` packs what bin/ holds without rebuilding (the tests use it while other tests run the plugin).
-PLUGIN_ARCHIVE := dist/pulumi-resource-hosting-v$(VERSION).tar.gz
-package: build
-	@$(MAKE) --no-print-directory archive
+# The plugin as users install it, for this machine: one executable that needs no Node.js
+# (dist/pulumi-resource-hosting) and the archive the engine downloads,
+# dist/pulumi-resource-hosting-v$(VERSION)-<os>-<arch>.tar.gz (scripts/package.mjs).
+package: node_modules
+	node scripts/package.mjs
 
-archive:
-	@mkdir -p dist && tar -czf $(PLUGIN_ARCHIVE) -C bin $(notdir $(wildcard $(PLUGIN) $(PLUGIN).*)) && \
-	echo "wrote $(PLUGIN_ARCHIVE); install it with: pulumi plugin install resource hosting $(VERSION) --file $(PLUGIN_ARCHIVE)"
+# What `make package` wrote, as a user gets it: the archive unpacked into a PULUMI_HOME, the
+# executable started with no node on PATH and driven over gRPC (the release workflow runs this).
+package-test: node_modules
+	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
+
+# The Node.js SDK as an npm package: dist/hosting-pulumi-$(VERSION).tgz.
+sdk-pack: node_modules
+	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
+	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
+
+# A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
+# (on GitHub Actions TAG defaults to the pushed tag).
+TAG ?= $(GITHUB_REF_NAME)
+release-check:
+	@if [ "$(TAG)" != "v$(VERSION)" ]; then \
+	  echo "release tag '$(TAG)' does not match package.json's version $(VERSION): tag v$(VERSION), or change the version and run make schema sdk" >&2; exit 1; \
+	fi; echo "release tag $(TAG) matches package.json's version $(VERSION)"
+
+# The GitHub Actions workflows, checked against the workflow schema (action-validator, offline).
+lint-workflows: node_modules
+	@for f in .github/workflows/*.yml examples/drift-check/github-actions.yml; do \
+	  node_modules/.bin/action-validator "$$f" || { echo "$$f: not a valid workflow (action-validator)" >&2; exit 1; }; \
+	done; echo "workflows valid"
 
 clean:
 	rm -rf bin dist
@@ -61,12 +90,15 @@ sdk: node_modules
 	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
-# pulumi up, a preview of an image change, and destroy. Needs the Pulumi CLI (it says so if missing).
+# pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a
+# pulumi on PATH it fetches a pinned Pulumi CLI into a cache first (scripts/demo.sh says where),
+# then installs node_modules if they are missing (make install).
 demo:
 	@$(SHELL) scripts/demo.sh
 
 # Performance (issue 5): every figure beside its baseline, measured in one run against the
 # simulator; prints the table and writes bench/results.json. ARGS="--only startup,volume" runs some.
+# The start-up row also measures the single executable when dist/ has one (make package).
 bench: build
 	node scripts/run-ts.mjs bench/run.ts $(ARGS)
 

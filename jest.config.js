@@ -1,9 +1,30 @@
+// Two projects, one run (so one report counts everything):
+// - "node script": every test; the gRPC tests start bin/pulumi-resource-hosting (`make build`), or
+//   the plugin HOSTING_PLUGIN names.
+// - "single executable": the gRPC tests again, against dist/pulumi-resource-hosting (`make package`),
+//   so that the plugin users install behaves as the one we develop. Left out when HOSTING_PLUGIN
+//   points the suite at one plugin: `HOSTING_PLUGIN=/abs/path npx jest test/grpc`.
+const common = {
+  testEnvironment: "node",
+  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+};
+
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: "node",
-  roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
   testTimeout: 60000,
   maxWorkers: 2,
+  projects: [
+    { ...common, displayName: "node script", roots: ["<rootDir>/test"], testMatch: ["**/*.test.ts"] },
+    ...(process.env.HOSTING_PLUGIN
+      ? []
+      : [
+          {
+            ...common,
+            displayName: "single executable",
+            roots: ["<rootDir>/test/grpc"],
+            testMatch: ["**/*.test.ts"],
+            setupFiles: ["<rootDir>/test/setup/singleExecutable.js"],
+          },
+        ]),
+  ],
 };

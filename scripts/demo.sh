@@ -3,12 +3,41 @@
 # simulator (state kept in a file), and takes examples/app-with-postgres through `pulumi up`, a
 # `pulumi preview` of a changed image (an in-place update) and `pulumi destroy`, on a local state
 # backend. Everything it creates lives in one temporary directory, removed on exit; your
-# ~/.pulumi is not touched.
+# ~/.pulumi is not touched. Needs Node.js and internet: node_modules come with `make install`
+# (npm ci) and the Pulumi CLI, when none is on PATH, from the cache below.
 set -euo pipefail
 
-if ! command -v pulumi >/dev/null 2>&1; then
-  echo "make demo needs the Pulumi CLI, which is not on PATH: install it (https://www.pulumi.com/docs/install/, e.g. curl -fsSL https://get.pulumi.com | sh) and run make demo again." >&2
+# Without a pulumi on PATH, the demo brings its own: npm's `pulumi` package at this version, which
+# downloads the Pulumi CLI of the same version on first use (it runs get.pulumi.com's install
+# script into $PULUMI_HOME/versions/<version>). Both live in a cache outside the repository, kept
+# between runs; delete the directory to fetch again.
+PULUMI_CLI_VERSION=3.265.0
+pulumi_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-hosting/pulumi-$PULUMI_CLI_VERSION"
+pulumi_bin="$pulumi_cache/home/versions/$PULUMI_CLI_VERSION/bin"
+
+# One line on stderr that says why and what to do, and stop.
+no_cli() {
+  echo "make demo needs the Pulumi CLI: none is on PATH, and $1. Install it (https://www.pulumi.com/docs/install/), put it on PATH, and run make demo again." >&2
   exit 1
+}
+
+if ! command -v pulumi >/dev/null 2>&1; then
+  if [ ! -x "$pulumi_bin/pulumi" ]; then
+    mkdir -p "$pulumi_cache"
+    log="$pulumi_cache/fetch.log"
+    : >"$log"
+    [ -f "$pulumi_cache/package.json" ] || echo '{ "private": true }' >"$pulumi_cache/package.json"
+    npm install --prefix "$pulumi_cache" --no-save --no-audit --no-fund --loglevel=error "pulumi@$PULUMI_CLI_VERSION" >>"$log" 2>&1 ||
+      no_cli "installing npm's pulumi@$PULUMI_CLI_VERSION (which fetches it) failed (details: $log)"
+    # `pulumi version` through the npm package makes it download the CLI into $PULUMI_HOME/versions.
+    if ! env -u PULUMI_VERSION PULUMI_HOME="$pulumi_cache/home" node "$pulumi_cache/node_modules/pulumi/run.js" version >>"$log" 2>&1 ||
+      [ ! -x "$pulumi_bin/pulumi" ]; then
+      reason=$(grep -v '^Downloading pulumi' "$log" | grep -v '^[[:space:]]*$' | tail -n 1 | tr -d '\r')
+      no_cli "downloading Pulumi CLI v$PULUMI_CLI_VERSION failed (${reason:-no reason given}; details: $log)"
+    fi
+  fi
+  export PATH="$pulumi_bin:$PATH"
+  echo "using the Pulumi CLI v$PULUMI_CLI_VERSION from $pulumi_bin"
 fi
 
 cd "$(dirname "$0")/.."

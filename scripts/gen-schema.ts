@@ -25,5 +25,9 @@ if (!generator) throw new Error("typescript-json-schema could not read the decla
 const readType: TypeReader = (typeName) => generator.getSchemaForSymbol(typeName) as any;
 
 const pkg = require(resolve("package.json"));
-const schema = buildPackageSchema({ resources, functions, provider }, { version: pkg.version, readType });
+// pluginDownloadURL comes from one place, package.json's `pulumi` field: a fork changes that line.
+const schema = buildPackageSchema(
+  { resources, functions, provider },
+  { version: pkg.version, readType, pluginDownloadURL: pkg.pulumi?.pluginDownloadURL },
+);
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

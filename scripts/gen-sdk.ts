@@ -7,7 +7,8 @@
 // per resource extending pulumi.CustomResource (static get and isInstance, Output fields, typed
 // Args and State, required-input checks, defaults, secrets, replaceOnChanges), a Provider class,
 // each function plus its Output form, a `config` module and the `types` modules. The plugin
-// version rides along in every resource's options, so the engine loads the matching plugin.
+// version rides along in every resource's options, so the engine loads the matching plugin, and so
+// does the schema's pluginDownloadURL, so the engine can download it when it is not installed.
 //
 // Where it differs from Pulumi's generator, on purpose: `declare` output fields (as newer Pulumi
 // versions write them; plain `x!:` fields would be reset to undefined after super() wherever class
@@ -133,8 +134,8 @@ function packageJson(pkg: PackageSpec): string {
     scripts: { build: "tsc" },
     dependencies,
     devDependencies: { "@types/node": "^20", typescript: "^5.0.0" },
-    // The language host reads this to know which plugin (and version) the program needs.
-    pulumi: { resource: true, name: pkg.name, version: pkg.version },
+    // The language host reads this to know which plugin (and version) the program needs, and where to get it.
+    pulumi: { resource: true, name: pkg.name, version: pkg.version, server: pkg.pluginDownloadURL },
   };
   return JSON.stringify(json, null, 4) + "\n";
 }
@@ -207,7 +208,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion() };
+    return { version: getVersion()${pkg.pluginDownloadURL ? `, pluginDownloadURL: ${JSON.stringify(pkg.pluginDownloadURL)}` : ""} };
 }
 
 /** @internal */

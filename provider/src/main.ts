@@ -5,24 +5,40 @@
 //
 // Start-up is on the path of every `pulumi preview`, so this file needs nothing but Node's
 // built-ins: it listens, prints the port, and only then loads the gRPC server and the
-// provider (server/start.ts, the bulk of the bundle). Connections the engine opens
-// meanwhile are accepted paused and handed to gRPC once it is loaded, so no byte is lost
-// and no call fails; the engine's first call simply waits for the load, which now overlaps
-// with the engine's own work instead of preceding the port line.
+// provider (server/start.ts, the bulk of the plugin; see startup.ts for how, and for the V8
+// code cache that makes it quick). Connections the engine opens meanwhile are accepted paused
+// and handed to gRPC once it is loaded, so no byte is lost and no call fails; the engine's
+// first call simply waits for the load, which overlaps with the engine's own work.
+//
+// If the second stage cannot start (a file missing beside the executable, a Node.js too old),
+// the plugin keeps its port and answers every call with the reason and what to do, so that the
+// engine shows it (it shows a plugin's stderr only at debug level); the reason also goes to stderr.
+//
+// The same file is the main script of the single executable (`make package`), where the second
+// stage is embedded instead of beside it.
+import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
+import { loadSecondStage, nodeTooOld, prefetchSecondStage, serveFailure, startFailureMessage } from "./startup";
 
 function cli() {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
     strict: false,
     allowPositionals: true,
-    options: { logtostderr: { type: "boolean" }, v: { type: "string" }, tracing: { type: "string" } },
+    options: {
+      logtostderr: { type: "boolean" },
+      v: { type: "string" },
+      tracing: { type: "string" },
+      // For the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
+      "code-cache-out": { type: "string" },
+    },
   });
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
   const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
-  return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true };
+  const codeCacheOut = typeof values["code-cache-out"] === "string" ? values["code-cache-out"] : undefined;
+  return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true, codeCacheOut };
 }
 
 function listen(server: Server): Promise<number> {
@@ -36,30 +52,59 @@ function listen(server: Server): Promise<number> {
 }
 
 async function main() {
-  const options = cli();
-  // pauseOnConnect: nothing is read from a connection until gRPC owns it.
+  const { codeCacheOut, ...options } = cli();
+  const tooOld = nodeTooOld(process.version);
+  // Read while we listen and print the port (nothing to read for a Node.js that cannot run it).
+  const files = tooOld ? undefined : prefetchSecondStage(__dirname);
+  // pauseOnConnect: nothing is read from a connection until gRPC (or the failure server) owns it.
   const listener = createServer({ pauseOnConnect: true });
-  let provider: RunningProvider | undefined;
+  let serve: ((socket: Socket) => void) | undefined;
   const waiting: Socket[] = [];
-  listener.on("connection", (socket) => (provider ? provider.serve(socket) : waiting.push(socket)));
+  listener.on("connection", (socket) => (serve ? serve(socket) : waiting.push(socket)));
   const port = await listen(listener);
   process.stdout.write(`${port}\n`);
 
+  let provider: RunningProvider | undefined;
+  let writeCodeCache = () => {};
   const shutdown = () => {
     listener.close();
-    // Not loaded yet: no call can be in flight, so there is nothing to wait for.
-    if (!provider) process.exit(0);
-    provider.shutdown(() => process.exit(0));
+    const exit = () => {
+      writeCodeCache();
+      process.exit(0);
+    };
+    // Not loaded (yet, or ever): no call can be in flight, so there is nothing to wait for.
+    if (!provider) exit();
+    else provider.shutdown(exit);
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  // The build's training run ends by closing stdin: Windows has no SIGTERM to handle.
+  if (codeCacheOut) process.stdin.on("end", shutdown).resume();
 
   // Let the port line leave before the (synchronous) load begins.
   await new Promise((resolve) => setImmediate(resolve));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startProvider } = require("./server/start") as typeof import("./server/start");
-  provider = startProvider(options);
-  for (const socket of waiting.splice(0)) provider.serve(socket);
+  const started = performance.now();
+  let failure = tooOld;
+  if (files) {
+    try {
+      const loaded = await loadSecondStage(files);
+      provider = loaded.stage.startProvider(options);
+      serve = (socket) => provider!.serve(socket);
+      if (options.verbose) {
+        process.stderr.write(`hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`);
+      }
+      if (codeCacheOut) writeCodeCache = () => writeFileSync(codeCacheOut, loaded.createCachedData());
+    } catch (err) {
+      provider = undefined;
+      failure = err instanceof Error ? err.message : String(err);
+    }
+  }
+  if (failure) {
+    const message = startFailureMessage(failure, failure === tooOld);
+    process.stderr.write(`${message}\n`);
+    serve = serveFailure(message);
+  }
+  for (const socket of waiting.splice(0)) serve!(socket);
 }
 
 main().catch((err) => {

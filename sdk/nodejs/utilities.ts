@@ -47,7 +47,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion() };
+    return { version: getVersion(), pluginDownloadURL: "github://api.github.com/pulumi-hosting/pulumi-hosting" };
 }
 
 /** @internal */

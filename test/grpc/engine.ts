@@ -12,7 +12,12 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 
-export const PLUGIN = resolve(__dirname, "../../bin/pulumi-resource-hosting");
+/**
+ * The plugin the tests start: bin/'s Node.js script, or HOSTING_PLUGIN (an absolute path, or one
+ * relative to the repository), e.g. the single executable `make package` writes. `make test` runs
+ * the gRPC suite against both (jest.config.js).
+ */
+export const PLUGIN = resolve(__dirname, "../..", process.env.HOSTING_PLUGIN || "bin/pulumi-resource-hosting");
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
@@ -109,6 +114,8 @@ export interface PluginOptions {
   env?: NodeJS.ProcessEnv;
   /** Start it without the engine's address, as a user does for PULUMI_DEBUG_PROVIDERS (it learns it through Attach). */
   unattached?: boolean;
+  /** Another executable than PLUGIN (a copy, an unpacked archive). */
+  command?: string;
 }
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -126,8 +133,8 @@ export class Plugin {
     return plugin;
   }
 
-  private async spawn({ args = [], env = {}, unattached = false }: PluginOptions) {
-    this.child = spawn(PLUGIN, unattached ? args : [...args, this.engine.address], {
+  private async spawn({ args = [], env = {}, unattached = false, command = PLUGIN }: PluginOptions) {
+    this.child = spawn(command, unattached ? args : [...args, this.engine.address], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

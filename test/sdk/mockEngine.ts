@@ -16,6 +16,8 @@ export interface Registration {
   /** Top-level inputs that travelled as secrets. */
   secretInputs: string[];
   version: string;
+  /** Where the engine may download the plugin from (the schema's pluginDownloadURL). */
+  pluginDownloadURL: string;
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
   /** Provider reference (`<urn>::<id>`), empty for the default provider. */
@@ -30,6 +32,7 @@ export interface Invocation {
   token: string;
   args: Record<string, unknown>;
   version: string;
+  pluginDownloadURL: string;
 }
 
 export interface MockEngine {
@@ -97,6 +100,7 @@ export async function startMockEngine(options: {
     name: req.getName(),
     ...plain(properties),
     version: req.getVersion(),
+    pluginDownloadURL: req.getPlugindownloadurl(),
     replaceOnChanges: [...replaceOnChanges].sort(),
     additionalSecretOutputs: [...req.getAdditionalsecretoutputsList()].sort(),
     provider: req.getProvider(),
@@ -108,7 +112,7 @@ export async function startMockEngine(options: {
   wrap("readResource", (req) =>
     engine.registrations.push({ ...recorded("read", req, req.getProperties()?.toJavaScript() ?? {}, []), id: req.getId() }),
   );
-  wrap("invoke", (req) => engine.invocations.push({ token: req.getTok(), args: req.getArgs()?.toJavaScript() ?? {}, version: req.getVersion() }));
+  wrap("invoke", (req) => engine.invocations.push({ token: req.getTok(), args: req.getArgs()?.toJavaScript() ?? {}, version: req.getVersion(), pluginDownloadURL: req.getPlugindownloadurl() }));
   return engine;
 }
 

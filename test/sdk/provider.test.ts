@@ -24,6 +24,7 @@ describe("Provider", () => {
     expect(r.secretInputs).toEqual(["token"]);
     expect(r.additionalSecretOutputs).toEqual(["token"]);
     expect(r.version).toBe(schema.version);
+    expect(r.pluginDownloadURL).toBe(schema.pluginDownloadURL);
     expect(hosting.Provider.isInstance(provider)).toBe(true);
   });
 
@@ -55,13 +56,14 @@ describe("Provider", () => {
 });
 
 describe("getContainerLogs", () => {
-  test("invokes hosting:index:getContainerLogs with its arguments and the plugin version", async () => {
+  test("invokes hosting:index:getContainerLogs with its arguments, the plugin version and where to download it", async () => {
     const result = await hosting.getContainerLogs({ containerId: CONTAINER, projectId: PROJECT });
     expect(result.logs).toBe(`logs of ${CONTAINER}`);
     expect(engine.invocations.at(-1)).toEqual({
       token: "hosting:index:getContainerLogs",
       args: { containerId: CONTAINER, projectId: PROJECT },
       version: schema.version,
+      pluginDownloadURL: schema.pluginDownloadURL,
     });
   });
 

@@ -89,11 +89,12 @@ describe.each(cases)("$token", (c) => {
     expect(engine.registration(c.name).secretInputs).toEqual(c.secretInputs);
   });
 
-  test("sends replaceOnChanges, additionalSecretOutputs and the plugin version", () => {
+  test("sends replaceOnChanges, additionalSecretOutputs, the plugin version and where to download it", () => {
     const r = engine.registration(c.name);
     expect(r.replaceOnChanges).toEqual(c.replaceOnChanges);
     expect(r.additionalSecretOutputs).toEqual(c.additionalSecretOutputs);
     expect(r.version).toBe(schema.version);
+    expect(r.pluginDownloadURL).toBe(schema.pluginDownloadURL);
   });
 });
 
@@ -120,7 +121,7 @@ describe("the same rules, derived from schema.json, for every resource", () => {
 
 test("the version that rides along is the schema's, the SDK package's and the plugin's", () => {
   expect(require("../../sdk/nodejs/package.json").version).toBe(schema.version);
-  expect(require("../../sdk/nodejs/package.json").pulumi).toEqual({ resource: true, name: "hosting", version: schema.version });
+  expect(require("../../sdk/nodejs/package.json").pulumi).toEqual({ resource: true, name: "hosting", version: schema.version, server: schema.pluginDownloadURL });
   expect(require("../../package.json").version).toBe(schema.version);
 });
 

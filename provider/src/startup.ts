@@ -1,0 +1,196 @@
+// The first stage's helpers (see main.ts): only Node's built-ins, and nothing here runs at import
+// time beyond constants, so the port line never waits for it.
+//
+// - Which Node.js the plugin needs, and whether this one will do (undici needs >= 20.18.1).
+// - Loading the second stage (server/start.ts bundled: gRPC, the provider, the API client) from
+//   beside the executable, or from inside it when the plugin is a single executable (SEA), with a
+//   V8 code cache made at build time.
+// - When the second stage cannot start, a stand-in gRPC server that answers every call with the
+//   reason, because the engine shows a plugin's stderr only at debug level: without it, the user
+//   sees nothing but "plugin did not begin responding".
+import { readFile } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { Socket } from "node:net";
+import { Script, constants } from "node:vm";
+import { engines, pulumi, version } from "../../package.json";
+
+export type SecondStage = typeof import("./server/start");
+
+/** The second stage beside the executable (the Node.js-script plugin, `make build` → bin/). */
+export const SERVER_FILE = "pulumi-resource-hosting.server.js";
+/** Its V8 code cache, made by the build; the asset names inside the single executable are the same. */
+export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
+
+// ---- the Node.js version ----
+
+/** The lowest Node.js version from an `engines.node` range of the form `>=X.Y.Z` (package.json's). */
+export function nodeFloor(range: string): string {
+  const match = /^\s*>=\s*v?(\d+\.\d+\.\d+)\s*$/.exec(range);
+  if (!match) throw new Error(`engines.node must be ">=X.Y.Z", not ${JSON.stringify(range)}`);
+  return match[1];
+}
+
+/** Whether `version` (`v20.18.1`, `20.18.1`, `v22.0.0-pre`) is at least `floor` (`20.18.1`). */
+export function versionAtLeast(version: string, floor: string): boolean {
+  const parse = (v: string) => {
+    const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(v.trim());
+    if (!match) throw new Error(`not a Node.js version: ${JSON.stringify(v)}`);
+    return match.slice(1).map(Number);
+  };
+  const [have, need] = [parse(version), parse(floor)];
+  for (let i = 0; i < 3; i++) if (have[i] !== need[i]) return have[i] > need[i];
+  return true;
+}
+
+/** The commands that replace the installed plugin with the released one (a single executable). */
+const REINSTALL =
+  `pulumi plugin rm resource hosting ${version} --yes, then ` +
+  `pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}`;
+
+/** Why this Node.js cannot run the plugin, and what to do, or undefined when it can. */
+export function nodeTooOld(running: string, range = engines.node, execPath = process.execPath): string | undefined {
+  const floor = nodeFloor(range);
+  if (versionAtLeast(running, floor)) return undefined;
+  return (
+    `it needs Node.js ${floor} or newer, and the node that runs it (${execPath}) is ${running}. ` +
+    `Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${REINSTALL}`
+  );
+}
+
+// ---- the second stage ----
+
+export interface LoadedStage {
+  stage: SecondStage;
+  /** Whether V8 took the build's code cache ("rejected": made by another Node.js, or not for this source). */
+  cache: "accepted" | "rejected" | "absent";
+  /** For the build (`--code-cache-out`): a code cache of everything compiled so far. */
+  createCachedData(): Buffer;
+}
+
+interface StageFiles {
+  file: string;
+  source: string;
+  cachedData?: Buffer;
+}
+
+/** The second stage's source and code cache from inside the single executable, if this is one. */
+function embedded(): StageFiles | undefined {
+  let sea: typeof import("node:sea");
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    sea = require("node:sea");
+  } catch {
+    return undefined; // Node.js before 20.12 has no node:sea, and no single executables
+  }
+  if (!sea.isSea()) return undefined;
+  // getRawAsset: the bytes inside the executable, not a copy; only read, never written.
+  const raw = (key: string) => Buffer.from(sea.getRawAsset(key) as ArrayBuffer);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = raw(SERVER_CACHE_FILE);
+  } catch {
+    cachedData = undefined; // built without one: the load compiles
+  }
+  const source = raw(SERVER_FILE).toString("latin1");
+  return { file: join(dirname(process.execPath), SERVER_FILE), source, cachedData };
+}
+
+const read = (file: string) => new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
+
+/**
+ * Starts reading the second stage (from inside the single executable, or from beside the
+ * executable) and returns what will have it. main.ts calls this before it listens, so the reads
+ * run on libuv's threads while it prints the port.
+ *
+ * The source is read as latin1: the build writes it in ASCII (esbuild escapes everything else), and
+ * a one-byte string is quicker to make than one decoded from UTF-8.
+ */
+export function prefetchSecondStage(besideDir: string): Promise<StageFiles> {
+  const inside = embedded();
+  if (inside) return Promise.resolve(inside);
+  const file = join(besideDir, SERVER_FILE);
+  const source = read(file).then((bytes) => bytes.toString("latin1"));
+  const cachedData = read(join(besideDir, SERVER_CACHE_FILE)).catch(() => undefined);
+  const files = Promise.all([source, cachedData]).then(([source, cachedData]) => ({ file, source, cachedData }));
+  // Nobody awaits it until the port line is out: a failed read is reported then, by loadSecondStage.
+  files.catch(() => {});
+  return files;
+}
+
+/**
+ * Runs the second stage, as Node's CommonJS loader would (same wrapper, `require` relative to its
+ * file), but through vm.Script so that V8 can take the code cache the build made. Why not plain
+ * `require`: Node 20 has no module compile cache (that came in 22.1), and compiling the 1.3 MB
+ * bundle, then its functions as they first run, was more than half the time to the first answer.
+ * A cache that another V8 made is rejected by V8 itself, and the load simply compiles.
+ */
+export async function loadSecondStage(files: Promise<StageFiles>): Promise<LoadedStage> {
+  const { file, source, cachedData } = await files;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData: cachedData && cachedData.length > 0 ? cachedData : undefined,
+    // An import() the bundle leaves external resolves as it would in a CommonJS module.
+    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const module = { exports: {} as SecondStage };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    stage: module.exports,
+    cache: !cachedData?.length ? "absent" : script.cachedDataRejected ? "rejected" : "accepted",
+    createCachedData: () => script.createCachedData(),
+  };
+}
+
+// ---- when the second stage cannot start ----
+
+/**
+ * What the engine shows the user when the plugin cannot start: the reason, and what to do (a
+ * reason from nodeTooOld says that itself; any other failure means the installation is broken).
+ */
+export function startFailureMessage(reason: string, saysWhatToDo = false): string {
+  const cause = reason.replace(/\s+$/, "").replace(/\.$/, "");
+  const remedy = saysWhatToDo ? "" : `. Reinstall the plugin: ${REINSTALL} (or make install in a checkout of pulumi-hosting)`;
+  return `pulumi-resource-hosting could not start: ${cause}${remedy}`;
+}
+
+/**
+ * grpc-message is percent-encoded: every byte outside printable ASCII, and '%' itself (the gRPC
+ * over HTTP/2 specification, "Responses").
+ */
+export function encodeGrpcMessage(message: string): string {
+  let out = "";
+  for (const byte of Buffer.from(message, "utf8")) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** gRPC's FAILED_PRECONDITION: the system is not in a state in which the call can run. */
+const FAILED_PRECONDITION = 9;
+
+/**
+ * A gRPC server with Node's http2 alone (gRPC is not loadable: that is the failure) that answers
+ * every call, whatever its method, with FAILED_PRECONDITION and `message`: a trailers-only
+ * response (HEADERS with :status 200, content-type and grpc-status, ending the stream), which is
+ * what gRPC servers send for a call that fails before any reply. Returns what serves one of the
+ * listener's (paused) connections.
+ */
+export function serveFailure(message: string): (socket: Socket) => void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const http2 = require("node:http2") as typeof import("node:http2");
+  const server = http2.createServer();
+  server.on("stream", (stream) => {
+    stream.on("error", () => {}); // the client may reset the stream; nothing to do about it
+    stream.resume(); // drain the request message
+    stream.respond(
+      { ":status": 200, "content-type": "application/grpc", "grpc-status": String(FAILED_PRECONDITION), "grpc-message": encodeGrpcMessage(message) },
+      { endStream: true },
+    );
+  });
+  server.on("sessionError", () => {});
+  return (socket) => {
+    server.emit("connection", socket);
+    socket.resume();
+  };
+}

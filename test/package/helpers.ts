@@ -1,0 +1,76 @@
+// What the packaging tests share: where `make build` and `make package` leave the plugin, and a
+// plugin process started the engine's way, spoken to over gRPC.
+import * as grpc from "@grpc/grpc-js";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+
+export const ROOT = resolve(__dirname, "../..");
+export const VERSION: string = require("../../package.json").version;
+
+/** Pulumi's names for this machine, as in the archive's name (scripts/package.mjs). */
+export const OS = ({ linux: "linux", darwin: "darwin", win32: "windows" } as Record<string, string>)[process.platform];
+export const ARCH = ({ x64: "amd64", arm64: "arm64" } as Record<string, string>)[process.arch];
+export const EXE = process.platform === "win32" ? "pulumi-resource-hosting.exe" : "pulumi-resource-hosting";
+export const SCRIPT_PLUGIN = join(ROOT, "bin/pulumi-resource-hosting");
+export const SINGLE_EXECUTABLE = join(ROOT, "dist", EXE);
+export const ARCHIVE = join(ROOT, `dist/pulumi-resource-hosting-v${VERSION}-${OS}-${ARCH}.tar.gz`);
+
+/** `make test` builds both before jest starts; run alone, a test says what to build. */
+export function built(file: string, target: string): string {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run make ${target} first (make test does)`);
+  return file;
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+export interface Started {
+  child: ChildProcess;
+  port: number;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts a plugin as the engine does (`<plugin> [args] <engine address>`) and reads its port line. */
+export async function startPlugin(command: string, options: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Started> {
+  const child = spawn(command, [...(options.args ?? []), "127.0.0.1:1"], {
+    cwd: options.cwd,
+    env: options.env ?? { PATH: process.env.PATH },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const line = await new Promise<string>((res, rej) => {
+    createInterface({ input: child.stdout! }).once("line", res);
+    child.once("error", rej);
+    child.once("exit", (code) => rej(new Error(`${command} exited (${code}) before printing its port: ${stderr}`)));
+  });
+  expect(line).toMatch(/^\d+$/);
+  return {
+    child,
+    port: Number(line),
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((res) => child.once("exit", res));
+        child.kill("SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+/** A ResourceProvider client for a plugin's port. */
+export function client(port: number) {
+  return new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+}
+
+/** GetPluginInfo's version, or the gRPC error. */
+export function pluginVersion(port: number): Promise<string> {
+  const c = client(port);
+  return new Promise<string>((res, rej) => c.getPluginInfo(new Empty(), (err, info) => (err ? rej(err) : res(info!.getVersion())))).finally(() => c.close());
+}

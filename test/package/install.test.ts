@@ -1,0 +1,30 @@
+// `make install`: the development plugin (bin/) where the engine looks for this version of it.
+// The test copies what `make test` built (make install-built), without rebuilding bin/ under the
+// other tests that are running it.
+import { execFileSync } from "node:child_process";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, SCRIPT_PLUGIN, VERSION, built, pluginVersion, startPlugin, tempDir } from "./helpers";
+
+test("make install puts the development plugin (bin/) where the engine looks, and it starts from there", async () => {
+  const home = tempDir("hosting-pulumi-home-");
+  try {
+    built(SCRIPT_PLUGIN, "build");
+    execFileSync("make", ["--no-print-directory", "install-built"], { cwd: ROOT, env: { ...process.env, PULUMI_HOME: home } });
+    const pluginDir = join(home, "plugins", `resource-hosting-v${VERSION}`);
+    expect(readdirSync(pluginDir).sort()).toEqual([
+      "pulumi-resource-hosting",
+      "pulumi-resource-hosting.server.cache",
+      "pulumi-resource-hosting.server.js",
+      "pulumi-resource-hosting.undici.js",
+    ]);
+    const plugin = await startPlugin(join(pluginDir, "pulumi-resource-hosting"), { cwd: home });
+    try {
+      expect(await pluginVersion(plugin.port)).toBe(VERSION);
+    } finally {
+      await plugin.stop();
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,61 @@
+// The first stage's pure parts (provider/src/startup.ts): which Node.js will do, and how the
+// start-up failure travels in gRPC's grpc-message header.
+import { encodeGrpcMessage, nodeFloor, nodeTooOld, startFailureMessage, versionAtLeast } from "../../provider/src/startup";
+
+const pkg = require("../../package.json");
+
+test("the floor is package.json's engines.node (undici needs 20.18.1)", () => {
+  expect(pkg.engines.node).toBe(">=20.18.1");
+  expect(nodeFloor(pkg.engines.node)).toBe("20.18.1");
+  expect(nodeFloor(" >= v22.1.0 ")).toBe("22.1.0");
+  for (const range of ["^20.18.1", "20.x", ">=20", ">=20.18.1 <23", ""]) expect(() => nodeFloor(range)).toThrow(/engines\.node must be ">=X\.Y\.Z"/);
+});
+
+test.each([
+  ["v20.18.1", "20.18.1", true],
+  ["v20.18.0", "20.18.1", false],
+  ["v20.20.2", "20.18.1", true],
+  ["v20.9.0", "20.18.1", false], // numeric, not textual: 9 < 18
+  ["v21.0.0", "20.18.1", true],
+  ["v19.99.99", "20.18.1", false],
+  ["v18.20.4", "20.18.1", false],
+  ["v22.0.0-nightly2024", "20.18.1", true],
+  ["20.18.1", "20.18.1", true],
+  ["v100.0.0", "20.18.1", true],
+])("versionAtLeast(%s, %s) is %s", (version, floor, expected) => {
+  expect(versionAtLeast(version, floor)).toBe(expected);
+});
+
+test("a version that is not one is an error, not a pass", () => {
+  expect(() => versionAtLeast("twenty", "20.18.1")).toThrow(/not a Node\.js version/);
+});
+
+test("an old Node.js gets a reason that names both versions and the way out", () => {
+  const reinstall =
+    `pulumi plugin rm resource hosting ${pkg.version} --yes, then ` +
+    `pulumi plugin install resource hosting ${pkg.version} --server ${pkg.pulumi.pluginDownloadURL}`;
+  expect(nodeTooOld("v20.20.2")).toBeUndefined();
+  const reason = nodeTooOld("v18.19.0", ">=20.18.1", "/usr/bin/node")!;
+  expect(reason).toBe(
+    "it needs Node.js 20.18.1 or newer, and the node that runs it (/usr/bin/node) is v18.19.0. " +
+      `Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${reinstall}`,
+  );
+  expect(startFailureMessage(reason, true)).toBe(`pulumi-resource-hosting could not start: ${reason}`);
+  // Any other failure: the installation is broken, and reinstalling mends it.
+  expect(startFailureMessage("ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'")).toBe(
+    "pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'. " +
+      `Reinstall the plugin: ${reinstall} (or make install in a checkout of pulumi-hosting)`,
+  );
+});
+
+test.each([
+  ["plain text", "plain text"],
+  ["100% sure", "100%25 sure"],
+  ["line\nbreak", "line%0Abreak"],
+  ["tab\there", "tab%09here"],
+  ["naïve", "na%C3%AFve"],
+  ["~ and space", "~ and space"],
+])("grpc-message percent-encodes %j", (message, encoded) => {
+  expect(encodeGrpcMessage(message)).toBe(encoded);
+  expect(decodeURIComponent(encoded)).toBe(message);
+});
