@@ -43,7 +43,7 @@ const lastInvocation = () => engine.invocations.at(-1)!;
 describe("get<Kind> by id or by name", () => {
   test("getContainer by name sends the token, the arguments and the plugin version, and answers typed", async () => {
     const web: hosting.GetContainerResult = await hosting.getContainer({ name: "web" });
-    expect(lastInvocation()).toEqual({ token: "hosting:index:getContainer", args: { name: "web" }, version: schema.version });
+    expect(lastInvocation()).toEqual({ token: "hosting:index:getContainer", args: { name: "web" }, version: schema.version, pluginDownloadURL: schema.pluginDownloadURL });
     const port: number = web.httpPort;
     const env: { [key: string]: string } | undefined = web.env;
     expect({ id: web.id, port, env, image: web.image }).toEqual({ id: ID, port: 8080, env: { LOG_LEVEL: "info" }, image: IMAGE });
