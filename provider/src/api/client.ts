@@ -12,7 +12,7 @@ import type { Dispatcher } from "undici";
 import { version as packageVersion } from "../../../package.json";
 import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshLists } from "./loader";
-import type { RateControlOptions } from "./rateControl";
+import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { AbortedError } from "./errors";
 import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
@@ -74,6 +74,8 @@ export interface HostingClientOptions {
   logger?: (line: string) => void;
   /** Tuning of the client-wide adaptive rate control. */
   rateControl?: RateControlOptions;
+  /** Another client-wide admission control in place of the adaptive one (benchmarks, tests). */
+  rateController?: Admission;
   /** Use another undici dispatcher than the shared process-wide pool (tests). */
   dispatcher?: Dispatcher;
 }
@@ -400,6 +402,7 @@ export class HostingClient {
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       logger: options.logger,
       rateControl: options.rateControl,
+      rateController: options.rateController,
       dispatcher: options.dispatcher,
     });
     this.containers = new ContainersApi(this.transport);
