@@ -107,6 +107,8 @@ export function missingKeys(err: GrpcFailure): string[] {
 export interface PluginOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
+  /** Another build of the plugin than bin/ (a benchmark's variant). */
+  executable?: string;
 }
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -124,8 +126,8 @@ export class Plugin {
     return plugin;
   }
 
-  private async spawn({ args = [], env = {} }: PluginOptions) {
-    this.child = spawn(PLUGIN, [...args, this.engine.address], {
+  private async spawn({ args = [], env = {}, executable = PLUGIN }: PluginOptions) {
+    this.child = spawn(executable, [...args, this.engine.address], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
