@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-pack package package-test install install-built demo bench soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-pack package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
 
 all: build
 
@@ -101,6 +101,11 @@ demo:
 # The start-up row also measures the single executable when dist/ has one (make package).
 bench: build
 	node scripts/run-ts.mjs bench/run.ts $(ARGS)
+
+# Where it breaks: the preview and refresh rows at 1,000, 5,000 and 10,000 resources (several minutes);
+# prints the curve and writes bench/curve.json. ARGS="--sizes 1000,2000 --engine16-up-to 2000" to choose.
+bench-curve: build
+	node scripts/run-ts.mjs bench/curve.ts $(ARGS)
 
 # Fault-injection soak (issue 6): `npm run soak -- --ops 500 --seed 7`, or make soak ARGS="--ops 500 --seed 7".
 soak: build

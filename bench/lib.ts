@@ -1,16 +1,20 @@
 // Shared pieces of the benchmarks: a row of the results table, timing and process figures,
 // and the simulator + plugin pair every benchmark drives (the plugin is the built one, spoken
 // to over gRPC exactly as the engine does, through test/grpc/engine.ts).
+import { build } from "esbuild";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { ALICE, startSimulator, type Simulator, type SimulatorOptions } from "../simulator/src";
-import { Plugin } from "../test/grpc/engine";
+import { ALICE, startSimulator, type SimUser, type Simulator, type SimulatorOptions } from "../simulator/src";
+import { Plugin, type PluginOptions } from "../test/grpc/engine";
 
 export const PROJECT = ALICE.projects[0];
 export const IMAGE = "registry.example.com/acme/web:1.0.0";
 export const CONTAINER = "hosting:index:Container";
 export const VOLUME = "hosting:index:Volume";
+/** The engine's default parallelism on a typical CI box: 4 × GOMAXPROCS, with 4 CPUs. */
+export const ENGINE_PARALLELISM = 16;
 
 /** One line of the table: a figure beside its baseline, and the target it is held to. */
 export interface Row {
@@ -32,6 +36,9 @@ export const median = (xs: number[]) => {
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
+export const mb = (x: number) => `${x.toFixed(1)} MB`;
+export const kb = (bytes: number) => (bytes >= 1024 * 1024 ? mb(bytes / 1024 / 1024) : `${(bytes / 1024).toFixed(1)} kB`);
+export const thousands = (n: number) => n.toLocaleString("en-US");
 export const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`);
 export const times = (x: number) => `${x.toFixed(2)}×`;
 export const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -68,11 +75,12 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-/** A fresh simulator and a plugin configured as alice against it. */
-export async function rig(options: SimulatorOptions = {}, pluginOptions: { args?: string[] } = {}): Promise<Rig> {
+/** A fresh simulator and a plugin configured as alice against it (or another build of the plugin). */
+export async function rig(options: SimulatorOptions = {}, pluginOptions: PluginOptions & { user?: SimUser } = {}): Promise<Rig> {
   const sim = await startSimulator({ port: 0, ...options });
-  const plugin = await Plugin.start({ args: pluginOptions.args });
-  await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: PROJECT });
+  const { user = ALICE, ...spawnOptions } = pluginOptions;
+  const plugin = await Plugin.start(spawnOptions);
+  await plugin.configure({ baseUrl: sim.url, token: user.token, projectId: user.projects[0] });
   return {
     sim,
     plugin,
@@ -103,4 +111,31 @@ export async function api(sim: Simulator, method: string, path: string, body?: u
   });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+/** Requests the simulator served with this method and a path matching `path`. */
+export const served = (sim: Simulator, method: string, path: RegExp) =>
+  sim.control.requests().filter((r) => r.method === method && path.test(r.path)).length;
+
+/** The path of a project's list of `kind` (containers, volumes), and a pattern that matches only it. */
+export const listPath = (kind: string, project = PROJECT) => `/v1/projects/${project}/${kind}`;
+export const listPattern = (kind: string, project = PROJECT) => new RegExp(`^${listPath(kind, project)}$`);
+
+/** Bundles a benchmark's own build of the plugin (an entry in bench/) into dist/bench/; returns the executable. */
+export async function bundledPlugin(entry: string): Promise<string> {
+  const root = resolve(__dirname, "../..");
+  const outfile = resolve(root, "dist/bench", basename(entry).replace(/\.ts$/, ""));
+  await build({
+    entryPoints: [resolve(root, entry)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    packages: "external",
+    banner: { js: "#!/usr/bin/env node" },
+    logLevel: "warning",
+  });
+  chmodSync(outfile, 0o755);
+  return outfile;
 }

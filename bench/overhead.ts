@@ -1,14 +1,18 @@
-// 5. Per-operation overhead: a Container's Check + Diff round trip over gRPC (median), beside
-// an empty call (GetPluginInfo) that shows gRPC's own floor; and the plugin's CPU time for a
-// preview of 500 resources (Check + Diff each, 16 at a time as the engine runs them).
+// 5. A preview of 1,000 resources of mixed kinds, as the engine sends it (Check then Diff for each,
+// 16 at a time): the CPU the plugin spends, beside the CPU it spends answering as many empty
+// gRPC calls (GetPluginInfo) at the same parallelism. As information (the former target of
+// < 1 ms is retired: the round trip is dominated by the gRPC library): the median round trip of
+// one Container Check + Diff, beside an empty call's.
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { CONTAINER, IMAGE, PROJECT, median, ms, now, pool, processFigures, rig, times, type Row } from "./lib";
+import type { Plugin } from "../test/grpc/engine";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, median, ms, now, pool, processFigures, rig, thousands, times, type Row } from "./lib";
 
 const ROUNDS = 2_000;
-const PREVIEW = 500;
+const PREVIEW = 1_000;
+const CPU_BUDGET_MS = 1_000;
 const ID = "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00";
 
-/** The stack of a 500-resource preview: a mix of every type, with the state a refresh left. */
+/** The stack of a preview: a mix of every type, with the state a refresh left. */
 function stackResource(i: number) {
   const kinds = [
     { type: CONTAINER, inputs: { name: `app-${i}`, image: IMAGE, env: { LOG_LEVEL: "info", PORT: "8080" }, replicas: 2 } },
@@ -20,66 +24,100 @@ function stackResource(i: number) {
   return kinds[i % kinds.length];
 }
 
-export async function overhead(): Promise<Row> {
-  const { plugin, close } = await rig();
-  try {
-    const olds = { name: "web", image: IMAGE, httpPort: 8080, running: true, projectId: PROJECT, status: "running" };
-    const news = { name: "web", image: "registry.example.com/acme/web:1.0.1" };
-    const pair = async () => {
-      const checked = await plugin.check(CONTAINER, "web", news, olds);
-      await plugin.diff(CONTAINER, "web", ID, olds, checked.inputs, olds);
-    };
-    const empty = () => plugin.call("getPluginInfo", new Empty());
-    for (let i = 0; i < 300; i++) {
-      await pair();
-      await empty();
-    }
-    const pairs: number[] = [];
-    const empties: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      let t = now();
-      await pair();
-      pairs.push(now() - t);
-      t = now();
-      await empty();
-      empties.push(now() - t);
-    }
-    const pairMs = median(pairs);
-    const emptyMs = median(empties);
+/** The plugin's CPU (from /proc) and the wall time of `run`. */
+async function pluginCost(plugin: Plugin, run: () => Promise<unknown>): Promise<{ cpuMs: number; wallMs: number }> {
+  const before = processFigures(plugin.pid!).cpuMs;
+  const started = now();
+  await run();
+  return { wallMs: now() - started, cpuMs: processFigures(plugin.pid!).cpuMs - before };
+}
 
-    // A preview of 500 resources: the CPU the plugin spends, measured from /proc.
-    const pid = plugin.pid!;
-    const before = processFigures(pid).cpuMs;
-    const started = now();
-    await pool(PREVIEW, 16, async (i) => {
+/** A preview of `count` resources: Check then Diff for each, 16 at a time. */
+export function preview(plugin: Plugin, count: number) {
+  return pluginCost(plugin, () =>
+    pool(count, ENGINE_PARALLELISM, async (i) => {
       const { type, inputs } = stackResource(i);
       const name = `r-${i}`;
       const checked = await plugin.check(type, name, inputs, inputs);
       await plugin.diff(type, name, ID, { ...checked.inputs }, checked.inputs, checked.inputs);
-    });
-    const previewWallMs = now() - started;
-    const previewCpuMs = processFigures(pid).cpuMs - before;
+    }),
+  );
+}
 
-    return {
-      id: 5,
-      name: "Per-operation overhead (Container Check + Diff over gRPC; 500-resource preview)",
-      baseline: `empty gRPC call: ${ms(emptyMs)}`,
-      measured: `Check + Diff: ${ms(pairMs)}; preview of ${PREVIEW}: ${ms(previewCpuMs)} plugin CPU`,
-      ratio: `${times(pairMs / emptyMs)} empty call`,
-      target: "median < 1 ms; preview < 1 s CPU",
-      met: pairMs < 1 && previewCpuMs < 1000,
-      figures: {
-        rounds: ROUNDS,
-        checkDiffMedianMs: pairMs,
-        checkDiffP90Ms: [...pairs].sort((a, b) => a - b)[Math.floor(ROUNDS * 0.9)],
-        emptyCallMedianMs: emptyMs,
-        previewResources: PREVIEW,
-        previewCpuMs,
-        previewWallMs,
-      },
-      notes: ["Round trips are measured from the engine's side (this process, grpc-js client), so they include the client's own work."],
-    };
+/** `count` empty calls, 16 at a time: the gRPC floor of as many calls as a preview makes. */
+export function emptyCalls(plugin: Plugin, count: number) {
+  return pluginCost(plugin, () => pool(count, ENGINE_PARALLELISM, () => plugin.call("getPluginInfo", new Empty())));
+}
+
+/** Median round trips of one Container Check + Diff and of one empty call, alternately, after a warm-up. */
+async function roundTrips(plugin: Plugin) {
+  const olds = { name: "web", image: IMAGE, httpPort: 8080, running: true, projectId: PROJECT, status: "running" };
+  const news = { name: "web", image: "registry.example.com/acme/web:1.0.1" };
+  const pair = async () => {
+    const checked = await plugin.check(CONTAINER, "web", news, olds);
+    await plugin.diff(CONTAINER, "web", ID, olds, checked.inputs, olds);
+  };
+  const empty = () => plugin.call("getPluginInfo", new Empty());
+  for (let i = 0; i < 300; i++) {
+    await pair();
+    await empty();
+  }
+  const pairs: number[] = [];
+  const empties: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    let t = now();
+    await pair();
+    pairs.push(now() - t);
+    t = now();
+    await empty();
+    empties.push(now() - t);
+  }
+  return { pairMs: median(pairs), pairP90Ms: [...pairs].sort((a, b) => a - b)[Math.floor(ROUNDS * 0.9)], emptyMs: median(empties) };
+}
+
+/** A freshly started and configured plugin, as `pulumi preview` has one. */
+async function onFreshPlugin<T>(run: (plugin: Plugin) => Promise<T>): Promise<T> {
+  const { plugin, close } = await rig();
+  try {
+    return await run(plugin);
   } finally {
     await close();
   }
+}
+
+export async function overhead(): Promise<Row> {
+  // Each on a fresh plugin: a preview's plugin starts cold, so its JIT warm-up is part of the cost.
+  const { cold, warm } = await onFreshPlugin(async (plugin) => ({ cold: await preview(plugin, PREVIEW), warm: await preview(plugin, PREVIEW) }));
+  const floor = await onFreshPlugin((plugin) => emptyCalls(plugin, 2 * PREVIEW));
+  const trips = await onFreshPlugin(roundTrips);
+  return {
+    id: 5,
+    name: `Preview of ${thousands(PREVIEW)} resources of mixed kinds (Check + Diff each, ${ENGINE_PARALLELISM} at a time, fresh plugin)`,
+    baseline: `${thousands(2 * PREVIEW)} empty gRPC calls (fresh plugin): ${ms(floor.cpuMs)} plugin CPU; one empty call: ${ms(trips.emptyMs)} round trip`,
+    measured:
+      `${ms(cold.cpuMs)} plugin CPU (${ms(cold.wallMs)} wall); information: the same preview again ${ms(warm.cpuMs)} CPU; ` +
+      `one Container Check + Diff: ${ms(trips.pairMs)} round trip`,
+    ratio: `${times(cold.cpuMs / floor.cpuMs)} empty calls' CPU`,
+    target: "plugin CPU < 1 s",
+    met: cold.cpuMs < CPU_BUDGET_MS,
+    figures: {
+      previewResources: PREVIEW,
+      previewCpuMs: cold.cpuMs,
+      previewWallMs: cold.wallMs,
+      warmPreviewCpuMs: warm.cpuMs,
+      warmPreviewWallMs: warm.wallMs,
+      emptyCalls: 2 * PREVIEW,
+      emptyCallsCpuMs: floor.cpuMs,
+      emptyCallsWallMs: floor.wallMs,
+      rounds: ROUNDS,
+      checkDiffMedianMs: trips.pairMs,
+      checkDiffP90Ms: trips.pairP90Ms,
+      emptyCallMedianMs: trips.emptyMs,
+    },
+    notes: [
+      "The former target of a Check + Diff round trip under 1 ms is retired (its figure stays as information): round trips are " +
+        "measured from the engine's side (this process, a grpc-js client), and most of one is the gRPC library on both ends, " +
+        `not the provider: compare ${ms(trips.pairMs)} with an empty call's ${ms(trips.emptyMs)}. Plugin CPU is measured from /proc.`,
+    ],
+  };
 }

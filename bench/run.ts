@@ -1,7 +1,7 @@
 // `npm run bench` (make bench): every performance target of issue 5, each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only startup,refresh,volume,rate,overhead,memory   run some rows only
+//   --only startup,refresh,refresh1000,volume,rate,overhead,memory,up1000   run some rows only
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { resolve } from "node:path";
@@ -10,11 +10,22 @@ import type { Row } from "./lib";
 import { memory } from "./memory";
 import { overhead } from "./overhead";
 import { rateLimit } from "./rateLimit";
-import { refresh } from "./refresh";
+import { refresh, refreshLarge } from "./refresh";
+import { scaleUp } from "./scaleUp";
 import { startup } from "./startup";
 import { volume } from "./volume";
 
-const BENCHES: Record<string, () => Promise<Row>> = { startup, refresh, volume, rate: rateLimit, overhead, memory };
+// A benchmark makes one row, or several that share a run (volume: rows 3 and 8; up1000: rows 9 and 10).
+const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
+  startup,
+  refresh,
+  refresh1000: refreshLarge,
+  volume,
+  rate: rateLimit,
+  overhead,
+  memory,
+  up1000: scaleUp,
+};
 
 export function table(rows: Row[]): string {
   const lines = [
@@ -35,9 +46,9 @@ async function main() {
   for (const name of names) {
     process.stderr.write(`bench: ${name}…\n`);
     const t = Date.now();
-    const row = await BENCHES[name]();
-    process.stderr.write(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${row.measured}\n`);
-    rows.push(row);
+    const made = [await BENCHES[name]()].flat();
+    process.stderr.write(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`);
+    rows.push(...made);
   }
   rows.sort((a, b) => a.id - b.id);
 

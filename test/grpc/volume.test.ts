@@ -64,6 +64,23 @@ describe("Volume behaviour", () => {
     }
   });
 
+  test("volumes created together share their polls: five waits cost about the list reads of one", async () => {
+    fixture.sim.control.setSwitches({ volumeProvisioningMs: 1500 });
+    const listReads = (mark: number) => fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes$/.test(r.path)).length;
+    const createAll = async (names: string[]) => {
+      const checked = await Promise.all(names.map((name) => fixture.plugin.check(TYPE, name, { name, sizeGb: 1 })));
+      const mark = fixture.mark();
+      const created = await Promise.all(names.map((name, i) => fixture.plugin.create(TYPE, name, checked[i].inputs)));
+      expect(created.map((c) => c.properties.status)).toEqual(names.map(() => "running"));
+      expect(fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes\/[^/]+$/.test(r.path))).toEqual([]);
+      return listReads(mark);
+    };
+    const alone = await createAll(["alone"]);
+    const together = await createAll(["t1", "t2", "t3", "t4", "t5"]);
+    expect(alone).toBeGreaterThan(1);
+    expect(together).toBeLessThanOrEqual(alone + 2);
+  });
+
   test("a shrink fails at check against the old inputs, with no API call", async () => {
     const mark = fixture.mark();
     const { failures } = await fixture.plugin.check(TYPE, "data", { name: "data", sizeGb: 5 }, { name: "data", sizeGb: 10 });

@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
 import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshLists } from "./loader";
-import type { RateControlOptions } from "./rateControl";
+import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { AbortedError } from "./errors";
 import { Transport, raceSignal, type CallOptions } from "./transport";
@@ -75,6 +75,8 @@ export interface HostingClientOptions {
   logger?: (line: string) => void;
   /** Tuning of the client-wide adaptive rate control. */
   rateControl?: RateControlOptions;
+  /** Another client-wide admission control in place of the adaptive one (benchmarks, tests). */
+  rateController?: Admission;
   /** Use another undici dispatcher than the shared process-wide pool (tests). */
   dispatcher?: Dispatcher;
 }
@@ -376,6 +378,7 @@ export class HostingClient {
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       logger: options.logger,
       rateControl: options.rateControl,
+      rateController: options.rateController,
       dispatcher: options.dispatcher,
     });
     this.containers = new ContainersApi(this.transport);

@@ -56,6 +56,19 @@ export type Outcome =
   | { kind: "rate_limited"; waitMs: number }
   | { kind: "failed" }; // no answer (network failure, timeout, abort): neither grow nor cut
 
+/**
+ * What the transport needs of a client-wide admission control: `RateController` below is the
+ * client's; a benchmark or a test may pass another through `HostingClientOptions.rateController`.
+ */
+export interface Admission {
+  /** Resolves when the request may be sent. Rejects with the signal's reason on abort. */
+  acquire(signal?: AbortSignal): Promise<Ticket>;
+  /** Report how a released request ended (exactly once per ticket). */
+  settle(ticket: Ticket, outcome: Outcome): void;
+  /** State, for diagnostics. */
+  snapshot(): object;
+}
+
 export interface RateSnapshot {
   ratePerSecond: number;
   pausedUntil: number;
@@ -199,7 +212,7 @@ interface Waiter {
 }
 
 /** FIFO admission queue around RateCore. */
-export class RateController {
+export class RateController implements Admission {
   readonly core: RateCore;
   private readonly clock: Clock;
   private readonly queue: Waiter[] = [];

@@ -34,7 +34,7 @@ import {
   redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
-import { RateController, type RateControlOptions, type Ticket } from "./rateControl";
+import { RateController, type Admission, type RateControlOptions, type Ticket } from "./rateControl";
 import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
 import { parseWire } from "./wire";
 
@@ -81,13 +81,15 @@ export interface TransportOptions {
   userAgent: string;
   logger?: (line: string) => void;
   rateControl?: RateControlOptions;
+  /** Another admission control in place of the RateController (`rateControl` is then unused). */
+  rateController?: Admission;
   dispatcher?: Dispatcher;
   /** Randomness for backoff jitter (tests). */
   random?: () => number;
 }
 
 export class Transport {
-  readonly rate: RateController;
+  readonly rate: Admission;
   private readonly opts: Omit<TransportOptions, "token">;
   // #private: invisible to util.inspect, JSON.stringify and enumeration.
   readonly #token: string;
@@ -98,7 +100,7 @@ export class Transport {
     this.opts = rest;
     this.#token = token;
     this.#secrets = [token];
-    this.rate = new RateController(opts.rateControl);
+    this.rate = opts.rateController ?? new RateController(opts.rateControl);
   }
 
   request<T>(spec: RequestSpec<T>): Promise<T> {

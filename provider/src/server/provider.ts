@@ -6,6 +6,7 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient } from "../api/client";
+import type { Admission } from "../api/rateControl";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkInputs, impossibleUpdate } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/config";
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   onSecret?: (secret: string) => void;
   /** Scrubs every secret the provider has learned from a text. */
   redact: (text: string) => string;
+  /** Makes the API client's admission control in place of the adaptive one (a benchmark's plugin). */
+  rateController?: () => Admission;
 }
 
 type Handler<Req, Res> = (request: Req) => Promise<Res>;
@@ -231,6 +234,7 @@ export class HostingProviderService {
         maxRetries: settings.maxRetries,
         userAgent: `pulumi-resource-hosting/${this.options.version}`,
         logger: this.options.debug,
+        rateController: this.options.rateController?.(),
       }),
       projectId: settings.projectId,
       polls: new Map(),

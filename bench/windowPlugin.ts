@@ -1,0 +1,35 @@
+// The plugin with the window-plus-pause admission control (windowPause.ts) in place of the
+// adaptive RateController, for row 10 only; bundled by lib.ts's `bundledPlugin`. Started as the
+// engine starts the plugin: prints its port, serves the same ResourceProvider service, stops
+// on SIGTERM.   BENCH_WINDOW: the in-flight window (default 6, the adaptive control's start).
+import * as grpc from "@grpc/grpc-js";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { version } from "../package.json";
+import { connectEngineLog } from "../provider/src/server/engineLog";
+import { HostingProviderService } from "../provider/src/server/provider";
+import { WindowPause } from "./windowPause";
+
+async function main() {
+  const window = process.env.BENCH_WINDOW ? Number(process.env.BENCH_WINDOW) : undefined;
+  const service = new HostingProviderService({
+    version,
+    engine: connectEngineLog(process.argv.at(-1)),
+    redact: (text) => text,
+    rateController: () => new WindowPause(window),
+  });
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(provrpc.ResourceProviderService, service.implementation());
+  const port = await new Promise<number>((res, rej) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? rej(err) : res(p))),
+  );
+  process.stdout.write(`${port}\n`);
+  process.on("SIGTERM", () => {
+    service.cancelAll();
+    server.tryShutdown(() => process.exit(0));
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`window plugin: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
