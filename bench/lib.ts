@@ -91,6 +91,45 @@ export async function rig(options: SimulatorOptions = {}, pluginOptions: PluginO
   };
 }
 
+/**
+ * A simulator in a process of its own (dist/simulator.js), and a plugin configured against it:
+ * where the API's CPU must not slow the stand-in engine down, as it does not in real life (a
+ * refresh's list GETs of thousands of records keep one process busy for tens of milliseconds).
+ */
+export interface RemoteRig {
+  sim: { url: string };
+  plugin: Plugin;
+  /** Requests the simulator served with this method and a path matching `path`, since the last clear. */
+  served(method: string, path: RegExp): Promise<number>;
+  clearRequests(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function remoteRig(): Promise<RemoteRig> {
+  const child = spawn(process.execPath, [resolve(__dirname, "../../dist/simulator.js"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const match = /listening on (http:\/\/\S+)/.exec(line);
+      if (match) done(match[1]);
+    });
+    child.once("exit", (code) => fail(new Error(`the simulator exited (${code})`)));
+  });
+  const plugin = await Plugin.start();
+  await plugin.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT });
+  const admin = (method: string) => fetch(`${url}/_sim/requests`, { method });
+  return {
+    sim: { url },
+    plugin,
+    served: async (method, path) =>
+      ((await (await admin("GET")).json()) as Array<{ method: string; path: string }>).filter((r) => r.method === method && path.test(r.path)).length,
+    clearRequests: async () => void (await admin("DELETE")),
+    close: async () => {
+      await plugin.stop();
+      child.kill("SIGTERM");
+    },
+  };
+}
+
 /** Run `count` jobs with at most `concurrency` at a time (the engine's parallelism). */
 export async function pool<T>(count: number, concurrency: number, job: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
@@ -103,7 +142,7 @@ export async function pool<T>(count: number, concurrency: number, job: (i: numbe
 }
 
 /** A plain HTTP call to the simulator's API as alice (setting up worlds, and the naive baselines). */
-export async function api(sim: Simulator, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
+export async function api(sim: { url: string }, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
   const res = await fetch(sim.url + path, {
     method,
     headers: { authorization: `Bearer ${ALICE.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },

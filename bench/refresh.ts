@@ -2,13 +2,14 @@
 // at once (the engine's parallelism at least the stack's size, `--parallel 1000`), which is what
 // the targets hold; and 16 at a time (the default 4 × CPUs on a 4-CPU CI box), for information.
 // Beside them, from the same run: one list GET of that size timed directly, plus the gRPC cost of
-// as many empty calls sent at once.
+// as many empty calls sent at once. The simulator runs in a process of its own: in the same process
+// as the stand-in engine, each list GET of thousands of records would hold the engine's sending up.
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { ALICE, type Simulator } from "../simulator/src";
+import { ALICE } from "../simulator/src";
 import { urn, type Plugin } from "../test/grpc/engine";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, kb, listPath, listPattern, median, ms, now, pool, processFigures, rig, served, thousands, times, type Row } from "./lib";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, thousands, times, type RemoteRig, type Row } from "./lib";
 
 const SEED_CONCURRENCY = 32;
 
@@ -48,7 +49,7 @@ export interface RefreshFigures {
  * `pulumi up`, and the same records), with the inputs Check gives and the outputs a first Read
  * returns, which is what the engine's state holds.
  */
-export async function containerStack(sim: Simulator, plugin: Plugin, count: number): Promise<Resource[]> {
+export async function containerStack(sim: { url: string }, plugin: Plugin, count: number): Promise<Resource[]> {
   const ids = await pool(count, SEED_CONCURRENCY, async (i) => {
     const res = await api(sim, "POST", listPath("containers"), { name: `app-${i}`, image: IMAGE, http_port: 8080 });
     if (res.status >= 300) throw new Error(`seeding app-${i}: ${res.status} ${JSON.stringify(res.json)}`);
@@ -75,15 +76,15 @@ export function readRequest(type: string, resource: Resource): provproto.ReadReq
 }
 
 /** Every Read of the stack, `concurrency` at a time: list calls, wall time, and whether each found its container. */
-export async function refreshPass(sim: Simulator, plugin: Plugin, stack: Resource[], concurrency: number): Promise<Pass> {
+export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, stack: Resource[], concurrency: number): Promise<Pass> {
   const requests = stack.map((resource) => readRequest(CONTAINER, resource));
-  sim.control.clearRequests();
+  await clearRequests();
   const started = now();
   const reads = await pool(stack.length, concurrency, (i) => plugin.call<provproto.ReadResponse>("read", requests[i]));
   const wallMs = now() - started;
   return {
     concurrency,
-    listCalls: served(sim, "GET", listPattern("containers")),
+    listCalls: await served("GET", listPattern("containers")),
     wallMs,
     allFound: reads.every((r, i) => r.getId() === stack[i].id),
     requestBytes: requests[0].serializeBinary().length,
@@ -92,7 +93,7 @@ export async function refreshPass(sim: Simulator, plugin: Plugin, stack: Resourc
 }
 
 /** One GET of the containers list from this process (as the plugin would make it): median time of 5, and the body's size. */
-export async function timedList(sim: Simulator): Promise<{ listMs: number; listBytes: number }> {
+export async function timedList(sim: { url: string }): Promise<{ listMs: number; listBytes: number }> {
   const samples: number[] = [];
   let listBytes = 0;
   for (let i = 0; i < 5; i++) {
@@ -118,11 +119,12 @@ export async function emptyCallsAtOnce(plugin: Plugin, count: number): Promise<n
 }
 
 export async function measureRefresh(count: number, { engine16 = true } = {}): Promise<RefreshFigures> {
-  const { sim, plugin, close } = await rig();
+  const rig = await remoteRig();
+  const { sim, plugin, close } = rig;
   try {
     const stack = await containerStack(sim, plugin, count);
-    const together = await refreshPass(sim, plugin, stack, count);
-    const at16 = engine16 ? await refreshPass(sim, plugin, stack, ENGINE_PARALLELISM) : undefined;
+    const together = await refreshPass(rig, stack, count);
+    const at16 = engine16 ? await refreshPass(rig, stack, ENGINE_PARALLELISM) : undefined;
     const { listMs, listBytes } = await timedList(sim);
     const grpcMs = await emptyCallsAtOnce(plugin, count);
     return {

@@ -11,9 +11,8 @@ function source() {
     });
   return { fetches, fetch, tick: () => ++clock };
 }
-const turn = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-};
+/** Long enough for a batch to be sent: the loader waits for a few quiet milliseconds first. */
+const turn = () => new Promise((r) => setTimeout(r, 30));
 
 test("reads that wait at the same time share one fetch, which starts after all of them", async () => {
   const { fetches, fetch } = source();
@@ -54,6 +53,20 @@ test("a failed fetch fails the reads it would have answered, and the next read f
   await turn();
   fetches[1].resolve(7);
   expect(await next).toBe(7);
+});
+
+test("reads that keep arriving, turn after turn of the event loop, still share one fetch (a refresh's Reads, decoded one by one)", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  const reads: Array<Promise<number>> = [];
+  for (let i = 0; i < 10; i++) {
+    reads.push(list.read());
+    await new Promise((r) => setImmediate(r));
+  }
+  await turn();
+  expect(fetches).toHaveLength(1);
+  fetches[0].resolve(1);
+  expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
 });
 
 test("the shared answer is frozen: no reader can change another's", async () => {

@@ -12,7 +12,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
 import { ClientConfigError, parseBaseUrl } from "./http";
-import { FreshLists } from "./loader";
+import { FreshLists, byId } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { AbortedError } from "./errors";
@@ -142,7 +142,7 @@ export class ContainersApi extends ListedPerProject<ServiceRecord> {
 
   /** There is no single GET: read the list and find the id. */
   async get(projectId: string, id: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {
-    return (await this.list(projectId, opts)).find((s) => s.id === id);
+    return byId(await this.list(projectId, opts)).get(id);
   }
 
   async findByName(projectId: string, name: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {

@@ -21,9 +21,13 @@ const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}
  * keeps its keys, and nested records are schemas of their own.
  */
 function record<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z
-    .object(shape)
-    .transform((wire) => Object.fromEntries(Object.entries(wire).map(([key, value]) => [camel(key), value])) as CamelKeys<z.output<z.ZodObject<Shape>>>);
+  // The names are worked out once per schema: a list of 1,000 records is renamed on every read.
+  const names = Object.keys(shape).map((key) => [key, camel(key)] as const);
+  return z.object(shape).transform((wire) => {
+    const renamed: Record<string, unknown> = {};
+    for (const [key, name] of names) if (key in wire) renamed[name] = (wire as Record<string, unknown>)[key];
+    return renamed as CamelKeys<z.output<z.ZodObject<Shape>>>;
+  });
 }
 
 /** A request body's top-level keys as the API spells them; undefined entries left out. */

@@ -1,5 +1,6 @@
 // hosting:index:Container — an HTTP app running one image in a project.
 import { isApiError } from "../api/errors";
+import { byId } from "../api/loader";
 import type { ContainerSettings, ServiceRecord } from "../api/wire";
 import { InputError, PartialFailure } from "../framework/declare";
 import { WaitCancelled, WaitTimeout } from "../framework/polling";
@@ -206,7 +207,7 @@ async function settled(ctx: Context, project: string, id: string, program: Parti
   try {
     service = await poll.wait({
       what: `container ${appName} to start`,
-      select: (list) => list.find((s) => s.id === id),
+      select: (list) => byId(list).get(id),
       done: (s) => s === undefined || s.status !== "provisioning",
       ...(initial ? { initial } : {}),
       seen: (s) => (last = s ?? last),

@@ -1,5 +1,6 @@
 // hosting:index:ServiceLink — injects a provider service's connection settings into a consumer.
 import { isApiError } from "../api/errors";
+import { byId } from "../api/loader";
 import type { LinkRecord } from "../api/wire";
 import type { FlagsOf } from "../framework/spec";
 import { matches, uuid } from "../framework/validators";
@@ -59,7 +60,7 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     },
     async read(ctx, address, { outputs }) {
       const links = await orGone(() => ctx.client.serviceLinks.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
-      const link = links?.find((l) => l.id === address.id);
+      const link = links && byId(links).get(address.id);
       return link && serviceLinkFromWire(link);
     },
     async update(_ctx, _address, { olds }) {

@@ -1,5 +1,6 @@
 // hosting:index:Volume — a block volume (persistent disk), ReadWriteOnce. Sizes only grow.
 import { isApiError } from "../api/errors";
+import { byId } from "../api/loader";
 import type { VolumeRecord, VolumeListRecord } from "../api/wire";
 import { InputError, PartialFailure } from "../framework/declare";
 import { WaitCancelled, WaitTimeout } from "../framework/polling";
@@ -104,7 +105,7 @@ async function ready(ctx: Context, project: string, id: string, volumeName: stri
     const volume = await poll.wait({
       what: `volume ${volumeName} to be running`,
       select: (list): Partial<Volume> | undefined => {
-        const found = list.find((v) => v.id === id);
+        const found = byId(list).get(id);
         return found && volumeFromWire(found);
       },
       done: (v) => v === undefined || v.status === "running",
@@ -142,7 +143,7 @@ export const volume: Declaration<Volume, typeof flags> = {
     },
     async read(ctx, address, { outputs }) {
       const list = await orGone(() => ctx.client.volumes.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
-      const found = list?.find((v) => v.id === address.id);
+      const found = list && byId(list).get(address.id);
       return found && volumeFromWire(found);
     },
     async update(ctx, address, { olds, news }) {
