@@ -3,11 +3,8 @@
 // CPU and wall time; the refresh's wall time and list calls with every Read at once and 16 at a
 // time; the size of one list GET's body and its time from this process; the gRPC messages of one
 // Read; the plugin's RSS after each. Prints a Markdown table and writes bench/curve.json.
-import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ENGINE_PARALLELISM, kb, mb, ms, processFigures, rig, thousands } from "./lib";
+import { ENGINE_PARALLELISM, kb, machine, mb, ms, processFigures, rig, runMain, thousands, writeFigures } from "./lib";
 import { preview } from "./overhead";
 import { measureRefresh, type RefreshFigures } from "./refresh";
 
@@ -60,18 +57,9 @@ async function main() {
     points.push({ size, preview: previewFigures, refresh });
     process.stderr.write(`curve: ${thousands(size)} done in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
   }
-  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
-  process.stdout.write(`\n${curveTable(points)}\n\n${machine}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
+  process.stdout.write(`\n${curveTable(points)}\n\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
     `16 at a time = the engine's default parallelism on a 4-CPU box (${ENGINE_PARALLELISM}).\n`);
-  const file = resolve(__dirname, "../../bench/curve.json");
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine, points }, null, 2) + "\n");
-  process.stdout.write(`wrote ${file}\n`);
+  writeFigures("curve.json", { points });
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`curve failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain("curve", main);

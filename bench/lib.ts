@@ -1,13 +1,14 @@
 // Shared pieces of the benchmarks: a row of the results table, timing and process figures,
 // and the simulator + plugin pair every benchmark drives (the plugin is the built one, spoken
 // to over gRPC exactly as the engine does, through test/grpc/engine.ts).
-import { build } from "esbuild";
 import { spawn } from "node:child_process";
-import { chmodSync, readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ALICE, startSimulator, type SimUser, type Simulator, type SimulatorOptions } from "../simulator/src";
 import { Plugin, type PluginOptions } from "../test/grpc/engine";
+import { command } from "../scripts/bundles.mjs";
 
 export const PROJECT = ALICE.projects[0];
 export const IMAGE = "registry.example.com/acme/web:1.0.0";
@@ -164,17 +165,27 @@ export const listPattern = (kind: string, project = PROJECT) => new RegExp(`^${l
 export async function bundledPlugin(entry: string): Promise<string> {
   const root = resolve(__dirname, "../..");
   const outfile = resolve(root, "dist/bench", basename(entry).replace(/\.ts$/, ""));
-  await build({
-    entryPoints: [resolve(root, entry)],
-    outfile,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    packages: "external",
-    banner: { js: "#!/usr/bin/env node" },
-    logLevel: "warning",
-  });
-  chmodSync(outfile, 0o755);
+  await command(resolve(root, entry), outfile, { packages: "external", sourcemap: false });
   return outfile;
+}
+
+/** The machine a run was made on, as the tables say it. */
+export const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
+
+/** Writes a run's figures to bench/<name> (with the date and the machine), and says so. */
+export function writeFigures(name: string, figures: Record<string, unknown>): void {
+  const file = resolve(__dirname, "../../bench", name);
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...figures }, null, 2) + "\n");
+  process.stdout.write(`wrote ${file}\n`);
+}
+
+/** A benchmark script's entry: runs `main` and exits, 1 with the stack when it fails. */
+export function runMain(what: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`${what} failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
 }

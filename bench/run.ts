@@ -2,11 +2,8 @@
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
 //   --only startup,refresh,refresh1000,volume,rate,overhead,memory,up1000   run some rows only
-import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Row } from "./lib";
+import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
 import { overhead } from "./overhead";
 import { rateLimit } from "./rateLimit";
@@ -52,20 +49,10 @@ async function main() {
   }
   rows.sort((a, b) => a.id - b.id);
 
-  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
   process.stdout.write(`\n${table(rows)}\n\n`);
   for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${row.id}. ${note}\n`);
-  process.stdout.write(`\n${machine}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
-
-  const file = resolve(__dirname, "../../bench/results.json");
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2) + "\n");
-  process.stdout.write(`wrote ${file}\n`);
+  process.stdout.write(`\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
+  writeFigures("results.json", { rows });
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain("bench", main);

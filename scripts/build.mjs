@@ -6,9 +6,8 @@
 //   bin/pulumi-resource-hosting.server.js    gRPC, the provider, the API client; loaded after the port line
 //   bin/pulumi-resource-hosting.server.cache its V8 code cache, for the node that ran this build
 //   bin/pulumi-resource-hosting.undici.js    the HTTP client library, loaded on the first API request
-import { build } from "esbuild";
 import { chmodSync, rmSync } from "node:fs";
-import { SERVER_CACHE_FILE, SERVER_FILE, UNDICI_FILE, bundleFirstStage, bundleSecondStage, bundleUndici } from "./bundles.mjs";
+import { SERVER_CACHE_FILE, SERVER_FILE, UNDICI_FILE, bundleFirstStage, bundleSecondStage, bundleUndici, command } from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
 
 const PLUGIN = "bin/pulumi-resource-hosting";
@@ -21,22 +20,6 @@ await bundleUndici(`bin/${UNDICI_FILE}`, { sourcemap: true });
 // The code cache, made by this node (the plugin run by another node compiles as before).
 rmSync(`bin/${SERVER_CACHE_FILE}`, { force: true });
 await trainCodeCache(process.execPath, [PLUGIN], `bin/${SERVER_CACHE_FILE}`);
-
-/** A command of one file, runnable with Node.js. */
-async function command(entry, outfile) {
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: "node",
-    target: "node20",
-    format: "cjs",
-    sourcemap: "linked",
-    logLevel: "warning",
-    banner: { js: "#!/usr/bin/env node" },
-  });
-  chmodSync(outfile, 0o755);
-}
 
 await command("simulator/src/cli.ts", "dist/simulator.js");
 await command("provider/src/export/main.ts", "dist/hosting-export.js");

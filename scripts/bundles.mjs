@@ -1,17 +1,19 @@
-// The plugin's bundles (esbuild), shared by the Node.js-script plugin (scripts/build.mjs → bin/)
-// and the single executable (scripts/package.mjs → dist/):
+// The project's bundles (esbuild). The plugin's, shared by the Node.js-script plugin
+// (scripts/build.mjs → bin/) and the single executable (scripts/package.mjs → dist/):
 //   first stage   provider/src/main.ts: listens, prints the port; Node's built-ins only
 //   second stage  provider/src/server/start.ts: gRPC, the provider, the API client, loaded after
 //                 the port line (provider/src/startup.ts)
 //   undici        the HTTP client library, loaded on the first API request (provider/src/api/http.ts)
+// and `command`, a Node.js script of one file (the simulator, hosting-export, a benchmark's plugin).
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync } from "node:fs";
 
 export const SERVER_FILE = "pulumi-resource-hosting.server.js";
 export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
 export const UNDICI_FILE = "pulumi-resource-hosting.undici.js";
 
-const common = {
+/** What every bundle of this project is: CommonJS for Node.js 20. */
+export const common = {
   bundle: true,
   platform: "node",
   target: "node20",
@@ -19,6 +21,16 @@ const common = {
   logLevel: "warning",
   legalComments: "none",
 };
+
+/** A runnable script of one file (`#!/usr/bin/env node`); `options` are esbuild's, over the common ones. */
+export async function command(entry, outfile, options = {}) {
+  await build({ ...common, entryPoints: [entry], outfile, sourcemap: "linked", banner: { js: "#!/usr/bin/env node" }, ...options });
+  chmodSync(outfile, 0o755);
+}
+
+/** One of the plugin's stages, with its source map beside it if asked. */
+const stage = (entry, outfile, sourcemap, options) =>
+  build({ ...common, entryPoints: [entry], outfile, sourcemap: sourcemap ? "linked" : false, ...options });
 
 /** An import that, in the build, is another of the plugin's files (a require of it, beside this one). */
 const besideThisFile = (filter, file) => ({
@@ -30,13 +42,7 @@ const besideThisFile = (filter, file) => ({
 
 /** The first stage. `shebang`: a script run by the node on PATH (bin/); without: the SEA's main script. */
 export async function bundleFirstStage(outfile, { shebang, sourcemap = false }) {
-  await build({
-    ...common,
-    entryPoints: ["provider/src/main.ts"],
-    outfile,
-    sourcemap: sourcemap ? "linked" : false,
-    ...(shebang ? { banner: { js: "#!/usr/bin/env node" } } : {}),
-  });
+  await stage("provider/src/main.ts", outfile, sourcemap, shebang ? { banner: { js: "#!/usr/bin/env node" } } : {});
 }
 
 /**
@@ -46,11 +52,7 @@ export async function bundleFirstStage(outfile, { shebang, sourcemap = false }) 
  * whose embedded script cannot require files.
  */
 export async function bundleSecondStage(outfile, { undici, sourcemap = false }) {
-  await build({
-    ...common,
-    entryPoints: ["provider/src/server/start.ts"],
-    outfile,
-    sourcemap: sourcemap ? "linked" : false,
+  await stage("provider/src/server/start.ts", outfile, sourcemap, {
     plugins: undici === "beside" ? [besideThisFile(/^undici$/, UNDICI_FILE)] : [],
     // Smaller source is read and checked against the code cache faster; names are kept for
     // errors and stack traces.

@@ -4,19 +4,10 @@
 import { build } from "esbuild";
 import { basename, resolve } from "node:path";
 import { createRequire } from "node:module";
+import { common } from "./bundles.mjs";
 
 const [entry, ...args] = process.argv.slice(2);
 const outfile = resolve("dist/run", basename(entry).replace(/\.ts$/, ".cjs"));
-await build({
-  entryPoints: [resolve(entry)],
-  outfile,
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  packages: "external",
-  sourcemap: "inline",
-  logLevel: "warning",
-});
+await build({ ...common, entryPoints: [resolve(entry)], outfile, packages: "external", sourcemap: "inline" });
 process.argv = [process.argv[0], resolve(entry), ...args];
 createRequire(import.meta.url)(outfile);

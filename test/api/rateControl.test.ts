@@ -146,25 +146,6 @@ describe("RateController with a fake clock", () => {
     expect(rc.core.snapshot().ratePerSecond).toBeGreaterThan(before * 2);
   });
 
-  test("the window holds requests until one in flight settles (FIFO)", async () => {
-    const clock = new FakeClock();
-    const rc = new RateController({ clock, initialConcurrency: 2 });
-    const a = await rc.acquire();
-    await rc.acquire();
-    const order: string[] = [];
-    const c = rc.acquire().then((k) => (order.push("c"), k));
-    const d = rc.acquire().then((k) => (order.push("d"), k));
-    await flush();
-    expect(order).toEqual([]);
-    rc.settle(a, { kind: "success" });
-    await flush();
-    expect(order).toEqual(["c"]);
-    rc.settle(await c, { kind: "failed" });
-    await flush();
-    expect(order).toEqual(["c", "d"]);
-    await d;
-  });
-
   test("an aborted waiter leaves the queue", async () => {
     const clock = new FakeClock();
     const rc = new RateController({ clock, initialConcurrency: 1 });

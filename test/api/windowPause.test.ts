@@ -5,25 +5,29 @@ import { WindowPause } from "../../bench/windowPause";
 import { FakeClock, flush } from "./fakeClock";
 import { ALICE_PROJECT as P, IMAGE, useApiSimulator } from "./helpers";
 
-describe("WindowPause with a fake clock", () => {
-  test("at most `window` requests in flight; the next goes when one settles, in order", async () => {
-    const wp = new WindowPause(2, new FakeClock());
-    const first = await wp.acquire();
-    await wp.acquire();
-    const order: string[] = [];
-    const c = wp.acquire().then((t) => (order.push("c"), t));
-    const d = wp.acquire().then((t) => (order.push("d"), t));
-    await flush();
-    expect(order).toEqual([]);
-    wp.settle(first, { kind: "success" });
-    await flush();
-    expect(order).toEqual(["c"]);
-    wp.settle(await c, { kind: "failed" });
-    await flush();
-    expect(order).toEqual(["c", "d"]);
-    await d;
-  });
+// The contract of an admission control, whichever it is (an `Admission`).
+test.each([
+  ["RateController (adaptive)", (window: number, clock: FakeClock) => new RateController({ clock, initialConcurrency: window })],
+  ["WindowPause", (window: number, clock: FakeClock) => new WindowPause(window, clock)],
+])("%s: at most `window` requests in flight; the next goes when one settles, in order (FIFO)", async (_name, admission) => {
+  const control = admission(2, new FakeClock());
+  const first = await control.acquire();
+  await control.acquire();
+  const order: string[] = [];
+  const c = control.acquire().then((t) => (order.push("c"), t));
+  const d = control.acquire().then((t) => (order.push("d"), t));
+  await flush();
+  expect(order).toEqual([]);
+  control.settle(first, { kind: "success" });
+  await flush();
+  expect(order).toEqual(["c"]);
+  control.settle(await c, { kind: "failed" });
+  await flush();
+  expect(order).toEqual(["c", "d"]);
+  await d;
+});
 
+describe("WindowPause with a fake clock", () => {
   test("no pacing: within the window, requests go at once", async () => {
     const clock = new FakeClock();
     const wp = new WindowPause(8, clock);

@@ -74,3 +74,13 @@ export function pluginVersion(port: number): Promise<string> {
   const c = client(port);
   return new Promise<string>((res, rej) => c.getPluginInfo(new Empty(), (err, info) => (err ? rej(err) : res(info!.getVersion())))).finally(() => c.close());
 }
+
+/** Starts a plugin, asks its version (GetPluginInfo) and stops it. */
+export async function startedVersion(command: string, options: Parameters<typeof startPlugin>[1] = {}): Promise<string> {
+  const started = await startPlugin(command, options);
+  try {
+    return await pluginVersion(started.port);
+  } finally {
+    await started.stop();
+  }
+}

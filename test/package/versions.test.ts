@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ROOT, SCRIPT_PLUGIN, SINGLE_EXECUTABLE, built, pluginVersion, startPlugin } from "./helpers";
+import { ROOT, SCRIPT_PLUGIN, SINGLE_EXECUTABLE, built, startedVersion } from "./helpers";
 
 const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 const pkg = json("package.json");
@@ -13,14 +13,7 @@ const schema = json("schema.json");
 const sdkPackage = json("sdk/nodejs/package.json");
 const utilities = readFileSync(join(ROOT, "sdk/nodejs/utilities.ts"), "utf8");
 
-async function versionOf(plugin: string): Promise<string> {
-  const started = await startPlugin(built(plugin, plugin === SCRIPT_PLUGIN ? "build" : "package"));
-  try {
-    return await pluginVersion(started.port);
-  } finally {
-    await started.stop();
-  }
-}
+const versionOf = (plugin: string) => startedVersion(built(plugin, plugin === SCRIPT_PLUGIN ? "build" : "package"));
 
 test("package.json's version is the version of everything", async () => {
   const archive = execFileSync(process.execPath, ["scripts/package.mjs", "--archive"], { cwd: ROOT, encoding: "utf8" }).trim();
