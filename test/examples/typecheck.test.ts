@@ -7,6 +7,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
+// These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
+jest.setTimeout(180_000);
+
 const ROOT = resolve(__dirname, "../..");
 const EXAMPLES = join(ROOT, "examples");
 const programs = readdirSync(EXAMPLES).filter((name) => existsSync(join(EXAMPLES, name, "Pulumi.yaml")));

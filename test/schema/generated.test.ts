@@ -7,6 +7,9 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 
+// These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
+jest.setTimeout(180_000);
+
 const ROOT = resolve(__dirname, "../..");
 /** What a build or an install leaves in sdk/nodejs; the generator neither writes nor removes it. */
 const NOT_GENERATED = new Set(["node_modules", "bin", "package-lock.json"]);

@@ -11,6 +11,9 @@ const SDK = join(ROOT, "sdk/nodejs");
 const run = promisify(execFile);
 const schema = require("../../schema.json");
 
+// These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
+jest.setTimeout(180_000);
+
 let out: string;
 beforeAll(() => {
   out = mkdtempSync(join(tmpdir(), "hosting-sdk-build-"));
