@@ -24,13 +24,15 @@ async function previewAt(size: number): Promise<Point["preview"]> {
   }
 }
 
-export function curveTable(points: Point[]): string {
+export const lists = (n: number) => `${n} list${n === 1 ? "" : "s"}`;
+
+function curveTable(points: Point[]): string {
   const rows = points.map(({ size, preview: p, refresh: r }) =>
     [
       thousands(size),
       `${ms(p.cpuMs)} CPU, ${ms(p.wallMs)}, ${mb(p.rssMb)}`,
-      `${ms(r.together.wallMs)}, ${r.together.listCalls} lists`,
-      r.engine16 ? `${ms(r.engine16.wallMs)}, ${r.engine16.listCalls} lists` : "not run",
+      `${ms(r.together.wallMs)}, ${lists(r.together.listCalls)}`,
+      r.engine16 ? `${ms(r.engine16.wallMs)}, ${lists(r.engine16.listCalls)}` : "not run",
       `${kb(r.listBytes)}, ${ms(r.listMs)}`,
       `${r.together.requestBytes} B / ${r.together.responseBytes} B`,
       mb(r.pluginRssMb),
