@@ -27,13 +27,8 @@ function cli() {
     args: process.argv.slice(2),
     strict: false,
     allowPositionals: true,
-    options: {
-      logtostderr: { type: "boolean" },
-      v: { type: "string" },
-      tracing: { type: "string" },
-      // For the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
-      "code-cache-out": { type: "string" },
-    },
+    // --code-cache-out is for the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
+    options: { logtostderr: { type: "boolean" }, v: { type: "string" }, tracing: { type: "string" }, "code-cache-out": { type: "string" } },
   });
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
   const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
