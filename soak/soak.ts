@@ -32,6 +32,8 @@ interface Recorded {
   id: string;
   inputs: Props;
   outputs: Props;
+  /** The resource's customTimeouts (seconds), which the engine sends with its create and its updates. */
+  timeout?: number;
 }
 
 type OpName = "create" | "update" | "refresh" | "delete";
@@ -210,7 +212,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const failure = err as GrpcFailure;
       record.error = String(failure.details ?? failure.message ?? err);
       const detail = failure.metadata ? initFailure(failure) : undefined;
-      if (op === "create" && detail?.id) record.partial = true;
+      // A create or an update that acted but did not finish (ErrorResourceInitFailed): the engine records it.
+      if ((op === "create" || op === "update") && detail?.id) record.partial = true;
       if (!failure.metadata) throw err; // not an answer from the plugin: a bug in the soak itself
     }
     record.faults = sim.control
@@ -242,15 +245,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // Now and then a volume that never becomes ready, with a short customTimeouts.create.
     const stuck = kind === "Volume" && chance(0.15);
     if (stuck) sim.control.setSwitches({ volumeProvisioningMs: -1 });
+    // Its program gives it customTimeouts, which also bound the updates that wait for it again.
+    const timeout = stuck ? 2 : undefined;
     try {
       await operation("create", kind, name, async () => {
         try {
-          const created = await plugin.create(type, name, inputs, { timeout: stuck ? 2 : 0 });
-          state.set(name, { kind, name, id: created.id, inputs, outputs: created.properties });
+          const created = await plugin.create(type, name, inputs, { timeout });
+          state.set(name, { kind, name, id: created.id, inputs, outputs: created.properties, timeout });
         } catch (err) {
           const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
           // The engine records a partial failure's resource, with the properties it was given.
-          if (detail?.id) state.set(name, { kind, name, id: detail.id, inputs, outputs: detail.properties });
+          if (detail?.id) state.set(name, { kind, name, id: detail.id, inputs, outputs: detail.properties, timeout });
           throw err;
         }
       });
@@ -270,8 +275,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const diff = await plugin.diff(type, r.name, r.id, r.outputs, inputs, r.inputs);
     if (diff.replaces.length) throw new Error(`soak bug: ${r.kind} change replaces (${diff.replaces.join(", ")})`);
     await operation("update", r.kind, r.name, async () => {
-      const updated = await plugin.update(type, r.name, r.id, r.outputs, inputs, r.inputs);
-      state.set(r.name, { ...r, inputs, outputs: updated.properties });
+      try {
+        const updated = await plugin.update(type, r.name, r.id, r.outputs, inputs, r.inputs, { timeout: r.timeout });
+        state.set(r.name, { ...r, inputs, outputs: updated.properties });
+      } catch (err) {
+        // An update's partial failure: the engine keeps the old inputs and records the outputs it was given.
+        const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
+        if (detail) state.set(r.name, { ...r, outputs: detail.properties });
+        throw err;
+      }
     });
     return true;
   }
