@@ -3,7 +3,7 @@
 // would be right. The rules that refuse a change (grow-only, fixed after creation) live here
 // and only here: Check compares with the old inputs, and Diff never fails.
 import { CheckFailure, Field, ObjectSpec, PropertyType, inputFields } from "./spec";
-import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
+import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown, stringsIn } from "./values";
 
 export interface CheckResult {
   inputs: PropertyMap;
@@ -133,12 +133,7 @@ const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set())
 
 /** The reason with every string the (secret) value holds blanked out, as validators may quote it. */
 function withoutSecrets(reason: string, value: PropertyValue): string {
-  const strings: string[] = [];
-  const collect = (v: unknown) => {
-    if (typeof v === "string" && v !== "") strings.push(v);
-    else if (v !== null && typeof v === "object") Object.values(v).forEach(collect);
-  };
-  collect(value);
+  const strings = stringsIn(value).filter((text) => text !== "");
   return strings.sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join("[secret]"), reason);
 }
 

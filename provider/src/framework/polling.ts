@@ -48,18 +48,6 @@ interface Waiter<T> {
   fail(error: unknown): void;
 }
 
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 /**
  * Many waits on one source (the volumes of a project), served by one poll loop: every read
  * of the source answers every wait registered before the read began (never one that began
@@ -76,23 +64,22 @@ export class SharedPoll<T> {
   constructor(
     private readonly fetch: () => Promise<T>,
     private readonly schedule: (elapsedMs: number) => number = nextPollDelayMs,
-    private readonly clock: Clock = realClock,
   ) {}
 
   /** Resolves with the selected value once `done`; throws WaitTimeout or WaitCancelled. */
   wait<V>(options: WaitOptions<T, V>): Promise<V> {
     return new Promise<V>((resolve, reject) => {
-      const started = this.clock.now();
+      const started = Date.now();
       const deadline = started + options.timeoutMs;
-      let timer: unknown;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (end: () => void) => {
         this.waiters.delete(waiter);
-        this.clock.clearTimeout(timer);
+        clearTimeout(timer);
         options.signal.removeEventListener("abort", cancelled);
         end();
       };
       const cancelled = () => finish(() => reject(new WaitCancelled(options.what)));
-      const timedOut = () => finish(() => reject(new WaitTimeout(this.clock.now() - started, options.what)));
+      const timedOut = () => finish(() => reject(new WaitTimeout(Date.now() - started, options.what)));
       const waiter: Waiter<T> = {
         nextDueAt: started,
         deliver: (source, fetchStartedAt) => {
@@ -100,7 +87,7 @@ export class SharedPoll<T> {
           options.seen?.(value);
           if (options.done(value)) return finish(() => resolve(value));
           const elapsed = fetchStartedAt - started;
-          options.progress?.(`waiting for ${options.what} (${formatSeconds(this.clock.now() - started)})`);
+          options.progress?.(`waiting for ${options.what} (${formatSeconds(Date.now() - started)})`);
           waiter.nextDueAt = Math.min(deadline, fetchStartedAt + this.schedule(elapsed));
         },
         fail: (error) => finish(() => reject(error)),
@@ -113,7 +100,7 @@ export class SharedPoll<T> {
         waiter.nextDueAt = started + this.schedule(0);
       }
       options.signal.addEventListener("abort", cancelled, { once: true });
-      timer = this.clock.setTimeout(timedOut, Math.max(0, options.timeoutMs));
+      timer = setTimeout(timedOut, Math.max(0, options.timeoutMs));
       this.waiters.add(waiter);
       this.run();
     });
@@ -126,11 +113,11 @@ export class SharedPoll<T> {
     void (async () => {
       while (this.waiters.size > 0) {
         const due = Math.min(...[...this.waiters].map((w) => w.nextDueAt));
-        if (due > this.clock.now()) {
+        if (due > Date.now()) {
           await this.sleepUntil(due); // or until a new wait arrives; then plan again
           continue;
         }
-        const fetchStartedAt = this.clock.now();
+        const fetchStartedAt = Date.now();
         // Only those waiting now: a wait that arrives during the read began after it.
         const waiting = [...this.waiters];
         try {
@@ -147,13 +134,13 @@ export class SharedPoll<T> {
   /** Sleeps until `at`, or until a new wait arrives (it may be due sooner). */
   private sleepUntil(at: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = this.clock.setTimeout(() => {
+      const timer = setTimeout(() => {
         this.wake = undefined;
         resolve();
-      }, at - this.clock.now());
+      }, at - Date.now());
       this.wake = () => {
         this.wake = undefined;
-        this.clock.clearTimeout(timer);
+        clearTimeout(timer);
         resolve();
       };
     });

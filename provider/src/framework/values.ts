@@ -44,3 +44,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** Every string inside a value, at any depth. */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(stringsIn);
+}

@@ -3,7 +3,7 @@
 // note of which properties were secret, and wrapped again on the way out.
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Field } from "../framework/spec";
-import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown } from "../framework/values";
+import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
 export const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -79,13 +79,7 @@ export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Se
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */
 export function secretStrings({ values, secrets }: Unmarshalled): string[] {
-  const found: string[] = [];
-  const collect = (value: unknown) => {
-    if (typeof value === "string" && value.length >= 4) found.push(value);
-    else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
-  };
-  for (const path of secrets) collect(valueAt(values, path));
-  return found;
+  return [...secrets].flatMap((path) => stringsIn(valueAt(values, path))).filter((text) => text.length >= 4);
 }
 
 function valueAt(values: PropertyMap, path: string): unknown {
