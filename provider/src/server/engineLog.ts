@@ -25,7 +25,7 @@ export function connectEngineLog(address: string | undefined): EngineLog {
   let client: enginerpc.EngineClient | undefined;
   const connect = (to: string | undefined) => {
     client?.close();
-    client = to ? new enginerpc.EngineClient(to, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 }) : undefined;
+    client = to ? new enginerpc.EngineClient(to, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.enable_channelz": 0 }) : undefined;
   };
   connect(address);
   return {
