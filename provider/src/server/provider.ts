@@ -104,13 +104,20 @@ interface Configured {
 
 export class HostingProviderService {
   private configured?: Configured;
-  private readonly cancellation = new AbortController();
+  /**
+   * The operations in flight, which Cancel and SIGTERM abort. A set rather than listeners on one
+   * shared signal: an EventTarget looks for a duplicate before it adds a listener, so a refresh
+   * with 1,000 Reads in flight walked 1,000 listeners for each one added and removed.
+   */
+  private readonly inFlight = new Set<AbortController>();
+  private cancelled = false;
 
   constructor(private readonly options: ServiceOptions) {}
 
-  /** Aborts every operation in flight (Cancel, SIGTERM); a write already sent still answers. */
+  /** Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers. */
   cancelAll() {
-    this.cancellation.abort();
+    this.cancelled = true;
+    for (const controller of this.inFlight) controller.abort();
   }
 
   private get env() {
@@ -125,9 +132,9 @@ export class HostingProviderService {
 
   /**
    * Runs one lifecycle operation with its context: the API, the defaults, and a signal that
-   * Cancel, SIGTERM and the operation's deadline abort. The signal's listeners are released
-   * when the operation ends (AbortSignal.any() and AbortSignal.timeout() would each keep
-   * memory per operation alive on Node 20: a leak over a long run).
+   * Cancel, SIGTERM and the operation's deadline abort. Its timer and its place among the
+   * operations in flight are released when it ends (AbortSignal.any() and AbortSignal.timeout()
+   * would each keep memory per operation alive on Node 20: a leak over a long run).
    */
   private async operation<T>(
     urn: string,
@@ -139,10 +146,8 @@ export class HostingProviderService {
     const configured = this.configured;
     if (!configured) throw plainError(grpc.status.FAILED_PRECONDITION, "the provider is not configured");
     const controller = new AbortController();
-    const cancellation = this.cancellation.signal;
-    const cancelled = () => controller.abort(cancellation.reason);
-    if (cancellation.aborted) cancelled();
-    else cancellation.addEventListener("abort", cancelled, { once: true });
+    if (this.cancelled) controller.abort();
+    this.inFlight.add(controller);
     const deadline = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), Math.max(timeout, 1) + grace);
     deadline.unref();
     const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), this.options.redact(text));
@@ -169,7 +174,7 @@ export class HostingProviderService {
       throw err;
     } finally {
       clearTimeout(deadline);
-      cancellation.removeEventListener("abort", cancelled);
+      this.inFlight.delete(controller);
     }
   }
 
