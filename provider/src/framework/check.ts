@@ -145,25 +145,26 @@ function shown(value: PropertyValue, secret: boolean): string {
 
 function typeMismatch(type: PropertyType, value: PropertyValue, secret: boolean, path: string): string | undefined {
   if (isUnknown(value)) return undefined;
-  const expected = `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
+  // Written only when it is the answer: most values match, and Check runs for every resource of a preview.
+  const expected = () => `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
   switch (type.kind) {
     case "string":
-      return typeof value === "string" ? undefined : expected;
+      return typeof value === "string" ? undefined : expected();
     case "boolean":
-      return typeof value === "boolean" ? undefined : expected;
+      return typeof value === "boolean" ? undefined : expected();
     case "number":
-      return typeof value === "number" && Number.isFinite(value) ? undefined : expected;
+      return typeof value === "number" && Number.isFinite(value) ? undefined : expected();
     case "integer":
-      if (typeof value !== "number") return expected;
+      if (typeof value !== "number") return expected();
       return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${secret ? "a fraction" : value}`;
     case "map":
-      if (!isPlainObject(value)) return expected;
+      if (!isPlainObject(value)) return expected();
       return firstProblem(Object.entries(value), ([key, item]) => typeMismatch(type.values, item as PropertyValue, secret, `${path}.${key}`));
     case "array":
-      if (!Array.isArray(value)) return expected;
+      if (!Array.isArray(value)) return expected();
       return firstProblem(value.entries(), ([i, item]) => typeMismatch(type.items, item, secret, `${path}[${i}]`));
     case "object":
-      if (!isPlainObject(value)) return expected;
+      if (!isPlainObject(value)) return expected();
       return firstProblem(Object.entries(value), ([key, item]) => {
         const itemType = type.properties[key];
         if (!itemType) return `${path}.${key} is not a property of ${type.token}`;
