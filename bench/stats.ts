@@ -1,0 +1,19 @@
+// Figures read from several samples rather than from one.
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * How much y grows from the smallest x to the largest, along the median of the slopes between
+ * every pair of points (the Theil–Sen estimate): a steady growth (a leak) shows in full, while a
+ * single high or low reading, even the first or the last, barely moves it.
+ */
+export function trendGrowth(points: ReadonlyArray<{ x: number; y: number }>): number {
+  if (points.length < 2) throw new Error("a trend needs at least two points");
+  const slopes = points.flatMap((a, i) => points.slice(i + 1).filter((b) => b.x !== a.x).map((b) => (b.y - a.y) / (b.x - a.x)));
+  const xs = points.map((p) => p.x);
+  return median(slopes) * (Math.max(...xs) - Math.min(...xs));
+}
