@@ -48,7 +48,7 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
     // channelz (gRPC's live introspection service) is never served here, yet it counts and
-    // timestamps every call: a third of the server's own CPU in a refresh of 1,000.
+    // timestamps every call: about 5% of the plugin's busy time in a refresh of 1,000.
     "grpc.enable_channelz": 0,
   });
   server.addService(provrpc.ResourceProviderService, service.implementation());
