@@ -24,6 +24,9 @@ export interface Pass {
   concurrency: number;
   listCalls: number;
   wallMs: number;
+  /** CPU spent meanwhile by the plugin (from /proc) and by this process, the stand-in engine. */
+  pluginCpuMs: number;
+  engineCpuMs: number;
   allFound: boolean;
   /** The first Read's request and response, serialized. */
   requestBytes: number;
@@ -79,13 +82,18 @@ export function readRequest(type: string, resource: Resource): provproto.ReadReq
 export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, stack: Resource[], concurrency: number): Promise<Pass> {
   const requests = stack.map((resource) => readRequest(CONTAINER, resource));
   await clearRequests();
+  const pluginCpu = processFigures(plugin.pid!).cpuMs;
+  const engineCpu = process.cpuUsage();
   const started = now();
   const reads = await pool(stack.length, concurrency, (i) => plugin.call<provproto.ReadResponse>("read", requests[i]));
   const wallMs = now() - started;
+  const engineUsed = process.cpuUsage(engineCpu);
   return {
     concurrency,
     listCalls: await served("GET", listPattern("containers")),
     wallMs,
+    pluginCpuMs: processFigures(plugin.pid!).cpuMs - pluginCpu,
+    engineCpuMs: (engineUsed.user + engineUsed.system) / 1000,
     allFound: reads.every((r, i) => r.getId() === stack[i].id),
     requestBytes: requests[0].serializeBinary().length,
     responseBytes: reads[0].serializeBinary().length,
@@ -156,7 +164,8 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
       name: `Refresh of ${thousands(count)} containers (all Reads at once; ${ENGINE_PARALLELISM} at a time as information)`,
       baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + ${thousands(count)} empty gRPC calls at once: ${ms(f.grpcMs)} = ${ms(baselineMs)}`,
       measured:
-        `all at once: ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"}, ${ms(f.together.wallMs)}; ` +
+        `all at once: ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"}, ${ms(f.together.wallMs)} ` +
+        `(CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, stand-in engine ${ms(f.together.engineCpuMs)}); ` +
         `${ENGINE_PARALLELISM} at a time: ${at16.listCalls} list calls, ${ms(at16.wallMs)}`,
       ratio: `${times(wallRatio)} baseline`,
       target: `≤ ${maxListCalls} list calls${maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`} (all at once)`,
