@@ -59,6 +59,11 @@ describe("Volume behaviour", () => {
       const err = await creating;
       expect(Date.now() - cancelledAt).toBeLessThan(1000);
       expect(initFailure(err as GrpcFailure)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
+
+      // An operation that starts after Cancel is cancelled too, before it creates anything.
+      const later = await plugin.create(TYPE, "after-cancel", { ...inputs, name: "after-cancel" }).catch((e) => e as GrpcFailure);
+      expect(later).toBeInstanceOf(Error);
+      expect(fixture.sim.control.snapshot().volumes.find((v) => v.name === "after-cancel")).toBeUndefined();
     } finally {
       await plugin.stop();
     }
