@@ -88,11 +88,12 @@ export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, 
   const reads = await pool(stack.length, concurrency, (i) => plugin.call<provproto.ReadResponse>("read", requests[i]));
   const wallMs = now() - started;
   const engineUsed = process.cpuUsage(engineCpu);
+  const pluginCpuMs = processFigures(plugin.pid!).cpuMs - pluginCpu;
   return {
     concurrency,
     listCalls: await served("GET", listPattern("containers")),
     wallMs,
-    pluginCpuMs: processFigures(plugin.pid!).cpuMs - pluginCpu,
+    pluginCpuMs,
     engineCpuMs: (engineUsed.user + engineUsed.system) / 1000,
     allFound: reads.every((r, i) => r.getId() === stack[i].id),
     requestBytes: requests[0].serializeBinary().length,

@@ -9,11 +9,13 @@ const median = (values: number[]) => {
 /**
  * How much y grows from the smallest x to the largest, along the median of the slopes between
  * every pair of points (the Theil–Sen estimate): a steady growth (a leak) shows in full, while a
- * single high or low reading, even the first or the last, barely moves it.
+ * single high or low reading, even the first or the last, moves it far less than it moves the
+ * difference of the end readings.
  */
 export function trendGrowth(points: ReadonlyArray<{ x: number; y: number }>): number {
   if (points.length < 2) throw new Error("a trend needs at least two points");
   const slopes = points.flatMap((a, i) => points.slice(i + 1).filter((b) => b.x !== a.x).map((b) => (b.y - a.y) / (b.x - a.x)));
+  if (slopes.length === 0) throw new Error("a trend needs points at two different x");
   const xs = points.map((p) => p.x);
   return median(slopes) * (Math.max(...xs) - Math.min(...xs));
 }

@@ -22,7 +22,8 @@ describe("trendGrowth", () => {
     expect(trendGrowth(marks(leak))).toBeGreaterThan(8);
   });
 
-  test("needs two points", () => {
+  test("needs two points, at two different x", () => {
     expect(() => trendGrowth(marks([1]))).toThrow(/two points/);
+    expect(() => trendGrowth([{ x: 1, y: 1 }, { x: 1, y: 2 }])).toThrow(/two different x/);
   });
 });
