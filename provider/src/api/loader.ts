@@ -16,10 +16,10 @@ import { performance } from "node:perf_hooks";
 
 /**
  * A batch is sent once no read has joined it for this long: longer after a large batch (a burst
- * of Reads is under way, and gaps in it are the engine's connection catching up, or the engine
- * pausing for its own garbage collection: 10 ms split a refresh of 1,000 into up to six GETs on
- * a busy two-core machine, 25 ms into one or two), short after a small one (a lone read, or the
- * engine's few Reads at a time, pay little)…
+ * of Reads is under way, and gaps in it are the engine's connection catching up, or the sender
+ * paused: with the benchmarks' stand-in engine, a Node.js process, on a busy two-core machine,
+ * 10 ms split a refresh of 1,000 into up to six GETs and 25 ms into one or two), short after a
+ * small one (a lone read, or the engine's few Reads at a time, pay little)…
  */
 const QUIET_MS = 2;
 const QUIET_IN_A_BURST_MS = 25;
