@@ -32,11 +32,7 @@ export interface Row {
   notes?: string[];
 }
 
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
+export { median } from "./stats";
 export const mb = (x: number) => `${x.toFixed(1)} MB`;
 export const kb = (bytes: number) => (bytes >= 1024 * 1024 ? mb(bytes / 1024 / 1024) : `${(bytes / 1024).toFixed(1)} kB`);
 export const thousands = (n: number) => n.toLocaleString("en-US");

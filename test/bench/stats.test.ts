@@ -1,4 +1,4 @@
-import { trendGrowth } from "../../bench/stats";
+import { median, trendGrowth } from "../../bench/stats";
 
 const marks = (ys: number[]) => ys.map((y, i) => ({ x: 2_000 + i * 1_000, y }));
 
@@ -25,5 +25,12 @@ describe("trendGrowth", () => {
   test("needs two points, at two different x", () => {
     expect(() => trendGrowth(marks([1]))).toThrow(/two points/);
     expect(() => trendGrowth([{ x: 1, y: 1 }, { x: 1, y: 2 }])).toThrow(/two different x/);
+  });
+});
+
+describe("median", () => {
+  test("the middle value of an odd count, the mean of the two middle ones of an even count, whatever the order", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
   });
 });
