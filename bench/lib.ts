@@ -9,6 +9,7 @@ import { createInterface } from "node:readline";
 import { ALICE, startSimulator, type SimUser, type Simulator, type SimulatorOptions } from "../simulator/src";
 import { Plugin, type PluginOptions } from "../test/grpc/engine";
 import { command } from "../scripts/bundles.mjs";
+import { buildFloorPlugins } from "../scripts/floor.mjs";
 
 export const PROJECT = ALICE.projects[0];
 export const IMAGE = "registry.example.com/acme/web:1.0.0";
@@ -164,6 +165,12 @@ export async function bundledPlugin(entry: string): Promise<string> {
   await command(resolve(root, entry), outfile, { packages: "external", sourcemap: false });
   return outfile;
 }
+
+/** The floors (scripts/floor.mjs, bench/floor/start.ts), built into dist/bench/ once per run. */
+export function floorPlugins(): Promise<{ floor: string; firstStage: string }> {
+  return (floorsBuilt ??= buildFloorPlugins(resolve(__dirname, "../../dist/bench")));
+}
+let floorsBuilt: Promise<{ floor: string; firstStage: string }> | undefined;
 
 /** The machine a run was made on, as the tables say it. */
 export const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;

@@ -1,11 +1,14 @@
 // 5. A preview of 1,000 resources of mixed kinds, as the engine sends it (Check then Diff for each,
 // 16 at a time): the CPU the plugin spends, beside the CPU it spends answering as many empty
-// gRPC calls (GetPluginInfo) at the same parallelism. As information (the former target of
+// gRPC calls (GetPluginInfo) at the same parallelism, and the CPU of the floor plugin
+// (bench/floor/start.ts) carrying the same preview's messages. As information (the former target of
 // < 1 ms is retired: the round trip is dominated by the gRPC library): the median round trip of
 // one Container Check + Diff, beside an empty call's.
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import type { Plugin } from "../test/grpc/engine";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, median, ms, now, pool, processFigures, rig, thousands, times, type Row } from "./lib";
+import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { Plugin, urn } from "../test/grpc/engine";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, floorPlugins, median, ms, now, pool, processFigures, rig, thousands, times, type Row } from "./lib";
 
 const ROUNDS = 2_000;
 const PREVIEW = 1_000;
@@ -13,8 +16,8 @@ const CPU_BUDGET_MS = 1_000;
 const ID = "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00";
 
 /** The stack of a preview: a mix of every type, with the state a refresh left. */
-function stackResource(i: number) {
-  const kinds = [
+function stackResource(i: number): { type: string; inputs: Record<string, JavaScriptValue> } {
+  const kinds: Array<{ type: string; inputs: Record<string, JavaScriptValue> }> = [
     { type: CONTAINER, inputs: { name: `app-${i}`, image: IMAGE, env: { LOG_LEVEL: "info", PORT: "8080" }, replicas: 2 } },
     { type: "hosting:index:Postgres", inputs: { name: `db-${i}` } },
     { type: "hosting:index:Volume", inputs: { name: `data-${i}`, sizeGb: 10 } },
@@ -75,6 +78,44 @@ async function roundTrips(plugin: Plugin) {
   return { pairMs: median(pairs), pairP90Ms: [...pairs].sort((a, b) => a - b)[Math.floor(ROUNDS * 0.9)], emptyMs: median(empties) };
 }
 
+/** The raw replies the provider gives the first resource of the stack (a Container): its Check's, then its Diff's. */
+async function containerReplies(plugin: Plugin): Promise<{ check: Uint8Array; diff: Uint8Array }> {
+  const { type, inputs } = stackResource(0);
+  const address = <T extends provproto.CheckRequest | provproto.DiffRequest>(request: T) => {
+    request.setUrn(urn(type, "r-0"));
+    request.setType(type);
+    request.setName("r-0");
+    return request;
+  };
+  const check = address(new provproto.CheckRequest());
+  check.setNews(Struct.fromJavaScript(inputs));
+  check.setOlds(Struct.fromJavaScript(inputs));
+  const checked = await plugin.call<provproto.CheckResponse>("check", check);
+  const diff = address(new provproto.DiffRequest());
+  diff.setId(ID);
+  diff.setOlds(checked.getInputs());
+  diff.setNews(checked.getInputs());
+  diff.setOldInputs(checked.getInputs());
+  const diffed = await plugin.call<provproto.DiffResponse>("diff", diff);
+  return { check: checked.serializeBinary(), diff: diffed.serializeBinary() };
+}
+
+/**
+ * The same preview sent to a fresh floor plugin (bench/floor/start.ts) that answers every Check and
+ * Diff with the Container's replies, decoding nothing: what carrying a preview's messages through
+ * grpc-js costs the plugin, before the provider does anything.
+ */
+async function previewOnFloor(replies: { check: Uint8Array; diff: Uint8Array }) {
+  const { floor } = await floorPlugins();
+  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+  const plugin = await Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ check: base64(replies.check), diff: base64(replies.diff) }) } });
+  try {
+    return await preview(plugin, PREVIEW);
+  } finally {
+    await plugin.stop();
+  }
+}
+
 /** A freshly started and configured plugin, as `pulumi preview` has one. */
 async function onFreshPlugin<T>(run: (plugin: Plugin) => Promise<T>): Promise<T> {
   const { plugin, close } = await rig();
@@ -87,8 +128,13 @@ async function onFreshPlugin<T>(run: (plugin: Plugin) => Promise<T>): Promise<T>
 
 export async function overhead(): Promise<Row> {
   // Each on a fresh plugin: a preview's plugin starts cold, so its JIT warm-up is part of the cost.
-  const { cold, warm } = await onFreshPlugin(async (plugin) => ({ cold: await preview(plugin, PREVIEW), warm: await preview(plugin, PREVIEW) }));
+  const { cold, warm, replies } = await onFreshPlugin(async (plugin) => ({
+    cold: await preview(plugin, PREVIEW),
+    warm: await preview(plugin, PREVIEW),
+    replies: await containerReplies(plugin),
+  }));
   const floor = await onFreshPlugin((plugin) => emptyCalls(plugin, 2 * PREVIEW));
+  const carried = await previewOnFloor(replies);
   const trips = await onFreshPlugin(roundTrips);
   return {
     id: 5,
@@ -113,8 +159,13 @@ export async function overhead(): Promise<Row> {
       checkDiffMedianMs: trips.pairMs,
       checkDiffP90Ms: trips.pairP90Ms,
       emptyCallMedianMs: trips.emptyMs,
+      carriedCpuMs: carried.cpuMs,
+      carriedWallMs: carried.wallMs,
     },
     notes: [
+      `The same preview sent to a fresh grpc-js server that answers every Check and Diff with the Container's replies and decodes ` +
+        `nothing (bench/floor/start.ts): ${ms(carried.cpuMs)} of its CPU (${ms(carried.wallMs)} wall), ` +
+        `${times(carried.cpuMs / CPU_BUDGET_MS)} the budget before the provider does anything.`,
       "The former target of a Check + Diff round trip under 1 ms is retired (its figure stays as information): round trips are " +
         "measured from the engine's side (this process, a grpc-js client), and most of one is the gRPC library on both ends, " +
         `not the provider: compare ${ms(trips.pairMs)} with an empty call's ${ms(trips.emptyMs)}. Plugin CPU is measured from /proc.`,

@@ -2,14 +2,16 @@
 // at once (the engine's parallelism at least the stack's size, `--parallel 1000`), which is what
 // the targets hold; and 16 at a time (the default 4 × CPUs on a 4-CPU CI box), for information.
 // Beside them, from the same run: one list GET of that size timed directly, plus the gRPC cost of
-// as many empty calls sent at once. The simulator runs in a process of its own: in the same process
-// as the stand-in engine, each list GET of thousands of records would hold the engine's sending up.
+// as many empty calls sent at once; and, as information, the same Reads carried by the floor
+// plugin (bench/floor/start.ts), which answers each with a canned reply. The simulator runs in a
+// process of its own: in the same process as the stand-in engine, each list GET of thousands of
+// records would hold the engine's sending up.
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";
-import { urn, type Plugin } from "../test/grpc/engine";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, thousands, times, type RemoteRig, type Row } from "./lib";
+import { Plugin, urn } from "../test/grpc/engine";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, floorPlugins, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, thousands, times, type RemoteRig, type Row } from "./lib";
 
 const SEED_CONCURRENCY = 32;
 
@@ -44,6 +46,12 @@ export interface RefreshFigures {
   listBytes: number;
   /** `count` empty gRPC calls (GetPluginInfo) sent at once: wall time. */
   grpcMs: number;
+  /**
+   * The same Reads sent at once to the floor plugin (bench/floor/start.ts), which answers each with
+   * a canned ReadResponse of the real size and decodes nothing: what carrying the refresh's messages
+   * through grpc-js costs, median of 3 (wall, and the floor plugin's CPU meanwhile).
+   */
+  carried?: { wallMs: number; pluginCpuMs: number };
   pluginRssMb: number;
 }
 
@@ -127,7 +135,7 @@ export async function emptyCallsAtOnce(plugin: Plugin, count: number): Promise<n
   return median(walls);
 }
 
-export async function measureRefresh(count: number, { engine16 = true } = {}): Promise<RefreshFigures> {
+export async function measureRefresh(count: number, { engine16 = true, carried = true } = {}): Promise<RefreshFigures> {
   const rig = await remoteRig();
   const { sim, plugin, close } = rig;
   try {
@@ -136,6 +144,8 @@ export async function measureRefresh(count: number, { engine16 = true } = {}): P
     const at16 = engine16 ? await refreshPass(rig, stack, ENGINE_PARALLELISM) : undefined;
     const { listMs, listBytes } = await timedList(sim);
     const grpcMs = await emptyCallsAtOnce(plugin, count);
+    const pluginRssMb = processFigures(plugin.pid!).rssMb;
+    const cannedRead = carried ? (await plugin.call<provproto.ReadResponse>("read", readRequest(CONTAINER, stack[0]))).serializeBinary() : undefined;
     return {
       count,
       together,
@@ -143,10 +153,29 @@ export async function measureRefresh(count: number, { engine16 = true } = {}): P
       listMs,
       listBytes,
       grpcMs,
-      pluginRssMb: processFigures(plugin.pid!).rssMb,
+      carried: cannedRead ? await carriedByFloor(stack, cannedRead) : undefined,
+      pluginRssMb,
     };
   } finally {
     await close();
+  }
+}
+
+async function carriedByFloor(stack: Resource[], cannedRead: Uint8Array): Promise<{ wallMs: number; pluginCpuMs: number }> {
+  const { floor } = await floorPlugins();
+  const plugin = await Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(cannedRead).toString("base64") }) } });
+  try {
+    const requests = stack.map((resource) => readRequest(CONTAINER, resource));
+    const rounds: Array<{ wallMs: number; pluginCpuMs: number }> = [];
+    for (let round = 0; round < 3; round++) {
+      const cpu = processFigures(plugin.pid!).cpuMs;
+      const started = now();
+      await Promise.all(requests.map((request) => plugin.call("read", request)));
+      rounds.push({ wallMs: now() - started, pluginCpuMs: processFigures(plugin.pid!).cpuMs - cpu });
+    }
+    return { wallMs: median(rounds.map((r) => r.wallMs)), pluginCpuMs: median(rounds.map((r) => r.pluginCpuMs)) };
+  } finally {
+    await plugin.stop();
   }
 }
 
@@ -174,6 +203,14 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
       figures: { ...f, baselineMs, wallRatio, floorAt16: floor },
       notes: [
         ...(found ? [] : ["some Read did not return its container"]),
+        ...(f.carried
+          ? [
+              `The same ${thousands(count)} Reads sent at once to a grpc-js server that answers each with a canned reply of the real size ` +
+                `and decodes nothing (bench/floor/start.ts) took ${ms(f.carried.wallMs)} (its CPU: ${ms(f.carried.pluginCpuMs)}), ` +
+                `${times(f.carried.wallMs / f.grpcMs)} the empty calls: carrying the messages alone, with the list GET, is ` +
+                `${times((f.listMs + f.carried.wallMs) / baselineMs)} the baseline.`,
+            ]
+          : []),
         `${ENGINE_PARALLELISM} at a time, ${at16.listCalls} list calls is the floor, not a miss: every Read must be answered by a list GET ` +
           `that began after it, and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +
           `GETs are needed (the reads that arrive during one GET share the next).`,

@@ -2,7 +2,9 @@
 // bare `node -e 'console.log(1)'` spawn → its first line, measured alternately in one run, for the
 // Node.js-script plugin (bin/, `make build`) and the single executable (dist/, `make package`; left
 // out when it has not been built). Also reported: spawn → the port line (what the engine waits for
-// before it connects), and spawn → configured with a first Check + Diff.
+// before it connects), spawn → configured with a first Check + Diff, and, measured in the same
+// alternation, the floors (scripts/floor.mjs): the same first stage with nothing but grpc-js and
+// the stubs behind it, and the first stage alone, answering from node:http2.
 import * as grpc from "@grpc/grpc-js";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -12,13 +14,16 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { ALICE, startSimulator } from "../simulator/src";
 import { FakeEngine, PLUGIN, Plugin } from "../test/grpc/engine";
-import { CONTAINER, IMAGE, PROJECT, median, ms, now, spawnToFirstLine, times, type Row } from "./lib";
+import { CONTAINER, IMAGE, PROJECT, floorPlugins, median, ms, now, spawnToFirstLine, times, type Row } from "./lib";
 
 const SINGLE_EXECUTABLE = resolve(__dirname, "../..", process.platform === "win32" ? "dist/pulumi-resource-hosting.exe" : "dist/pulumi-resource-hosting");
 const TARGET = 2;
 
-/** Milliseconds from spawning the plugin to its port line, and to the answer of its first call. */
-function spawnToFirstAnswer(command: string, engineAddress: string): Promise<{ port: number; answer: number }> {
+/**
+ * Milliseconds from spawning the plugin to its port line, and to the answer of its first call.
+ * `failing`: the first stage alone, whose answer is FAILED_PRECONDITION (no second stage beside it).
+ */
+function spawnToFirstAnswer(command: string, engineAddress: string, failing = false): Promise<{ port: number; answer: number }> {
   return new Promise((res, rej) => {
     const started = now();
     const child = spawn(command, [engineAddress], { stdio: ["ignore", "pipe", "ignore"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
@@ -29,7 +34,8 @@ function spawnToFirstAnswer(command: string, engineAddress: string): Promise<{ p
       client.getPluginInfo(new Empty(), (err) => {
         const answer = now() - started;
         client.close();
-        child.once("exit", () => (err ? rej(err) : res({ port, answer })));
+        const answered = !err || (failing && err.code === grpc.status.FAILED_PRECONDITION);
+        child.once("exit", () => (answered ? res({ port, answer }) : rej(err)));
         child.kill("SIGKILL");
       });
     });
@@ -38,6 +44,8 @@ function spawnToFirstAnswer(command: string, engineAddress: string): Promise<{ p
 
 export async function startup(rounds = 25): Promise<Row> {
   const plugins = { script: PLUGIN, ...(existsSync(SINGLE_EXECUTABLE) ? { sea: SINGLE_EXECUTABLE } : {}) } as Record<string, string>;
+  const floors = await floorPlugins();
+  const floorKinds = { floor: floors.floor, firstStage: floors.firstStage } as Record<string, string>;
   const engine = await new FakeEngine().start();
   const node: number[] = [];
   const port: Record<string, number[]> = {};
@@ -45,11 +53,12 @@ export async function startup(rounds = 25): Promise<Row> {
   try {
     // One warm-up each (file system cache), then alternate.
     await spawnToFirstLine(process.execPath, ["-e", "console.log(1)"]);
-    for (const command of Object.values(plugins)) await spawnToFirstAnswer(command, engine.address);
+    const all = { ...plugins, ...floorKinds };
+    for (const [kind, command] of Object.entries(all)) await spawnToFirstAnswer(command, engine.address, kind === "firstStage");
     for (let i = 0; i < rounds; i++) {
       node.push(await spawnToFirstLine(process.execPath, ["-e", "console.log(1)"]));
-      for (const [kind, command] of Object.entries(plugins)) {
-        const t = await spawnToFirstAnswer(command, engine.address);
+      for (const [kind, command] of Object.entries(all)) {
+        const t = await spawnToFirstAnswer(command, engine.address, kind === "firstStage");
         (port[kind] ??= []).push(t.port);
         (answer[kind] ??= []).push(t.answer);
       }
@@ -62,6 +71,7 @@ export async function startup(rounds = 25): Promise<Row> {
   const portLine = Object.fromEntries(Object.keys(plugins).map((k) => [k, median(port[k])]));
   const ratio = Object.fromEntries(Object.keys(plugins).map((k) => [k, first[k] / nodeMs]));
   const label: Record<string, string> = { script: "Node.js script", sea: "single executable" };
+  const floor = Object.fromEntries(Object.keys(floorKinds).map((k) => [k, median(answer[k])]));
 
   // After the first answer, what a preview waits for: configured, and a first Check + Diff.
   const sim = await startSimulator({ port: 0 });
@@ -103,11 +113,17 @@ export async function startup(rounds = 25): Promise<Row> {
       firstAnswer: answer,
       portLine: port,
       firstCheckDiffMedianMs: median(firstDiff),
+      floorFirstAnswerMedianMs: floor,
+      floorRatio: Object.fromEntries(Object.entries(floor).map(([k, v]) => [k, v / nodeMs])),
     },
     notes: [
       `spawn → port line: ${kinds.map((k) => `${label[k]} ${ms(portLine[k])} (${times(portLine[k] / nodeMs)})`).join(", ")}; ` +
         `spawn → configured + first Check and Diff (Node.js script): ${ms(median(firstDiff))}.` +
         (plugins.sea ? "" : " The single executable was not measured: run make package first."),
+      `The floors, measured alternately with the above: the same first stage with a second stage of grpc-js, the Pulumi ` +
+        `stubs and a GetPluginInfo handler, code-cached the same way (bench/floor/start.ts): ${ms(floor.floor)} ` +
+        `(${times(floor.floor / nodeMs)}); the first stage alone, answering from node:http2 with no gRPC library: ` +
+        `${ms(floor.firstStage)} (${times(floor.firstStage / nodeMs)}).`,
     ],
   };
 }

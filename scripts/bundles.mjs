@@ -49,10 +49,11 @@ export async function bundleFirstStage(outfile, { shebang, sourcemap = false }) 
  * The second stage. `undici: "beside"` leaves undici a file of its own next to it (bin/: a preview
  * never reads it); `"inline"` bundles it in, still initialised only on the first API request
  * (esbuild wraps a module that is require()d in a lazy initialiser), for the single executable,
- * whose embedded script cannot require files.
+ * whose embedded script cannot require files. `entry`: another second stage with the same exports
+ * (the benchmarks' floor, bench/floor/start.ts).
  */
-export async function bundleSecondStage(outfile, { undici, sourcemap = false }) {
-  await stage("provider/src/server/start.ts", outfile, sourcemap, {
+export async function bundleSecondStage(outfile, { undici, sourcemap = false, entry = "provider/src/server/start.ts" }) {
+  await stage(entry, outfile, sourcemap, {
     plugins: undici === "beside" ? [besideThisFile(/^undici$/, UNDICI_FILE)] : [],
     // Smaller source is read and checked against the code cache faster; names are kept for
     // errors and stack traces.

@@ -10,15 +10,17 @@
 // as if there were none.
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+// Default imports of these CommonJS modules: the same in Node's ESM loader (scripts/build.mjs) and in
+// esbuild's CommonJS bundles of the benchmarks, which import this file too.
+import grpc from "@grpc/grpc-js";
+import provrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
+import provproto from "@pulumi/pulumi/proto/provider_pb.js";
+import emptyproto from "google-protobuf/google/protobuf/empty_pb.js";
+import structproto from "google-protobuf/google/protobuf/struct_pb.js";
 
-const require = createRequire(import.meta.url);
-const grpc = require("@grpc/grpc-js");
-const provrpc = require("@pulumi/pulumi/proto/provider_grpc_pb");
-const provproto = require("@pulumi/pulumi/proto/provider_pb");
-const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
-const { Struct } = require("google-protobuf/google/protobuf/struct_pb");
+const { Empty } = emptyproto;
+const { Struct } = structproto;
 
 const CONTAINER = "hosting:index:Container";
 const URN = `urn:pulumi:build::code-cache::${CONTAINER}::web`;
@@ -26,8 +28,11 @@ const URN = `urn:pulumi:build::code-cache::${CONTAINER}::web`;
 const CONFIG = { baseUrl: "http://127.0.0.1:9", token: "code-cache", projectId: "00000000-0000-4000-8000-000000000000" };
 const INPUTS = { name: "web", image: "registry.example.com/team/web:1.0.0" };
 
-/** `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through the engine's first calls. */
-export async function trainCodeCache(command, args, out) {
+/**
+ * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through the engine's first calls, or
+ * with `pluginInfoOnly` through GetPluginInfo alone (a second stage that serves nothing else).
+ */
+export async function trainCodeCache(command, args, out, { pluginInfoOnly = false } = {}) {
   const child = spawn(command, [...args, `--code-cache-out=${out}`, "127.0.0.1:1"], {
     // Closing its stdin tells it to write the cache and exit (a SIGTERM would too, but not on Windows).
     stdio: ["pipe", "pipe", "pipe"],
@@ -53,33 +58,7 @@ export async function trainCodeCache(command, args, out) {
     });
   try {
     await call("getPluginInfo", new Empty());
-    const checkConfig = new provproto.CheckRequest();
-    checkConfig.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");
-    checkConfig.setType("pulumi:providers:hosting");
-    checkConfig.setNews(Struct.fromJavaScript(CONFIG));
-    await tryCall("checkConfig", checkConfig);
-    const configure = new provproto.ConfigureRequest();
-    configure.setArgs(Struct.fromJavaScript(CONFIG));
-    configure.setAcceptsecrets(true);
-    configure.setAcceptresources(true);
-    await tryCall("configure", configure);
-    const check = new provproto.CheckRequest();
-    check.setUrn(URN);
-    check.setType(CONTAINER);
-    check.setName("web");
-    check.setNews(Struct.fromJavaScript(INPUTS));
-    const checked = await tryCall("check", check);
-    if (checked) {
-      const diff = new provproto.DiffRequest();
-      diff.setUrn(URN);
-      diff.setType(CONTAINER);
-      diff.setName("web");
-      diff.setId("0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00");
-      diff.setOlds(checked.getInputs());
-      diff.setNews(checked.getInputs());
-      diff.setOldInputs(checked.getInputs());
-      await tryCall("diff", diff);
-    }
+    if (!pluginInfoOnly) await engineFirstCalls(tryCall);
   } finally {
     client.close();
     child.stdin.end();
@@ -87,4 +66,35 @@ export async function trainCodeCache(command, args, out) {
   const code = await exited;
   if (code !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`${command} wrote no code cache (exit ${code}): ${stderr}`);
   return statSync(out).size;
+}
+
+/** What the engine sends a provider after GetPluginInfo: its configuration, then a Check and a Diff. */
+async function engineFirstCalls(tryCall) {
+  const checkConfig = new provproto.CheckRequest();
+  checkConfig.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");
+  checkConfig.setType("pulumi:providers:hosting");
+  checkConfig.setNews(Struct.fromJavaScript(CONFIG));
+  await tryCall("checkConfig", checkConfig);
+  const configure = new provproto.ConfigureRequest();
+  configure.setArgs(Struct.fromJavaScript(CONFIG));
+  configure.setAcceptsecrets(true);
+  configure.setAcceptresources(true);
+  await tryCall("configure", configure);
+  const check = new provproto.CheckRequest();
+  check.setUrn(URN);
+  check.setType(CONTAINER);
+  check.setName("web");
+  check.setNews(Struct.fromJavaScript(INPUTS));
+  const checked = await tryCall("check", check);
+  if (checked) {
+    const diff = new provproto.DiffRequest();
+    diff.setUrn(URN);
+    diff.setType(CONTAINER);
+    diff.setName("web");
+    diff.setId("0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00");
+    diff.setOlds(checked.getInputs());
+    diff.setNews(checked.getInputs());
+    diff.setOldInputs(checked.getInputs());
+    await tryCall("diff", diff);
+  }
 }
