@@ -118,12 +118,18 @@ export interface PluginOptions {
   command?: string;
 }
 
+/** How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages. */
+export type Transport = <Res>(method: string, request: unknown) => Promise<Res>;
+
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
 export class Plugin {
   stdout = "";
   stderr = "";
+  /** The port the plugin printed. */
+  port = 0;
   private child!: ChildProcess;
   private client!: provrpc.ResourceProviderClient;
+  private transport?: Transport;
   readonly engine = new FakeEngine();
 
   static async start(options: PluginOptions = {}): Promise<Plugin> {
@@ -145,8 +151,9 @@ export class Plugin {
       this.child.once("exit", (code) => rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)));
     });
     this.stdout += firstLine + "\n";
+    this.port = Number(firstLine.trim());
     this.child.stdout!.on("data", (chunk) => (this.stdout += chunk));
-    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${firstLine.trim()}`, grpc.credentials.createInsecure(), {
+    this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${this.port}`, grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": 400 * 1024 * 1024,
     });
   }
@@ -173,7 +180,14 @@ export class Plugin {
     this.engine.stop();
   }
 
+  /** From now on, every call goes through `transport` (goEngine.ts: grpc-go, the engine's own gRPC library) instead of grpc-js. */
+  useTransport(transport: Transport) {
+    this.transport = transport;
+    this.client.close(); // so that nothing can still go through grpc-js unnoticed
+  }
+
   call<Res>(method: string, request: unknown): Promise<Res> {
+    if (this.transport) return this.transport<Res>(method, request);
     return new Promise((res, rej) => {
       (this.client as any)[method](request, (err: GrpcFailure | null, response: Res) => (err ? rej(err) : res(response)));
     });

@@ -1,6 +1,7 @@
 // One simulator and one plugin per test file, configured as user alice.
 import { ALICE, startSimulator, type SimKind, type Simulator } from "../../simulator/src";
 import { DIFF_NONE, DIFF_SOME, KIND, Plugin, UNKNOWN, plain } from "./engine";
+import { GoEngine } from "./goEngine";
 
 export const PROJECT = ALICE.projects[0];
 export const CONTAINER = "hosting:index:Container";
@@ -17,16 +18,30 @@ export interface Fixture {
   mark(): number;
 }
 
-export function useFixture(options: { pluginArgs?: string[]; volumeProvisioningMs?: number } = {}): Fixture {
+export interface FixtureOptions {
+  pluginArgs?: string[];
+  volumeProvisioningMs?: number;
+  /** The Go stand-in engine's executable (goEngine.ts): every call, from the first, through grpc-go instead of grpc-js. */
+  goEngine?: () => string;
+}
+
+export function useFixture(options: FixtureOptions = {}): Fixture {
   const fixture = {} as Fixture;
+  let goEngine: GoEngine | undefined;
   beforeAll(async () => {
     fixture.sim = await startSimulator({ volumeProvisioningMs: options.volumeProvisioningMs ?? 300 });
     fixture.plugin = await Plugin.start({ args: options.pluginArgs });
+    if (options.goEngine) {
+      // Dialled the moment the port line is out, as the engine does: the second stage is still loading.
+      goEngine = await GoEngine.dial(options.goEngine(), fixture.plugin.port);
+      fixture.plugin.useTransport(goEngine.transport());
+    }
     await fixture.plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
     fixture.mark = () => fixture.sim.control.requests().length;
     fixture.requestsSince = (mark) => fixture.sim.control.requests().slice(mark);
   });
   afterAll(async () => {
+    await goEngine?.close();
     await fixture.plugin?.stop();
     await fixture.sim?.close();
   });

@@ -1,0 +1,83 @@
+// The plugin driven through grpc-go, the gRPC library of the real engine, where the rest of the suite
+// uses grpc-js: the engine's dial at the port line (while the second stage still loads), a
+// Container's whole lifecycle, and the status details the engine reads (a partial failure's
+// ErrorResourceInitFailed, ConfigureErrorMissingKeys). Skipped, saying why, without Go and grpc-go.
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { version } from "../../package.json";
+import { Plugin, initFailure, missingKeys, type GrpcFailure } from "./engine";
+import { describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
+import { GoEngine, buildGoEngine, goEngineMissing } from "./goEngine";
+
+const missing = goEngineMissing();
+if (missing) console.log(`the plugin through grpc-go: skipped, because ${missing}`);
+const withGo = missing ? describe.skip : describe;
+
+let executable: string | undefined;
+const goEngine = () => (executable ??= buildGoEngine());
+
+withGo("the plugin through grpc-go, the engine's gRPC library", () => {
+  test("dialled at the port line, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", async () => {
+    const plugin = await Plugin.start();
+    const go = await GoEngine.dial(goEngine(), plugin.port);
+    try {
+      // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails the plugin.
+      const handshake = new provproto.ProviderHandshakeRequest();
+      handshake.setEngineAddress(plugin.engine.address);
+      handshake.setConfigureWithUrn(true);
+      expect(await go.call("Handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+      // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE means alive.
+      const probe = await go.probe();
+      expect(probe.code).not.toBe(grpc.status.UNAVAILABLE);
+      expect(probe.code).not.toBe(grpc.status.OK);
+      plugin.useTransport(go.transport());
+      const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
+      expect(info.getVersion()).toBe(version);
+    } finally {
+      await go.close();
+      await plugin.stop();
+    }
+  });
+
+  test("missing configuration reaches grpc-go as ConfigureErrorMissingKeys, which the engine turns into its config message", async () => {
+    const plugin = await Plugin.start();
+    const go = await GoEngine.dial(goEngine(), plugin.port);
+    try {
+      plugin.useTransport(go.transport());
+      const err = (await plugin.configure({ baseUrl: "http://127.0.0.1:9" }).catch((e) => e)) as GrpcFailure;
+      expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(missingKeys(err)).toEqual(["hosting:token"]);
+    } finally {
+      await go.close();
+      await plugin.stop();
+    }
+  });
+
+  describe("against the simulator", () => {
+    const fixture = useFixture({ goEngine });
+
+    describeLifecycle("web", fixture, {
+      type: "hosting:index:Container",
+      inputs: { name: "web", image: "registry.example.com/team/web:1.0.0", env: { LOG_LEVEL: "info" } },
+      update: { image: "registry.example.com/team/web:1.1.0", env: { LOG_LEVEL: "debug" } },
+      replace: { name: "web-2" },
+      drift: { apply: mutate("services", { image: "registry.example.com/team/web:9.9.9" }), property: "image" },
+      remove: removeRecord("services"),
+      unknownInput: "image",
+    });
+
+    test("a wait that outlasts its timeout reaches grpc-go as a partial failure whose ErrorResourceInitFailed keeps the volume's id", async () => {
+      fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+      try {
+        const { inputs } = await fixture.plugin.check("hosting:index:Volume", "stuck", { name: "stuck", sizeGb: 5 });
+        const err = (await fixture.plugin.create("hosting:index:Volume", "stuck", inputs, { timeout: 1 }).catch((e) => e)) as GrpcFailure;
+        const volume = fixture.sim.control.snapshot().volumes.find((v) => v.name === "stuck");
+        expect(initFailure(err)).toMatchObject({ id: volume!.id, properties: { name: "stuck", status: "provisioning" }, reasons: [expect.stringMatching(/gave up waiting/)] });
+      } finally {
+        fixture.sim.control.setSwitches({ volumeProvisioningMs: 300 });
+      }
+    });
+  });
+});

@@ -1,0 +1,115 @@
+// A stand-in for the Pulumi engine's side of the wire, in the engine's language and gRPC library
+// (grpc-go), so that the plugin is also driven by the client it meets in real use, not only by
+// grpc-js. It dials the plugin as the engine's dialPlugin does (sdk/go/common/resource/plugin/
+// plugin.go: connect at once and wait until the connection is Ready), then makes the test's calls,
+// each on a goroutine of its own, as the engine's steps do:
+//
+//	go-engine <port>
+//	stdout, first line:  {"readyMs": <dial → Ready>}
+//	stdin, a line each:  {"id": 1, "method": "/pulumirpc.ResourceProvider/Check", "request": "<base64>"}
+//	stdout, a line each: {"id": 1, "code": 0, "message": "", "response": "<base64>", "status": "<base64 google.rpc.Status>"}
+//
+// Messages stay bytes here: the test builds and reads them with the protobuf stubs the rest of the
+// suite uses. Built by test/grpc/goEngine.ts with Debian's Go and grpc-go packages.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/golang/protobuf/proto"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/status"
+)
+
+// The engine's limits (sdk/go/common/util/rpcutil: GrpcChannelOptions) and its connection timeout.
+const maxMessageBytes = 400 * 1024 * 1024
+const connectTimeout = 10 * time.Second
+
+type raw struct{}
+
+func (raw) Marshal(v interface{}) ([]byte, error) { return *(v.(*[]byte)), nil }
+func (raw) Unmarshal(data []byte, v interface{}) error {
+	*(v.(*[]byte)) = append([]byte(nil), data...)
+	return nil
+}
+func (raw) Name() string { return "proto" }
+
+type call struct {
+	ID      int    `json:"id"`
+	Method  string `json:"method"`
+	Request []byte `json:"request"`
+}
+
+type answer struct {
+	ID       int    `json:"id"`
+	Code     uint32 `json:"code"`
+	Message  string `json:"message"`
+	Response []byte `json:"response,omitempty"`
+	Status   []byte `json:"status,omitempty"`
+}
+
+func invoke(ctx context.Context, conn *grpc.ClientConn, method string, request []byte) answer {
+	var response []byte
+	err := conn.Invoke(ctx, method, &request, &response, grpc.ForceCodec(raw{}))
+	if err == nil {
+		return answer{Response: response}
+	}
+	st := status.Convert(err)
+	details, _ := proto.Marshal(st.Proto())
+	return answer{Code: uint32(st.Code()), Message: st.Message(), Status: details}
+}
+
+func main() {
+	started := time.Now()
+	conn, err := grpc.Dial("127.0.0.1:"+os.Args[1], grpc.WithInsecure(),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer conn.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
+	for s := conn.GetState(); s != connectivity.Ready; s = conn.GetState() {
+		if !conn.WaitForStateChange(ctx, s) {
+			fmt.Fprintln(os.Stderr, "plugin did not begin responding to RPC connections")
+			os.Exit(1)
+		}
+	}
+	ready := time.Since(started)
+	var writing sync.Mutex
+	out := json.NewEncoder(os.Stdout)
+	write := func(v interface{}) {
+		writing.Lock()
+		defer writing.Unlock()
+		out.Encode(v)
+	}
+	write(map[string]interface{}{"readyMs": ready.Seconds() * 1000})
+
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1024*1024), maxMessageBytes)
+	var calls sync.WaitGroup
+	for in.Scan() {
+		var c call
+		if err := json.Unmarshal(in.Bytes(), &c); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		calls.Add(1)
+		go func() {
+			defer calls.Done()
+			a := invoke(context.Background(), conn, c.Method, c.Request)
+			a.ID = c.ID
+			write(a)
+		}()
+	}
+	calls.Wait()
+}
