@@ -15,7 +15,9 @@ import type { GrpcFailure, Transport } from "./engine";
 
 /** Where Debian's golang-google-grpc-dev puts grpc-go (and golang-go's `go` on PATH). */
 const DEBIAN_GOPATH = "/usr/share/gocode";
-const SOURCE = resolve(__dirname, "goEngine");
+// From the checkout's root: this file also runs bundled, from dist/run/ (the benchmarks).
+const ROOT = resolve(__dirname, "../..");
+const SOURCE = resolve(ROOT, "test/grpc/goEngine");
 const INSTALL = "apt-get install golang-go golang-google-grpc-dev";
 
 function goOnPath(): boolean {
@@ -39,7 +41,7 @@ export function buildGoEngine(): string {
   const out = join(mkdtempSync(join(tmpdir(), "go-engine-")), "go-engine");
   execFileSync("go", ["build", "-o", out, "."], {
     cwd: SOURCE,
-    env: { ...process.env, GOPATH: DEBIAN_GOPATH, GO111MODULE: "off", GOFLAGS: "", GOCACHE: resolve(__dirname, "../../dist/go-cache") },
+    env: { ...process.env, GOPATH: DEBIAN_GOPATH, GO111MODULE: "off", GOFLAGS: "", GOCACHE: resolve(ROOT, "dist/go-cache") },
     stdio: ["ignore", "ignore", "pipe"],
   });
   return out;
@@ -73,6 +75,15 @@ const REPLIES: Record<string, Decode> = {
   attach: Empty.deserializeBinary,
 };
 
+function goAnswer(raw: { code?: number; message?: string; response?: string; status?: string }): GoAnswer {
+  return {
+    code: raw.code ?? 0,
+    message: raw.message ?? "",
+    response: raw.response === undefined ? undefined : Buffer.from(raw.response, "base64"),
+    status: raw.status === undefined ? undefined : Buffer.from(raw.status, "base64"),
+  };
+}
+
 /** A failed call as grpc-js reports one (code, details, the status details in the trailer's metadata), for the suite's helpers. */
 function asGrpcFailure(answer: GoAnswer): GrpcFailure {
   const metadata = new grpc.Metadata();
@@ -86,7 +97,7 @@ export class GoEngine {
   readyMs!: number;
   private child!: ChildProcess;
   private nextId = 1;
-  private readonly waiting = new Map<number, (answer: GoAnswer) => void>();
+  private readonly waiting = new Map<number, (raw: any) => void>();
   private stderr = "";
 
   /** Dials the plugin on `port` as the engine does; resolves once the connection is ready. */
@@ -100,19 +111,13 @@ export class GoEngine {
       engine.child.once("exit", (code) => rej(new Error(`go-engine exited (${code}): ${engine.stderr}`)));
     });
     engine.readyMs = JSON.parse(first).readyMs;
-    lines.on("line", (line) => engine.answered(JSON.parse(line)));
-    return engine;
-  }
-
-  private answered(raw: { id: number; code: number; message: string; response?: string; status?: string }) {
-    const done = this.waiting.get(raw.id);
-    this.waiting.delete(raw.id);
-    done?.({
-      code: raw.code,
-      message: raw.message,
-      response: raw.response === undefined ? undefined : Buffer.from(raw.response, "base64"),
-      status: raw.status === undefined ? undefined : Buffer.from(raw.status, "base64"),
+    lines.on("line", (line) => {
+      const raw = JSON.parse(line);
+      const done = engine.waiting.get(raw.id);
+      engine.waiting.delete(raw.id);
+      done?.(raw);
     });
+    return engine;
   }
 
   /** One unary call of pulumirpc.ResourceProvider, `method` as in the proto (`Check`, `GetPluginInfo`). */
@@ -125,12 +130,32 @@ export class GoEngine {
     return this.send("", new Uint8Array());
   }
 
-  private send(path: string, request: Uint8Array): Promise<GoAnswer> {
+  /**
+   * Every request sent from Go, `parallelism` at a time (0: all at once), for the benchmarks, whose
+   * engine side must cost what the real engine's does, not what grpc-js costs: the wall time from
+   * the first send to the last answer, and the answers.
+   */
+  async batch(method: string, requests: Array<{ serializeBinary(): Uint8Array }>, parallelism = 0): Promise<{ wallMs: number; answers: GoAnswer[] }> {
+    const path = `/pulumirpc.ResourceProvider/${method}`;
+    const batch = requests.map((request) => ({ method: path, request: Buffer.from(request.serializeBinary()).toString("base64") }));
+    const raw = await this.exchange({ batch, parallelism });
+    return { wallMs: raw.wallMs, answers: raw.answers.map(goAnswer) };
+  }
+
+  /** The Go process (for its CPU, in the benchmarks). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  private async send(path: string, request: Uint8Array): Promise<GoAnswer> {
+    return goAnswer(await this.exchange({ method: path, request: Buffer.from(request).toString("base64") }));
+  }
+
+  private exchange(message: Record<string, unknown>): Promise<any> {
     const id = this.nextId++;
-    const line = JSON.stringify({ id, method: path, request: Buffer.from(request).toString("base64") });
     return new Promise((res) => {
       this.waiting.set(id, res);
-      this.child.stdin!.write(`${line}\n`);
+      this.child.stdin!.write(`${JSON.stringify({ id, ...message })}\n`);
     });
   }
 

@@ -8,6 +8,9 @@
 //	stdout, first line:  {"readyMs": <dial → Ready>}
 //	stdin, a line each:  {"id": 1, "method": "/pulumirpc.ResourceProvider/Check", "request": "<base64>"}
 //	stdout, a line each: {"id": 1, "code": 0, "message": "", "response": "<base64>", "status": "<base64 google.rpc.Status>"}
+//	or a batch, sent at once (the benchmarks' engine side):
+//	stdin:               {"id": 2, "batch": [{"method": "...", "request": "<base64>"}, ...], "parallelism": 16}
+//	stdout:              {"id": 2, "wallMs": 812.5, "answers": [{"code": 0, "response": "<base64>"}, ...]}
 //
 // Messages stay bytes here: the test builds and reads them with the protobuf stubs the rest of the
 // suite uses. Built by test/grpc/goEngine.ts with Debian's Go and grpc-go packages.
@@ -45,6 +48,36 @@ type call struct {
 	ID      int    `json:"id"`
 	Method  string `json:"method"`
 	Request []byte `json:"request"`
+	// A batch instead of one call: every request sent `parallelism` at a time (0: all at once), as
+	// the engine's steps are; the answer is the wall time and each call's answer.
+	Batch       []call `json:"batch,omitempty"`
+	Parallelism int    `json:"parallelism,omitempty"`
+}
+
+type batchAnswer struct {
+	ID      int      `json:"id"`
+	WallMs  float64  `json:"wallMs"`
+	Answers []answer `json:"answers"`
+}
+
+func invokeAll(conn *grpc.ClientConn, calls []call, parallelism int) batchAnswer {
+	if parallelism <= 0 {
+		parallelism = len(calls)
+	}
+	answers := make([]answer, len(calls))
+	slots := make(chan struct{}, parallelism)
+	var all sync.WaitGroup
+	started := time.Now()
+	for i, c := range calls {
+		all.Add(1)
+		slots <- struct{}{}
+		go func(i int, c call) {
+			defer func() { <-slots; all.Done() }()
+			answers[i] = invoke(context.Background(), conn, c.Method, c.Request)
+		}(i, c)
+	}
+	all.Wait()
+	return batchAnswer{WallMs: time.Since(started).Seconds() * 1000, Answers: answers}
 }
 
 type answer struct {
@@ -106,6 +139,12 @@ func main() {
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
+			if c.Batch != nil {
+				a := invokeAll(conn, c.Batch, c.Parallelism)
+				a.ID = c.ID
+				write(a)
+				return
+			}
 			a := invoke(context.Background(), conn, c.Method, c.Request)
 			a.ID = c.ID
 			write(a)
