@@ -220,9 +220,9 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
                 `${times((f.listMs + f.carried.wallMs) / baselineMs)} the baseline.`,
             ]
           : []),
-        `${ENGINE_PARALLELISM} at a time, ${at16.listCalls} list calls is the floor, not a miss: every Read must be answered by a list GET ` +
+        `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: every Read must be answered by a list GET ` +
           `that began after it, and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +
-          `GETs are needed (the reads that arrive during one GET share the next).`,
+          `GETs are needed; more where Reads arrive spread out, so that a batch goes with fewer than ${ENGINE_PARALLELISM}.`,
       ],
     };
   };
