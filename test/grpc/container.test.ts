@@ -1,19 +1,11 @@
 import { ALICE } from "../../simulator/src";
 import { KIND, UNKNOWN, isSecret } from "./engine";
-import { describeLifecycle, mutate, removeRecord, useFixture, PROJECT } from "./fixture";
+import { CONTAINER_LIFECYCLE, describeLifecycle, useFixture, PROJECT } from "./fixture";
 
 const fixture = useFixture();
 const TYPE = "hosting:index:Container";
 
-describeLifecycle("web", fixture, {
-  type: TYPE,
-  inputs: { name: "web", image: "registry.example.com/team/web:1.0.0", env: { LOG_LEVEL: "info" } },
-  update: { image: "registry.example.com/team/web:1.1.0", env: { LOG_LEVEL: "debug" } },
-  replace: { name: "web-2" },
-  drift: { apply: mutate("services", { image: "registry.example.com/team/web:9.9.9" }), property: "image" },
-  remove: removeRecord("services"),
-  unknownInput: "image",
-});
+describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 
 describe("Container behaviour", () => {
   async function createApp(name: string, extra: Record<string, unknown> = {}) {

@@ -72,6 +72,17 @@ export type OutOfBand = (fixture: Fixture, id: string) => void | Promise<void>;
 export const mutate = (kind: SimKind, patch: Record<string, unknown>): OutOfBand => (f, id) => f.sim.control.mutate(kind, id, patch);
 export const removeRecord = (kind: SimKind): OutOfBand => (f, id) => f.sim.control.remove(kind, id);
 
+/** A Container's lifecycle case (container.test.ts, and again through grpc-go in goEngine.test.ts). */
+export const CONTAINER_LIFECYCLE: LifecycleCase = {
+  type: CONTAINER,
+  inputs: { name: "web", image: "registry.example.com/team/web:1.0.0", env: { LOG_LEVEL: "info" } },
+  update: { image: "registry.example.com/team/web:1.1.0", env: { LOG_LEVEL: "debug" } },
+  replace: { name: "web-2" },
+  drift: { apply: mutate("services", { image: "registry.example.com/team/web:9.9.9" }), property: "image" },
+  remove: removeRecord("services"),
+  unknownInput: "image",
+};
+
 /**
  * The full engine lifecycle of one resource against the simulator:
  * check -> preview -> create -> read -> diff-is-none -> update in place ->

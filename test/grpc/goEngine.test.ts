@@ -8,7 +8,7 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { version } from "../../package.json";
 import { Plugin, initFailure, missingKeys, type GrpcFailure } from "./engine";
-import { describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
+import { CONTAINER_LIFECYCLE, describeLifecycle, useFixture } from "./fixture";
 import { GoEngine, buildGoEngine, goEngineMissing } from "./goEngine";
 
 const missing = goEngineMissing();
@@ -58,15 +58,7 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
   describe("against the simulator", () => {
     const fixture = useFixture({ goEngine });
 
-    describeLifecycle("web", fixture, {
-      type: "hosting:index:Container",
-      inputs: { name: "web", image: "registry.example.com/team/web:1.0.0", env: { LOG_LEVEL: "info" } },
-      update: { image: "registry.example.com/team/web:1.1.0", env: { LOG_LEVEL: "debug" } },
-      replace: { name: "web-2" },
-      drift: { apply: mutate("services", { image: "registry.example.com/team/web:9.9.9" }), property: "image" },
-      remove: removeRecord("services"),
-      unknownInput: "image",
-    });
+    describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 
     test("a wait that outlasts its timeout reaches grpc-go as a partial failure whose ErrorResourceInitFailed keeps the volume's id", async () => {
       fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
