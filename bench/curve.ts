@@ -55,7 +55,7 @@ async function main() {
     process.stderr.write(`curve: ${thousands(size)} resources…\n`);
     const t = Date.now();
     const previewFigures = await previewAt(size);
-    const refresh = await measureRefresh(size, { engine16: size <= engine16UpTo, carried: false });
+    const refresh = await measureRefresh(size, { engine16: size <= engine16UpTo, withFloor: false });
     points.push({ size, preview: previewFigures, refresh });
     process.stderr.write(`curve: ${thousands(size)} done in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
   }

@@ -4,7 +4,7 @@
 // two-core machine the choice shows: grpc-js is a heavier client than the engine's and takes CPU
 // from the plugin (a refresh of 1,000 at once, same run: 1.2 s through grpc-js, 0.6–0.8 s through
 // grpc-go).
-import { GoEngine, buildGoEngine, goEngineMissing } from "../test/grpc/goEngine";
+import { GoEngine, goEngineMissing } from "../test/grpc/goEngine";
 import type { Plugin } from "../test/grpc/engine";
 import { now, pool, processFigures } from "./lib";
 
@@ -14,27 +14,20 @@ export interface EngineSide {
   /** "grpc-go", or "grpc-js (no Go here: …)". */
   name: string;
   /** Every request of `method` (as grpc-js names it: `read`), `parallelism` at a time: the wall time, and the replies. */
-  sendAll<T>(method: string, requests: Message[], parallelism: number, decode: (bytes: Uint8Array) => T): Promise<{ wallMs: number; replies: T[] }>;
+  sendAll<T>(method: string, requests: Message[], parallelism: number): Promise<{ wallMs: number; replies: T[] }>;
   /** The engine side's CPU so far, in milliseconds. */
   cpuMs(): number;
   close(): Promise<void>;
 }
 
-let goExecutable: string | undefined;
-
 /** The engine side for `plugin`: grpc-go where it can be built, else grpc-js. */
 export async function engineSide(plugin: Plugin): Promise<EngineSide> {
   const missing = goEngineMissing();
   if (missing) return grpcJsSide(plugin, `grpc-js (no Go here: ${missing})`);
-  const go = await GoEngine.dial((goExecutable ??= buildGoEngine()), plugin.port);
+  const go = await GoEngine.dial(plugin.port);
   return {
     name: "grpc-go",
-    async sendAll(method, requests, parallelism, decode) {
-      const { wallMs, answers } = await go.batch(method[0].toUpperCase() + method.slice(1), requests, parallelism);
-      const failed = answers.find((answer) => answer.code !== 0);
-      if (failed) throw new Error(`${method}: gRPC ${failed.code}: ${failed.message}`);
-      return { wallMs, replies: answers.map((answer) => decode(answer.response ?? new Uint8Array())) };
-    },
+    sendAll: (method, requests, parallelism) => go.batch(method, requests, parallelism),
     cpuMs: () => processFigures(go.pid).cpuMs,
     close: () => go.close(),
   };

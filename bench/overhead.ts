@@ -35,14 +35,60 @@ async function pluginCost(plugin: Plugin, run: () => Promise<unknown>): Promise<
   return { wallMs: now() - started, cpuMs: processFigures(plugin.pid!).cpuMs - before };
 }
 
-/** A preview of `count` resources: Check then Diff for each, 16 at a time. */
-export function preview(plugin: Plugin, count: number) {
-  return pluginCost(plugin, () =>
+/** The Check and the Diff of one resource of the preview, as the engine sends them: the Diff carries what the Check answered. */
+interface PreviewStep {
+  check: provproto.CheckRequest;
+  diff(checked: provproto.CheckResponse): provproto.DiffRequest;
+}
+
+function previewStep(i: number): PreviewStep {
+  const { type, inputs } = stackResource(i);
+  const name = `r-${i}`;
+  const address = <T extends provproto.CheckRequest | provproto.DiffRequest>(request: T) => {
+    request.setUrn(urn(type, name));
+    request.setType(type);
+    request.setName(name);
+    return request;
+  };
+  const check = address(new provproto.CheckRequest());
+  check.setNews(Struct.fromJavaScript(inputs));
+  check.setOlds(Struct.fromJavaScript(inputs));
+  return {
+    check,
+    diff(checked) {
+      const diff = address(new provproto.DiffRequest());
+      diff.setId(ID);
+      diff.setOlds(checked.getInputs());
+      diff.setNews(checked.getInputs());
+      diff.setOldInputs(checked.getInputs());
+      return diff;
+    },
+  };
+}
+
+/** The requests a preview of `count` resources sent, to send again (to the floor): each Check, and the Diff that followed it. */
+type SentPreview = Array<{ check: provproto.CheckRequest; diff: provproto.DiffRequest }>;
+
+/** A preview of `count` resources: Check then Diff for each, 16 at a time. Returns its cost, and the requests it sent. */
+export async function preview(plugin: Plugin, count: number) {
+  const sent: SentPreview = [];
+  const cost = await pluginCost(plugin, () =>
     pool(count, ENGINE_PARALLELISM, async (i) => {
-      const { type, inputs } = stackResource(i);
-      const name = `r-${i}`;
-      const checked = await plugin.check(type, name, inputs, inputs);
-      await plugin.diff(type, name, ID, { ...checked.inputs }, checked.inputs, checked.inputs);
+      const step = previewStep(i);
+      const diff = step.diff(await plugin.call<provproto.CheckResponse>("check", step.check));
+      await plugin.call("diff", diff);
+      sent[i] = { check: step.check, diff };
+    }),
+  );
+  return { ...cost, sent };
+}
+
+/** The same requests again, in the same order and at the same parallelism. */
+function replay(plugin: Plugin, sent: SentPreview) {
+  return pluginCost(plugin, () =>
+    pool(sent.length, ENGINE_PARALLELISM, async (i) => {
+      await plugin.call("check", sent[i].check);
+      await plugin.call("diff", sent[i].diff);
     }),
   );
 }
@@ -80,37 +126,23 @@ async function roundTrips(plugin: Plugin) {
 
 /** The raw replies the provider gives the first resource of the stack (a Container): its Check's, then its Diff's. */
 async function containerReplies(plugin: Plugin): Promise<{ check: Uint8Array; diff: Uint8Array }> {
-  const { type, inputs } = stackResource(0);
-  const address = <T extends provproto.CheckRequest | provproto.DiffRequest>(request: T) => {
-    request.setUrn(urn(type, "r-0"));
-    request.setType(type);
-    request.setName("r-0");
-    return request;
-  };
-  const check = address(new provproto.CheckRequest());
-  check.setNews(Struct.fromJavaScript(inputs));
-  check.setOlds(Struct.fromJavaScript(inputs));
-  const checked = await plugin.call<provproto.CheckResponse>("check", check);
-  const diff = address(new provproto.DiffRequest());
-  diff.setId(ID);
-  diff.setOlds(checked.getInputs());
-  diff.setNews(checked.getInputs());
-  diff.setOldInputs(checked.getInputs());
-  const diffed = await plugin.call<provproto.DiffResponse>("diff", diff);
+  const step = previewStep(0);
+  const checked = await plugin.call<provproto.CheckResponse>("check", step.check);
+  const diffed = await plugin.call<provproto.DiffResponse>("diff", step.diff(checked));
   return { check: checked.serializeBinary(), diff: diffed.serializeBinary() };
 }
 
 /**
- * The same preview sent to a fresh floor plugin (bench/floor/start.ts) that answers every Check and
- * Diff with the Container's replies, decoding nothing: what carrying a preview's messages through
- * grpc-js costs the plugin, before the provider does anything.
+ * The preview's own requests sent again to a fresh floor plugin (bench/floor/start.ts) that answers
+ * every Check and Diff with the Container's replies, decoding nothing: what carrying the preview's
+ * messages through grpc-js costs the plugin, before the provider does anything.
  */
-async function previewOnFloor(replies: { check: Uint8Array; diff: Uint8Array }) {
+async function previewOnFloor(sent: SentPreview, replies: { check: Uint8Array; diff: Uint8Array }) {
   const { floor } = await floorPlugins();
   const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
   const plugin = await Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ check: base64(replies.check), diff: base64(replies.diff) }) } });
   try {
-    return await preview(plugin, PREVIEW);
+    return await replay(plugin, sent);
   } finally {
     await plugin.stop();
   }
@@ -134,7 +166,7 @@ export async function overhead(): Promise<Row> {
     replies: await containerReplies(plugin),
   }));
   const floor = await onFreshPlugin((plugin) => emptyCalls(plugin, 2 * PREVIEW));
-  const carried = await previewOnFloor(replies);
+  const carried = await previewOnFloor(cold.sent, replies);
   const trips = await onFreshPlugin(roundTrips);
   return {
     id: 5,
@@ -163,7 +195,7 @@ export async function overhead(): Promise<Row> {
       carriedWallMs: carried.wallMs,
     },
     notes: [
-      `The same preview sent to a fresh grpc-js server that answers every Check and Diff with the Container's replies and decodes ` +
+      `The same preview's requests sent again to a fresh grpc-js server that answers every Check and Diff with the Container's replies and decodes ` +
         `nothing (bench/floor/start.ts): ${ms(carried.cpuMs)} of its CPU (${ms(carried.wallMs)} wall), ` +
         `${times(carried.cpuMs / CPU_BUDGET_MS)} the budget before the provider does anything.`,
       "The former target of a Check + Diff round trip under 1 ms is retired (its figure stays as information): round trips are " +

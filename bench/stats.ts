@@ -6,6 +6,12 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
+/** The run of median wall time (the lower middle of an even count): a whole run, so that its figures stay together. */
+export function medianRun<T extends { wallMs: number }>(runs: readonly T[]): T {
+  if (runs.length === 0) throw new Error("no runs to take the median of");
+  return [...runs].sort((a, b) => a.wallMs - b.wallMs)[Math.floor((runs.length - 1) / 2)];
+}
+
 /**
  * How much y grows from the smallest x to the largest, along the median of the slopes between
  * every pair of points (the Theil–Sen estimate): a steady growth (a leak) shows in full, while a

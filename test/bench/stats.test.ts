@@ -1,4 +1,4 @@
-import { median, trendGrowth } from "../../bench/stats";
+import { median, medianRun, trendGrowth } from "../../bench/stats";
 
 const marks = (ys: number[]) => ys.map((y, i) => ({ x: 2_000 + i * 1_000, y }));
 
@@ -32,5 +32,18 @@ describe("median", () => {
   test("the middle value of an odd count, the mean of the two middle ones of an even count, whatever the order", () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+});
+
+describe("medianRun", () => {
+  test("the whole run of the middle wall time, its other figures with it; the lower middle of an even count", () => {
+    const runs = [
+      { wallMs: 900, lists: 2 },
+      { wallMs: 700, lists: 1 },
+      { wallMs: 800, lists: 3 },
+    ];
+    expect(medianRun(runs)).toEqual({ wallMs: 800, lists: 3 });
+    expect(medianRun([...runs, { wallMs: 1000, lists: 4 }])).toEqual({ wallMs: 800, lists: 3 });
+    expect(() => medianRun([])).toThrow(/no runs/);
   });
 });

@@ -1,7 +1,7 @@
 // One simulator and one plugin per test file, configured as user alice.
 import { ALICE, startSimulator, type SimKind, type Simulator } from "../../simulator/src";
 import { DIFF_NONE, DIFF_SOME, KIND, Plugin, UNKNOWN, plain } from "./engine";
-import { GoEngine } from "./goEngine";
+import { GoEngine, goEngineExecutable } from "./goEngine";
 
 export const PROJECT = ALICE.projects[0];
 export const CONTAINER = "hosting:index:Container";
@@ -21,8 +21,8 @@ export interface Fixture {
 export interface FixtureOptions {
   pluginArgs?: string[];
   volumeProvisioningMs?: number;
-  /** The Go stand-in engine's executable (goEngine.ts): every call, from the first, through grpc-go instead of grpc-js. */
-  goEngine?: () => string;
+  /** Every call, from the first, through grpc-go (goEngine.ts) instead of grpc-js. */
+  goEngine?: boolean;
 }
 
 export function useFixture(options: FixtureOptions = {}): Fixture {
@@ -30,10 +30,11 @@ export function useFixture(options: FixtureOptions = {}): Fixture {
   let goEngine: GoEngine | undefined;
   beforeAll(async () => {
     fixture.sim = await startSimulator({ volumeProvisioningMs: options.volumeProvisioningMs ?? 300 });
+    const goExecutable = options.goEngine ? goEngineExecutable() : undefined; // built before the plugin starts
     fixture.plugin = await Plugin.start({ args: options.pluginArgs });
-    if (options.goEngine) {
-      // Dialled the moment the port line is out, as the engine does: the second stage is still loading.
-      goEngine = await GoEngine.dial(options.goEngine(), fixture.plugin.port);
+    if (goExecutable) {
+      // Dialled the moment the port line is out, as the engine does.
+      goEngine = await GoEngine.dial(fixture.plugin.port, goExecutable);
       fixture.plugin.useTransport(goEngine.transport());
     }
     await fixture.plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });

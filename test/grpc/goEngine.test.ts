@@ -9,25 +9,36 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { version } from "../../package.json";
 import { Plugin, initFailure, missingKeys, type GrpcFailure } from "./engine";
 import { CONTAINER_LIFECYCLE, describeLifecycle, useFixture } from "./fixture";
-import { GoEngine, buildGoEngine, goEngineMissing } from "./goEngine";
+import { GoEngine, goEngineMissing } from "./goEngine";
 
+// Builds the stand-in (once per process), before any plugin starts.
 const missing = goEngineMissing();
 if (missing) console.log(`the plugin through grpc-go: skipped, because ${missing}`);
 const withGo = missing ? describe.skip : describe;
 
-let executable: string | undefined;
-const goEngine = () => (executable ??= buildGoEngine());
+/** A fresh plugin, and the stand-in dialled to it the moment its port line is out. */
+async function withGoEngine(run: (plugin: Plugin, go: GoEngine) => Promise<void>) {
+  const plugin = await Plugin.start();
+  try {
+    const go = await GoEngine.dial(plugin.port);
+    try {
+      await run(plugin, go);
+    } finally {
+      await go.close();
+    }
+  } finally {
+    await plugin.stop();
+  }
+}
 
 withGo("the plugin through grpc-go, the engine's gRPC library", () => {
-  test("dialled at the port line, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", async () => {
-    const plugin = await Plugin.start();
-    const go = await GoEngine.dial(goEngine(), plugin.port);
-    try {
+  test("dialled the moment the port line is out, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", () =>
+    withGoEngine(async (plugin, go) => {
       // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails the plugin.
       const handshake = new provproto.ProviderHandshakeRequest();
       handshake.setEngineAddress(plugin.engine.address);
       handshake.setConfigureWithUrn(true);
-      expect(await go.call("Handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+      expect(await go.call("handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
       // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE means alive.
       const probe = await go.probe();
       expect(probe.code).not.toBe(grpc.status.UNAVAILABLE);
@@ -35,28 +46,18 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
       plugin.useTransport(go.transport());
       const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
       expect(info.getVersion()).toBe(version);
-    } finally {
-      await go.close();
-      await plugin.stop();
-    }
-  });
+    }));
 
-  test("missing configuration reaches grpc-go as ConfigureErrorMissingKeys, which the engine turns into its config message", async () => {
-    const plugin = await Plugin.start();
-    const go = await GoEngine.dial(goEngine(), plugin.port);
-    try {
+  test("missing configuration reaches grpc-go as ConfigureErrorMissingKeys, which the engine turns into its config message", () =>
+    withGoEngine(async (plugin, go) => {
       plugin.useTransport(go.transport());
       const err = (await plugin.configure({ baseUrl: "http://127.0.0.1:9" }).catch((e) => e)) as GrpcFailure;
       expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
       expect(missingKeys(err)).toEqual(["hosting:token"]);
-    } finally {
-      await go.close();
-      await plugin.stop();
-    }
-  });
+    }));
 
   describe("against the simulator", () => {
-    const fixture = useFixture({ goEngine });
+    const fixture = useFixture({ goEngine: true });
 
     describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 

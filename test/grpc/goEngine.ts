@@ -1,50 +1,75 @@
 // The Go stand-in engine (goEngine/main.go): the plugin driven through grpc-go, the gRPC library of
 // the real engine, where the rest of the suite drives it through grpc-js. Built with Debian's Go
 // and grpc-go (GOPATH mode, no module download: only Debian's packages are reachable here); where
-// they are missing, `goEngineMissing` says why and the tests that need it are skipped.
+// it cannot be built, `goEngineMissing` says why and the tests that need it are skipped.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { mkdirSync, renameSync } from "node:fs";
+import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
-import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { GrpcFailure, Transport } from "./engine";
 
 /** Where Debian's golang-google-grpc-dev puts grpc-go (and golang-go's `go` on PATH). */
 const DEBIAN_GOPATH = "/usr/share/gocode";
+const INSTALL = "apt-get install golang-go golang-google-grpc-dev";
 // From the checkout's root: this file also runs bundled, from dist/run/ (the benchmarks).
 const ROOT = resolve(__dirname, "../..");
-const SOURCE = resolve(ROOT, "test/grpc/goEngine");
-const INSTALL = "apt-get install golang-go golang-google-grpc-dev";
+const EXECUTABLE = resolve(ROOT, "dist/go-engine/go-engine");
+/** Longest a call may take before the stand-in gives up on it (Go side), so that no test waits on a call forever. */
+const CALL_DEADLINE_S = 120;
+/** How long `close` waits for the stand-in to finish its calls before killing it. */
+const CLOSE_GRACE_MS = 5_000;
 
-function goOnPath(): boolean {
+type Message = { serializeBinary(): Uint8Array };
+
+let built: { executable: string } | { missing: string } | undefined;
+
+/**
+ * Builds the stand-in once per process (Go's build cache, dist/go-cache, makes the later ones quick),
+ * into a file of its own that is then renamed over dist/go-engine/go-engine: jest runs test files in
+ * parallel processes, and a rename is atomic.
+ */
+function build(): { executable: string } | { missing: string } {
   try {
     execFileSync("go", ["version"], { stdio: "ignore" });
-    return true;
   } catch {
-    return false;
+    return { missing: `no go on PATH (${INSTALL})` };
   }
+  mkdirSync(resolve(EXECUTABLE, ".."), { recursive: true });
+  const partial = `${EXECUTABLE}.${process.pid}`;
+  try {
+    execFileSync("go", ["build", "-o", partial, "."], {
+      cwd: resolve(ROOT, "test/grpc/goEngine"),
+      env: { ...process.env, GOPATH: DEBIAN_GOPATH, GO111MODULE: "off", GOFLAGS: "", GOCACHE: resolve(ROOT, "dist/go-cache") },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+  } catch (err) {
+    const stderr = String((err as { stderr?: Buffer }).stderr ?? err).trim();
+    return { missing: `it does not build with the Go and grpc-go here (${INSTALL}): ${stderr.split("\n").slice(0, 3).join(" ")}` };
+  }
+  renameSync(partial, EXECUTABLE);
+  return { executable: EXECUTABLE };
 }
 
-/** Why the Go stand-in engine cannot be built here, or undefined when it can. */
+/** Why the Go stand-in engine cannot be built here, or undefined when it can (building it, once). */
 export function goEngineMissing(): string | undefined {
-  if (!goOnPath()) return `no go on PATH (${INSTALL})`;
-  if (!existsSync(join(DEBIAN_GOPATH, "src/google.golang.org/grpc"))) return `no grpc-go in ${DEBIAN_GOPATH} (${INSTALL})`;
-  return undefined;
+  built ??= build();
+  return "missing" in built ? built.missing : undefined;
 }
 
-/** Builds the stand-in into a directory of its own (one per test file: jest runs files in parallel); returns the executable. */
-export function buildGoEngine(): string {
-  const out = join(mkdtempSync(join(tmpdir(), "go-engine-")), "go-engine");
-  execFileSync("go", ["build", "-o", out, "."], {
-    cwd: SOURCE,
-    env: { ...process.env, GOPATH: DEBIAN_GOPATH, GO111MODULE: "off", GOFLAGS: "", GOCACHE: resolve(ROOT, "dist/go-cache") },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  return out;
+/** The stand-in's executable; throws why when it cannot be built. */
+export function goEngineExecutable(): string {
+  built ??= build();
+  if ("missing" in built) throw new Error(`the Go stand-in engine is missing: ${built.missing}`);
+  return built.executable;
+}
+
+/** A ResourceProvider method by its grpc-js name (`checkConfig`): its path and the decoder of its reply. */
+function method(name: string): { path: string; decode: (bytes: Buffer) => unknown } {
+  const definition = (provrpc.ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>)[name];
+  if (!definition) throw new Error(`pulumirpc.ResourceProvider has no method ${name}`);
+  return { path: definition.path, decode: definition.responseDeserialize };
 }
 
 export interface GoAnswer {
@@ -55,25 +80,6 @@ export interface GoAnswer {
   /** The google.rpc.Status grpc-go made of the trailers (details included), serialized. */
   status?: Buffer;
 }
-
-type Decode = (bytes: Uint8Array) => unknown;
-/** The reply message of each ResourceProvider method, by its grpc-js name. */
-const REPLIES: Record<string, Decode> = {
-  getPluginInfo: plugproto.PluginInfo.deserializeBinary,
-  getSchema: provproto.GetSchemaResponse.deserializeBinary,
-  checkConfig: provproto.CheckResponse.deserializeBinary,
-  diffConfig: provproto.DiffResponse.deserializeBinary,
-  configure: provproto.ConfigureResponse.deserializeBinary,
-  check: provproto.CheckResponse.deserializeBinary,
-  diff: provproto.DiffResponse.deserializeBinary,
-  create: provproto.CreateResponse.deserializeBinary,
-  read: provproto.ReadResponse.deserializeBinary,
-  update: provproto.UpdateResponse.deserializeBinary,
-  delete: Empty.deserializeBinary,
-  invoke: provproto.InvokeResponse.deserializeBinary,
-  cancel: Empty.deserializeBinary,
-  attach: Empty.deserializeBinary,
-};
 
 function goAnswer(raw: { code?: number; message?: string; response?: string; status?: string }): GoAnswer {
   return {
@@ -91,55 +97,68 @@ function asGrpcFailure(answer: GoAnswer): GrpcFailure {
   return Object.assign(new Error(`${answer.code} ${grpc.status[answer.code]}: ${answer.message}`), { code: answer.code, details: answer.message, metadata });
 }
 
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
 /** The stand-in's connection to the plugin, ready. */
 export class GoEngine {
   /** Milliseconds from dialing to a ready connection. */
   readyMs!: number;
   private child!: ChildProcess;
   private nextId = 1;
-  private readonly waiting = new Map<number, (raw: any) => void>();
+  private readonly waiting = new Map<number, { resolve: (raw: any) => void; reject: (err: Error) => void }>();
   private stderr = "";
+  private ended?: Error;
 
   /** Dials the plugin on `port` as the engine does; resolves once the connection is ready. */
-  static async dial(executable: string, port: number): Promise<GoEngine> {
+  static async dial(port: number, executable = goEngineExecutable()): Promise<GoEngine> {
     const engine = new GoEngine();
-    engine.child = spawn(executable, [String(port)], { stdio: ["pipe", "pipe", "pipe"] });
+    engine.child = spawn(executable, [String(port), String(CALL_DEADLINE_S)], { stdio: ["pipe", "pipe", "pipe"] });
     engine.child.stderr!.on("data", (chunk) => (engine.stderr += chunk));
+    engine.child.stdin!.on("error", () => undefined); // a stand-in that died: its calls fail below, with its stderr
     const lines = createInterface({ input: engine.child.stdout! });
-    const first = await new Promise<string>((res, rej) => {
-      lines.once("line", res);
-      engine.child.once("exit", (code) => rej(new Error(`go-engine exited (${code}): ${engine.stderr}`)));
+    const ended = new Promise<never>((_, reject) => {
+      const end = (why: string) => {
+        engine.ended = new Error(`go-engine ${why}: ${engine.stderr}`);
+        for (const { reject: fail } of engine.waiting.values()) fail(engine.ended);
+        engine.waiting.clear();
+        reject(engine.ended);
+      };
+      engine.child.once("error", (err) => end(`could not run (${err.message})`));
+      engine.child.once("exit", (code, signal) => end(`exited (${signal ?? code})`));
     });
+    ended.catch(() => undefined);
+    const first = await Promise.race([new Promise<string>((res) => lines.once("line", res)), ended]);
     engine.readyMs = JSON.parse(first).readyMs;
     lines.on("line", (line) => {
       const raw = JSON.parse(line);
-      const done = engine.waiting.get(raw.id);
+      engine.waiting.get(raw.id)?.resolve(raw);
       engine.waiting.delete(raw.id);
-      done?.(raw);
     });
     return engine;
   }
 
-  /** One unary call of pulumirpc.ResourceProvider, `method` as in the proto (`Check`, `GetPluginInfo`). */
-  call(method: string, request: { serializeBinary(): Uint8Array }): Promise<GoAnswer> {
-    return this.send(`/pulumirpc.ResourceProvider/${method}`, request.serializeBinary());
+  /** One unary call of pulumirpc.ResourceProvider, `name` as grpc-js names it (`checkConfig`). */
+  async call(name: string, request: Message): Promise<GoAnswer> {
+    return goAnswer(await this.exchange({ method: method(name).path, request: base64(request.serializeBinary()) }));
   }
 
   /** What older engines sent once the connection was ready (testConnection): a call of the method "" with no message. */
-  probe(): Promise<GoAnswer> {
-    return this.send("", new Uint8Array());
+  async probe(): Promise<GoAnswer> {
+    return goAnswer(await this.exchange({ method: "", request: "" }));
   }
 
   /**
    * Every request sent from Go, `parallelism` at a time (0: all at once), for the benchmarks, whose
    * engine side must cost what the real engine's does, not what grpc-js costs: the wall time from
-   * the first send to the last answer, and the answers.
+   * the first send to the last answer, and the replies. Throws if any call failed.
    */
-  async batch(method: string, requests: Array<{ serializeBinary(): Uint8Array }>, parallelism = 0): Promise<{ wallMs: number; answers: GoAnswer[] }> {
-    const path = `/pulumirpc.ResourceProvider/${method}`;
-    const batch = requests.map((request) => ({ method: path, request: Buffer.from(request.serializeBinary()).toString("base64") }));
-    const raw = await this.exchange({ batch, parallelism });
-    return { wallMs: raw.wallMs, answers: raw.answers.map(goAnswer) };
+  async batch<T>(name: string, requests: Message[], parallelism = 0): Promise<{ wallMs: number; replies: T[] }> {
+    const { path, decode } = method(name);
+    const raw = await this.exchange({ batch: requests.map((request) => ({ method: path, request: base64(request.serializeBinary()) })), parallelism });
+    const answers = (raw.answers as Parameters<typeof goAnswer>[0][]).map(goAnswer);
+    const failed = answers.find((answer) => answer.code !== 0);
+    if (failed) throw asGrpcFailure(failed);
+    return { wallMs: raw.wallMs, replies: answers.map((answer) => decode(answer.response ?? Buffer.alloc(0)) as T) };
   }
 
   /** The Go process (for its CPU, in the benchmarks). */
@@ -147,33 +166,33 @@ export class GoEngine {
     return this.child.pid!;
   }
 
-  private async send(path: string, request: Uint8Array): Promise<GoAnswer> {
-    return goAnswer(await this.exchange({ method: path, request: Buffer.from(request).toString("base64") }));
-  }
-
   private exchange(message: Record<string, unknown>): Promise<any> {
+    if (this.ended) return Promise.reject(this.ended);
     const id = this.nextId++;
-    return new Promise((res) => {
-      this.waiting.set(id, res);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
       this.child.stdin!.write(`${JSON.stringify({ id, ...message })}\n`);
     });
   }
 
   /** Every call of a `Plugin` through this connection (`plugin.useTransport(go.transport())`). */
   transport(): Transport {
-    return async <Res>(method: string, request: unknown) => {
-      const decode = REPLIES[method];
-      if (!decode) throw new Error(`the Go stand-in engine does not know the reply of ${method}`);
-      const answer = await this.call(method[0].toUpperCase() + method.slice(1), request as { serializeBinary(): Uint8Array });
+    return async <Res>(name: string, request: unknown) => {
+      const answer = await this.call(name, request as Message);
       if (answer.code !== 0) throw asGrpcFailure(answer);
-      return decode(answer.response ?? new Uint8Array()) as Res;
+      return method(name).decode(answer.response ?? Buffer.alloc(0)) as Res;
     };
   }
 
+  /** Ends its input (it finishes the calls under way and exits); kills it if it has not within a few seconds. */
   close(): Promise<void> {
+    if (this.ended) return Promise.resolve();
     return new Promise((res) => {
-      if (this.child.exitCode !== null) return res();
-      this.child.once("exit", () => res());
+      const kill = setTimeout(() => this.child.kill("SIGKILL"), CLOSE_GRACE_MS);
+      this.child.once("exit", () => {
+        clearTimeout(kill);
+        res();
+      });
       this.child.stdin!.end();
     });
   }

@@ -4,7 +4,7 @@
 // plugin.go: connect at once and wait until the connection is Ready), then makes the test's calls,
 // each on a goroutine of its own, as the engine's steps do:
 //
-//	go-engine <port>
+//	go-engine <port> <deadline in seconds, for each call>
 //	stdout, first line:  {"readyMs": <dial → Ready>}
 //	stdin, a line each:  {"id": 1, "method": "/pulumirpc.ResourceProvider/Check", "request": "<base64>"}
 //	stdout, a line each: {"id": 1, "code": 0, "message": "", "response": "<base64>", "status": "<base64 google.rpc.Status>"}
@@ -22,12 +22,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/golang/protobuf/proto"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/status"
 )
 
@@ -35,6 +37,8 @@ import (
 const maxMessageBytes = 400 * 1024 * 1024
 const connectTimeout = 10 * time.Second
 
+// raw replaces grpc-go's proto codec (same name, so calls go out as application/grpc, as the
+// engine's do): messages stay bytes.
 type raw struct{}
 
 func (raw) Marshal(v interface{}) ([]byte, error) { return *(v.(*[]byte)), nil }
@@ -60,7 +64,7 @@ type batchAnswer struct {
 	Answers []answer `json:"answers"`
 }
 
-func invokeAll(conn *grpc.ClientConn, calls []call, parallelism int) batchAnswer {
+func invokeAll(conn *grpc.ClientConn, calls []call, parallelism int, deadline time.Duration) batchAnswer {
 	if parallelism <= 0 {
 		parallelism = len(calls)
 	}
@@ -73,7 +77,9 @@ func invokeAll(conn *grpc.ClientConn, calls []call, parallelism int) batchAnswer
 		slots <- struct{}{}
 		go func(i int, c call) {
 			defer func() { <-slots; all.Done() }()
-			answers[i] = invoke(context.Background(), conn, c.Method, c.Request)
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			answers[i] = invoke(ctx, conn, c.Method, c.Request)
 		}(i, c)
 	}
 	all.Wait()
@@ -90,7 +96,7 @@ type answer struct {
 
 func invoke(ctx context.Context, conn *grpc.ClientConn, method string, request []byte) answer {
 	var response []byte
-	err := conn.Invoke(ctx, method, &request, &response, grpc.ForceCodec(raw{}))
+	err := conn.Invoke(ctx, method, &request, &response)
 	if err == nil {
 		return answer{Response: response}
 	}
@@ -100,6 +106,13 @@ func invoke(ctx context.Context, conn *grpc.ClientConn, method string, request [
 }
 
 func main() {
+	encoding.RegisterCodec(raw{})
+	seconds, err := strconv.Atoi(os.Args[2])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "usage: go-engine <port> <deadline in seconds>")
+		os.Exit(2)
+	}
+	deadline := time.Duration(seconds) * time.Second
 	started := time.Now()
 	conn, err := grpc.Dial("127.0.0.1:"+os.Args[1], grpc.WithInsecure(),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)))
@@ -140,12 +153,14 @@ func main() {
 		go func() {
 			defer calls.Done()
 			if c.Batch != nil {
-				a := invokeAll(conn, c.Batch, c.Parallelism)
+				a := invokeAll(conn, c.Batch, c.Parallelism, deadline)
 				a.ID = c.ID
 				write(a)
 				return
 			}
-			a := invoke(context.Background(), conn, c.Method, c.Request)
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			defer cancel()
+			a := invoke(ctx, conn, c.Method, c.Request)
 			a.ID = c.ID
 			write(a)
 		}()
