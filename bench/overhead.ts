@@ -69,18 +69,16 @@ function previewStep(i: number): PreviewStep {
 /** The requests a preview of `count` resources sent, to send again (to the floor): each Check, and the Diff that followed it. */
 type SentPreview = Array<{ check: provproto.CheckRequest; diff: provproto.DiffRequest }>;
 
-/** A preview of `count` resources: Check then Diff for each, 16 at a time. Returns its cost, and the requests it sent. */
-export async function preview(plugin: Plugin, count: number) {
-  const sent: SentPreview = [];
-  const cost = await pluginCost(plugin, () =>
+/** A preview of `count` resources: Check then Diff for each, 16 at a time; its requests go into `sent`, if given. */
+export function preview(plugin: Plugin, count: number, sent?: SentPreview) {
+  return pluginCost(plugin, () =>
     pool(count, ENGINE_PARALLELISM, async (i) => {
       const step = previewStep(i);
       const diff = step.diff(await plugin.call<provproto.CheckResponse>("check", step.check));
       await plugin.call("diff", diff);
-      sent[i] = { check: step.check, diff };
+      if (sent) sent[i] = { check: step.check, diff };
     }),
   );
-  return { ...cost, sent };
 }
 
 /** The same requests again, in the same order and at the same parallelism. */
@@ -160,13 +158,14 @@ async function onFreshPlugin<T>(run: (plugin: Plugin) => Promise<T>): Promise<T>
 
 export async function overhead(): Promise<Row> {
   // Each on a fresh plugin: a preview's plugin starts cold, so its JIT warm-up is part of the cost.
+  const sent: SentPreview = [];
   const { cold, warm, replies } = await onFreshPlugin(async (plugin) => ({
-    cold: await preview(plugin, PREVIEW),
+    cold: await preview(plugin, PREVIEW, sent),
     warm: await preview(plugin, PREVIEW),
     replies: await containerReplies(plugin),
   }));
   const floor = await onFreshPlugin((plugin) => emptyCalls(plugin, 2 * PREVIEW));
-  const carried = await previewOnFloor(cold.sent, replies);
+  const carried = await previewOnFloor(sent, replies);
   const trips = await onFreshPlugin(roundTrips);
   return {
     id: 5,

@@ -42,6 +42,27 @@ test("a read that begins while a fetch is in flight is answered by the next fetc
   expect(await late).toBe(2);
 });
 
+test("a batch that gathered during a fetch waits for the reads that fetch answered to come back, and shares the next fetch with them (16 Reads at a time)", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  // The engine sends its next Read as each one is answered: it reaches the provider a moment later
+  // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
+  const readAgainOnAnswer = (read: Promise<number>) =>
+    read.then(() => new Promise<{ next: Promise<number> }>((r) => setTimeout(() => setImmediate(() => r({ next: list.read() })), 1)));
+  const first = readAgainOnAnswer(list.read());
+  await turn();
+  const waiting = list.read(); // joins while the first fetch is in flight
+  await turn();
+  fetches[0].resolve(1);
+  const second = (await first).next;
+  await turn();
+  fetches[1].resolve(2);
+  expect(await waiting).toBe(2);
+  await turn();
+  expect(fetches).toHaveLength(2); // the read sent again was answered by that same fetch: no third one
+  expect(await second).toBe(2);
+});
+
 test("a failed fetch fails the reads it would have answered, and the next read fetches again", async () => {
   const { fetches, fetch } = source();
   const list = new FreshList(fetch);

@@ -2,15 +2,19 @@
 // began, never by an older answer; reads that wait at the same time share that GET.
 //
 // When the next GET starts is the whole art. It starts once the GET in flight (if any) has
-// ended, and once no read has joined it for QUIET_MS, but never later than GATHER_MAX_MS after
-// its first read. Quiet is judged after a poll phase of the event loop: when the provider has
+// ended and its answers have gone out, and once no read has joined it for QUIET_MS (counted from
+// those answers too: the engine sends its next Reads as they come back), but never later than
+// GATHER_MAX_MS after its first read. Quiet is judged after a poll phase of the event loop: when the provider has
 // been busy (answering the last batch), the calls waiting on the engine's connection are read
 // first, so that being busy is not mistaken for the engine having nothing more to send. A lone
 // read so waits a few milliseconds; a refresh, whose Reads reach the provider one after another
 // as fast as it can decode them, is answered by one or a few GETs rather than one every list
 // round trip (each of which the provider must also parse); a refresh at the engine's default
-// parallelism (16 Reads at a time) pays the few milliseconds per batch. The batching is
-// dataloader's; this schedule is its `batchScheduleFn`.
+// parallelism (16 Reads at a time) pays the few milliseconds per batch. Counting quiet from the
+// answers keeps such a refresh at one batch of 16 per GET: counted from the last join alone, a
+// batch that gathered while the GET was in flight went the moment it ended, before the Reads that
+// GET answered were sent again, and the two halves then took turns (at 5,000 containers, twice the
+// GETs and the time). The batching is dataloader's; this schedule is its `batchScheduleFn`.
 import DataLoader from "dataloader";
 import { performance } from "node:perf_hooks";
 
@@ -28,9 +32,9 @@ const BURST = 32;
 const GATHER_MAX_MS = 500;
 
 export class FreshList<T> {
-  /** Settles when the GET in flight (if any) has ended, whatever its outcome. */
+  /** Settles when the GET in flight (if any) has ended, whatever its outcome, and its answers have gone out. */
   private inFlight: Promise<unknown> = Promise.resolve();
-  /** When the last read joined the batch being gathered. */
+  /** When the last read joined the batch being gathered, or the last GET's answers went out, whichever is later. */
   private lastJoin = 0;
   /** How many reads the last GET answered. */
   private lastBatch = 0;
@@ -41,7 +45,10 @@ export class FreshList<T> {
       async (keys) => {
         this.lastBatch = keys.length;
         const list = fetch();
-        this.inFlight = list.catch(() => undefined);
+        this.inFlight = list.then(
+          () => this.answered(),
+          () => this.answered(),
+        );
         const answer = deepFreeze(await list);
         return keys.map(() => answer);
       },
@@ -52,6 +59,19 @@ export class FreshList<T> {
           void this.inFlight.then(() => this.whenQuiet(dispatch, gathering));
         },
       },
+    );
+  }
+
+  /**
+   * Resolves once the readers this GET answered have run on (dataloader resolves them, and they
+   * answer the engine, in the same turn of the event loop), and counts quiet from then.
+   */
+  private answered(): Promise<void> {
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        this.lastJoin = Math.max(this.lastJoin, performance.now());
+        resolve();
+      }),
     );
   }
 
