@@ -44,8 +44,7 @@ function spawnToFirstAnswer(command: string, engineAddress: string, failing = fa
 
 export async function startup(rounds = 25): Promise<Row> {
   const plugins = { script: PLUGIN, ...(existsSync(SINGLE_EXECUTABLE) ? { sea: SINGLE_EXECUTABLE } : {}) } as Record<string, string>;
-  const floors = await floorPlugins();
-  const floorKinds = { floor: floors.floor, firstStage: floors.firstStage } as Record<string, string>;
+  const floors: Record<string, string> = await floorPlugins();
   const engine = await new FakeEngine().start();
   const node: number[] = [];
   const port: Record<string, number[]> = {};
@@ -53,7 +52,7 @@ export async function startup(rounds = 25): Promise<Row> {
   try {
     // One warm-up each (file system cache), then alternate.
     await spawnToFirstLine(process.execPath, ["-e", "console.log(1)"]);
-    const all = { ...plugins, ...floorKinds };
+    const all = { ...plugins, ...floors };
     for (const [kind, command] of Object.entries(all)) await spawnToFirstAnswer(command, engine.address, kind === "firstStage");
     for (let i = 0; i < rounds; i++) {
       node.push(await spawnToFirstLine(process.execPath, ["-e", "console.log(1)"]));
@@ -71,7 +70,7 @@ export async function startup(rounds = 25): Promise<Row> {
   const portLine = Object.fromEntries(Object.keys(plugins).map((k) => [k, median(port[k])]));
   const ratio = Object.fromEntries(Object.keys(plugins).map((k) => [k, first[k] / nodeMs]));
   const label: Record<string, string> = { script: "Node.js script", sea: "single executable" };
-  const floor = Object.fromEntries(Object.keys(floorKinds).map((k) => [k, median(answer[k])]));
+  const floor = Object.fromEntries(Object.keys(floors).map((k) => [k, median(answer[k])]));
 
   // After the first answer, what a preview waits for: configured, and a first Check + Diff.
   const sim = await startSimulator({ port: 0 });
