@@ -61,6 +61,13 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
 
     describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 
+    test("a state over gRPC's default 4 MB limit goes both ways (the engine raises it to 400 MB, and so does the plugin)", async () => {
+      const big = "x".repeat(5 * 1024 * 1024);
+      const { inputs, failures } = await fixture.plugin.check("hosting:index:Container", "big", { name: "big", image: "registry.example.com/team/web:1.0.0", env: { BIG: big } });
+      expect(failures).toEqual([]);
+      expect((inputs.env as Record<string, string>).BIG).toHaveLength(big.length);
+    });
+
     test("a wait that outlasts its timeout reaches grpc-go as a partial failure whose ErrorResourceInitFailed keeps the volume's id", async () => {
       fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
       try {
