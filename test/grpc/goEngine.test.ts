@@ -1,7 +1,8 @@
 // The plugin driven through grpc-go, the gRPC library of the real engine, where the rest of the suite
-// uses grpc-js: the engine's dial at the port line (while the second stage still loads), a
-// Container's whole lifecycle, and the status details the engine reads (a partial failure's
-// ErrorResourceInitFailed, ConfigureErrorMissingKeys). Skipped, saying why, without Go and grpc-go.
+// uses grpc-js: the engine's dial the moment the port line is out, its Handshake and older probe, a
+// Container's whole lifecycle, a state over gRPC's default 4 MB limit, and the status details the
+// engine reads (a partial failure's ErrorResourceInitFailed, ConfigureErrorMissingKeys). Skipped,
+// saying why, without Go and grpc-go.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
