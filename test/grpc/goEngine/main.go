@@ -33,7 +33,8 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// The engine's limits (sdk/go/common/util/rpcutil: GrpcChannelOptions) and its connection timeout.
+// The engine's receive limit (sdk/go/common/util/rpcutil: GrpcChannelOptions; it leaves the send
+// limit at grpc-go's default, which is larger) and its connection timeout.
 const maxMessageBytes = 400 * 1024 * 1024
 const connectTimeout = 10 * time.Second
 
@@ -115,7 +116,7 @@ func main() {
 	deadline := time.Duration(seconds) * time.Second
 	started := time.Now()
 	conn, err := grpc.Dial("127.0.0.1:"+os.Args[1], grpc.WithInsecure(),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
