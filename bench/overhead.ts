@@ -7,7 +7,7 @@
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { Plugin, urn } from "../test/grpc/engine";
+import { Plugin, addressed } from "../test/grpc/engine";
 import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, floorPlugins, median, ms, now, pool, processFigures, rig, thousands, times, type Row } from "./lib";
 
 const ROUNDS = 2_000;
@@ -44,19 +44,13 @@ interface PreviewStep {
 function previewStep(i: number): PreviewStep {
   const { type, inputs } = stackResource(i);
   const name = `r-${i}`;
-  const address = <T extends provproto.CheckRequest | provproto.DiffRequest>(request: T) => {
-    request.setUrn(urn(type, name));
-    request.setType(type);
-    request.setName(name);
-    return request;
-  };
-  const check = address(new provproto.CheckRequest());
+  const check = addressed(new provproto.CheckRequest(), type, name);
   check.setNews(Struct.fromJavaScript(inputs));
   check.setOlds(Struct.fromJavaScript(inputs));
   return {
     check,
     diff(checked) {
-      const diff = address(new provproto.DiffRequest());
+      const diff = addressed(new provproto.DiffRequest(), type, name);
       diff.setId(ID);
       diff.setOlds(checked.getInputs());
       diff.setNews(checked.getInputs());

@@ -11,7 +11,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";
-import { Plugin, urn } from "../test/grpc/engine";
+import { Plugin, addressed } from "../test/grpc/engine";
 import { engineSide, type EngineSide } from "./engineSide";
 import { medianRun } from "./stats";
 import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, floorPlugins, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, thousands, times, type RemoteRig, type Row } from "./lib";
@@ -81,19 +81,15 @@ export async function containerStack(sim: { url: string }, plugin: Plugin, count
 
 /** The Read the engine sends for a resource of its state (built before the clock starts, as the engine has it ready). */
 export function readRequest(type: string, resource: Resource): provproto.ReadRequest {
-  const request = new provproto.ReadRequest();
-  request.setUrn(urn(type, resource.name));
-  request.setType(type);
-  request.setName(resource.name);
+  const request = addressed(new provproto.ReadRequest(), type, resource.name);
   request.setId(resource.id);
   request.setProperties(Struct.fromJavaScript(resource.outputs as any));
   request.setInputs(Struct.fromJavaScript(resource.inputs as any));
   return request;
 }
 
-/** Every Read of the stack, `concurrency` at a time: list calls, wall time, and whether each found its container. */
-export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, engine: EngineSide, stack: Resource[], concurrency: number): Promise<Pass> {
-  const requests = stack.map((resource) => readRequest(CONTAINER, resource));
+/** Every Read of the stack (`readRequest`s), `concurrency` at a time: list calls, wall time, and whether each found its container. */
+export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, engine: EngineSide, requests: provproto.ReadRequest[], concurrency: number): Promise<Pass> {
   await clearRequests();
   const pluginCpu = processFigures(plugin.pid!).cpuMs;
   const engineCpu = engine.cpuMs();
@@ -106,7 +102,7 @@ export async function refreshPass({ plugin, served, clearRequests }: RemoteRig, 
     wallMs,
     pluginCpuMs,
     engineCpuMs,
-    allFound: reads.every((r, i) => r.getId() === stack[i].id),
+    allFound: reads.every((r, i) => r.getId() === requests[i].getId()),
     requestBytes: requests[0].serializeBinary().length,
     responseBytes: reads[0].serializeBinary().length,
   };
@@ -154,13 +150,14 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
     const engine = await engineSide(plugin);
     try {
       const stack = await containerStack(sim, plugin, count);
+      // Built before any clock starts, as the engine has them ready.
+      const requests = stack.map((resource) => readRequest(CONTAINER, resource));
       const passes: Pass[] = [];
-      for (let round = 0; round < ROUNDS; round++) passes.push(await refreshPass(rig, engine, stack, count));
-      const at16 = engine16 ? await refreshPass(rig, engine, stack, ENGINE_PARALLELISM) : undefined;
+      for (let round = 0; round < ROUNDS; round++) passes.push(await refreshPass(rig, engine, requests, count));
+      const at16 = engine16 ? await refreshPass(rig, engine, requests, ENGINE_PARALLELISM) : undefined;
       const { listMs, listBytes } = await timedList(sim);
       const grpcMs = await emptyCallsAtOnce(engine, count);
       const pluginRssMb = processFigures(plugin.pid!).rssMb;
-      const requests = stack.map((resource) => readRequest(CONTAINER, resource));
       const cannedRead = withFloor ? (await plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary() : undefined;
       return {
         count,

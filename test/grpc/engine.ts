@@ -37,7 +37,7 @@ export const urn = (type: string, name: string) => `urn:pulumi:test::hosting-tes
 const struct = (value: Record<string, unknown> | undefined) => Struct.fromJavaScript((value ?? {}) as any);
 
 /** Sets what the engine puts on every resource call: urn, type and name. */
-function addressed<T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(request: T, type: string, name: string): T {
+export function addressed<T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(request: T, type: string, name: string): T {
   request.setUrn(urn(type, name));
   request.setType(type);
   request.setName(name);

@@ -4,13 +4,13 @@
 // When the next GET starts is the whole art. It starts once the GET in flight (if any) has
 // ended and its answers have gone out, and once no read has joined it for QUIET_MS (counted from
 // those answers too: the engine sends its next Reads as they come back), but never later than
-// GATHER_MAX_MS after its first read. Quiet is judged after a poll phase of the event loop: when the provider has
-// been busy (answering the last batch), the calls waiting on the engine's connection are read
-// first, so that being busy is not mistaken for the engine having nothing more to send. A lone
-// read so waits a few milliseconds; a refresh, whose Reads reach the provider one after another
-// as fast as it can decode them, is answered by one or a few GETs rather than one every list
-// round trip (each of which the provider must also parse); a refresh at the engine's default
-// parallelism (16 Reads at a time) pays the few milliseconds per batch. Counting quiet from the
+// GATHER_MAX_MS after its first read. Quiet is judged after a poll phase of the event loop: when
+// the provider has been busy (answering the last batch), the calls waiting on the engine's
+// connection are read first, so that being busy is not mistaken for the engine having nothing more
+// to send. A lone read so waits a few milliseconds; a refresh, whose Reads reach the provider one
+// after another as fast as it can decode them, is answered by one or a few GETs rather than one
+// every list round trip (each of which the provider must also parse); a refresh at the engine's
+// default parallelism (16 Reads at a time) pays the few milliseconds per batch. Counting quiet from the
 // answers keeps such a refresh at one batch of 16 per GET: counted from the last join alone, a
 // batch that gathered while the GET was in flight went the moment it ended, before the Reads that
 // GET answered were sent again, and the two halves then took turns (at 5,000 containers, twice the
