@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { version } from "../package.json";
 import { connectEngineLog } from "../provider/src/server/engineLog";
-import { MAX_MESSAGE_BYTES, WITHOUT_CHANNELZ } from "../provider/src/server/grpcOptions";
+import { SERVER_OPTIONS } from "../provider/src/server/grpcOptions";
 import { HostingProviderService } from "../provider/src/server/provider";
 import { WindowPause } from "./windowPause";
 
@@ -18,7 +18,7 @@ async function main() {
     redact: (text) => text,
     rateController: () => new WindowPause(window),
   });
-  const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, ...WITHOUT_CHANNELZ });
+  const server = new grpc.Server(SERVER_OPTIONS);
   server.addService(provrpc.ResourceProviderService, service.implementation());
   const port = await new Promise<number>((res, rej) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? rej(err) : res(p))),

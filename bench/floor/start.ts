@@ -12,14 +12,14 @@ import type { Socket } from "node:net";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { version } from "../../package.json";
-import { MAX_MESSAGE_BYTES, WITHOUT_CHANNELZ } from "../../provider/src/server/grpcOptions";
+import { SERVER_OPTIONS } from "../../provider/src/server/grpcOptions";
 import type { RunningProvider, StartOptions } from "../../provider/src/server/start";
 
 const passThrough = (bytes: Buffer) => bytes;
 const REPLYING = ["read", "check", "diff"] as const;
 
 export function startProvider(_options: StartOptions): RunningProvider {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, ...WITHOUT_CHANNELZ });
+  const server = new grpc.Server(SERVER_OPTIONS);
   const replies: Record<string, string> = JSON.parse(process.env.BENCH_FLOOR_REPLIES ?? "{}");
   const definition: Record<string, grpc.MethodDefinition<any, any>> = { getPluginInfo: provrpc.ResourceProviderService.getPluginInfo };
   const implementation: grpc.UntypedServiceImplementation = {

@@ -4,7 +4,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
-import { MAX_MESSAGE_BYTES, WITHOUT_CHANNELZ } from "./grpcOptions";
+import { ENGINE_CLIENT_OPTIONS } from "./grpcOptions";
 
 export type Severity = "debug" | "info" | "warning" | "error";
 
@@ -26,7 +26,7 @@ export function connectEngineLog(address: string | undefined): EngineLog {
   let client: enginerpc.EngineClient | undefined;
   const connect = (to: string | undefined) => {
     client?.close();
-    client = to ? new enginerpc.EngineClient(to, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, ...WITHOUT_CHANNELZ }) : undefined;
+    client = to ? new enginerpc.EngineClient(to, grpc.credentials.createInsecure(), ENGINE_CLIENT_OPTIONS) : undefined;
   };
   connect(address);
   return {

@@ -6,7 +6,7 @@ import type { Socket } from "node:net";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { version } from "../../../package.json";
 import { connectEngineLog } from "./engineLog";
-import { MAX_MESSAGE_BYTES, WITHOUT_CHANNELZ } from "./grpcOptions";
+import { SERVER_OPTIONS } from "./grpcOptions";
 import { HostingProviderService } from "./provider";
 
 /**
@@ -43,11 +43,7 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
     redact,
   });
 
-  const server = new grpc.Server({
-    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-    ...WITHOUT_CHANNELZ,
-  });
+  const server = new grpc.Server(SERVER_OPTIONS);
   server.addService(provrpc.ResourceProviderService, service.implementation());
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
