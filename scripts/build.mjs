@@ -6,14 +6,13 @@
 //   bin/pulumi-resource-hosting.server.js    gRPC, the provider, the API client; loaded after the port line
 //   bin/pulumi-resource-hosting.server.cache its V8 code cache, for the node that ran this build
 //   bin/pulumi-resource-hosting.undici.js    the HTTP client library, loaded on the first API request
-import { chmodSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { SERVER_CACHE_FILE, SERVER_FILE, UNDICI_FILE, bundleFirstStage, bundleSecondStage, bundleUndici, command } from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
 
 const PLUGIN = "bin/pulumi-resource-hosting";
 
 await bundleFirstStage(PLUGIN, { shebang: true, sourcemap: true });
-chmodSync(PLUGIN, 0o755);
 await bundleSecondStage(`bin/${SERVER_FILE}`, { undici: "beside", sourcemap: true });
 await bundleUndici(`bin/${UNDICI_FILE}`, { sourcemap: true });
 

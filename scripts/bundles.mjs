@@ -40,9 +40,10 @@ const besideThisFile = (filter, file) => ({
   },
 });
 
-/** The first stage. `shebang`: a script run by the node on PATH (bin/); without: the SEA's main script. */
+/** The first stage. `shebang`: an executable script run by the node on PATH (bin/); without: the SEA's main script. */
 export async function bundleFirstStage(outfile, { shebang, sourcemap = false }) {
   await stage("provider/src/main.ts", outfile, sourcemap, shebang ? { banner: { js: "#!/usr/bin/env node" } } : {});
+  if (shebang) chmodSync(outfile, 0o755);
 }
 
 /**

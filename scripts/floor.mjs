@@ -4,7 +4,7 @@
 //   first-stage/pulumi-resource-hosting   the first stage alone: finding no second stage, it answers
 //                                         every call from Node's http2 with the reason (FAILED_PRECONDITION)
 // Run from the checkout (the stages' entries are relative to it).
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_CACHE_FILE, SERVER_FILE, bundleFirstStage, bundleSecondStage } from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
@@ -18,7 +18,6 @@ export async function buildFloorPlugins(dir) {
     rmSync(at, { recursive: true, force: true });
     mkdirSync(at, { recursive: true });
     await bundleFirstStage(executable, { shebang: true });
-    chmodSync(executable, 0o755);
   }
   await bundleSecondStage(join(floorDir, SERVER_FILE), { entry: "bench/floor/start.ts" });
   await trainCodeCache(process.execPath, [floor], join(floorDir, SERVER_CACHE_FILE), { pluginInfoOnly: true });
