@@ -172,6 +172,13 @@ export function floorPlugins(): Promise<{ floor: string; firstStage: string }> {
 }
 let floorsBuilt: Promise<{ floor: string; firstStage: string }> | undefined;
 
+/** A fresh floor plugin that answers each method named (grpc-js's name: `read`) with its reply, byte for byte. */
+export async function startFloor(replies: Record<string, Uint8Array>): Promise<Plugin> {
+  const { floor } = await floorPlugins();
+  const base64 = Object.fromEntries(Object.entries(replies).map(([method, bytes]) => [method, Buffer.from(bytes).toString("base64")]));
+  return Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify(base64) } });
+}
+
 /** The machine a run was made on, as the tables say it. */
 export const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
 

@@ -8,7 +8,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Plugin, addressed } from "../test/grpc/engine";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, floorPlugins, median, ms, now, pool, processFigures, rig, thousands, times, type Row } from "./lib";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, PROJECT, median, ms, now, pool, processFigures, rig, startFloor, thousands, times, type Row } from "./lib";
 
 const ROUNDS = 2_000;
 const PREVIEW = 1_000;
@@ -130,9 +130,7 @@ async function containerReplies(plugin: Plugin): Promise<{ check: Uint8Array; di
  * messages through grpc-js costs the plugin, before the provider does anything.
  */
 async function previewOnFloor(sent: SentPreview, replies: { check: Uint8Array; diff: Uint8Array }) {
-  const { floor } = await floorPlugins();
-  const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
-  const plugin = await Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ check: base64(replies.check), diff: base64(replies.diff) }) } });
+  const plugin = await startFloor(replies);
   try {
     return await replay(plugin, sent);
   } finally {

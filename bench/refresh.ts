@@ -14,7 +14,7 @@ import { ALICE } from "../simulator/src";
 import { Plugin, addressed } from "../test/grpc/engine";
 import { engineSide, type EngineSide } from "./engineSide";
 import { medianRun } from "./stats";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, floorPlugins, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, thousands, times, type RemoteRig, type Row } from "./lib";
+import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, startFloor, thousands, times, type RemoteRig, type Row } from "./lib";
 
 const SEED_CONCURRENCY = 32;
 
@@ -54,7 +54,7 @@ export interface RefreshFigures {
   /**
    * The same Reads sent at once to the floor plugin (bench/floor/start.ts), which answers each with
    * a canned ReadResponse of the real size and decodes nothing: what carrying the refresh's messages
-   * through grpc-js costs, median of 3 after a warm-up (wall, and the floor plugin's CPU meanwhile).
+   * through grpc-js costs, after a warm-up: the round of median wall time of 3 (wall, and the floor plugin's CPU meanwhile).
    */
   carried?: { wallMs: number; pluginCpuMs: number };
   pluginRssMb: number;
@@ -179,8 +179,7 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
 }
 
 async function carriedByFloor(requests: provproto.ReadRequest[], cannedRead: Uint8Array): Promise<{ wallMs: number; pluginCpuMs: number }> {
-  const { floor } = await floorPlugins();
-  const plugin = await Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(cannedRead).toString("base64") }) } });
+  const plugin = await startFloor({ read: cannedRead });
   try {
     const engine = await engineSide(plugin);
     try {
@@ -191,7 +190,7 @@ async function carriedByFloor(requests: provproto.ReadRequest[], cannedRead: Uin
         const { wallMs } = await engine.sendAll("read", requests, requests.length);
         rounds.push({ wallMs, pluginCpuMs: processFigures(plugin.pid!).cpuMs - cpu });
       }
-      return { wallMs: median(rounds.map((r) => r.wallMs)), pluginCpuMs: median(rounds.map((r) => r.pluginCpuMs)) };
+      return medianRun(rounds);
     } finally {
       await engine.close();
     }
