@@ -4,11 +4,9 @@
 // two-core machine the choice shows: grpc-js is a heavier client than the engine's and takes CPU
 // from the plugin (a refresh of 1,000 at once, same run: 1.2 s through grpc-js, 0.6–0.8 s through
 // grpc-go).
-import { GoEngine, goEngineMissing } from "../test/grpc/goEngine";
+import { GoEngine, goEngineMissing, type Message } from "../test/grpc/goEngine";
 import type { Plugin } from "../test/grpc/engine";
 import { now, pool, processFigures } from "./lib";
-
-type Message = { serializeBinary(): Uint8Array };
 
 export interface EngineSide {
   /** "grpc-go", or "grpc-js (no Go here: …)". */

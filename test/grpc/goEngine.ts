@@ -21,7 +21,7 @@ const CALL_DEADLINE_S = 120;
 /** How long `close` waits for the stand-in to finish its calls before killing it. */
 const CLOSE_GRACE_MS = 5_000;
 
-type Message = { serializeBinary(): Uint8Array };
+export type Message = { serializeBinary(): Uint8Array };
 
 let built: { executable: string } | { missing: string } | undefined;
 
@@ -97,6 +97,12 @@ function asGrpcFailure(answer: GoAnswer): GrpcFailure {
   return Object.assign(new Error(`${answer.code} ${grpc.status[answer.code]}: ${answer.message}`), { code: answer.code, details: answer.message, metadata });
 }
 
+/** The reply of an answer, decoded as grpc-js decodes it; a failed call thrown as grpc-js reports one. */
+function replyOf<T>(answer: GoAnswer, decode: (bytes: Buffer) => unknown): T {
+  if (answer.code !== 0) throw asGrpcFailure(answer);
+  return decode(answer.response ?? Buffer.alloc(0)) as T;
+}
+
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
 /** The stand-in's connection to the plugin, ready. */
@@ -156,9 +162,7 @@ export class GoEngine {
     const { path, decode } = method(name);
     const raw = await this.exchange({ batch: requests.map((request) => ({ method: path, request: base64(request.serializeBinary()) })), parallelism });
     const answers = (raw.answers as Parameters<typeof goAnswer>[0][]).map(goAnswer);
-    const failed = answers.find((answer) => answer.code !== 0);
-    if (failed) throw asGrpcFailure(failed);
-    return { wallMs: raw.wallMs, replies: answers.map((answer) => decode(answer.response ?? Buffer.alloc(0)) as T) };
+    return { wallMs: raw.wallMs, replies: answers.map((answer) => replyOf<T>(answer, decode)) };
   }
 
   /** The Go process (for its CPU, in the benchmarks). */
@@ -177,11 +181,7 @@ export class GoEngine {
 
   /** Every call of a `Plugin` through this connection (`plugin.useTransport(go.transport())`). */
   transport(): Transport {
-    return async <Res>(name: string, request: unknown) => {
-      const answer = await this.call(name, request as Message);
-      if (answer.code !== 0) throw asGrpcFailure(answer);
-      return method(name).decode(answer.response ?? Buffer.alloc(0)) as Res;
-    };
+    return async <Res>(name: string, request: unknown) => replyOf<Res>(await this.call(name, request as Message), method(name).decode);
   }
 
   /** Ends its input (it finishes the calls under way and exits); kills it if it has not within a few seconds. */
