@@ -6,11 +6,9 @@ import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as TJS from "typescript-json-schema";
 import { buildPackageSchema, type TypeReader } from "../provider/src/framework/schema";
-import { provider } from "../provider/src/config";
-import { functions } from "../provider/src/functions";
-import { resources } from "../provider/src/resources";
+import { hostingPackage } from "../provider/src/package";
 
-const files = ["provider/src/resources/index.ts", "provider/src/functions/index.ts", "provider/src/config.ts"];
+const files = ["provider/src/package.ts"];
 const program = TJS.getProgramFromFiles(files.map((f) => resolve(f)), {
   strict: true,
   target: 5 /* ES2018 */,
@@ -26,8 +24,5 @@ const readType: TypeReader = (typeName) => generator.getSchemaForSymbol(typeName
 
 const pkg = require(resolve("package.json"));
 // pluginDownloadURL comes from one place, package.json's `pulumi` field: a fork changes that line.
-const schema = buildPackageSchema(
-  { resources, functions, provider },
-  { version: pkg.version, readType, pluginDownloadURL: pkg.pulumi?.pluginDownloadURL },
-);
+const schema = buildPackageSchema(hostingPackage, { version: pkg.version, readType, pluginDownloadURL: pkg.pulumi?.pluginDownloadURL });
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

@@ -4,6 +4,9 @@
 // (ids and outputs, partial failures included) is compared with the simulator's own state.
 //
 // Used by `npm run soak` (soak/run.ts) and, shorter, by test/soak/soak.test.ts.
+import { isExampleSecret, isReference, tokenOf, type ExampleValue } from "../provider/src/framework/declare";
+import type { FieldFlags } from "../provider/src/framework/spec";
+import { hostingPackage } from "../provider/src/package";
 import { ALICE, randomFaults, seededRandom, startSimulator, type RandomFaultName, type SimState } from "../simulator/src";
 import { Plugin, initFailure, secret, type GrpcFailure } from "../test/grpc/engine";
 
@@ -17,11 +20,11 @@ export interface SoakOptions {
   verbose?: boolean;
 }
 
-const KINDS = ["Container", "Postgres", "Mysql", "Redis", "Registry", "Volume", "ServiceLink", "VolumeAttachment"] as const;
-type Kind = (typeof KINDS)[number];
-const DATABASES: Kind[] = ["Postgres", "Mysql", "Redis"];
-const SERVICES: Kind[] = ["Container", ...DATABASES];
-const typeOf = (kind: Kind) => `hosting:index:${kind}`;
+/** Every resource of the package, each created from its first example. */
+const KINDS = hostingPackage.resources.map((r) => r.typeName);
+type Kind = string;
+const declarationOf = (kind: Kind) => hostingPackage.resources.find((r) => r.typeName === kind)!;
+const typeOf = (kind: Kind) => tokenOf(hostingPackage, kind);
 
 type Props = Record<string, any>;
 
@@ -70,8 +73,8 @@ export interface SoakReport {
   ghosts: string[];
   goneOnRefresh: string[];
   duplicates: string[];
-  /** Service links deleted from the stack that stay on the server: the API cannot delete links. */
-  forgottenLinks: number;
+  /** Resources deleted from the stack that stay on the server: the API cannot delete them (service links). */
+  forgotten: number;
   leftAfterTeardown: string[];
   operations: OperationRecord[];
 }
@@ -83,37 +86,20 @@ export interface SoakReport {
 const NAMED_CODE = /\b[A-Z][A-Z0-9_]*[A-Z0-9]: .*\(HTTP \d{3}\b|\b(?:E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR): .*no HTTP response/s;
 const WAIT_TIMEOUT = /gave up waiting/;
 
-const IMAGES = ["registry.example.com/acme/web:1.0.0", "registry.example.com/acme/web:1.1.0", "ghcr.io/acme/api:2.3.4"];
-
-/** What the server holds, as `<kind>:<id>` keys, one per resource the engine could have recorded. */
+/**
+ * What the server holds, one key per resource the engine could have recorded: its id (ids are
+ * UUIDs, unique across collections; an attachment's is `<volumeId>:<containerId>`, as the
+ * provider's).
+ */
 function serverKeys(state: SimState): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const s of state.services) keys.set(`service:${s.id}`, `${s.type} ${s.name}`);
-  for (const v of state.volumes) keys.set(`volume:${v.id}`, `volume ${v.name}`);
-  for (const r of state.registries) keys.set(`registry:${r.id}`, `registry ${r.name}`);
-  for (const l of state.links) keys.set(`link:${l.id}`, `link ${l.consumer_service_id} -> ${l.provider_service_id}`);
-  for (const a of state.attachments) keys.set(`attachment:${a.volume_id}:${a.container_id}`, `attachment ${a.mount_path}`);
+  for (const s of state.services) keys.set(s.id, `${s.type} ${s.name}`);
+  for (const v of state.volumes) keys.set(v.id, `volume ${v.name}`);
+  for (const r of state.registries) keys.set(r.id, `registry ${r.name}`);
+  for (const l of state.links) keys.set(l.id, `link ${l.consumer_service_id} -> ${l.provider_service_id}`);
+  for (const a of state.attachments) keys.set(`${a.volume_id}:${a.container_id}`, `attachment ${a.mount_path}`);
   return keys;
 }
-
-function keyOf(r: Pick<Recorded, "kind" | "id">): string {
-  if (SERVICES.includes(r.kind)) return `service:${r.id}`;
-  if (r.kind === "Volume") return `volume:${r.id}`;
-  if (r.kind === "Registry") return `registry:${r.id}`;
-  if (r.kind === "ServiceLink") return `link:${r.id}`;
-  return `attachment:${r.id}`;
-}
-
-const kindCount = (state: SimState, kind: Kind) =>
-  SERVICES.includes(kind)
-    ? state.services.length
-    : kind === "Volume"
-      ? state.volumes.length
-      : kind === "Registry"
-        ? state.registries.length
-        : kind === "ServiceLink"
-          ? state.links.length
-          : state.attachments.length;
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const started = Date.now();
@@ -133,77 +119,64 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: project, requestTimeoutSeconds: 1, maxRetries: 5 });
 
   const state = new Map<string, Recorded>();
-  const forgottenLinks = new Set<string>();
-  const linkedPairs = new Set<string>();
+  const forgotten = new Set<string>();
   const operations: OperationRecord[] = [];
   const duplicates: string[] = [];
   let counter = 0;
 
   const recorded = (kind?: Kind) => [...state.values()].filter((r) => kind === undefined || r.kind === kind);
-  const dependents = (r: Recorded) =>
-    recorded().filter(
-      (d) =>
-        (d.kind === "VolumeAttachment" && (d.inputs.volumeId === r.id || d.inputs.containerId === r.id)) ||
-        (d.kind === "ServiceLink" && (d.inputs.consumerServiceId === r.id || d.inputs.providerServiceId === r.id)),
-    );
-  const attachedVolumes = () => new Set(recorded("VolumeAttachment").map((a) => a.inputs.volumeId));
-  const attachedContainers = () => new Set(recorded("VolumeAttachment").map((a) => a.inputs.containerId));
+  /** What refers to `r` (a link to an app, an attachment of a volume): it must go first. */
+  const dependents = (r: Recorded) => recorded().filter((d) => d !== r && Object.values(d.inputs).includes(r.id));
+  /**
+   * A resource of `kind` that `property` of a new `of` may refer to: one no other `of` refers to by
+   * that property (a volume attaches once, an app takes one volume at /data, a pair links once).
+   */
+  const free = (kind: Kind, of: Kind, property: string) => {
+    const taken = new Set(recorded(of).map((d) => d.inputs[property]));
+    return recorded(kind).filter((r) => !taken.has(r.id));
+  };
 
-  /** The program's inputs for a new resource of this kind, or undefined when its prerequisites are missing. */
-  function newInputs(kind: Kind): Props | undefined {
-    const name = `${kind.toLowerCase()}-${++counter}`;
-    switch (kind) {
-      case "Container":
-        return { name, image: pick(IMAGES), ...(chance(0.5) ? { env: { LOG_LEVEL: pick(["info", "debug"]) } } : {}), ...(chance(0.3) ? { replicas: 1 } : {}) };
-      case "Postgres":
-      case "Mysql":
-      case "Redis":
-        return { name };
-      case "Registry":
-        return { name, host: "ghcr.io", username: "ci", password: secret(`pw-${counter}`) };
-      case "Volume":
-        return { name, sizeGb: 1 + Math.floor(random() * 3) };
-      case "ServiceLink": {
-        const consumers = recorded("Container");
-        if (consumers.length === 0) return undefined;
-        const consumer = pick(consumers);
-        const providers = recorded().filter(
-          (r) => SERVICES.includes(r.kind) && r.id !== consumer.id && !linkedPairs.has(`${consumer.id}>${r.id}`),
-        );
-        if (providers.length === 0) return undefined;
-        return { consumerServiceId: consumer.id, providerServiceId: pick(providers).id };
-      }
-      case "VolumeAttachment": {
-        const volumes = recorded("Volume").filter((v) => !attachedVolumes().has(v.id));
-        const containers = recorded("Container").filter((c) => !attachedContainers().has(c.id) && (c.outputs.replicas ?? 1) <= 1);
-        if (volumes.length === 0 || containers.length === 0) return undefined;
-        return { volumeId: pick(volumes).id, containerId: pick(containers).id, mountPath: pick(["/data", "/var/lib/app"]) };
-      }
+  /** An example's value as the engine sends it: another resource's id, or a secret from config. */
+  function resolved(of: Kind, property: string, value: ExampleValue): unknown {
+    if (isReference(value)) {
+      const candidates = free(value.reference, of, property);
+      return candidates.length === 0 ? undefined : pick(candidates).id;
     }
+    if (isExampleSecret(value)) return secret(`${value.sample}-${counter}`);
+    return value;
   }
 
-  /** A change that updates in place, or undefined for kinds whose every input replaces. */
-  function changed(r: Recorded): Props | undefined {
-    const program = { ...r.inputs };
-    for (const key of Object.keys(program)) if (program[key] === undefined) delete program[key];
-    switch (r.kind) {
-      case "Container":
-        return chance(0.5)
-          ? { ...program, image: pick(IMAGES.filter((i) => i !== program.image)) }
-          : { ...program, env: { LOG_LEVEL: pick(["warn", "error"]), BUILD: String(counter++) } };
-      case "Registry":
-        return { ...program, username: `ci-${counter++}`, password: r.inputs.password };
-      case "Volume":
-        return { ...program, sizeGb: (r.outputs.sizeGb ?? r.inputs.sizeGb) + 1 };
-      default:
-        return undefined;
+  /** The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it refers to is missing. */
+  function newInputs(kind: Kind): Props | undefined {
+    const example = declarationOf(kind).examples[0];
+    const inputs: Props = {};
+    for (const [property, value] of Object.entries(example.inputs)) {
+      inputs[property] = property === "name" ? `${kind.toLowerCase()}-${++counter}` : resolved(kind, property, value);
+      if (inputs[property] === undefined) return undefined;
     }
+    return inputs;
+  }
+
+  /**
+   * An in-place change (the example's `update`, and back again), or undefined for kinds whose
+   * every input replaces. A value that may only grow grows by one from what is live.
+   */
+  function changed(r: Recorded): Props | undefined {
+    const example = declarationOf(r.kind).examples[0];
+    if (!example.update) return undefined;
+    const flags = declarationOf(r.kind).flags as Record<string, FieldFlags>;
+    const program: Props = Object.fromEntries(Object.entries(r.inputs).filter(([, v]) => v !== undefined));
+    for (const [property, value] of Object.entries(example.update)) {
+      if (flags[property]?.growOnly) program[property] = (r.outputs[property] ?? r.inputs[property]) + 1;
+      else program[property] = JSON.stringify(program[property]) === JSON.stringify(value) ? example.inputs[property] : value;
+    }
+    return program;
   }
 
   async function operation(op: OpName, kind: Kind, name: string, run: () => Promise<void>): Promise<OperationRecord> {
     const mark = sim.control.requests().length;
     faults.epoch = operations.length + 1;
-    const before = op === "create" ? kindCount(sim.control.snapshot(), kind) : 0;
+    const before = op === "create" ? serverKeys(sim.control.snapshot()) : new Map<string, string>();
     const record: OperationRecord = { n: operations.length + 1, op, kind, name, ok: true, faults: [] };
     try {
       await run();
@@ -222,7 +195,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       .filter((r) => r.fault)
       .map((r) => (r.fault === "status" ? String(r.status) : r.fault!));
     if (op === "create") {
-      record.created = kindCount(sim.control.snapshot(), kind) - before;
+      record.created = [...serverKeys(sim.control.snapshot()).keys()].filter((key) => !before.has(key)).length;
       if (record.created > 1) duplicates.push(`${kind} ${name}: one create made ${record.created} records`);
     }
     operations.push(record);
@@ -262,7 +235,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     } finally {
       if (stuck) sim.control.setSwitches({ volumeProvisioningMs: 200 });
     }
-    if (kind === "ServiceLink") linkedPairs.add(`${inputs.consumerServiceId}>${inputs.providerServiceId}`);
     return true;
   }
 
@@ -300,7 +272,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await operation("delete", r.kind, r.name, async () => {
       await plugin.delete(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs);
       state.delete(r.name);
-      if (r.kind === "ServiceLink") forgottenLinks.add(r.id);
+      // A delete the API cannot make only forgets the resource (a service link): it stays on the server.
+      if (serverKeys(sim.control.snapshot()).has(r.id)) forgotten.add(r.id);
     });
   }
 
@@ -330,10 +303,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // ---- compare what the engine recorded with the truth ----
     faults.enabled = false;
     const truth = serverKeys(sim.control.snapshot());
-    const recordedKeys = new Map(recorded().map((r) => [keyOf(r), r]));
-    const forgottenOnServer = [...truth.keys()].filter((key) => key.startsWith("link:") && forgottenLinks.has(key.slice(5))).length;
+    const recordedKeys = new Map(recorded().map((r) => [r.id, r]));
+    const forgottenOnServer = [...truth.keys()].filter((key) => forgotten.has(key)).length;
     const orphans = [...truth.entries()]
-      .filter(([key]) => !recordedKeys.has(key) && !(key.startsWith("link:") && forgottenLinks.has(key.slice(5))))
+      .filter(([key]) => !recordedKeys.has(key) && !forgotten.has(key))
       .map(([key, what]) => `${what} (${key})`);
     const ghosts: string[] = [];
     const goneOnRefresh: string[] = [];
@@ -345,7 +318,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         state.delete(r.name);
       } else ghosts.push(`${r.kind} ${r.name} (${key})`);
     }
-    const ids = recorded().map(keyOf);
+    const ids = recorded().map((r) => r.id);
     for (const id of new Set(ids)) if (ids.filter((x) => x === id).length > 1) duplicates.push(`${id} is recorded twice`);
     const onServer = truth.size;
     const recordedCount = recordedKeys.size;
@@ -398,7 +371,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       ghosts,
       goneOnRefresh,
       duplicates,
-      forgottenLinks: forgottenOnServer,
+      forgotten: forgottenOnServer,
       leftAfterTeardown: left,
       operations,
     };
@@ -428,7 +401,7 @@ export function describeReport(r: SoakReport): string {
       `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
       `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
     `state: ${r.recorded} resources recorded; the server holds ${r.onServer}` +
-      `${r.forgottenLinks ? ` (those and ${r.forgottenLinks} service link${r.forgottenLinks === 1 ? "" : "s"} deleted from the stack: the API cannot delete links)` : ""}`,
+      `${r.forgotten ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)` : ""}`,
     `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
     `teardown: ${r.leftAfterTeardown.length} left on the server`,
   ];

@@ -10,6 +10,28 @@ import * as utilities from "./utilities";
  * `httpPort`, a start or a restart) is awaited until the app leaves `provisioning`; an app
  * that ends `failed` fails the operation with the last lines of its logs. Variables that
  * service links inject into it belong to the links: they are never reported in `env`.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### An app
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Container is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:Container web '<id>'
+ * pulumi import hosting:index:Container web '<projectId>/<id>'
+ * ```
  */
 export class Container extends pulumi.CustomResource {
     /**

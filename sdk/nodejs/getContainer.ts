@@ -6,6 +6,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A container by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainer(args?: GetContainerArgs, opts?: pulumi.InvokeOptions): Promise<GetContainerResult> {
     args = args || {};
@@ -126,6 +139,19 @@ export interface GetContainerResult {
 }
 /**
  * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A container by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainerOutput(args?: GetContainerOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainerResult> {
     args = args || {};

@@ -6,6 +6,20 @@ import * as utilities from "./utilities";
 
 /**
  * Reads the log text of a container app.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### An app's logs
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainerLogs(args: GetContainerLogsArgs, opts?: pulumi.InvokeOptions): Promise<GetContainerLogsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -40,6 +54,20 @@ export interface GetContainerLogsResult {
 }
 /**
  * Reads the log text of a container app.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### An app's logs
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainerLogsOutput(args: GetContainerLogsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainerLogsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const services = hosting.getContainersOutput().services;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainers(args?: GetContainersArgs, opts?: pulumi.InvokeOptions): Promise<GetContainersResult> {
     args = args || {};
@@ -27,7 +40,7 @@ export interface GetContainersArgs {
      */
     projectId?: string;
     /**
-     * Only the services of this type (`container`, `postgres`, `mysql`, `redis`).
+     * Only those whose `type` is this. Service type reported by the platform (`container`).
      */
     type?: string;
 }
@@ -43,6 +56,19 @@ export interface GetContainersResult {
 }
 /**
  * Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const services = hosting.getContainersOutput().services;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getContainersOutput(args?: GetContainersOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainersResult> {
     args = args || {};
@@ -62,7 +88,7 @@ export interface GetContainersOutputArgs {
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Only the services of this type (`container`, `postgres`, `mysql`, `redis`).
+     * Only those whose `type` is this. Service type reported by the platform (`container`).
      */
     type?: pulumi.Input<string>;
 }

@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A MySQL database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getMysql(args?: GetMysqlArgs, opts?: pulumi.InvokeOptions): Promise<GetMysqlResult> {
     args = args || {};
@@ -80,6 +93,19 @@ export interface GetMysqlResult {
 }
 /**
  * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A MySQL database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getMysqlOutput(args?: GetMysqlOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMysqlResult> {
     args = args || {};

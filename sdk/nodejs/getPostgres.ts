@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A Postgres database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getPostgres(args?: GetPostgresArgs, opts?: pulumi.InvokeOptions): Promise<GetPostgresResult> {
     args = args || {};
@@ -80,6 +93,19 @@ export interface GetPostgresResult {
 }
 /**
  * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A Postgres database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getPostgresOutput(args?: GetPostgresOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPostgresResult> {
     args = args || {};

@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A Redis database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRedis(args?: GetRedisArgs, opts?: pulumi.InvokeOptions): Promise<GetRedisResult> {
     args = args || {};
@@ -80,6 +93,19 @@ export interface GetRedisResult {
 }
 /**
  * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A Redis database by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRedisOutput(args?: GetRedisOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRedisResult> {
     args = args || {};

@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the user's registry entries (never their passwords: the API does not return them).
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const registries = hosting.getRegistriesOutput().registries;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRegistries(args?: GetRegistriesArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistriesResult> {
     args = args || {};
@@ -33,6 +46,19 @@ export interface GetRegistriesResult {
 }
 /**
  * Lists the user's registry entries (never their passwords: the API does not return them).
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const registries = hosting.getRegistriesOutput().registries;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRegistriesOutput(args?: GetRegistriesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistriesResult> {
     args = args || {};

@@ -6,6 +6,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A registry by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRegistry(args?: GetRegistryArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistryResult> {
     args = args || {};
@@ -53,6 +66,19 @@ export interface GetRegistryResult {
 }
 /**
  * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A registry by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getRegistryOutput(args?: GetRegistryOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResult> {
     args = args || {};

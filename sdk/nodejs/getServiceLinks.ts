@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const links = hosting.getServiceLinksOutput().links;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getServiceLinks(args?: GetServiceLinksArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceLinksResult> {
     args = args || {};
@@ -24,7 +37,7 @@ export function getServiceLinks(args?: GetServiceLinksArgs, opts?: pulumi.Invoke
  */
 export interface GetServiceLinksArgs {
     /**
-     * Only the links into this consumer service.
+     * Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
      */
     consumerServiceId?: string;
     /**
@@ -32,7 +45,7 @@ export interface GetServiceLinksArgs {
      */
     projectId?: string;
     /**
-     * Only the links to this provider service.
+     * Only those whose `providerServiceId` is this. Id of the service that is linked to (for example a Postgres database's `id`).
      */
     providerServiceId?: string;
 }
@@ -48,6 +61,19 @@ export interface GetServiceLinksResult {
 }
 /**
  * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const links = hosting.getServiceLinksOutput().links;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getServiceLinksOutput(args?: GetServiceLinksOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceLinksResult> {
     args = args || {};
@@ -64,7 +90,7 @@ export function getServiceLinksOutput(args?: GetServiceLinksOutputArgs, opts?: p
  */
 export interface GetServiceLinksOutputArgs {
     /**
-     * Only the links into this consumer service.
+     * Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
      */
     consumerServiceId?: pulumi.Input<string>;
     /**
@@ -72,7 +98,7 @@ export interface GetServiceLinksOutputArgs {
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Only the links to this provider service.
+     * Only those whose `providerServiceId` is this. Id of the service that is linked to (for example a Postgres database's `id`).
      */
     providerServiceId?: pulumi.Input<string>;
 }

@@ -6,6 +6,19 @@ import * as utilities from "./utilities";
 
 /**
  * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A volume by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getVolume(args?: GetVolumeArgs, opts?: pulumi.InvokeOptions): Promise<GetVolumeResult> {
     args = args || {};
@@ -90,6 +103,19 @@ export interface GetVolumeResult {
 }
 /**
  * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A volume by its name
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getVolumeOutput(args?: GetVolumeOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVolumeResult> {
     args = args || {};

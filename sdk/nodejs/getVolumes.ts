@@ -8,6 +8,19 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the volumes of a project.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const volumes = hosting.getVolumesOutput().volumes;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getVolumes(args?: GetVolumesArgs, opts?: pulumi.InvokeOptions): Promise<GetVolumesResult> {
     args = args || {};
@@ -38,6 +51,19 @@ export interface GetVolumesResult {
 }
 /**
  * Lists the volumes of a project.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Listing them all
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * export const volumes = hosting.getVolumesOutput().volumes;
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
  */
 export function getVolumesOutput(args?: GetVolumesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVolumesResult> {
     args = args || {};

@@ -8,6 +8,28 @@ import * as utilities from "./utilities";
 
 /**
  * A managed MySQL database service. It cannot be resized; `connection.instructions` is secret.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A MySQL database
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const legacyDb = new hosting.Mysql("legacy-db", { name: "legacy-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Mysql is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:Mysql legacy-db '<id>'
+ * pulumi import hosting:index:Mysql legacy-db '<projectId>/<id>'
+ * ```
  */
 export class Mysql extends pulumi.CustomResource {
     /**

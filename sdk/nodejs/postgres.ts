@@ -8,6 +8,28 @@ import * as utilities from "./utilities";
 
 /**
  * A managed PostgreSQL database service. It cannot be resized; `connection.instructions` is secret.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A PostgreSQL database
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Postgres is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:Postgres orders-db '<id>'
+ * pulumi import hosting:index:Postgres orders-db '<projectId>/<id>'
+ * ```
  */
 export class Postgres extends pulumi.CustomResource {
     /**

@@ -8,6 +8,28 @@ import * as utilities from "./utilities";
 
 /**
  * A managed Redis database service. It cannot be resized; `connection.instructions` is secret.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A Redis database
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const cache = new hosting.Redis("cache", { name: "cache", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Redis is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:Redis cache '<id>'
+ * pulumi import hosting:index:Redis cache '<projectId>/<id>'
+ * ```
  */
 export class Redis extends pulumi.CustomResource {
     /**

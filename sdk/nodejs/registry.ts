@@ -7,6 +7,29 @@ import * as utilities from "./utilities";
 /**
  * Credentials for a private image registry, stored for the user (not scoped to a project).
  * The update is a PUT of the whole entry.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### Credentials for GitHub's registry
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const config = new pulumi.Config();
+ * const ghcr = new hosting.Registry("ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: config.requireSecret("ghcrToken") });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Registry is imported by its id:
+ *
+ * ```sh
+ * pulumi import hosting:index:Registry ghcr '<id>'
+ * ```
  */
 export class Registry extends pulumi.CustomResource {
     /**

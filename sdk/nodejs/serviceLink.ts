@@ -9,6 +9,30 @@ import * as utilities from "./utilities";
  * connection settings into the consumer's environment. The API cannot delete links: deleting
  * this resource only forgets it, with a warning. A create that finds the identical link
  * already there (a forced replacement creates before it deletes) adopts it.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### An app linked to its database
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const webDb = new hosting.ServiceLink("web-db", { consumerServiceId: web.id, providerServiceId: ordersDb.id });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing ServiceLink is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:ServiceLink web-db '<id>'
+ * pulumi import hosting:index:ServiceLink web-db '<projectId>/<id>'
+ * ```
  */
 export class ServiceLink extends pulumi.CustomResource {
     /**

@@ -9,6 +9,28 @@ import * as utilities from "./utilities";
  * ready when the platform reports it `running`: creation (and an update of a volume that is
  * not ready yet) waits for that, honouring `customTimeouts` (default 10 minutes), and if it
  * gives up the volume is still recorded in state.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A 20 GB volume, waited for up to 20 minutes
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const data = new hosting.Volume("data", { name: "data", sizeGb: 20 }, { customTimeouts: { create: "20m" } });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing Volume is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:Volume data '<id>'
+ * pulumi import hosting:index:Volume data '<projectId>/<id>'
+ * ```
  */
 export class Volume extends pulumi.CustomResource {
     /**

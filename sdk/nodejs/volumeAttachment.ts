@@ -9,6 +9,30 @@ import * as utilities from "./utilities";
  * The volume is ReadWriteOnce: the app must run one replica, the volume can have one
  * consumer, and the app can have one volume per mount path. A change detaches before it
  * attaches again. Its id is `<volumeId>:<containerId>`.
+ *
+ * {{% examples %}}
+ * ## Example Usage
+ * {{% example %}}
+ * ### A volume mounted into an app
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const data = new hosting.Volume("data", { name: "data", sizeGb: 20 }, { customTimeouts: { create: "20m" } });
+ * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const webData = new hosting.VolumeAttachment("web-data", { volumeId: data.id, containerId: web.id, mountPath: "/data" });
+ * ```
+ * {{% /example %}}
+ * {{% /examples %}}
+ *
+ * ## Import
+ *
+ * An existing VolumeAttachment is imported by its id (in the provider's project, or in another one with the project in front):
+ *
+ * ```sh
+ * pulumi import hosting:index:VolumeAttachment web-data '<volumeId>:<containerId>'
+ * pulumi import hosting:index:VolumeAttachment web-data '<projectId>/<volumeId>:<containerId>'
+ * ```
  */
 export class VolumeAttachment extends pulumi.CustomResource {
     /**

@@ -8,7 +8,7 @@ import {
   PaymentRequiredError,
   RateLimitedError,
   ServerError,
-  TimeoutError,
+  RequestTimeoutError,
   UnauthorizedError,
   createApiError,
   isApiError,
@@ -126,7 +126,7 @@ describe("helpers", () => {
     expect(e).not.toBeInstanceOf(ApiError);
     expect(e.message).toContain("ECONNRESET");
     expect(e.message).toContain("may have reached the server");
-    const t = new TimeoutError({ method: "POST", path: "/v1/x", mayHaveReachedServer: false, timeoutMs: 100 });
+    const t = new RequestTimeoutError({ method: "POST", path: "/v1/x", mayHaveReachedServer: false, requestTimeoutMs: 100 });
     expect(t).toBeInstanceOf(NetworkError);
     expect(t.code).toBe("ETIMEDOUT");
     expect(t.message).toContain("never reached the server");

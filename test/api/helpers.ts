@@ -1,6 +1,7 @@
 // Shared helpers for the API client's integration tests: a simulator over real HTTP.
 import { ALICE, BOB, startSimulator, type Simulator, type SimulatorOptions } from "../../simulator/src";
-import { HostingClient, type HostingClientOptions } from "../../provider/src/api/client";
+import { HostingClient, type CallOptions, type HostingClientOptions } from "../../provider/src/api/client";
+import { services } from "../../provider/src/resources/services";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
 
 export const ALICE_PROJECT = ALICE.projects[0];
@@ -46,3 +47,7 @@ export function useApiSimulator(options: SimulatorOptions = {}): ApiHarness {
   h.seen = (method, path) => h.sim.control.requests().filter((r) => r.method === method && path.test(r.path)).length;
   return h;
 }
+
+/** A service by its id, from the list (the API has no GET of one service). */
+export const serviceById = async (c: HostingClient, project: string, id: string, opts?: CallOptions) =>
+  (await c.of(services).list(project, opts)).find((s) => s.id === id);

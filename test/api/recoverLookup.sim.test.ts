@@ -2,15 +2,16 @@
 // passing reason it looks again, rather than leave what the create made unrecorded. (Found by
 // the fault-injection soak: a POST timing out, then its lookup meeting a 500.)
 import { ALICE_PROJECT as P, IMAGE, useApiSimulator } from "./helpers";
+import { services } from "../../provider/src/resources/services";
 
 describe("the lookup after an unknown outcome", () => {
   const h = useApiSimulator();
 
   test("a 500 on the first lookup: it looks again and finds the container, with no second POST", async () => {
-    const c = h.alice({ timeoutMs: 300 });
+    const c = h.alice({ requestTimeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.name).toBe("web");
     expect(h.seen("POST", /\/containers$/)).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -18,10 +19,10 @@ describe("the lookup after an unknown outcome", () => {
   });
 
   test("a lookup refused for good (401) is not repeated: the original failure stands", async () => {
-    const c = h.alice({ timeoutMs: 300 });
+    const c = h.alice({ requestTimeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
     h.sim.control.injectFault({ kind: "status", status: 401, method: "GET", path: "/containers$" });
-    await expect(c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({ code: "ETIMEDOUT" });
+    await expect(c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({ code: "ETIMEDOUT" });
     expect(h.seen("GET", /\/containers$/)).toBe(1);
   });
 });

@@ -9,11 +9,17 @@ import {
   NotFoundError,
   RateLimitedError,
   ServerError,
-  TimeoutError,
+  RequestTimeoutError,
   UnauthorizedError,
 } from "../../provider/src/api/errors";
 import { ClientConfigError } from "../../provider/src/api/http";
-import { ALICE_PROJECT, IMAGE, IMAGE2, useApiSimulator } from "./helpers";
+import { ALICE_PROJECT, IMAGE, IMAGE2, useApiSimulator, serviceById } from "./helpers";
+import { services } from "../../provider/src/resources/services";
+import { databaseCreation } from "../../provider/src/resources/database";
+import { serviceLinks } from "../../provider/src/resources/serviceLink";
+import { registries } from "../../provider/src/resources/registry";
+import { volumes } from "../../provider/src/resources/volume";
+import { AttachmentRecord } from "../../provider/src/resources/volumeAttachment";
 
 const P = ALICE_PROJECT;
 const CONTAINERS = /\/containers$/;
@@ -25,7 +31,7 @@ describe("retries", () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "rate_limit", method: "POST", path: "/containers$", retryAfter: "1" });
     const started = Date.now();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(s.name).toBe("web");
     const posts = h.sim.control.requests().filter((r) => r.method === "POST" && CONTAINERS.test(r.path));
@@ -36,16 +42,16 @@ describe("retries", () => {
   test("429 exhausting the retry budget surfaces RateLimitedError", async () => {
     const c = h.alice({ maxRetries: 1, retryAfterCapMs: 50 });
     h.sim.control.injectFault({ kind: "rate_limit", method: "GET", retryAfter: "0", times: 2 });
-    const e = await c.containers.list(P).catch((x) => x);
+    const e = await c.of(services).list(P).catch((x) => x);
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.code).toBe("RATE_LIMITED");
   });
 
   test("a connection reset on a GET is retried", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_before", method: "GET", path: "/containers$" });
-    const list = await c.containers.list(P);
+    const list = await c.of(services).list(P);
     expect(list).toHaveLength(1);
     const gets = h.sim.control.requests().filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
     expect(gets.map((r) => r.status)).toEqual(["reset", 200]);
@@ -55,9 +61,9 @@ describe("retries", () => {
   test("503 on a GET is retried; 500 is not", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "status", status: 503, method: "GET", path: "/containers$" });
-    await expect(c.containers.list(P)).resolves.toEqual([]);
+    await expect(c.of(services).list(P)).resolves.toEqual([]);
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
-    const e = await h.alice().containers.list(P).catch((x) => x); // a new client: no cached list
+    const e = await h.alice().of(services).list(P).catch((x) => x); // a new client: no cached list
     expect(h.seen("GET", CONTAINERS)).toBe(3); // 503, 200, 500
     expect(e).toBeInstanceOf(ServerError);
     expect(e.status).toBe(500);
@@ -65,21 +71,21 @@ describe("retries", () => {
 
   test("DELETE reset after the server acted: the retry's 404 means our first attempt took effect", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "DELETE" });
-    await expect(c.containers.delete(P, s.id)).resolves.toBeUndefined();
+    await expect(c.of(services).delete(P, s.id)).resolves.toBeUndefined();
     expect(h.seen("DELETE", /containers\//)).toBe(2);
     // ...while a plain 404 on a first attempt is still NotFoundError
-    await expect(c.containers.delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.of(services).delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test("PATCH and DELETE are retried after a reset", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "PATCH" });
-    expect((await c.containers.update(P, s.id, { image: IMAGE2 })).image).toBe(IMAGE2);
+    expect((await c.of(services).update(P, s.id, { image: IMAGE2 })).image).toBe(IMAGE2);
     h.sim.control.injectFault({ kind: "reset_before", method: "DELETE" });
-    await c.containers.delete(P, s.id);
+    await c.of(services).delete(P, s.id);
     expect(h.sim.control.snapshot().services).toHaveLength(0);
   });
 });
@@ -89,9 +95,9 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   const posts = () => h.seen("POST", CONTAINERS);
 
   test("timeout after the request was sent (latency beyond timeoutMs): no duplicate", async () => {
-    const c = h.alice({ timeoutMs: 300 });
+    const c = h.alice({ requestTimeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.name).toBe("web");
     expect(posts()).toBe(1); // found by the lookup: the POST was not sent again
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -102,7 +108,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("connection reset after the server acted: no duplicate", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.image).toBe(IMAGE);
     expect(posts()).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
@@ -111,7 +117,7 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("connection reset before the server acted: lookup finds nothing, so the POST is sent again", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/containers$" });
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(posts()).toBe(2);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
@@ -119,24 +125,24 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("503 on a create: lookup, then resend", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(posts()).toBe(2);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
 
   test("a pre-existing resource of the same name with another image is not adopted", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE2, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE2, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
-    const e = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 }).catch((x) => x);
+    const e = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 }).catch((x) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(409);
   });
 
   test("database create timed out: {service, connection} rebuilt from the service record", async () => {
-    const c = h.alice({ timeoutMs: 300 });
+    const c = h.alice({ requestTimeoutMs: 300 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/postgres$", latencyMs: 1500 });
-    const r = await c.databases.create("postgres", P, { name: "db" });
+    const r = await c.of(databaseCreation("postgres")).create(P, { name: "db" });
     expect(r.service.name).toBe("db");
     expect(r.connection.envVar).toBe("DATABASE_URL");
     expect(r.connection).toEqual(r.service.connection);
@@ -147,19 +153,19 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
   test("volume, registry and service link creates recover by lookup too", async () => {
     const c = h.alice();
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/volumes$" });
-    const v = await c.volumes.create(P, { name: "data", sizeGb: 3 });
+    const v = await c.of(volumes).create(P, { name: "data", sizeGb: 3 });
     expect(v).toMatchObject({ name: "data", sizeGb: 3, attachment: null });
     expect(h.seen("POST", /\/volumes$/)).toBe(1);
 
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/registries$" });
-    const r = await c.registries.create({ name: "ghcr", host: "ghcr.io", password: "pw" });
+    const r = await c.of(registries).create(undefined, { name: "ghcr", host: "ghcr.io", password: "pw" });
     expect(r.name).toBe("ghcr");
     expect(h.seen("POST", /\/registries$/)).toBe(1);
 
-    const a = await c.containers.create(P, { name: "a", image: IMAGE, httpPort: 8080 });
-    const b = await c.containers.create(P, { name: "b", image: IMAGE, httpPort: 8080 });
+    const a = await c.of(services).create(P, { name: "a", image: IMAGE, httpPort: 8080 });
+    const b = await c.of(services).create(P, { name: "b", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/service-links$" });
-    const l = await c.serviceLinks.create(P, { consumerServiceId: a.id, providerServiceId: b.id, linkType: "http" });
+    const l = await c.of(serviceLinks).create(P, { consumerServiceId: a.id, providerServiceId: b.id, linkType: "http" });
     expect(l.consumerServiceId).toBe(a.id);
     expect(h.seen("POST", /\/service-links$/)).toBe(1);
 
@@ -169,24 +175,12 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
 
   test("a non-create POST with unknown outcome is not resent (restart)", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/restart$" });
-    const e = await c.containers.restart(P, s.id).catch((x) => x);
+    const e = await c.of(services).act(P, s.id, "restart").catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.mayHaveReachedServer).toBe(true);
     expect(h.seen("POST", /\/restart$/)).toBe(1);
-  });
-
-  test("detach with unknown outcome: a GET showing it detached counts as done", async () => {
-    const c = h.alice();
-    h.sim.control.setSwitches({ volumeProvisioningMs: 0 });
-    const v = await c.volumes.create(P, { name: "data", sizeGb: 3 });
-    const web = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-    await c.volumes.attach(P, v.id, { containerId: web.id, mountPath: "/data" });
-    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
-    await c.volumes.detach(P, v.id, web.id);
-    expect(h.seen("POST", /\/detach$/)).toBe(1);
-    expect(h.sim.control.snapshot().attachments).toHaveLength(0);
   });
 });
 
@@ -195,7 +189,7 @@ describe("errors", () => {
 
   test.each(["code", "error"] as const)("error shape %s: same typed error, with the request id", async (shape) => {
     h.sim.control.setSwitches({ errorShape: shape });
-    const e = await h.alice().registries.get("00000000-0000-4000-8000-00000000dead").catch((x) => x);
+    const e = await h.alice().of(registries).get(undefined, "00000000-0000-4000-8000-00000000dead").catch((x) => x);
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.code).toBe("NOT_FOUND");
     const logged = h.sim.control.requests().find((r) => r.status === 404)!;
@@ -206,17 +200,17 @@ describe("errors", () => {
   test("ownership: bob reads alice's resources as NotFoundError", async () => {
     const alice = h.alice();
     const bob = h.bob();
-    const s = await alice.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-    const r = await alice.registries.create({ name: "ghcr", host: "ghcr.io" });
-    const v = await alice.volumes.create(P, { name: "data", sizeGb: 1 });
-    await expect(bob.containers.list(P)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.containers.get(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.containers.update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.containers.delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.registries.get(r.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.registries.delete(r.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.volumes.get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await bob.registries.list()).toEqual([]);
+    const s = await alice.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const r = await alice.of(registries).create(undefined, { name: "ghcr", host: "ghcr.io" });
+    const v = await alice.of(volumes).create(P, { name: "data", sizeGb: 1 });
+    await expect(bob.of(services).list(P)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(serviceById(bob, P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(services).update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(services).delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(registries).get(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(registries).delete(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(volumes).get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await bob.of(registries).list(undefined)).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
 
@@ -224,7 +218,7 @@ describe("errors", () => {
     const token = "sim-token-not-valid-0123456789";
     const lines: string[] = [];
     const c = new HostingClient({ baseUrl: h.sim.url, token, logger: (l) => lines.push(l) });
-    const e = await c.containers.list(P).catch((x) => x);
+    const e = await c.of(services).list(P).catch((x) => x);
     expect(e).toBeInstanceOf(UnauthorizedError);
     expect(e.code).toBe("UNAUTHORIZED");
     expect(e.status).toBe(401);
@@ -235,18 +229,18 @@ describe("errors", () => {
 
   test("the good token appears in no log line either", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_before", method: "GET" });
-    await c.containers.list(P);
+    await c.of(services).list(P);
     expect(h.lines.length).toBeGreaterThan(2);
     for (const l of h.lines) expect(l).not.toContain(ALICE.token);
   });
 
-  test("timeout on a GET retries and then gives TimeoutError (a NetworkError, never a 500)", async () => {
-    const c = h.alice({ timeoutMs: 150, maxRetries: 1 });
+  test("timeout on a GET retries and then gives RequestTimeoutError (a NetworkError, never a 500)", async () => {
+    const c = h.alice({ requestTimeoutMs: 150, maxRetries: 1 });
     h.sim.control.injectFault({ kind: "latency", method: "GET", latencyMs: 1000, times: 2 });
-    const e = await c.registries.list().catch((x) => x);
-    expect(e).toBeInstanceOf(TimeoutError);
+    const e = await c.of(registries).list(undefined).catch((x) => x);
+    expect(e).toBeInstanceOf(RequestTimeoutError);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.status).toBeUndefined();
     expect(e.mayHaveReachedServer).toBe(true);
@@ -258,7 +252,7 @@ describe("errors", () => {
     h.sim.control.injectFault({ kind: "latency", method: "GET", latencyMs: 1000 });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
-    await expect(c.registries.list({ signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
+    await expect(c.of(registries).list(undefined, { signal: ac.signal })).rejects.toBeInstanceOf(AbortedError);
   });
 });
 
@@ -269,7 +263,7 @@ describe("transport failures with no server", () => {
     await sim.close();
     const lines: string[] = [];
     const c = new HostingClient({ baseUrl: url, token: BOB.token, maxRetries: 2, retryBaseDelayMs: 5, logger: (l) => lines.push(l) });
-    const e = await c.containers.create(BOB.projects[0], { name: "x", image: IMAGE, httpPort: 8080 }).catch((x) => x);
+    const e = await c.of(services).create(BOB.projects[0], { name: "x", image: IMAGE, httpPort: 8080 }).catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).not.toBeInstanceOf(ApiError);
     expect(e.code).toBe("ECONNREFUSED");
@@ -307,41 +301,41 @@ describe("fresh shared reads (loader.ts)", () => {
 
   test("50 concurrent containers.get make 1 list call", async () => {
     const c = h.alice();
-    const made = await Promise.all(["a", "b", "c"].map((n) => c.containers.create(P, { name: n, image: IMAGE, httpPort: 8080 })));
+    const made = await Promise.all(["a", "b", "c"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })));
     h.sim.control.clearRequests();
-    const got = await Promise.all(Array.from({ length: 50 }, (_, i) => c.containers.get(P, made[i % 3].id)));
+    const got = await Promise.all(Array.from({ length: 50 }, (_, i) => serviceById(c, P, made[i % 3].id)));
     expect(got.every((s, i) => s?.id === made[i % 3].id)).toBe(true);
     expect(h.seen("GET", CONTAINERS)).toBe(1);
   });
 
   test("a get after an update sees the update", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-    expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE); // now cached
-    await c.containers.update(P, s.id, { image: IMAGE2 });
-    expect((await c.containers.get(P, s.id))?.image).toBe(IMAGE2);
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    expect((await serviceById(c, P, s.id))?.image).toBe(IMAGE); // now cached
+    await c.of(services).update(P, s.id, { image: IMAGE2 });
+    expect((await serviceById(c, P, s.id))?.image).toBe(IMAGE2);
   });
 
   test("a list after a create, delete or lifecycle action sees it", async () => {
     const c = h.alice();
-    expect(await c.containers.list(P)).toEqual([]);
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-    expect((await c.containers.list(P)).map((x) => x.id)).toEqual([s.id]);
-    await c.containers.stop(P, s.id);
-    expect((await c.containers.get(P, s.id))?.status).toBe("stopped");
-    await c.containers.delete(P, s.id);
-    expect(await c.containers.list(P)).toEqual([]);
-    expect(await c.volumes.list(P)).toEqual([]);
-    await c.volumes.create(P, { name: "d", sizeGb: 1 });
-    expect(await c.volumes.list(P)).toHaveLength(1);
-    expect(await c.serviceLinks.list(P)).toEqual([]);
+    expect(await c.of(services).list(P)).toEqual([]);
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    expect((await c.of(services).list(P)).map((x) => x.id)).toEqual([s.id]);
+    await c.of(services).act(P, s.id, "stop");
+    expect((await serviceById(c, P, s.id))?.status).toBe("stopped");
+    await c.of(services).delete(P, s.id);
+    expect(await c.of(services).list(P)).toEqual([]);
+    expect(await c.of(volumes).list(P)).toEqual([]);
+    await c.of(volumes).create(P, { name: "d", sizeGb: 1 });
+    expect(await c.of(volumes).list(P)).toHaveLength(1);
+    expect(await c.of(serviceLinks).list(P)).toEqual([]);
   });
 
   async function twoHundredContainers(c: HostingClient) {
     const ids: string[] = [];
     for (let i = 0; i < 200; i += 20) {
       const batch = await Promise.all(
-        Array.from({ length: 20 }, (_, j) => c.containers.create(P, { name: `svc-${i + j}`, image: IMAGE, httpPort: 8080 })),
+        Array.from({ length: 20 }, (_, j) => c.of(services).create(P, { name: `svc-${i + j}`, image: IMAGE, httpPort: 8080 })),
       );
       ids.push(...batch.map((s) => s.id));
     }
@@ -352,7 +346,7 @@ describe("fresh shared reads (loader.ts)", () => {
   test("200 concurrent reads (a refresh: the engine sends every Read at once) make at most 3 list calls", async () => {
     const c = h.alice();
     const ids = await twoHundredContainers(c);
-    const got = await Promise.all(ids.map((id) => c.containers.get(P, id)));
+    const got = await Promise.all(ids.map((id) => serviceById(c, P, id)));
     expect(got.map((s) => s?.id)).toEqual(ids);
     expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
   });
@@ -362,7 +356,7 @@ describe("fresh shared reads (loader.ts)", () => {
     const queue = [...(await twoHundredContainers(c))];
     const worker = async () => {
       for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        expect((await c.containers.get(P, id))?.id).toBe(id);
+        expect((await serviceById(c, P, id))?.id).toBe(id);
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
@@ -371,22 +365,22 @@ describe("fresh shared reads (loader.ts)", () => {
 
   test("an out-of-band change or delete just before a read is what the read sees", async () => {
     const c = h.alice();
-    const [a, b] = await Promise.all(["a", "b"].map((n) => c.containers.create(P, { name: n, image: IMAGE, httpPort: 8080 })));
-    expect((await c.containers.get(P, a.id))?.image).toBe(IMAGE);
+    const [a, b] = await Promise.all(["a", "b"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })));
+    expect((await serviceById(c, P, a.id))?.image).toBe(IMAGE);
     h.sim.control.mutate("services", a.id, { image: IMAGE2 });
     h.sim.control.remove("services", b.id);
-    expect((await c.containers.get(P, a.id))?.image).toBe(IMAGE2);
-    expect(await c.containers.get(P, b.id)).toBeUndefined();
+    expect((await serviceById(c, P, a.id))?.image).toBe(IMAGE2);
+    expect(await serviceById(c, P, b.id)).toBeUndefined();
   });
 
   test("a read that begins while a list is in flight waits for the next one, never the older answer", async () => {
     const c = h.alice();
-    const s = await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 300 });
-    const early = c.containers.get(P, s.id);
+    const early = serviceById(c, P, s.id);
     await new Promise((r) => setTimeout(r, 100)); // the first list is now in flight, its answer already taken
     h.sim.control.mutate("services", s.id, { image: IMAGE2 });
-    const late = c.containers.get(P, s.id);
+    const late = serviceById(c, P, s.id);
     expect((await early)?.image).toBe(IMAGE);
     expect((await late)?.image).toBe(IMAGE2);
     expect(h.seen("GET", CONTAINERS)).toBe(2);
@@ -394,13 +388,13 @@ describe("fresh shared reads (loader.ts)", () => {
 
   test("what readers share cannot be changed by one of them: the answer is frozen", async () => {
     const c = h.alice();
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080, env: { A: "1" } });
-    const [x, y] = await Promise.all([c.containers.list(P), c.containers.list(P)]);
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080, env: { A: "1" } });
+    const [x, y] = await Promise.all([c.of(services).list(P), c.of(services).list(P)]);
     expect(() => {
       x[0].env.A = "changed";
     }).toThrow(TypeError);
     expect(y[0].env.A).toBe("1");
-    expect((await c.containers.list(P))[0].env.A).toBe("1");
+    expect((await c.of(services).list(P))[0].env.A).toBe("1");
   });
 });
 
@@ -417,7 +411,7 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const worker = async () => {
       while (next < 100) {
         const i = next++;
-        await c.containers.create(P, { name: `svc-${i}`, image: IMAGE, httpPort: 8080 }).catch((e) => failures.push(e));
+        await c.of(services).create(P, { name: `svc-${i}`, image: IMAGE, httpPort: 8080 }).catch((e) => failures.push(e));
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));

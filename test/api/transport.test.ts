@@ -36,7 +36,7 @@ function dispatcher(delayMs: number, fail?: (sent: Sent) => boolean) {
 }
 
 const transport = (d: Dispatcher) =>
-  new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", timeoutMs: 5_000, maxRetries: 2, retryAfterCapMs: 1_000, retryBaseDelayMs: 1, userAgent: "test", dispatcher: d });
+  new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", requestTimeoutMs: 5_000, maxRetries: 2, retryAfterCapMs: 1_000, retryBaseDelayMs: 1, userAgent: "test", dispatcher: d });
 const json = { kind: "json" as const, schema: { safeParse: (data: unknown) => ({ success: true, data }) } as any };
 const request = (method: RequestSpec<unknown>["method"], signal: AbortSignal, extra: Partial<RequestSpec<unknown>> = {}): RequestSpec<unknown> => ({
   method,

@@ -4,6 +4,7 @@ import { RateController, type Outcome, type Ticket } from "../../provider/src/ap
 import { WindowPause } from "../../bench/windowPause";
 import { FakeClock, flush } from "./fakeClock";
 import { ALICE_PROJECT as P, IMAGE, useApiSimulator } from "./helpers";
+import { services } from "../../provider/src/resources/services";
 
 // The contract of an admission control, whichever it is (an `Admission`).
 test.each([
@@ -104,7 +105,7 @@ describe("HostingClientOptions.rateController: the transport admits every reques
     h.sim.control.injectFault({ kind: "rate_limit", method: "POST", path: "/containers$", retryAfter: "1", times: 1 });
     const admission = recording();
     const c = h.alice({ rateController: admission });
-    await c.containers.create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(admission.acquired()).toBe(2);
     expect(admission.settled).toEqual([{ kind: "rate_limited", waitMs: 1000 }, { kind: "success" }]);
     expect(c.transport.rate).toBe(admission);

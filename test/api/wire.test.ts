@@ -1,13 +1,12 @@
 import { ResponseValidationError } from "../../provider/src/api/errors";
-import {
-  ServiceRecordListSchema,
-  ServiceRecordSchema,
-  VolumeRecordListSchema,
-  VolumeRecordSchema,
-  formatIssuePath,
-  parseWire,
-  toWire,
-} from "../../provider/src/api/wire";
+// The wire format (api/wire.ts) with the records the resources declare: how they are read
+// (snake_case in, camelCase out, tolerant of what may be missing) and how bodies are written.
+import { formatIssuePath, listOf, parseWire, toWire } from "../../provider/src/api/wire";
+import { ServiceRecord as ServiceRecordSchema } from "../../provider/src/resources/services";
+import { VolumeListRecord, VolumeRecord as VolumeRecordSchema } from "../../provider/src/resources/volume";
+
+const ServiceRecordListSchema = listOf(ServiceRecordSchema);
+const VolumeRecordListSchema = listOf(VolumeListRecord, "volumes");
 
 const ctx = { method: "GET", path: "/v1/projects/p/containers", status: 200, requestId: "r1" };
 

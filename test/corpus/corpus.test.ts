@@ -1,8 +1,10 @@
-// The bad-input corpus: what a user might type, and the Check (or CheckConfig) failure that
-// must answer it at preview, naming the property and saying what would be right. None of these
-// may reach the API: the simulator must see zero requests.
+// The bad-input corpus: what a user might type, and the failure that must answer it at preview,
+// naming the property and saying what would be right: Check's (or CheckConfig's), or for a change
+// the API cannot make, the update's preview. None of these may reach the API: the simulator must
+// see zero requests.
+import { hostingPackage } from "../../provider/src/package";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
-import { Plugin, secret } from "../grpc/engine";
+import { Plugin, secret, type GrpcFailure } from "../grpc/engine";
 
 const PROJECT = ALICE.projects[0];
 const UUID = "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00";
@@ -16,7 +18,7 @@ interface Case {
   type: string;
   /** The program's inputs: only the bad property differs from a valid resource. */
   inputs: Record<string, unknown>;
-  /** Old inputs (an update). */
+  /** The resource as state has it (an update: refused at the update's preview). */
   olds?: Record<string, unknown>;
   /** The property the failure must name. */
   property: string;
@@ -159,17 +161,28 @@ afterAll(async () => {
 
 test(`the corpus has at least 60 cases, across every resource and the configuration (${CASES.length})`, () => {
   expect(CASES.length).toBeGreaterThanOrEqual(60);
-  expect(new Set(CASES.map((c) => c.type))).toEqual(
-    new Set(["Container", "Postgres", "Mysql", "Redis", "Registry", "Volume", "VolumeAttachment", "ServiceLink", "config"]),
-  );
+  expect(new Set(CASES.map((c) => c.type))).toEqual(new Set([...hostingPackage.resources.map((r) => r.typeName), "config"]));
 });
 
+/** An update's preview, as the engine sends it after Check and Diff (olds: the state's outputs and inputs). */
+async function updatePreview(c: Case) {
+  const type = `hosting:index:${c.type}`;
+  const checked = await plugin.check(type, "r", c.inputs, c.olds);
+  expect(checked.failures).toEqual([]);
+  const failure = (await plugin.update(type, "r", UUID, c.olds!, checked.inputs, c.olds!, { preview: true }).catch((e) => e)) as GrpcFailure;
+  expect(failure.code).toBe(3); // INVALID_ARGUMENT
+  return failure.details;
+}
+
 describe.each(CASES.map((c) => [`${c.type}: ${c.typed} → ${c.property}`, c] as const))("%s", (_label, c) => {
-  test("fails Check naming the property, saying what is right", async () => {
-    const { failures } =
-      c.type === "config"
-        ? await plugin.checkConfig(c.inputs, c.olds)
-        : await plugin.check(`hosting:index:${c.type}`, "r", c.inputs, c.olds);
+  test("fails at preview naming the property, saying what is right", async () => {
+    if (c.olds) {
+      const reason = await updatePreview(c);
+      expect(reason).toMatch(c.says);
+      expect(reason).toMatch(new RegExp(`^${c.property}\\b`));
+      return;
+    }
+    const { failures } = c.type === "config" ? await plugin.checkConfig(c.inputs) : await plugin.check(`hosting:index:${c.type}`, "r", c.inputs);
     expect(failures).toEqual([{ property: c.property, reason: expect.stringMatching(c.says) }]);
     // The reason names the property, so that it reads on its own in the CLI's output.
     expect(failures[0].reason).toMatch(new RegExp(`\\b${c.property}\\b|^(image|env|host|port) `, "i"));

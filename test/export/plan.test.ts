@@ -1,7 +1,8 @@
-// The pure part of hosting-export (provider/src/export/plan.ts): names, ids and types from the
-// API's records, as named case tables.
-import { passwordConfigKey } from "../../provider/src/export/cli";
-import { importId, planExport, pulumiName, type World } from "../../provider/src/export/plan";
+// The pure part of hosting-export (provider/src/export/plan.ts): names, ids and types from what
+// each kind's `list` found, as named case tables.
+import { kindsOf, secretConfigKey } from "../../provider/src/export/cli";
+import { importId, planExport, pulumiName, type World as Found } from "../../provider/src/export/plan";
+import { hostingPackage } from "../../provider/src/package";
 
 const P = "00000000-0000-4000-8000-0000000a11ce";
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -28,14 +29,11 @@ describe("pulumiName", () => {
 
 describe("importId", () => {
   test.each([
-    ["Container", id(1), `${P}/${id(1)}`],
-    ["Postgres", id(2), `${P}/${id(2)}`],
-    ["Volume", id(3), `${P}/${id(3)}`],
-    ["VolumeAttachment", `${id(3)}:${id(1)}`, `${P}/${id(3)}:${id(1)}`],
-    ["ServiceLink", id(4), `${P}/${id(4)}`],
-    ["Registry", id(5), id(5)],
-  ] as const)("%s %s → %s", (kind, given, expected) => {
-    expect(importId(kind, given, P)).toBe(expected);
+    ["project", id(1), `${P}/${id(1)}`],
+    ["project", `${id(3)}:${id(1)}`, `${P}/${id(3)}:${id(1)}`],
+    ["user", id(5), id(5)],
+  ] as const)("%s %s → %s", (scope, given, expected) => {
+    expect(importId(scope, given, P)).toBe(expected);
   });
 });
 
@@ -44,11 +42,41 @@ test.each([
   ["docker-hub", "dockerHubPassword"],
   ["registry-2", "registry2Password"],
 ])("a registry %s's password goes in config key %s", (name, key) => {
-  expect(passwordConfigKey(name)).toBe(key);
+  expect(secretConfigKey(name, "password")).toBe(key);
 });
 
+/** The API's records, as the test writes them. */
+interface World {
+  projectId: string;
+  services: Array<{ id: string; name: string; type: string }>;
+  volumes: Array<{ id: string; name: string; attachment?: { containerId: string } | null }>;
+  registries: Array<{ id: string; name: string }>;
+  links: Array<{ id: string; consumerServiceId: string; providerServiceId: string; linkType?: string }>;
+}
+
+/** What each kind's `list` finds in those records: each in its resource's terms. */
+function found(world: World): Found {
+  const types: Record<string, string> = { container: "Container", postgres: "Postgres", mysql: "Mysql", redis: "Redis" };
+  const ofType = (typeName: string) => world.services.filter((s) => types[s.type] === typeName);
+  return {
+    projectId: world.projectId,
+    found: {
+      Registry: world.registries,
+      Container: ofType("Container"),
+      Postgres: ofType("Postgres"),
+      Mysql: ofType("Mysql"),
+      Redis: ofType("Redis"),
+      Volume: world.volumes.map(({ id, name }) => ({ id, name })),
+      VolumeAttachment: world.volumes.flatMap((v) => (v.attachment ? [{ id: `${v.id}:${v.attachment.containerId}`, volumeId: v.id, containerId: v.attachment.containerId }] : [])),
+      ServiceLink: world.links,
+    },
+    strays: world.services.filter((s) => !types[s.type]),
+  };
+}
+
+const plan = (world: World, options?: { version?: string }) => planExport(hostingPackage, kindsOf(), found(world), options);
 const empty: World = { projectId: P, services: [], volumes: [], registries: [], links: [] };
-const named = (world: Partial<World>) => planExport({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
+const named = (world: Partial<World>) => plan({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
 
 /** Service records numbered from 1: `[name, type]` each. */
 const services = (...records: Array<[string, string]>) => records.map(([name, type], i) => ({ id: id(i + 1), name, type }));
@@ -76,7 +104,7 @@ describe("planExport: names", () => {
 
   /** Each service's name, by its id. */
   const namesById = (world: Partial<World>) =>
-    Object.fromEntries(planExport({ ...empty, ...world }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
+    Object.fromEntries(plan({ ...empty, ...world }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
 
   test("of names that would be one variable in some language (webApi2), the exact API name is kept; the rest are numbered", () => {
     const world = { services: services(["web-api-2", "container"], ["web-api2", "container"], ["web--api", "container"], ["web-api", "container"]) };
@@ -132,8 +160,7 @@ describe("planExport: the file", () => {
   };
 
   test("every entry is a type, a name and an id the provider's Read accepts, pinned to the plugin's version", () => {
-    const plan = planExport(world, { version: "0.1.0" });
-    expect(plan.file.resources).toEqual([
+    expect(plan(world, { version: "0.1.0" }).file.resources).toEqual([
       { type: "hosting:index:Registry", name: "docker-hub", id: id(8), version: "0.1.0" },
       { type: "hosting:index:Registry", name: "ghcr", id: id(7), version: "0.1.0" },
       { type: "hosting:index:Container", name: "web-container", id: `${P}/${id(1)}`, version: "0.1.0" },
@@ -147,8 +174,8 @@ describe("planExport: the file", () => {
   });
 
   test("counts per type, registries that need their password, and services of other types left out", () => {
-    const plan = planExport(world);
-    expect(plan.counts).toEqual([
+    const planned = plan(world);
+    expect(planned.counts).toEqual([
       { type: "Registry", count: 2 },
       { type: "Container", count: 1 },
       { type: "Postgres", count: 1 },
@@ -158,13 +185,13 @@ describe("planExport: the file", () => {
       { type: "VolumeAttachment", count: 1 },
       { type: "ServiceLink", count: 1 },
     ]);
-    expect(plan.registriesWithoutPassword).toEqual([
-      { name: "docker-hub", apiName: "Docker Hub" },
-      { name: "ghcr", apiName: "ghcr" },
+    expect(planned.secretsToSet).toEqual([
+      { name: "docker-hub", apiName: "Docker Hub", typeName: "Registry", property: "password" },
+      { name: "ghcr", apiName: "ghcr", typeName: "Registry", property: "password" },
     ]);
-    expect(plan.skipped).toEqual([{ id: id(5), name: "jobs", type: "worker" }]);
-    expect(plan.file.resources.some((r) => r.id.endsWith(id(5)))).toBe(false);
-    expect(plan.file.resources[0]).not.toHaveProperty("version");
+    expect(planned.skipped).toEqual([{ id: id(5), name: "jobs", type: "worker" }]);
+    expect(planned.file.resources.some((r) => r.id.endsWith(id(5)))).toBe(false);
+    expect(planned.file.resources[0]).not.toHaveProperty("version");
   });
 
   test("the same records in any order give the same file (stable across runs)", () => {
@@ -175,7 +202,7 @@ describe("planExport: the file", () => {
       registries: [...world.registries].reverse(),
       links: [...world.links].reverse(),
     };
-    expect(planExport(reversed, { version: "1" })).toEqual(planExport(world, { version: "1" }));
+    expect(plan(reversed, { version: "1" })).toEqual(plan(world, { version: "1" }));
   });
 
   test("names are valid everywhere and unique, even as variables", () => {
@@ -186,7 +213,7 @@ describe("planExport: the file", () => {
       registries: ["a", "9", ""].map((name, i) => ({ id: id(i + 30), name })),
       links: [{ id: id(40), consumerServiceId: id(1), providerServiceId: id(2) }],
     };
-    const names = planExport(many).file.resources.map((r) => r.name);
+    const names = plan(many).file.resources.map((r) => r.name);
     for (const name of names) expect(name).toMatch(NAME);
     expect(new Set(names.map((n) => n.replace(/-/g, ""))).size).toBe(names.length);
   });

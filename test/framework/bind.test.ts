@@ -53,7 +53,7 @@ test("a lookup's result carries the secrets of the resource it reads, item by it
       "hosting:index:getDbs": { inputs: { properties: {} }, outputs: { properties: { dbs: { type: "array", items: { type: "object" } } } } },
     },
   };
-  const bound = bindPackage({ resources: [], functions, provider: { typeName: "P", flags: {} } }, () => pkg);
+  const bound = bindPackage({ name: "hosting", resources: [], functions, config: { typeName: "P", flags: {} } }, () => pkg);
   const one = bound.function("hosting:index:getDb")!.result.fields;
   expect(one.find((f) => f.name === "connection")).toMatchObject({ secretSubfields: ["instructions"] });
   expect(one.find((f) => f.name === "token")).toMatchObject({ secret: true });

@@ -1,4 +1,4 @@
-import { checkInputs } from "../../provider/src/framework/check";
+import { checkInputs, refusedChange } from "../../provider/src/framework/check";
 import { Unknown } from "../../provider/src/framework/values";
 import { spec } from "./cases";
 
@@ -11,14 +11,10 @@ describe("checkInputs: named cases per flag", () => {
     ["default kept when set", { ...base, port: 9000 }, undefined, { port: 9000 }],
     ["config default filled", { name: "web" }, undefined, { projectId: "p-default" }],
     ["unknown passes through unvalidated", { ...base, size: Unknown }, undefined, { size: Unknown }],
-    ["grow-only: same", { ...base, size: 10 }, { size: 10 }, { size: 10 }],
-    ["grow-only: grow", { ...base, size: 20 }, { size: 10 }, { size: 20 }],
-    ["grow-only: first value", { ...base, size: 5 }, {}, { size: 5 }],
-    ["fixed: equal to old", { ...base, cpu: 250 }, { cpu: 250 }, { cpu: 250 }],
-    ["fixed: first set", { ...base, cpu: 250 }, {}, { cpu: 250 }],
+    ["a smaller size: Check does not judge changes", { ...base, size: 5 }, { size: 10 }, { size: 5 }],
     ["secret value accepted", { ...base, password: "p" }, undefined, { password: "p" }],
-  ])("%s", (_name, news, olds, expected) => {
-    const { inputs, failures } = checkInputs(spec, news as any, olds as any, { config });
+  ])("%s", (_name, news, _olds, expected) => {
+    const { inputs, failures } = checkInputs(spec, news as any, { packageName: "hosting", config });
     expect(failures).toEqual([]);
     expect(inputs).toMatchObject(expected as any);
   });
@@ -27,44 +23,63 @@ describe("checkInputs: named cases per flag", () => {
     ["missing required", { projectId: "p1" }, undefined, "name", /name is required/],
     ["wrong type", { ...base, port: "80" }, undefined, "port", /port must be an integer, not a string \("80"\)/],
     ["fractional integer", { ...base, port: 80.5 }, undefined, "port", /port must be a whole number, not 80.5/],
-    ["grow-only: shrink", { ...base, size: 5 }, { size: 10 }, "size", /size can only grow: it is 10 now, and 5 would shrink it.*Use 10 or more/],
     ["validator", { ...base, size: 0 }, undefined, "size", /^size must be greater than zero, not 0$/],
-    ["fixed: changed", { ...base, cpu: 500 }, { cpu: 250 }, "cpu", /cpu cannot change from 250 to 500: the API cannot resize it/],
     ["map of strings", { ...base, env: { A: 1 } }, undefined, "env", /env.A must be a string/],
     ["unknown property", { ...base, colour: "blue" }, undefined, "colour", /not a property of hosting:index:Sample; valid properties are name, image/],
     ["output set by the user", { ...base, status: "running" }, undefined, "status", /output computed by the service/],
     ["secret wrong type never echoes the value", { ...base, password: 12345 }, undefined, "password", /^password must be a string, not a number$/],
-  ])("%s fails naming the property", (_name, news, olds, property, reason) => {
-    const { failures } = checkInputs(spec, news as any, olds as any, { config });
+  ])("%s fails naming the property", (_name, news, _olds, property, reason) => {
+    const { failures } = checkInputs(spec, news as any, { packageName: "hosting", config });
     expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   });
 
   test("an environment variable stands in for a configuration key: checked, but not stored", () => {
     const configSpec = { token: "pulumi:providers:hosting", fields: [{ name: "token", type: { kind: "string" as const }, required: true, description: "", env: ["TOKEN"], secret: true }] };
-    expect(checkInputs(configSpec, {}, undefined, { env: { TOKEN: "t" } })).toEqual({ inputs: {}, failures: [] });
-    const missing = checkInputs(configSpec, {}, undefined, { env: {} });
+    expect(checkInputs(configSpec, {}, { packageName: "hosting", env: { TOKEN: "t" } })).toEqual({ inputs: {}, failures: [] });
+    const missing = checkInputs(configSpec, {}, { packageName: "hosting", env: {} });
     expect(missing.failures).toEqual([{ property: "token", reason: expect.stringMatching(/missing required configuration key "hosting:token".*pulumi config set hosting:token --secret <value>.*or set TOKEN/) }]);
   });
 
   test("object rules run once every property passes, and name the property", () => {
     const ruled = { ...spec, rules: [(values: any) => (values.image && values.env ? { property: "env", reason: "not both" } : undefined)] };
-    expect(checkInputs(ruled, { ...base, image: "i", env: {} } as any, undefined, { config }).failures).toEqual([{ property: "env", reason: "not both" }]);
-    expect(checkInputs(ruled, { ...base, image: "i" } as any, undefined, { config }).failures).toEqual([]);
+    expect(checkInputs(ruled, { ...base, image: "i", env: {} } as any, { packageName: "hosting", config }).failures).toEqual([{ property: "env", reason: "not both" }]);
+    expect(checkInputs(ruled, { ...base, image: "i" } as any, { packageName: "hosting", config }).failures).toEqual([]);
   });
 
   test("a missing project with no provider default says how to set one", () => {
-    const { failures } = checkInputs(spec, { name: "web" }, undefined, {});
+    const { failures } = checkInputs(spec, { name: "web" }, { packageName: "hosting" });
     expect(failures).toEqual([{ property: "projectId", reason: expect.stringMatching(/pulumi config set hosting:projectId/) }]);
   });
 
   test("a value that arrived secret is never repeated in a failure", () => {
     const secrets = new Set(["env.API_KEY", "image"]);
-    const typed = checkInputs(spec, { ...base, env: { API_KEY: 12345 } } as any, undefined, { config, secretPaths: secrets });
+    const typed = checkInputs(spec, { ...base, env: { API_KEY: 12345 } } as any, { packageName: "hosting", config, secretPaths: secrets });
     expect(typed.failures).toEqual([{ property: "env", reason: "env.API_KEY must be a string, not a number" }]);
     const validated = checkInputs(
       { ...spec, fields: spec.fields.map((f) => (f.name === "image" ? { ...f, validate: (v, path) => `${path} "${String(v)}" has no tag` } : f)) },
-      { ...base, image: "secret-registry.example.com/x" } as any, undefined, { config, secretPaths: secrets },
+      { ...base, image: "secret-registry.example.com/x" } as any, { packageName: "hosting", config, secretPaths: secrets },
     );
     expect(validated.failures).toEqual([{ property: "image", reason: 'image "[secret]" has no tag' }]);
+  });
+});
+
+describe("refusedChange: what an update cannot do, judged against the live outputs", () => {
+  test.each([
+    ["grow-only: same", { size: 10 }, { size: 10 }],
+    ["grow-only: grow", { size: 10 }, { size: 20 }],
+    ["grow-only: the service had no value yet", {}, { size: 5 }],
+    ["fixed: unchanged", { cpu: 250 }, { cpu: 250 }],
+    ["fixed: set for the first time where the service has none", {}, { cpu: 250 }],
+    ["an unknown (a preview) is judged when it is known", { size: 10 }, { size: Unknown }],
+  ])("%s: allowed", (_name, olds, news) => {
+    expect(refusedChange(spec, olds as any, news as any)).toBeUndefined();
+  });
+
+  test.each([
+    ["grow-only: shrink", { size: 10 }, { size: 5 }, "size", /size can only grow: it is 10 now, and 5 would shrink it.*Use 10 or more/],
+    ["fixed: changed", { cpu: 250 }, { cpu: 500 }, "cpu", /cpu cannot change from 250 to 500: the API cannot resize it/],
+    ["fixed: set to other than what the service chose", { cpu: 250 }, { cpu: 1000 }, "cpu", /cpu cannot change from 250 to 1000/],
+  ])("%s: refused, naming the property", (_name, olds, news, property, reason) => {
+    expect(refusedChange(spec, olds as any, news as any)).toEqual({ property, reason: expect.stringMatching(reason) });
   });
 });

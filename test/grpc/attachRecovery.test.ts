@@ -38,3 +38,14 @@ test("a reset before the server acted: the volume shows no attachment, so the fa
   });
   expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
 });
+
+test("a detach whose answer is lost: a volume that shows the app detached counts as done, with no second detach", async () => {
+  const { inputs } = await volumeAndApp("detach");
+  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-detach", inputs);
+  const mark = fixture.sim.control.requests().length;
+  fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
+  await fixture.plugin.delete("hosting:index:VolumeAttachment", "att-detach", created.id, created.properties, inputs);
+  const detaches = fixture.sim.control.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
+  expect(detaches).toHaveLength(1);
+  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
+});

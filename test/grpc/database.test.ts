@@ -1,4 +1,4 @@
-import { DIFF_NONE, isSecret } from "./engine";
+import { DIFF_NONE, Engine, isSecret } from "./engine";
 import { describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
 
 const fixture = useFixture();
@@ -35,11 +35,10 @@ describe("Managed database behaviour", () => {
 
   test("a resize fails at preview and says how to replace deliberately, with no API call", async () => {
     const { inputs } = await fixture.plugin.check(TYPE, "sized", { name: "sized", storageGb: 5 });
+    const created = await fixture.plugin.create(TYPE, "sized", inputs);
     const mark = fixture.mark();
-    const grown = await fixture.plugin.check(TYPE, "sized", { name: "sized", storageGb: 10 }, inputs);
-    expect(grown.failures).toEqual([
-      { property: "storageGb", reason: expect.stringMatching(/cannot resize a managed PostgreSQL database.*--replace/s) },
-    ]);
+    const preview = await new Engine(fixture.plugin).preview(TYPE, "sized", { name: "sized", storageGb: 10 }, { id: created.id, inputs, outputs: created.properties });
+    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^storageGb cannot change .*cannot resize a managed PostgreSQL database.*--replace/s) });
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 

@@ -399,6 +399,29 @@ export class Engine {
   }
 
   /**
+   * `pulumi preview` of a resource already in state: as `up`, but the step is sent with
+   * `preview: true` (UpdateStep.Apply with preview, which a provider that supports previews
+   * answers without acting). Its failure is what the preview shows.
+   */
+  async preview(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}) {
+    const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
+    const checked = await this.plugin.check(type, name, news, old.inputs);
+    if (checked.failures.length > 0) return { checkFailures: checked.failures };
+    const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
+    if (diff.replaces.length > 0) {
+      const planned = await this.plugin.create(type, name, checked.inputs, { preview: true });
+      return { diff, planned: planned.properties };
+    }
+    if (diff.changes !== DIFF_SOME) return { diff };
+    try {
+      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { preview: true });
+      return { diff, planned: planned.properties };
+    } catch (err) {
+      return { diff, error: err as GrpcFailure };
+    }
+  }
+
+  /**
    * A replacement that does not ask Diff: `pulumi up --replace <urn>`, a tainted resource,
    * `replacementTrigger`, `deletedWith` (step_generator.go `isTargetedReplace`). Check runs
    * without olds; deleteBeforeReplace comes from the resource option alone, false by default.

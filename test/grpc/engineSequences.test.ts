@@ -16,15 +16,15 @@ afterEach(() => fixture.sim.control.setSwitches({ volumeProvisioningMs: 300, ser
 const created = (type: string, name: string, program: Record<string, unknown>) => engine().created(type, name, program);
 
 describe("refresh (RefreshStep.Apply: Read, then Diff with olds = what Read returned, news = the stored inputs)", () => {
-  test("a volume grown in the portal shows as drift, never as an error; the next up refuses the shrink at Check", async () => {
+  test("a volume grown in the portal shows as drift, never as an error; the next preview refuses the shrink", async () => {
     const volume = await created(VOLUME, "grown", { name: "grown", sizeGb: 10 });
     fixture.sim.control.mutate("volumes", volume.id, { size_gb: 40 });
     const refreshed = await engine().refresh(VOLUME, "grown", volume);
     if (refreshed.gone) throw new Error("gone");
     expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["sizeGb"], replaces: [] });
     expect(refreshed.state.inputs.sizeGb).toBe(40);
-    const up = await engine().up(VOLUME, "grown", { name: "grown", sizeGb: 10 }, refreshed.state);
-    expect(up.checkFailures).toEqual([{ property: "sizeGb", reason: expect.stringMatching(/sizeGb can only grow: it is 40 now.*Use 40 or more/) }]);
+    const preview = await engine().preview(VOLUME, "grown", { name: "grown", sizeGb: 10 }, refreshed.state);
+    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^sizeGb can only grow: it is 40 now.*Use 40 or more/) });
   });
 
   test("a database resized in the portal shows as drift; the next up says it cannot resize", async () => {
@@ -33,8 +33,8 @@ describe("refresh (RefreshStep.Apply: Read, then Diff with olds = what Read retu
     const refreshed = await engine().refresh(POSTGRES, "resized", db);
     if (refreshed.gone) throw new Error("gone");
     expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["storageGb"] });
-    const up = await engine().up(POSTGRES, "resized", { name: "resized", storageGb: 5 }, refreshed.state);
-    expect(up.checkFailures).toEqual([{ property: "storageGb", reason: expect.stringMatching(/cannot change from 9 to 5: the API cannot resize/) }]);
+    const preview = await engine().preview(POSTGRES, "resized", { name: "resized", storageGb: 5 }, refreshed.state);
+    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^storageGb cannot change from 9 to 5: the API cannot resize/) });
   });
 
   test("an unchanged world refreshes as no change (preview --refresh --expect-no-changes passes)", async () => {

@@ -1,5 +1,5 @@
 import { ALICE } from "../../simulator/src";
-import { Plugin, initFailure, type GrpcFailure } from "./engine";
+import { Engine, Plugin, initFailure, type GrpcFailure } from "./engine";
 import { PROJECT, describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 300 });
@@ -86,10 +86,13 @@ describe("Volume behaviour", () => {
     expect(together).toBeLessThanOrEqual(alone + 2);
   });
 
-  test("a shrink fails at check against the old inputs, with no API call", async () => {
+  test("a shrink fails at the update's preview against the live size, with no API call", async () => {
+    const { inputs } = await fixture.plugin.check(TYPE, "shrunk", { name: "shrunk", sizeGb: 10 });
+    const created = await fixture.plugin.create(TYPE, "shrunk", inputs);
     const mark = fixture.mark();
-    const { failures } = await fixture.plugin.check(TYPE, "data", { name: "data", sizeGb: 5 }, { name: "data", sizeGb: 10 });
-    expect(failures).toEqual([{ property: "sizeGb", reason: expect.stringMatching(/can only grow: it is 10 now.*Use 10 or more/) }]);
+    const preview = await new Engine(fixture.plugin).preview(TYPE, "shrunk", { name: "shrunk", sizeGb: 5 }, { id: created.id, inputs, outputs: created.properties });
+    expect(preview.diff?.diffs).toEqual(["sizeGb"]);
+    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^sizeGb can only grow: it is 10 now.*Use 10 or more/) });
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 

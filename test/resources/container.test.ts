@@ -1,7 +1,7 @@
 // The Container's pure pieces: record -> outputs, the settings an update sends, and the env that
 // is the app's own (not what links inject).
 import { containerFromWire, containerSettings, ownEnv, type Container } from "../../provider/src/resources/container";
-import type { ServiceRecord } from "../../provider/src/api/wire";
+import type { ServiceRecord } from "../../provider/src/resources/services";
 
 const record: ServiceRecord = {
   id: "c1", projectId: "p1", name: "web", displayName: "web", type: "container", runtime: "docker",

@@ -1,66 +1,70 @@
-// HostingClient: the typed client of the Container Hosting Service API (docs/CONTRACTS.md).
+// HostingClient: the typed client of the Container Hosting Service API. It knows the API's
+// shape (paths under /v1, projects, the verbs) but no kind of record: each resource declares the
+// collection its records live in (`Collection`: a path, what its answers look like, which verbs
+// it has), and `client.of(collection)` gives that collection's endpoints.
 //
-// Every method takes an optional last argument `{ signal?, timeoutMs? }` and speaks camelCase
-// (wire.ts maps to and from the API's snake_case). Behaviour every caller gets without asking:
+// Every method takes an optional last argument `{ signal?, requestTimeoutMs? }` and speaks
+// camelCase (wire.ts maps to and from the API's snake_case). Behaviour every caller gets:
 //   - one process-wide keep-alive connection pool (http.ts);
 //   - retries where safe, client-wide rate control after a 429 (transport.ts);
-//   - a write in flight is never aborted, and a create is never sent twice blindly (transport.ts,
-//     and `create` below, the one helper every create uses);
+//   - a write in flight is never aborted, and a create is never sent twice blindly (transport.ts);
 //   - list reads that wait at the same time share one GET, which starts after every one of them
 //     began (loader.ts): no read is ever answered with older data.
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
+import { AbortedError, InvalidIdError } from "./errors";
 import { ClientConfigError, parseBaseUrl } from "./http";
-import { FreshLists, byId } from "./loader";
+import { FreshLists } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
-import { AbortedError } from "./errors";
-import { Transport, raceSignal, type CallOptions } from "./transport";
-import {
-  DATABASE_KINDS,
-  DatabaseCreatedSchema,
-  RegistryRecordListSchema,
-  RegistryRecordSchema,
-  LinkRecordListSchema,
-  LinkRecordSchema,
-  ServiceRecordListSchema,
-  ServiceRecordSchema,
-  AttachmentRecordSchema,
-  VolumeRecordListSchema,
-  VolumeRecordSchema,
-  toWire,
-  type ContainerCreate,
-  type ContainerSettings,
-  type DatabaseCreate,
-  type DatabaseCreated,
-  type DatabaseKind,
-  type RegistryRecord,
-  type RegistryBody,
-  type ServiceRecord,
-  type LinkRecord,
-  type ServiceLinkCreate,
-  type VolumeRecord,
-  type VolumeAttach,
-  type AttachmentRecord,
-  type VolumeCreate,
-  type VolumeListRecord,
-} from "./wire";
+import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
+import { toWire } from "./wire";
 
 export type { CallOptions } from "./transport";
 
 /** The client's defaults; the provider's configuration declares these same values as its own. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 5;
 export const DEFAULT_USER_AGENT = `pulumi-hosting/${packageVersion}`;
+
+/**
+ * Where a kind of record lives and what its endpoints answer. A project collection is at
+ * `/v1/projects/{projectId}/<path>`, the user's own at `/v1/<path>`.
+ */
+export interface Collection<R = unknown, L = R> {
+  path: string;
+  scope: "project" | "user";
+  /** One record, as a create, an update and a GET by id answer it. */
+  record: z.ZodType<R>;
+  /** The list answer (GET <path>), when there is one. */
+  list?: z.ZodType<L[]>;
+  /** GET <path>/{id} answers one record. */
+  readById?: boolean;
+  /** How an update is sent: PATCH (the fields that change), PUT (the whole record). */
+  update?: "PATCH" | "PUT";
+  /**
+   * How to find what a create made when its answer was lost (transport.ts never sends a create
+   * again before it has looked): the listed record it would be (`in` this collection's list, or
+   * another's), and the answer to give for it (by default the listed record itself).
+   */
+  created?: CreatedLookup<R, any>;
+}
+
+export interface CreatedLookup<R, L> {
+  in?: Collection<any, L>;
+  /** Whether `listed` is the record a create of `body` (camelCase, as sent) made. */
+  match(listed: L, body: Record<string, any>): boolean;
+  answer?(listed: L, found: { get(id: string, opts: CallOptions): Promise<any> }, opts: CallOptions): Promise<R | undefined> | R | undefined;
+}
 
 export interface HostingClientOptions {
   /** `https://…`, or `http://` to a loopback host (localhost, 127.0.0.0/8, ::1). May carry a path prefix. */
   baseUrl: string;
   /** Bearer token. Never logged nor put into an error. */
   token: string;
-  /** Per-request (per-attempt) timeout. Default 30 s. */
-  timeoutMs?: number;
+  /** How long one request (one attempt) may take. Default 30 s. */
+  requestTimeoutMs?: number;
   /** Retries after the first attempt. Default 5. */
   maxRetries?: number;
   /** Longest wait taken from a Retry-After header. Default 30 s. */
@@ -81,276 +85,108 @@ export interface HostingClientOptions {
   dispatcher?: Dispatcher;
 }
 
-const seg = (s: string) => {
-  if (typeof s !== "string" || s === "") throw new TypeError(`path parameter must be a non-empty string (got ${JSON.stringify(s)})`);
-  return encodeURIComponent(s);
-};
-const projectPath = (projectId: string) => `/v1/projects/${seg(projectId)}`;
-
-/**
- * The single helper every create goes through: POST `body` to `path`; on an unknown outcome,
- * `lookup` finds what an earlier attempt may have created before anything is sent again.
- */
-function create<T>(
-  t: Transport,
-  path: string,
-  body: object,
-  schema: z.ZodType<T>,
-  opts: CallOptions,
-  lookup: (opts: CallOptions) => Promise<T | undefined>,
-): Promise<T> {
-  return t.request<T>({
-    ...opts,
-    method: "POST",
-    path,
-    body,
-    response: { kind: "json", schema },
-    recover: async (o) => {
-      const found = await lookup(o);
-      return found === undefined ? undefined : { value: found };
-    },
-  });
+/** An id or a project as one path segment. Ids are data, never paths: `..`, `/` and the like are refused. */
+export function segment(value: string, what = "id"): string {
+  if (typeof value !== "string" || value === "") throw new InvalidIdError(what, value, "it is empty");
+  if (value === "." || value === "..") throw new InvalidIdError(what, value, "it would name another path");
+  if (/[/\\?#%\s\u0000-\u001f]/.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
+  return encodeURIComponent(value);
 }
 
-/**
- * An API group with a list endpoint in every project (`/v1/projects/{id}/<suffix>`), read fresh
- * and shared (loader.ts).
- */
-abstract class ListedPerProject<T> {
-  private readonly lists: FreshLists<T[]>;
+/** The endpoints of one collection. `projectId` is ignored for the user's own collections. */
+export class CollectionApi<R, L> {
+  private readonly lists: FreshLists<L[]>;
 
-  protected constructor(protected readonly t: Transport, private readonly suffix: string, schema: z.ZodType<T[]>) {
-    this.lists = new FreshLists((projectId) => t.shared({ path: this.listPath(projectId), response: { kind: "json", schema } }));
-  }
-
-  private listPath(projectId: string) {
-    return `${projectPath(projectId)}/${this.suffix}`;
-  }
-
-  /** Every record of the project. Awaited with the caller's own signal: giving up does not end the shared GET. */
-  list(projectId: string, opts: CallOptions = {}): Promise<T[]> {
-    const aborted = () => new AbortedError({ method: "GET", path: this.listPath(projectId), mayHaveReachedServer: true });
-    return raceSignal(this.lists.read(projectId), opts.signal, aborted);
-  }
-}
-
-/** Containers; their list holds the managed databases' service records too. */
-export class ContainersApi extends ListedPerProject<ServiceRecord> {
-  constructor(t: Transport) {
-    super(t, "containers", ServiceRecordListSchema);
-  }
-
-  /** There is no single GET: read the list and find the id. */
-  async get(projectId: string, id: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {
-    return byId(await this.list(projectId, opts)).get(id);
-  }
-
-  async findByName(projectId: string, name: string, opts: CallOptions = {}): Promise<ServiceRecord | undefined> {
-    return (await this.list(projectId, opts)).find((s) => s.name === name);
-  }
-
-  create(projectId: string, body: ContainerCreate, opts: CallOptions = {}): Promise<ServiceRecord> {
-    // Ours if the name and image match what we sent (names are unique in a project).
-    return create(this.t, `${projectPath(projectId)}/containers`, toWire(body), ServiceRecordSchema, opts, async (o) => {
-      const s = await this.findByName(projectId, body.name, o);
-      return s && (s.image === undefined || s.image === body.image) ? s : undefined;
-    });
-  }
-
-  update(projectId: string, id: string, settings: ContainerSettings, opts: CallOptions = {}): Promise<ServiceRecord> {
-    return this.t.request({
-      ...opts,
-      method: "PATCH",
-      path: `${projectPath(projectId)}/containers/${seg(id)}`,
-      body: toWire(settings),
-      response: { kind: "json", schema: ServiceRecordSchema },
-    });
-  }
-
-  /** Also deletes a managed database (DESIGN.md section 3). */
-  delete(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({
-      ...opts,
-      method: "DELETE",
-      path: `${projectPath(projectId)}/containers/${seg(id)}`,
-      response: { kind: "empty" },
-    });
-  }
-
-  /** Log text (text/plain). */
-  logs(projectId: string, id: string, opts: CallOptions = {}): Promise<string> {
-    return this.t.request({
-      ...opts,
-      method: "GET",
-      path: `${projectPath(projectId)}/containers/${seg(id)}/logs`,
-      response: { kind: "text" },
-    });
-  }
-
-  restart(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.action(projectId, id, "restart", opts);
-  }
-
-  stop(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.action(projectId, id, "stop", opts);
-  }
-
-  start(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.action(projectId, id, "start", opts);
-  }
-
-  private action(projectId: string, id: string, verb: "restart" | "stop" | "start", opts: CallOptions): Promise<void> {
-    return this.t.request({
-      ...opts,
-      method: "POST",
-      path: `${projectPath(projectId)}/containers/${seg(id)}/${verb}`,
-      response: { kind: "empty" },
-    });
-  }
-}
-
-export class DatabasesApi {
   constructor(
+    private readonly client: HostingClient,
     private readonly t: Transport,
-    private readonly containers: ContainersApi,
-  ) {}
-
-  create(kind: DatabaseKind, projectId: string, body: DatabaseCreate, opts: CallOptions = {}): Promise<DatabaseCreated> {
-    if (!DATABASE_KINDS.includes(kind)) throw new TypeError(`unknown database kind ${JSON.stringify(kind)}`);
-    const wire = toWire({ name: body.name, resources: body.resources && toWire(body.resources) });
-    // Rebuild {service, connection} from the service record's `connection` field.
-    return create(this.t, `${projectPath(projectId)}/${kind}`, wire, DatabaseCreatedSchema, opts, async (o) => {
-      const s = await this.containers.findByName(projectId, body.name, o);
-      return s?.connection ? { service: s, connection: s.connection } : undefined;
-    });
-  }
-}
-
-export class ServiceLinksApi extends ListedPerProject<LinkRecord> {
-  constructor(t: Transport) {
-    super(t, "service-links", LinkRecordListSchema);
+    readonly collection: Collection<R, L>,
+  ) {
+    this.lists = new FreshLists((scope) => t.shared({ path: this.base(scope), response: { kind: "json", schema: this.listSchema() } }));
   }
 
-  /** The identical link, if the project has one (a link's identity is consumer, provider and type). */
-  async findSame(projectId: string, link: ServiceLinkCreate, opts: CallOptions = {}): Promise<LinkRecord | undefined> {
-    return (await this.list(projectId, opts)).find(
-      (l) => l.consumerServiceId === link.consumerServiceId && l.providerServiceId === link.providerServiceId && l.linkType === link.linkType,
-    );
+  /** `/v1/projects/{projectId}/<path>`, or `/v1/<path>`. */
+  base(projectId: string | undefined): string {
+    if (this.collection.scope === "user") return `/v1/${this.collection.path}`;
+    if (projectId === undefined) throw new InvalidIdError("project", "", "no project was given");
+    return `/v1/projects/${segment(projectId, "project id")}/${this.collection.path}`;
   }
 
-  create(projectId: string, body: ServiceLinkCreate, opts: CallOptions = {}): Promise<LinkRecord> {
-    return create(this.t, `${projectPath(projectId)}/service-links`, toWire(body), LinkRecordSchema, opts, (o) => this.findSame(projectId, body, o));
-  }
-}
-
-export class RegistriesApi {
-  constructor(private readonly t: Transport) {}
-
-  list(opts: CallOptions = {}): Promise<RegistryRecord[]> {
-    return this.t.request({ ...opts, method: "GET", path: "/v1/registries", response: { kind: "json", schema: RegistryRecordListSchema } });
+  private listSchema(): z.ZodType<L[]> {
+    if (!this.collection.list) throw new TypeError(`${this.collection.path} has no list endpoint`);
+    return this.collection.list;
   }
 
-  get(id: string, opts: CallOptions = {}): Promise<RegistryRecord> {
-    return this.t.request({ ...opts, method: "GET", path: `/v1/registries/${seg(id)}`, response: { kind: "json", schema: RegistryRecordSchema } });
+  /** Every record, from a GET that began after this call; shared with the reads waiting at the same time. */
+  list(projectId: string | undefined, opts: CallOptions = {}): Promise<readonly L[]> {
+    const path = this.base(projectId);
+    this.listSchema();
+    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true });
+    return raceSignal(this.lists.read(projectId ?? ""), opts.signal, aborted);
   }
 
-  create(body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
-    return create(this.t, "/v1/registries", toWire(body), RegistryRecordSchema, opts, async (o) =>
-      (await this.list(o)).find((r) => r.name === body.name && r.host === body.host),
-    );
-  }
-
-  replace(id: string, body: RegistryBody, opts: CallOptions = {}): Promise<RegistryRecord> {
-    return this.t.request({
-      ...opts,
-      method: "PUT",
-      path: `/v1/registries/${seg(id)}`,
-      body: toWire(body),
-      response: { kind: "json", schema: RegistryRecordSchema },
-    });
-  }
-
-  delete(id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({ ...opts, method: "DELETE", path: `/v1/registries/${seg(id)}`, response: { kind: "empty" } });
-  }
-}
-
-/** Volumes; the list's records carry `attached`, a single volume's carries `attachment`. */
-export class VolumesApi extends ListedPerProject<VolumeListRecord> {
-  constructor(t: Transport) {
-    super(t, "volumes", VolumeRecordListSchema);
-  }
-
-  /** One volume, with `attachment`. */
-  get(projectId: string, id: string, opts: CallOptions = {}): Promise<VolumeRecord> {
-    return this.t.request({
-      ...opts,
-      method: "GET",
-      path: `${projectPath(projectId)}/volumes/${seg(id)}`,
-      response: { kind: "json", schema: VolumeRecordSchema },
-    });
-  }
-
-  create(projectId: string, body: VolumeCreate, opts: CallOptions = {}): Promise<VolumeRecord> {
-    return create(this.t, `${projectPath(projectId)}/volumes`, toWire(body), VolumeRecordSchema, opts, async (o) => {
-      const v = (await this.list(projectId, o)).find((x) => x.name === body.name && x.sizeGb === body.sizeGb);
-      return v ? this.get(projectId, v.id, o) : undefined;
-    });
-  }
-
-  resize(projectId: string, id: string, sizeGb: number, opts: CallOptions = {}): Promise<VolumeRecord> {
-    return this.t.request({
-      ...opts,
-      method: "PATCH",
-      path: `${projectPath(projectId)}/volumes/${seg(id)}`,
-      body: toWire({ sizeGb }),
-      response: { kind: "json", schema: VolumeRecordSchema },
-    });
-  }
-
-  delete(projectId: string, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({ ...opts, method: "DELETE", path: `${projectPath(projectId)}/volumes/${seg(id)}`, response: { kind: "empty" } });
+  /** One record by its id (GET <path>/{id}). */
+  get(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R> {
+    if (!this.collection.readById) throw new TypeError(`${this.collection.path} has no GET by id`);
+    return this.t.request({ ...opts, method: "GET", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "json", schema: this.collection.record } });
   }
 
   /**
-   * Attach. Not resent after an unknown outcome: the volume GET shows the attachment but
-   * not the attachment record (id, created_at) this must return, so the error surfaces.
+   * POST a new record. When the outcome of an attempt is unknown, what it may have made is looked
+   * up (the collection's `created`) before anything is sent again (transport.ts).
    */
-  attach(projectId: string, volumeId: string, body: VolumeAttach, opts: CallOptions = {}): Promise<AttachmentRecord> {
-    return this.t.request({
-      ...opts,
-      method: "POST",
-      path: `${projectPath(projectId)}/volumes/${seg(volumeId)}/attach`,
-      body: toWire(body),
-      response: { kind: "json", schema: AttachmentRecordSchema },
+  create(projectId: string | undefined, body: Record<string, unknown>, opts: CallOptions = {}): Promise<R> {
+    const lookup = this.collection.created;
+    const recover = lookup && (async (o: CallOptions) => {
+      const where = lookup.in ? this.client.of(lookup.in) : this;
+      const listed = (await where.list(projectId, o)).find((record) => lookup.match(record, body));
+      if (listed === undefined) return undefined;
+      const found = { get: (id: string, opts: CallOptions) => this.get(projectId, id, opts) };
+      const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
+      return value === undefined ? undefined : { value };
     });
+    return this.t.request({ ...opts, method: "POST", path: this.base(projectId), body: toWire(body), response: { kind: "json", schema: this.collection.record }, recover });
   }
 
-  /** Detach. After an unknown outcome, a GET that shows the container detached counts as done. */
-  detach(projectId: string, volumeId: string, containerId: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request<void>({
+  update(projectId: string | undefined, id: string, body: object, opts: CallOptions = {}): Promise<R> {
+    const method = this.collection.update;
+    if (!method) throw new TypeError(`${this.collection.path} cannot be updated`);
+    return this.t.request({ ...opts, method, path: `${this.base(projectId)}/${segment(id)}`, body: toWire(body), response: { kind: "json", schema: this.collection.record } });
+  }
+
+  delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
+    return this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });
+  }
+
+  /** GET <path>/{id}/<what> as text (an app's logs). */
+  text(projectId: string | undefined, id: string, what: string, opts: CallOptions = {}): Promise<string> {
+    return this.t.request({ ...opts, method: "GET", path: `${this.base(projectId)}/${segment(id)}/${what}`, response: { kind: "text" } });
+  }
+
+  /** POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. */
+  act<T = void>(
+    projectId: string | undefined,
+    id: string,
+    verb: string,
+    request: { body?: object; answer?: z.ZodType<T> } & Pick<RequestSpec<T>, "recover"> = {},
+    opts: CallOptions = {},
+  ): Promise<T> {
+    return this.t.request<T>({
       ...opts,
       method: "POST",
-      path: `${projectPath(projectId)}/volumes/${seg(volumeId)}/detach`,
-      body: toWire({ containerId }),
-      response: { kind: "empty" },
-      recover: async (o) => {
-        const v = await this.get(projectId, volumeId, o);
-        return v.attachment?.containerId === containerId ? undefined : { value: undefined };
-      },
+      path: `${this.base(projectId)}/${segment(id)}/${verb}`,
+      body: request.body && toWire(request.body),
+      response: request.answer ? { kind: "json", schema: request.answer } : { kind: "empty" },
+      recover: request.recover,
     });
   }
 }
 
 export class HostingClient {
-  readonly containers: ContainersApi;
-  readonly databases: DatabasesApi;
-  readonly serviceLinks: ServiceLinksApi;
-  readonly registries: RegistriesApi;
-  readonly volumes: VolumesApi;
   /** The request machinery (rate control state) for diagnostics and tests. */
   readonly transport: Transport;
   readonly baseUrl: string;
+  private readonly collections = new Map<Collection<any, any>, CollectionApi<any, any>>();
 
   constructor(options: HostingClientOptions) {
     if (!options || typeof options !== "object") throw new ClientConfigError("HostingClient options are required");
@@ -359,9 +195,9 @@ export class HostingClient {
       throw new ClientConfigError("token is required (provider config `hosting:token` or HOSTING_TOKEN)");
     }
     if (/[\r\n]/.test(options.token)) throw new ClientConfigError("token must not contain line breaks");
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!(timeoutMs > 0)) throw new ClientConfigError(`timeoutMs must be positive (got ${timeoutMs})`);
+    if (!(requestTimeoutMs > 0)) throw new ClientConfigError(`requestTimeoutMs must be positive (got ${requestTimeoutMs})`);
     if (!(maxRetries >= 0) || !Number.isInteger(maxRetries)) {
       throw new ClientConfigError(`maxRetries must be a non-negative integer (got ${maxRetries})`);
     }
@@ -370,7 +206,7 @@ export class HostingClient {
       origin,
       prefix,
       token: options.token,
-      timeoutMs,
+      requestTimeoutMs,
       maxRetries,
       retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
       retryBaseDelayMs: options.retryBaseDelayMs,
@@ -381,11 +217,16 @@ export class HostingClient {
       rateController: options.rateController,
       dispatcher: options.dispatcher,
     });
-    this.containers = new ContainersApi(this.transport);
-    this.databases = new DatabasesApi(this.transport, this.containers);
-    this.serviceLinks = new ServiceLinksApi(this.transport);
-    this.registries = new RegistriesApi(this.transport);
-    this.volumes = new VolumesApi(this.transport);
+  }
+
+  /** The endpoints of a collection; one per collection, so that its reads share their GETs. */
+  of<R, L>(collection: Collection<R, L>): CollectionApi<R, L> {
+    let endpoints = this.collections.get(collection);
+    if (!endpoints) {
+      endpoints = new CollectionApi(this, this.transport, collection);
+      this.collections.set(collection, endpoints);
+    }
+    return endpoints;
   }
 
   /** Never reveal the token, even through util.inspect / console.log of the client. */

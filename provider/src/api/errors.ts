@@ -11,9 +11,10 @@
 //   │   ├─ RateLimitedError     429
 //   │   └─ ServerError          5xx
 //   ├─ NetworkError                  no HTTP status at all (never dressed up as a 500)
-//   │   ├─ TimeoutError              our per-request timeout fired
+//   │   ├─ RequestTimeoutError       our per-request timeout fired
 //   │   └─ AbortedError              the caller's AbortSignal fired
-//   └─ ResponseValidationError       a 2xx body that does not match the wire schema
+//   ├─ ResponseValidationError       a 2xx body that does not match the wire schema
+//   └─ InvalidIdError                an id that cannot be a path segment (nothing was sent)
 //
 // Every ApiError is built by `createApiError`, the single factory that reads both error
 // body shapes of the API document (section 7) and the `x-request-id` header.
@@ -126,12 +127,12 @@ export class NetworkError extends HostingApiClientError {
   }
 }
 
-export class TimeoutError extends NetworkError {
-  override readonly name = "TimeoutError";
-  readonly timeoutMs: number;
-  constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { timeoutMs: number }) {
-    super({ ...init, code: "ETIMEDOUT", detail: `no response within ${init.timeoutMs} ms` });
-    this.timeoutMs = init.timeoutMs;
+export class RequestTimeoutError extends NetworkError {
+  override readonly name = "RequestTimeoutError";
+  readonly requestTimeoutMs: number;
+  constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { requestTimeoutMs: number }) {
+    super({ ...init, code: "ETIMEDOUT", detail: `no response within ${init.requestTimeoutMs} ms` });
+    this.requestTimeoutMs = init.requestTimeoutMs;
   }
 }
 
@@ -139,6 +140,14 @@ export class AbortedError extends NetworkError {
   override readonly name = "AbortedError";
   constructor(init: Omit<NetworkErrorInit, "code" | "detail">) {
     super({ ...init, code: "ABORT_ERR", detail: "the operation was aborted by the caller" });
+  }
+}
+
+/** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
+export class InvalidIdError extends HostingApiClientError {
+  override readonly name = "InvalidIdError";
+  constructor(what: string, value: unknown, why: string) {
+    super(`${JSON.stringify(value)} is not a valid ${what}: ${why}; use the id the API assigned (a UUID)`);
   }
 }
 
@@ -333,4 +342,17 @@ export function isApiError(e: unknown, code?: string): e is ApiError {
 
 export function isNotFound(e: unknown): e is NotFoundError {
   return e instanceof NotFoundError;
+}
+
+/**
+ * Whether a failed request may have acted on the server without our knowing what it did: a write
+ * (any method but GET) that may have reached the server and got no answer, or whose answer was a
+ * server failure (5xx), or a success we could not read. The one rule for "outcome unknown": the
+ * transport looks such a create up before it sends anything again, and the engine is told that
+ * the resource's state may be off.
+ */
+export function outcomeUnknown(e: unknown): boolean {
+  if (e instanceof NetworkError) return e.method !== "GET" && e.mayHaveReachedServer;
+  if (e instanceof ServerError || e instanceof ResponseValidationError) return e.method !== "GET";
+  return false;
 }

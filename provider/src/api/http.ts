@@ -9,13 +9,12 @@
 // turns transport failures into NetworkError { mayHaveReachedServer }.
 
 import type { Agent, Dispatcher } from "undici";
-import { AbortedError, NetworkError, TimeoutError } from "./errors";
+import { AbortedError, NetworkError, RequestTimeoutError } from "./errors";
 
 /**
  * undici is loaded on the first request, not with this module: it is the largest part of the
  * plugin, and a preview (Check and Diff) never sends a request.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadUndici = () => require("undici") as typeof import("undici");
 
 let sharedAgent: Agent | undefined;
@@ -100,7 +99,7 @@ export interface SendRequest {
   displayPath: string;
   headers: Record<string, string>;
   body?: string;
-  timeoutMs: number;
+  requestTimeoutMs: number;
   signal?: AbortSignal;
 }
 
@@ -156,7 +155,7 @@ function parseRawHeaders(raw: Buffer[] | string[] | null | undefined): Record<st
 
 /**
  * Send one request; resolve with any HTTP response (2xx or not), reject only with a
- * NetworkError (TimeoutError, AbortedError) when there is no complete response.
+ * NetworkError (RequestTimeoutError, AbortedError) when there is no complete response.
  */
 export function send(req: SendRequest): Promise<RawResponse> {
   return new Promise<RawResponse>((resolve, reject) => {
@@ -168,7 +167,7 @@ export function send(req: SendRequest): Promise<RawResponse> {
     let headers: Record<string, string | string[]> = {};
     const chunks: Buffer[] = [];
 
-    const timer = setTimeout(() => fail("timeout"), req.timeoutMs);
+    const timer = setTimeout(() => fail("timeout"), req.requestTimeoutMs);
     const onCallerAbort = () => fail("abort");
     req.signal?.addEventListener("abort", onCallerAbort, { once: true });
 
@@ -185,7 +184,7 @@ export function send(req: SendRequest): Promise<RawResponse> {
       const common = { method: req.method, path: req.displayPath, mayHaveReachedServer: reached };
       const marker = new Error(kind === "timeout" ? "request timed out" : "request aborted");
       abortFn?.(marker);
-      if (kind === "timeout") reject(new TimeoutError({ ...common, timeoutMs: req.timeoutMs }));
+      if (kind === "timeout") reject(new RequestTimeoutError({ ...common, requestTimeoutMs: req.requestTimeoutMs }));
       else if (kind === "abort") reject(new AbortedError({ ...common, cause: req.signal?.reason }));
       else {
         const code = causeCode(kind);

@@ -12,9 +12,10 @@
 //      POST: safe only when the request never reached the server (connect refused, DNS
 //        failure, socket closed before the request was written, timed out while still
 //        queued). Otherwise the outcome is unknown: the decision is "no retry" with
-//        reason "outcome_unknown" and the create helper (transport.ts) looks the resource
-//        up before it ever sends the POST again.
-//  - 500 and other statuses: not retried (a 500 may well have acted; a 4xx will not change).
+//        reason "outcome_unknown", and a request that knows how to look for what it made
+//        (a create's `recover`, transport.ts) does so before it ever sends the POST again.
+//  - 500 and other statuses: not retried (a 500 may well have acted; a 4xx will not change);
+//    a create that met a 500 is looked up as above (errors.ts `outcomeUnknown`).
 //  - 503 with a Retry-After header honours it (capped) instead of the backoff.
 
 export type RetryReason =

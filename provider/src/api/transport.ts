@@ -31,6 +31,7 @@ import {
   ResponseValidationError,
   ServerError,
   createApiError,
+  outcomeUnknown,
   redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
@@ -46,7 +47,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-request timeout for this call. */
-  timeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export type ResponseKind<T> =
@@ -73,7 +74,7 @@ export interface TransportOptions {
   origin: string;
   prefix: string;
   token: string;
-  timeoutMs: number;
+  requestTimeoutMs: number;
   maxRetries: number;
   retryAfterCapMs: number;
   retryBaseDelayMs?: number;
@@ -127,7 +128,7 @@ export class Transport {
 
   private async loop<T>(spec: RequestSpec<T>): Promise<T> {
     const { method, path } = spec;
-    const timeoutMs = spec.timeoutMs ?? this.opts.timeoutMs;
+    const requestTimeoutMs = spec.requestTimeoutMs ?? this.opts.requestTimeoutMs;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,
       "user-agent": this.opts.userAgent,
@@ -138,7 +139,7 @@ export class Transport {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
     }
-    let outcomeUnknown = false;
+    let recovering = false;
     // An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504).
     let mayHaveActed = false;
     // A read is aborted at once; a write in flight never is (see the top of this file).
@@ -147,7 +148,7 @@ export class Transport {
     /** The caller gave up between steps: settle an unknown outcome first, then stop. */
     const abandon = async (): Promise<T> => {
       if (method === "GET") throw aborted();
-      if (outcomeUnknown && spec.recover) {
+      if (recovering && spec.recover) {
         const found = await this.tryRecover(spec, aborted()).catch(() => undefined);
         if (found !== undefined) return found.value;
       }
@@ -177,7 +178,7 @@ export class Transport {
           displayPath: path,
           headers,
           body,
-          timeoutMs,
+          requestTimeoutMs,
           signal: attemptSignal,
         });
       } catch (e) {
@@ -238,9 +239,7 @@ export class Transport {
         random: this.opts.random,
       });
 
-      if ((netErr?.mayHaveReachedServer ?? false) || decision.reason === "server_unavailable" || decision.reason === "outcome_unknown") {
-        mayHaveActed = true;
-      }
+      if (outcomeUnknown(failure)) mayHaveActed = true;
 
       if (decision.retry) {
         // After a 429 the rate controller already holds every request (this one included)
@@ -255,8 +254,8 @@ export class Transport {
         continue;
       }
 
-      if (decision.reason === "outcome_unknown" && spec.recover && attempt < this.opts.maxRetries) {
-        outcomeUnknown = true;
+      if (outcomeUnknown(failure) && spec.recover && attempt < this.opts.maxRetries) {
+        recovering = true;
         this.log(`${method} ${path}: outcome unknown; looking the resource up before sending again`);
         const found = await this.tryRecover(spec, failure);
         if (found !== undefined) {
@@ -274,7 +273,7 @@ export class Transport {
         return undefined as T;
       }
 
-      if (outcomeUnknown && spec.recover && failure instanceof ConflictError) {
+      if (recovering && spec.recover && failure instanceof ConflictError) {
         // Our earlier attempt may have landed after the lookup: the name is now taken by it.
         const found = await this.tryRecover(spec, failure);
         if (found !== undefined) return found.value;
@@ -294,7 +293,7 @@ export class Transport {
   private async tryRecover<T>(spec: RequestSpec<T>, failure: HostingApiClientError): Promise<{ value: T } | undefined> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await spec.recover!({ timeoutMs: spec.timeoutMs });
+        return await spec.recover!({ requestTimeoutMs: spec.requestTimeoutMs });
       } catch (e) {
         const passing = e instanceof ServerError || e instanceof NetworkError;
         const again = passing && attempt < this.opts.maxRetries;

@@ -1,5 +1,5 @@
-// `hosting-export`: reads every resource of a project (its apps and managed databases, volumes,
-// volume attachments and service links) and the user's registries, and writes a file for
+// `hosting-export`: reads every resource of a project that a resource of the package adopts
+// (each through its declaration's `list`), and the user's own (registries), and writes a file for
 // `pulumi import --file` (plan.ts decides what goes in it). Configuration is read the way the
 // provider reads it: flags, then HOSTING_BASE_URL, HOSTING_TOKEN, HOSTING_PROJECT_ID.
 import { writeFileSync } from "node:fs";
@@ -8,15 +8,23 @@ import { version } from "../../../package.json";
 import { HostingClient } from "../api/client";
 import { isApiError } from "../api/errors";
 import { ClientConfigError, closeSharedDispatcher, parseBaseUrl } from "../api/http";
+import { DEFAULT_OPERATION_TIMEOUT_MS, type Listed } from "../framework/declare";
+import { SharedPoll } from "../framework/polling";
 import { uuid } from "../framework/validators";
-import { planExport, type ExportPlan, type World } from "./plan";
+import { hostingPackage as pkg } from "../package";
+import type { Context } from "../resources/common";
+import { planExport, type ExportKind, type ExportPlan, type World } from "./plan";
 
 export const DEFAULT_OUT = "hosting-import.json";
 
+/** The kinds hosting-export adopts: every resource that declares `export`, in the package's order. */
+export const kindsOf = (): ExportKind[] =>
+  pkg.resources.flatMap((r) => (r.export ? [{ typeName: r.typeName, scope: r.scope, flags: r.flags, export: r.export }] : []));
+
 export const HELP = `Usage: hosting-export [--project <id>] [--out <file>] [--base-url <url>]
 
-Writes a file for \`pulumi import --file\` that adopts every resource of a project: its apps
-and managed databases, volumes, volume attachments and service links, and your registries.
+Writes a file for \`pulumi import --file\` that adopts every resource of a project (${kindsOf().map((k) => k.typeName).join(", ")}),
+and those of yours outside projects.
 Each entry has the resource's type, a Pulumi name made from its name, and its id; nothing
 else (no property, no secret). Then run:
 
@@ -96,40 +104,41 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help"
   return { baseUrl, token, projectId, out: values.out ?? DEFAULT_OUT, tokenFlag: values.token !== undefined };
 }
 
+/** A lifecycle's context outside the engine: the client and the project, nothing to display or cancel. */
+function standalone(client: HostingClient, projectId: string): Context {
+  return {
+    client,
+    config: { projectId },
+    signal: new AbortController().signal,
+    operationTimeoutMs: DEFAULT_OPERATION_TIMEOUT_MS,
+    progress: () => undefined,
+    warn: () => undefined,
+    redact: (text) => text,
+    sharedPoll: (_key, fetch) => new SharedPoll(fetch),
+  };
+}
+
 /** Reads what the file is made from, one line of progress per kind: what it reads, then how many. */
 async function readWorld(client: HostingClient, projectId: string, write: (text: string) => void): Promise<World> {
-  const step = async <T extends { length: number }>(what: string, read: () => Promise<T>): Promise<T> => {
-    write(`reading ${what}… `);
+  const ctx = standalone(client, projectId);
+  const found: Record<string, Listed[]> = {};
+  for (const kind of pkg.resources.filter((r) => r.export)) {
+    write(`reading ${kind.typeName}… `);
     try {
-      const found = await read();
-      write(`${found.length}\n`);
-      return found;
+      found[kind.typeName] = await kind.list!(ctx, projectId);
+      write(`${found[kind.typeName].length}\n`);
     } catch (err) {
       write("failed\n");
       throw err;
     }
-  };
-  const services = await step("apps and databases", () => client.containers.list(projectId));
-  const volumes = await step("volumes", () => client.volumes.list(projectId));
-  // The list says only whether a volume is attached; the volume itself says to what.
-  const attached = volumes.filter((v) => v.attached);
-  const withAttachments = await step("volume attachments", async () =>
-    (await Promise.all(attached.map((v) => client.volumes.get(projectId, v.id)))).filter((v) => v.attachment),
-  );
-  const links = await step("service links", () => client.serviceLinks.list(projectId));
-  const registries = await step("registries", () => client.registries.list());
-  const attachmentOf = new Map(withAttachments.map((v) => [v.id, v.attachment]));
-  return {
-    projectId,
-    services,
-    volumes: volumes.map((v) => ({ id: v.id, name: v.name, attachment: attachmentOf.get(v.id) ?? null })),
-    registries,
-    links,
-  };
+  }
+  const strays = (await Promise.all(pkg.resources.map((r) => r.export?.strays?.(ctx, projectId) ?? []))).flat();
+  return { projectId, found, strays };
 }
 
-/** `ghcr` → `ghcrPassword`, `docker-hub` → `dockerHubPassword`: a config key for a registry's password. */
-export const passwordConfigKey = (name: string) => `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Password`;
+/** `ghcr` and `password` → `ghcrPassword`; `docker-hub` → `dockerHubPassword`: a config key for a secret the API never returns. */
+export const secretConfigKey = (name: string, property: string) =>
+  `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${property[0].toUpperCase()}${property.slice(1)}`;
 
 function summary(plan: ExportPlan, out: string): string {
   const total = plan.file.resources.length;
@@ -144,14 +153,15 @@ function summary(plan: ExportPlan, out: string): string {
         plan.skipped.map((s) => `${s.name} (type "${s.type}")`).join(", "),
     );
   }
-  if (plan.registriesWithoutPassword.length > 0) {
-    const names = plan.registriesWithoutPassword.map((r) => r.name);
+  for (const [what, secrets] of groupBy(plan.secretsToSet, (s) => `${s.typeName} ${s.property}`)) {
+    const [typeName, property] = what.split(" ");
     lines.push(
-      `The API never returns registry passwords, so none is imported for ${names.join(", ")}. After importing, set each one ` +
-        `(until you do, the next update of that registry, a PUT of the whole entry, clears its password on the platform):`,
-      ...plan.registriesWithoutPassword.map(
-        (r) => `  ${r.name}: pulumi config set --secret ${passwordConfigKey(r.name)}   then in the program: password: config.requireSecret("${passwordConfigKey(r.name)}")`,
-      ),
+      `The API never returns a ${typeName}'s ${property}, so none is imported for ${secrets.map((s) => s.name).join(", ")}. After importing, set each one ` +
+        `(until you do, the next update of that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
+      ...secrets.map((s) => {
+        const key = secretConfigKey(s.name, property);
+        return `  ${s.name}: pulumi config set --secret ${key}   then in the program: ${property}: config.requireSecret("${key}")`;
+      }),
     );
   }
   if (out !== "-") lines.push(`next: pulumi import --file ${out} --out imported.ts`);
@@ -180,7 +190,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   try {
     io.stderr(`exporting project ${projectId} from ${client.baseUrl}\n`);
     const world = await readWorld(client, projectId, io.stderr);
-    plan = planExport(world, { version });
+    plan = planExport(pkg, kindsOf(), world, { version });
   } catch (err) {
     const hint = isApiError(err, "NOT_FOUND")
       ? ` (is ${projectId} a project of the token's user? The API answers 404 for any other)`
@@ -204,4 +214,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   }
   io.stderr(summary(plan, out));
   return 0;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }

@@ -1,21 +1,26 @@
-// What `hosting-export` writes, as a pure function of the API's records: one `pulumi import
-// --file` entry per resource (its type, a Pulumi name derived from its API name, and the id the
-// provider's Read accepts), and what the user must add by hand. No value beyond types, names and
-// ids goes into the file: never a secret, never a property.
-import { tokenOf } from "../framework/declare";
-import { attachmentId } from "../resources/volumeAttachment";
+// What `hosting-export` writes, as a pure function of what each resource's `list` found: one
+// `pulumi import --file` entry per resource (its type, a Pulumi name derived from its API name,
+// and the id the provider's Read accepts), and what the user must add by hand. No value beyond
+// types, names and ids goes into the file: never a secret, never a property.
+import { tokenOf, type ExportDeclaration, type Listed, type Scope } from "../framework/declare";
+import type { FieldFlags } from "../framework/spec";
 
-/** The parts of the API's records the file is made from. */
+/** A resource kind hosting-export adopts, as its declaration says. */
+export interface ExportKind {
+  typeName: string;
+  scope: Scope;
+  flags: Record<string, FieldFlags>;
+  export: ExportDeclaration<any, any>;
+}
+
+/** What the file is made from. */
 export interface World {
   /** The exported project. */
   projectId: string;
-  /** Apps and managed databases: one list in the API, told apart by `type`. */
-  services: ReadonlyArray<{ id: string; name: string; type: string }>;
-  /** Each volume, with the app it is attached to (from GET of the volume), if any. */
-  volumes: ReadonlyArray<{ id: string; name: string; attachment?: { containerId: string } | null }>;
-  /** The user's registries (not in a project). */
-  registries: ReadonlyArray<{ id: string; name: string }>;
-  links: ReadonlyArray<{ id: string; consumerServiceId: string; providerServiceId: string; linkType?: string }>;
+  /** What each kind's `list` found, by type name. */
+  found: Record<string, ReadonlyArray<Listed>>;
+  /** What the project holds that no resource manages (services of an unknown type). */
+  strays?: ReadonlyArray<{ id: string; name: string; type: string }>;
 }
 
 /** One entry of the `pulumi import --file` format (pkg/cmd/pulumi/operations/import.go). */
@@ -35,25 +40,11 @@ export interface ExportPlan {
   file: ImportFile;
   /** Entries per resource type, in the file's order. */
   counts: Array<{ type: string; count: number }>;
-  /** Registries whose password the API never returns: their Pulumi names and API names. */
-  registriesWithoutPassword: Array<{ name: string; apiName: string }>;
-  /** Services of a type no resource of this provider manages: left out of the file. */
+  /** Secret inputs the API never returns (a registry's password): the user sets them after importing. */
+  secretsToSet: Array<{ name: string; apiName: string; typeName: string; property: string }>;
+  /** What no resource of this provider manages: left out of the file. */
   skipped: Array<{ id: string; name: string; type: string }>;
 }
-
-/** The resource types, in the order the file lists them (what others refer to first). */
-const KINDS = [
-  { typeName: "Registry", word: "registry" },
-  { typeName: "Container", word: "container", serviceType: "container" },
-  { typeName: "Postgres", word: "postgres", serviceType: "postgres" },
-  { typeName: "Mysql", word: "mysql", serviceType: "mysql" },
-  { typeName: "Redis", word: "redis", serviceType: "redis" },
-  { typeName: "Volume", word: "volume" },
-  { typeName: "VolumeAttachment", word: "attachment" },
-  { typeName: "ServiceLink", word: "link" },
-] as const;
-type Kind = (typeof KINDS)[number];
-const kindNamed = (typeName: Kind["typeName"]) => KINDS.find((k) => k.typeName === typeName)!;
 
 /**
  * Words a generated program cannot use as a variable in one of Pulumi's languages (keywords of
@@ -97,25 +88,27 @@ export function pulumiName(apiName: string, fallback: string): string {
 const identifierKey = (name: string) => name.replace(/-/g, "");
 
 /**
- * The id the provider's Read accepts. Project-scoped resources carry their project
- * (`<projectId>/<id>`), so the file imports into a stack whatever its default project is; Read
- * answers with the bare id, which is what state keeps, and the generated code holds no ids.
+ * The id the provider's Read accepts. Project resources carry their project (`<projectId>/<id>`),
+ * so the file imports into a stack whatever its default project is; Read answers with the bare
+ * id, which is what state keeps, and the generated code holds no ids.
  */
-export function importId(kind: Kind["typeName"], id: string, projectId: string): string {
-  return kind === "Registry" ? id : `${projectId}/${id}`;
+export function importId(scope: Scope, id: string, projectId: string): string {
+  return scope === "user" ? id : `${projectId}/${id}`;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const shortId = (id: string) => id.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase();
+
 interface Draft {
-  kind: Kind;
+  kind: ExportKind;
   id: string;
   /** The API's name, or what an attachment or a link is named after. */
   apiName: string;
   /** The name wanted before names are made unique. */
   wanted: string;
+  /** Its kind's place in the package (what others refer to first). */
+  order: number;
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const shortId = (id: string) => id.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase();
 
 /**
  * Names unique across the file and stable across runs: they depend only on the records, in a
@@ -129,17 +122,16 @@ function uniqueNames(drafts: Draft[]): Map<Draft, string> {
   const kindsWanting = new Map<string, Set<string>>();
   for (const d of drafts) {
     const key = identifierKey(d.wanted);
-    kindsWanting.set(key, (kindsWanting.get(key) ?? new Set()).add(d.kind.word));
+    kindsWanting.set(key, (kindsWanting.get(key) ?? new Set()).add(d.kind.export.word));
   }
   const candidate = new Map(
     drafts.map((d) => {
       const shared = kindsWanting.get(identifierKey(d.wanted))!.size > 1;
-      return [d, shared || RESERVED.has(d.wanted) ? `${d.wanted}-${d.kind.word}` : d.wanted];
+      return [d, shared || RESERVED.has(d.wanted) ? `${d.wanted}-${d.kind.export.word}` : d.wanted];
     }),
   );
   const exact = (d: Draft) => (candidate.get(d) === d.apiName ? 0 : 1);
-  const order = (a: Draft, b: Draft) =>
-    exact(a) - exact(b) || KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compare(a.apiName, b.apiName) || compare(a.id, b.id);
+  const order = (a: Draft, b: Draft) => exact(a) - exact(b) || a.order - b.order || compare(a.apiName, b.apiName) || compare(a.id, b.id);
   const sorted = [...drafts].sort(order);
   const names = new Map<Draft, string>();
   const taken = new Set<string>();
@@ -161,58 +153,34 @@ function uniqueNames(drafts: Draft[]): Map<Draft, string> {
   return names;
 }
 
-/** The import file for a project's records, and what to tell the user. */
-export function planExport(world: World, options: { version?: string } = {}): ExportPlan {
-  const drafts: Draft[] = [];
-  const draft = (typeName: Kind["typeName"], id: string, apiName: string, wanted?: string) => {
-    const kind = kindNamed(typeName);
-    drafts.push({ kind, id, apiName, wanted: wanted ?? pulumiName(apiName, kind.word) });
-  };
+/** The secret inputs of a kind that the API never returns. */
+const neverReturnedSecrets = (kind: ExportKind) =>
+  Object.entries(kind.flags).filter(([, f]) => f.secret && f.notReturned && !f.output).map(([property]) => property);
 
-  const skipped: ExportPlan["skipped"] = [];
-  const services = new Map(world.services.map((s) => [s.id, s]));
-  /** What an attachment or a link calls a service: its name, or `service-<id>` if it is not listed. */
-  const serviceName = (id: string) => {
-    const service = services.get(id);
-    return service ? pulumiName(service.name, "service") : `service-${shortId(id)}`;
-  };
-
-  for (const registry of world.registries) draft("Registry", registry.id, registry.name);
-  for (const service of world.services) {
-    const kind = KINDS.find((k) => "serviceType" in k && k.serviceType === service.type);
-    if (kind) draft(kind.typeName, service.id, service.name);
-    else skipped.push({ id: service.id, name: service.name, type: service.type });
-  }
-  for (const volume of world.volumes) {
-    draft("Volume", volume.id, volume.name);
-    const containerId = volume.attachment?.containerId;
-    if (containerId) {
-      const wanted = `${pulumiName(volume.name, "volume")}-on-${serviceName(containerId)}`;
-      draft("VolumeAttachment", attachmentId(volume.id, containerId), wanted, wanted);
-    }
-  }
-  const pairs = new Map<string, number>();
-  const pair = (l: World["links"][number]) => `${l.consumerServiceId} ${l.providerServiceId}`;
-  for (const link of world.links) pairs.set(pair(link), (pairs.get(pair(link)) ?? 0) + 1);
-  for (const link of world.links) {
-    // Several links between the same two services (of different types) are told apart by type.
-    const byType = pairs.get(pair(link))! > 1 && link.linkType ? `-${pulumiName(link.linkType, "link")}` : "";
-    const wanted = `${serviceName(link.consumerServiceId)}-to-${serviceName(link.providerServiceId)}${byType}`;
-    draft("ServiceLink", link.id, wanted, wanted);
-  }
+/** The import file for a project's resources, and what to tell the user. */
+export function planExport(pkg: { name: string }, kinds: ExportKind[], world: World, options: { version?: string } = {}): ExportPlan {
+  const named = kinds.flatMap((kind, order) => (world.found[kind.typeName] ?? []).map((listed) => ({ kind, order, listed })));
+  // A name of its own (its API name), for those that have one; the others are named after them.
+  const apiNames = new Map(named.flatMap(({ kind, listed }) => (typeof listed.name === "string" ? [[listed.id, pulumiName(listed.name, kind.export.word)]] : [])));
+  const nameOf = (id: string, unknown = "service") => apiNames.get(id) ?? `${unknown}-${shortId(id)}`;
+  const drafts: Draft[] = named.map(({ kind, order, listed }) => {
+    const own = typeof listed.name === "string" ? listed.name : undefined;
+    const wanted = own !== undefined ? pulumiName(own, kind.export.word) : kind.export.name!(listed, { nameOf, siblings: world.found[kind.typeName] });
+    return { kind, order, id: listed.id, apiName: own ?? wanted, wanted };
+  });
 
   const names = uniqueNames(drafts);
-  const ordered = [...drafts].sort(
-    (a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compare(names.get(a)!, names.get(b)!) || compare(a.id, b.id),
-  );
+  const ordered = [...drafts].sort((a, b) => a.order - b.order || compare(names.get(a)!, names.get(b)!) || compare(a.id, b.id));
   const resources = ordered.map((d) => ({
-    type: tokenOf(d.kind.typeName),
+    type: tokenOf(pkg, d.kind.typeName),
     name: names.get(d)!,
-    id: importId(d.kind.typeName, d.id, world.projectId),
+    id: importId(d.kind.scope, d.id, world.projectId),
     ...(options.version ? { version: options.version } : {}),
   }));
-  const counts = KINDS.map((k) => ({ type: k.typeName as string, count: drafts.filter((d) => d.kind === k).length })).filter((c) => c.count > 0);
-  const registriesWithoutPassword = ordered.filter((d) => d.kind.typeName === "Registry").map((d) => ({ name: names.get(d)!, apiName: d.apiName }));
-  skipped.sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
-  return { file: { resources }, counts, registriesWithoutPassword, skipped };
+  const counts = kinds.map((k) => ({ type: k.typeName, count: drafts.filter((d) => d.kind === k).length })).filter((c) => c.count > 0);
+  const secretsToSet = ordered.flatMap((d) =>
+    neverReturnedSecrets(d.kind).map((property) => ({ name: names.get(d)!, apiName: d.apiName, typeName: d.kind.typeName, property })),
+  );
+  const skipped = [...(world.strays ?? [])].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
+  return { file: { resources }, counts, secretsToSet, skipped };
 }

@@ -1,9 +1,8 @@
 // The one binding of declarations to the generated schema (schema.json, bundled with the
 // plugin): property types and docs come from there, behaviour from the flags. Resources, the
 // provider's configuration and functions all bind the same way, on first use.
-import { PROVIDER_TOKEN, tokenOf, type FunctionDeclaration, type ResourceDeclaration } from "./declare";
+import { providerToken, tokenOf, type FunctionDeclaration, type PackageDeclaration, type ResourceDeclaration } from "./declare";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
-import type { PackageDeclarations } from "./schema";
 import type { Field, FieldFlags, ObjectSpec, PropertyType } from "./spec";
 
 export interface BoundResource {
@@ -84,7 +83,7 @@ const asInputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({
   requiredInputs: object?.required ?? [],
 });
 
-export function bindPackage(declarations: PackageDeclarations, loadSchema: () => PackageSpec): BoundPackage {
+export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSpec): BoundPackage {
   let provider: ObjectSpec | undefined;
   const missing = (what: string): never => {
     throw new Error(`schema.json has no ${what}; run \`make schema\``);
@@ -100,11 +99,11 @@ export function bindPackage(declarations: PackageDeclarations, loadSchema: () =>
     };
   }
   return {
-    resource: binder(declarations.resources, (r) => tokenOf(r.typeName), (declaration, schema, token) => {
+    resource: binder(pkg.resources, (r) => tokenOf(pkg, r.typeName), (declaration, schema, token) => {
       const object = schema.resources?.[token] ?? missing(`resource ${token}`);
       return { declaration, spec: { token, fields: fieldsOf(schema, object, declaration.flags), deleteBeforeReplace: declaration.deleteBeforeReplace } };
     }),
-    function: binder(declarations.functions, (fn) => tokenOf(fn.name), (declaration, schema, token) => {
+    function: binder(pkg.functions, (fn) => tokenOf(pkg, fn.name), (declaration, schema, token) => {
       const fn = schema.functions?.[token] ?? missing(`function ${token}`);
       return {
         declaration,
@@ -116,7 +115,7 @@ export function bindPackage(declarations: PackageDeclarations, loadSchema: () =>
       if (!provider) {
         const schema = loadSchema();
         const object = schema.provider ?? missing("provider");
-        provider = { token: PROVIDER_TOKEN, fields: fieldsOf(schema, { ...object, requiredInputs: requiredConfig(schema) }, declarations.provider.flags) };
+        provider = { token: providerToken(pkg), fields: fieldsOf(schema, { ...object, requiredInputs: requiredConfig(schema) }, pkg.config.flags) };
       }
       return provider;
     },

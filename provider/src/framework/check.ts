@@ -1,8 +1,8 @@
 // Check: validate new inputs against their declaration and fill in what the flags fill in.
 // Runs at preview, before any API call; every failure names the property and says what
-// would be right. The rules that refuse a change (grow-only, fixed after creation) live here
-// and only here: Check compares with the old inputs, and Diff never fails.
-import { CheckFailure, Field, ObjectSpec, PropertyType, inputFields } from "./spec";
+// would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
+// here but in `refusedChange`, against the live outputs, which Check never sees.
+import { CheckFailure, Field, ObjectSpec, PropertyType, filledIn, inputFields } from "./spec";
 import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown, stringsIn } from "./values";
 
 export interface CheckResult {
@@ -11,6 +11,8 @@ export interface CheckResult {
 }
 
 export interface CheckContext {
+  /** The package's name, which prefixes configuration keys in messages (`hosting:token`). */
+  packageName: string;
   /** Provider configuration values that stand in for inputs flagged `configDefault`. */
   config?: Record<string, PropertyValue | undefined>;
   /** The environment, for inputs flagged `env` (provider configuration). */
@@ -19,14 +21,14 @@ export interface CheckContext {
   secretPaths?: ReadonlySet<string>;
 }
 
-export function checkInputs(spec: ObjectSpec, news: PropertyMap, olds: PropertyMap | undefined, context: CheckContext = {}): CheckResult {
+export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckContext): CheckResult {
   const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
     const given = news[field.name];
     const value = given ?? filledIn(field, context);
     if (value === undefined || value === null) {
-      if (field.required || field.configDefault) failures.push({ property: field.name, reason: missingReason(field) });
+      if (field.required || field.configDefault) failures.push({ property: field.name, reason: missingReason(field, context.packageName) });
       continue;
     }
     // A value from the environment is checked but not stored: Configure reads it again.
@@ -34,10 +36,7 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, olds: PropertyM
     if (!fromEnvironment) inputs[field.name] = value;
     if (containsUnknown(value)) continue; // known at apply time; Check runs again then
     const secret = field.secret || holdsSecret(field.name, context.secretPaths);
-    const reason =
-      typeMismatch(field.type, value, secret, field.name) ??
-      field.validate?.(value, field.name) ??
-      impossibleChange(field, olds?.[field.name], value);
+    const reason = typeMismatch(field.type, value, secret, field.name) ?? field.validate?.(value, field.name);
     if (reason) failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value) : reason });
   }
   if (failures.length === 0) {
@@ -49,53 +48,39 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, olds: PropertyM
   return { inputs, failures };
 }
 
-/** What the flags supply for a property the program left out. */
-function filledIn(field: Field, { config = {}, env = {} }: CheckContext): PropertyValue | undefined {
-  if (field.default !== undefined) return field.default;
-  if (field.configDefault) return config[field.configDefault];
-  for (const name of field.env ?? []) if (env[name]) return env[name];
-  return undefined;
-}
-
 /**
- * A change the API cannot make: a grow-only value shrinking, a value fixed at creation
- * changing. Compared with the old input, which is the live value after a refresh.
+ * The change an update asks for that the API cannot make (a grow-only value shrinking, a value
+ * fixed at creation changing), judged against the live outputs: they are the truth, and they
+ * hold what the service chose for a property the program only now sets (a database's memory).
+ * Update calls it in its preview, so it fails at preview; Diff, which a refresh also calls the
+ * other way round, never does (there a shrink is drift to show).
  */
-export function impossibleChange(field: Field, current: PropertyValue | undefined, next: PropertyValue): string | undefined {
-  if (current === undefined || current === null || containsUnknown(current) || deepEqual(current, next)) return undefined;
-  if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
-    return `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +
-      `replacement would destroy the data. Use ${current} or more.`;
-  }
-  if (field.fixedAfterCreate) {
-    return `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`;
-  }
-  return undefined;
-}
-
-/**
- * An update the API cannot make, judged against the resource's current outputs: Check could not
- * see it when the program first sets a value the service chose (a database's memory). The
- * engine's update preview calls this, so it still fails at preview; a refresh's diff never does.
- */
-export function impossibleUpdate(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap): CheckFailure | undefined {
+export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap): CheckFailure | undefined {
   for (const field of inputFields(spec)) {
-    const next = news[field.name];
+    const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
-    const reason = impossibleChange(field, olds[field.name], next);
-    if (reason) return { property: field.name, reason };
+    if (current === undefined || current === null || containsUnknown(current) || deepEqual(current, next)) continue;
+    if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
+      const reason =
+        `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +
+        `replacement would destroy the data. Use ${current} or more.`;
+      return { property: field.name, reason };
+    }
+    if (field.fixedAfterCreate) {
+      return { property: field.name, reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}` };
+    }
   }
   return undefined;
 }
 
-export function missingReason(field: Field): string {
+export function missingReason(field: Field, packageName: string): string {
   if (field.env) {
-    const set = `pulumi config set hosting:${field.name}${field.secret ? " --secret" : ""} <value>`;
-    return `missing required configuration key "hosting:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
+    const set = `pulumi config set ${packageName}:${field.name}${field.secret ? " --secret" : ""} <value>`;
+    return `missing required configuration key "${packageName}:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
   }
   if (field.configDefault) {
     return `${field.name} is required: set it on the resource, or set the provider's default with ` +
-      `\`pulumi config set hosting:${field.configDefault} <value>\``;
+      `\`pulumi config set ${packageName}:${field.configDefault} <value>\``;
   }
   return `${field.name} is required: ${field.description}`;
 }

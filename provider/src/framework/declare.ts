@@ -1,26 +1,25 @@
-// How resources and functions plug into the framework: a declaration (an interface named by
-// `typeName`, plus its flags) and the code that acts (a lifecycle, or an invoke). Tokens derive
-// from the names. The framework knows nothing of the API: the client reaches lifecycles as `C`.
+// How resources and functions plug into the framework. A resource is one declaration: an
+// interface named by `typeName`, a flags table, where it lives, its lifecycle, how it is listed,
+// the lookups and export it takes part in, and its examples. Everything else (Check, Diff,
+// previews, the schema, the lookup functions, hosting-export's file, the docs' examples) derives
+// from the declarations. The framework knows nothing of the API: lifecycles reach it as `C`.
 import type { SharedPoll } from "./polling";
+import type { JsonSchema, TypeReader } from "./schema";
 import type { Checked, FieldFlags, FlagsOf, ObjectRule } from "./spec";
-import type { PropertyMap } from "./values";
-
-export const PACKAGE = "hosting";
-export const tokenOf = (name: string) => `${PACKAGE}:index:${name}`;
-export const PROVIDER_TOKEN = `pulumi:providers:${PACKAGE}`;
+import type { PropertyMap, PropertyValue } from "./values";
 
 /** How long a create, update or delete may take when the program sets no customTimeouts. */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 10 * 60 * 1000;
 
-/** What a lifecycle call may use: the API, the provider's defaults, cancellation and the display. */
+/** What a lifecycle call may use: the API, the provider's settings, cancellation and the display. */
 export interface OperationContext<C> {
   client: C;
-  /** The provider's default project, if it has one. */
-  projectId?: string;
+  /** The provider's configuration, resolved (`projectId`, …). */
+  config: PropertyMap;
   /** Aborted by Cancel, SIGTERM and the operation's deadline. */
   signal: AbortSignal;
   /** Milliseconds this operation may take (the engine's customTimeouts, or our default). */
-  timeoutMs: number;
+  operationTimeoutMs: number;
   /** Progress on the resource's line in the Pulumi display. */
   progress(message: string): void;
   warn(message: string): void;
@@ -33,7 +32,13 @@ export interface OperationContext<C> {
   sharedPoll<T>(key: string, fetch: () => Promise<T>): SharedPoll<T>;
 }
 
-/** Where a resource lives: its API id and, for project-scoped resources, its project. */
+/**
+ * Where a resource lives. `project`: in a project, with a `projectId` input that defaults to the
+ * provider's (ids import as `<projectId>/<id>`); `user`: the user's own, outside projects.
+ */
+export type Scope = "project" | "user";
+
+/** Where a resource is: its API id and, for project resources, its project. */
 export interface ResourceAddress {
   id: string;
   projectId?: string;
@@ -41,34 +46,125 @@ export interface ResourceAddress {
 
 /**
  * `<id>` or `<projectId>/<id>`: the second form is how users import from another project.
- * Resources outside projects (Registry) accept the same form and ignore the prefix.
+ * Resources outside projects accept the same form and ignore the prefix.
  */
-export function parseResourceId(id: string, projectScoped: boolean): ResourceAddress {
+export function parseResourceId(id: string, scope: Scope): ResourceAddress {
   const slash = id.indexOf("/");
   if (slash < 0) return { id };
   const address = id.slice(slash + 1);
-  return projectScoped ? { projectId: id.slice(0, slash), id: address } : { id: address };
+  return scope === "project" ? { projectId: id.slice(0, slash), id: address } : { id: address };
 }
 
 /**
  * The verbs of a resource. Inputs arrive checked, with defaults filled in; what a lifecycle
  * returns are the live values (properties the API never returns are added by the framework).
+ * Without `update`, an update has nothing to send (every input replaces, or none needs a call):
+ * the resource stays as it is.
  */
 export interface Lifecycle<T, C, In = T> {
   create(ctx: OperationContext<C>, inputs: In): Promise<{ id: string; outputs: Partial<T> }>;
   /** The live outputs, or undefined when the resource is gone. */
   read(ctx: OperationContext<C>, address: ResourceAddress, state: { outputs: Partial<T>; inputs: Partial<T> }): Promise<Partial<T> | undefined>;
-  update(ctx: OperationContext<C>, address: ResourceAddress, change: { olds: Partial<T>; news: In; oldInputs: Partial<T> }): Promise<Partial<T>>;
+  update?(ctx: OperationContext<C>, address: ResourceAddress, change: { olds: Partial<T>; news: In; oldInputs: Partial<T> }): Promise<Partial<T>>;
   delete(ctx: OperationContext<C>, address: ResourceAddress, outputs: Partial<T>): Promise<void>;
 }
 
+/** One resource as a list reads it: its properties (in the resource's terms) and its id. */
+export type Listed<T = Record<string, unknown>> = Partial<T> & { id: string };
+
+/**
+ * A value in an example that is another resource's output (`consumerServiceId: web.id`): that
+ * resource (by its type name) is declared first, from its own first example.
+ */
+export interface ExampleReference {
+  reference: string;
+  output: string;
+}
+
+/** A secret in an example: the program reads it from its stack config (`config.requireSecret(key)`). */
+export interface ExampleSecret {
+  secretConfig: string;
+  /** What tests and the soak send in its place. */
+  sample: string;
+}
+
+export type ExampleValue = PropertyValue | ExampleReference | ExampleSecret | { [key: string]: ExampleValue };
+
+export interface ResourceExample {
+  /** What the example shows: "An app", "A database with its size". */
+  title: string;
+  /** The resource's name in the program (`new hosting.Container("web", …)`). */
+  name: string;
+  inputs: Record<string, ExampleValue>;
+  /** An in-place change of the same resource (tests and the soak apply it; every input of some kinds replaces). */
+  update?: Record<string, ExampleValue>;
+  /** Resource options, as the program writes them (`{ customTimeouts: { create: "20m" } }`). */
+  options?: Record<string, PropertyValue>;
+}
+
+export const referenceTo = (typeName: string, output = "id"): ExampleReference => ({ reference: typeName, output });
+export const secretConfig = (key: string, sample: string): ExampleSecret => ({ secretConfig: key, sample });
+export const isReference = (value: unknown): value is ExampleReference => typeof value === "object" && value !== null && "reference" in value;
+export const isExampleSecret = (value: unknown): value is ExampleSecret => typeof value === "object" && value !== null && "secretConfig" in value;
+
+/** `get<Plural>`: every resource of its collection in a scope, optionally filtered by some of their properties. */
+export interface ListLookup<T> {
+  /** `getContainers`. */
+  name: string;
+  /** The result's property that holds the items (`services`). */
+  key: string;
+  description: string;
+  /** Arguments that keep only the items whose property of that name equals them. */
+  filters?: Array<keyof T & string>;
+  /** The items, when they are more than the resource's own `list` (the containers list holds databases too). */
+  items?(ctx: OperationContext<any>, projectId: string | undefined): Promise<Array<Listed<T>>>;
+}
+
+/** `get<TypeName>`: one resource by `id` or by `name`. */
+export interface IdOrNameLookup {
+  /** What the lookup calls the kind: "Postgres database". */
+  noun: string;
+  /** The result's property its example shows (by default the resource's first output). */
+  show?: string;
+  /**
+   * The id of the resource with this name, when `list` is not where to look: in a collection of
+   * several kinds, whatever holds the name, so that a lookup of the wrong kind says which it is.
+   */
+  findByName?(ctx: OperationContext<any>, name: string, projectId: string | undefined): Promise<string | undefined>;
+}
+
 export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = FlagsOf<T>> {
-  /** The interface that declares the properties; the token is `hosting:index:<typeName>`. */
+  /** The interface that declares the properties; the token is `<package>:index:<typeName>`. */
   typeName: string;
   flags: F;
-  projectScoped: boolean;
+  scope: Scope;
+  /** The id's form when it is not the API's own id (`<volumeId>:<containerId>`): import takes this. */
+  idFormat?: string;
   deleteBeforeReplace?: boolean;
   lifecycle: Lifecycle<T, C, Checked<T, F>>;
+  /** Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export read through it. */
+  list?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<Listed<T>>>;
+  /** The lookup functions it has: `get<TypeName>` (through `list` and the lifecycle's read), `get<Plural>`. */
+  lookups?: { byIdOrName?: IdOrNameLookup; list?: ListLookup<T> };
+  /** hosting-export adopts what `list` finds. */
+  export?: ExportDeclaration<T, C>;
+  /** The first is the one the docs, the tests and the soak use. */
+  examples: ResourceExample[];
+}
+
+export interface ExportDeclaration<T, C> {
+  /** What generated names call the kind where a name is shared (`web-container`, `web-volume`). */
+  word: string;
+  /** The name of one that has no name of its own, from the names of what it connects (`data-on-worker`). */
+  name?(listed: Listed<T>, names: ExportNames): string;
+  /** What its collection holds that no resource manages (services of an unknown type): left out, and said. */
+  strays?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<{ id: string; name: string; type: string }>>;
+}
+
+/** What an export name may draw on: the names of the other resources, and every resource of its own kind. */
+export interface ExportNames {
+  nameOf(id: string): string;
+  siblings: ReadonlyArray<Listed>;
 }
 
 /** A function's result: an interface of its own (`<Name>Result`), or a resource's properties (lookups). */
@@ -76,21 +172,47 @@ export type ResultDeclaration =
   | { flags: Record<string, FieldFlags> }
   | { resource: ResourceDeclaration; list?: string };
 
+export interface FunctionExample {
+  title: string;
+  args: Record<string, ExampleValue>;
+  /** The result's property the example exports. */
+  show: string;
+}
+
 export interface FunctionDeclaration<A = any, R = any, C = any> {
-  /** `getContainer`: the token is `hosting:index:getContainer`, the arguments' interface `GetContainerArgs`. */
+  /** `getContainer`: the token is `<package>:index:getContainer`, the arguments' interface `GetContainerArgs`. */
   name: string;
   description: string;
   args: FlagsOf<A>;
+  /**
+   * The arguments' types and docs: by default the interface `<Name>Args` (`GetContainerLogsArgs`);
+   * a lookup derived from a resource builds them from that resource's properties.
+   */
+  argsSchema?(readType: TypeReader): JsonSchema;
   rules?: ObjectRule[];
   result: ResultDeclaration;
+  examples: FunctionExample[];
   invoke(ctx: OperationContext<C>, args: A): Promise<R>;
 }
 
 const upperFirst = (name: string) => name[0].toUpperCase() + name.slice(1);
-export const argsTypeName = (fn: FunctionDeclaration) => `${upperFirst(fn.name)}Args`;
-export const resultTypeName = (fn: FunctionDeclaration) => `${upperFirst(fn.name)}Result`;
-/** The object type of a list function's items: `getContainers` → `hosting:index:getContainersItem`. */
-export const itemTypeToken = (fn: FunctionDeclaration) => tokenOf(`${fn.name}Item`);
+export const argsTypeName = (fn: { name: string }) => `${upperFirst(fn.name)}Args`;
+export const resultTypeName = (fn: { name: string }) => `${upperFirst(fn.name)}Result`;
+
+/** A package: its name, what it holds, and the tokens that follow from them. */
+export interface PackageDeclaration {
+  /** The Pulumi package name (`hosting`). */
+  name: string;
+  resources: ResourceDeclaration[];
+  functions: FunctionDeclaration[];
+  /** The provider's configuration, declared as an interface and flags like a resource. */
+  config: { typeName: string; flags: Record<string, FieldFlags> };
+}
+
+export const tokenOf = (pkg: { name: string }, name: string) => `${pkg.name}:index:${name}`;
+export const providerToken = (pkg: { name: string }) => `pulumi:providers:${pkg.name}`;
+/** The object type of a list function's items: `getContainers` → `<package>:index:getContainersItem`. */
+export const itemTypeToken = (pkg: { name: string }, fn: { name: string }) => tokenOf(pkg, `${fn.name}Item`);
 
 /** A request the program or the user got wrong (a malformed id, an id of another kind): nothing was done. */
 export class InputError extends Error {

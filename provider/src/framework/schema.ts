@@ -2,16 +2,17 @@
 // interface (types, optionality, docs) plus its flags table (behaviour). Each flag adds its
 // sentence to the property's documentation, so no description restates a flag by hand.
 import {
-  PACKAGE,
   argsTypeName,
   itemTypeToken,
   resultTypeName,
   tokenOf,
   type FunctionDeclaration,
+  type PackageDeclaration,
   type ResourceDeclaration,
 } from "./declare";
+import { examplesSection, functionExampleProgram, resourceExampleProgram, type SdkImport } from "./examples";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
-import type { FieldFlags } from "./spec";
+import { alwaysFilled, type FieldFlags } from "./spec";
 
 /** The JSON Schema that typescript-json-schema produces for one interface. */
 export interface JsonSchema {
@@ -26,17 +27,6 @@ export interface JsonSchema {
 }
 
 export type TypeReader = (typeName: string) => JsonSchema;
-
-export interface ObjectDeclaration {
-  typeName: string;
-  flags: Record<string, FieldFlags>;
-}
-
-export interface PackageDeclarations {
-  resources: ResourceDeclaration[];
-  functions: FunctionDeclaration[];
-  provider: ObjectDeclaration;
-}
 
 export interface PackageOptions {
   version: string;
@@ -64,38 +54,45 @@ const describe = (text: string | undefined, flags: FieldFlags) => [text ?? "", .
 
 type Types = Record<string, ObjectTypeSpec>;
 
+/** What the builder carries through: the package, and the named object types collected so far. */
+interface Building {
+  pkg: PackageDeclaration;
+  types: Types;
+}
+
 /** One property's JSON Schema as a Pulumi type spec, collecting named object types into `types`. */
-function typeSpec(schema: JsonSchema, definitions: Record<string, JsonSchema>, types: Types, flags: FieldFlags = {}): PropertySpec {
+function typeSpec(schema: JsonSchema, definitions: Record<string, JsonSchema>, building: Building, flags: FieldFlags = {}): PropertySpec {
   if (schema.$ref) {
     const name = decodeURIComponent(schema.$ref.replace(/^#\/definitions\//, ""));
     const target = definitions[name];
     if (!target) throw new Error(`unresolved ${schema.$ref}`);
-    if (!target.properties) return typeSpec(target, definitions, types);
-    types[tokenOf(name)] ??= {
+    if (!target.properties) return typeSpec(target, definitions, building);
+    const token = tokenOf(building.pkg, name);
+    building.types[token] ??= {
       type: "object",
       description: target.description ?? "",
       properties: Object.fromEntries(
         Object.entries(target.properties).map(([key, prop]) => [
           key,
-          { ...typeSpec(prop, definitions, types), description: prop.description ?? "", ...(flags.secretSubfields?.includes(key) ? { secret: true } : {}) },
+          { ...typeSpec(prop, definitions, building), description: prop.description ?? "", ...(flags.secretSubfields?.includes(key) ? { secret: true } : {}) },
         ]),
       ),
       required: [...(target.required ?? [])].sort(),
     };
-    return { $ref: `#/types/${tokenOf(name)}` };
+    return { $ref: `#/types/${token}` };
   }
   if (schema.type === "object") {
     const values = typeof schema.additionalProperties === "object" ? schema.additionalProperties : { type: "string" };
-    return { type: "object", additionalProperties: typeSpec(values, definitions, types) };
+    return { type: "object", additionalProperties: typeSpec(values, definitions, building) };
   }
-  if (schema.type === "array" && schema.items) return { type: "array", items: typeSpec(schema.items, definitions, types) };
+  if (schema.type === "array" && schema.items) return { type: "array", items: typeSpec(schema.items, definitions, building) };
   if (schema.type === "string" || schema.type === "integer" || schema.type === "number" || schema.type === "boolean") return { type: schema.type };
   throw new Error(`unsupported property schema ${JSON.stringify(schema)}`);
 }
 
-function propertySpec(schema: JsonSchema, flags: FieldFlags, definitions: Record<string, JsonSchema>, types: Types): PropertySpec {
+function propertySpec(schema: JsonSchema, flags: FieldFlags, definitions: Record<string, JsonSchema>, building: Building): PropertySpec {
   return {
-    ...typeSpec(schema, definitions, types, flags),
+    ...typeSpec(schema, definitions, building, flags),
     description: flags.output ? schema.description ?? "" : describe(schema.description, flags),
     ...(flags.default !== undefined ? { default: flags.default } : {}),
     ...(flags.env ? { defaultInfo: { environment: flags.env } } : {}),
@@ -104,81 +101,111 @@ function propertySpec(schema: JsonSchema, flags: FieldFlags, definitions: Record
   };
 }
 
-/** An object with inputs and outputs (a resource, the provider, a function's arguments). */
-function objectSpec(declared: ObjectDeclaration, readType: TypeReader, types: Types): Required<Pick<ResourceSpec, "description" | "properties" | "required" | "inputProperties" | "requiredInputs">> {
-  const schema = readType(declared.typeName);
+/** An object with inputs and outputs (a resource, the provider, a function's arguments), from its JSON Schema and flags. */
+function objectSpec(
+  what: string,
+  schema: JsonSchema,
+  flags: Record<string, FieldFlags>,
+  building: Building,
+): Required<Pick<ResourceSpec, "description" | "properties" | "required" | "inputProperties" | "requiredInputs">> {
   const names = Object.keys(schema.properties ?? {}).sort();
-  const flagged = Object.keys(declared.flags);
+  const flagged = Object.keys(flags);
   const disagree = names.filter((n) => !flagged.includes(n)).concat(flagged.filter((n) => !names.includes(n)));
-  if (disagree.length > 0) throw new Error(`${declared.typeName}: interface and flags disagree on ${disagree.join(", ")}`);
+  if (disagree.length > 0) throw new Error(`${what}: interface and flags disagree on ${disagree.join(", ")}`);
 
   const properties: Record<string, PropertySpec> = {};
   const inputProperties: Record<string, PropertySpec> = {};
   for (const name of names) {
-    const flags = declared.flags[name];
-    properties[name] = propertySpec(schema.properties![name], flags, schema.definitions ?? {}, types);
-    if (!flags.output) inputProperties[name] = properties[name];
+    properties[name] = propertySpec(schema.properties![name], flags[name], schema.definitions ?? {}, building);
+    if (!flags[name].output) inputProperties[name] = properties[name];
   }
   const required = new Set(schema.required ?? []);
-  const alwaysPresent = (n: string) => required.has(n) || declared.flags[n].default !== undefined || Boolean(declared.flags[n].configDefault);
   return {
     description: schema.description ?? "",
     properties,
-    required: names.filter(alwaysPresent),
+    required: names.filter((n) => required.has(n) || alwaysFilled(flags[n])),
     inputProperties,
-    requiredInputs: names.filter((n) => required.has(n) && !declared.flags[n].output),
+    requiredInputs: names.filter((n) => required.has(n) && !flags[n].output),
   };
 }
 
 const ID_PROPERTY: PropertySpec = { type: "string", description: "The id the API assigned." };
 
 /** A lookup's result: the resource's properties (all but those the API never returns) and its id. */
-function lookupResult(resource: ResourceDeclaration, readType: TypeReader, types: Types): ObjectTypeSpec {
+function lookupResult(resource: ResourceDeclaration, readType: TypeReader, building: Building): ObjectTypeSpec {
   const schema = readType(resource.typeName);
   const flags = resource.flags as Record<string, FieldFlags>;
   const returned = Object.keys(schema.properties ?? {}).filter((n) => !flags[n].notReturned).sort();
   // As a function returns it, a property is a fact about the value: no defaults, no replacing.
   const asResult = (n: string): FieldFlags => ({ output: true, secret: flags[n].secret, secretSubfields: flags[n].secretSubfields });
-  const properties = Object.fromEntries(returned.map((n) => [n, propertySpec(schema.properties![n], asResult(n), schema.definitions ?? {}, types)]));
+  const properties = Object.fromEntries(returned.map((n) => [n, propertySpec(schema.properties![n], asResult(n), schema.definitions ?? {}, building)]));
   const required = new Set(schema.required ?? []);
-  const alwaysPresent = returned.filter((n) => required.has(n) || flags[n].default !== undefined || Boolean(flags[n].configDefault));
+  const alwaysPresent = returned.filter((n) => required.has(n) || alwaysFilled(flags[n]));
   return { properties: { id: ID_PROPERTY, ...properties }, required: ["id", ...alwaysPresent] };
 }
 
-function functionSpec(fn: FunctionDeclaration, readType: TypeReader, types: Types) {
-  const args = objectSpec({ typeName: argsTypeName(fn), flags: fn.args as Record<string, FieldFlags> }, readType, types);
+function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: Building, sdk: SdkImport) {
+  const args = objectSpec(argsTypeName(fn), fn.argsSchema?.(readType) ?? readType(argsTypeName(fn)), fn.args as Record<string, FieldFlags>, building);
   let outputs: ObjectTypeSpec;
   if ("flags" in fn.result) {
-    const result = objectSpec({ typeName: resultTypeName(fn), flags: fn.result.flags }, readType, types);
+    const result = objectSpec(resultTypeName(fn), readType(resultTypeName(fn)), fn.result.flags, building);
     outputs = { properties: result.properties, required: result.required };
   } else if (fn.result.list) {
     // A list may mix kinds (the containers list holds databases too): only id and name (where the
     // kind has one: a service link has none) are always there. Pulumi's schema binder rejects a
     // required property that is not declared.
-    const item = lookupResult(fn.result.resource, readType, types);
+    const item = lookupResult(fn.result.resource, readType, building);
     const required = ["id", "name"].filter((n) => n in (item.properties ?? {}));
-    types[itemTypeToken(fn)] = { type: "object", description: `One item of ${fn.name}.`, properties: item.properties, required };
+    const itemToken = itemTypeToken(building.pkg, fn);
+    building.types[itemToken] = { type: "object", description: `One item of ${fn.name}.`, properties: item.properties, required };
     const described = `Every one found, with the properties of a ${fn.result.resource.typeName} and its id.`;
     outputs = {
-      properties: { [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemTypeToken(fn)}` }, description: described } },
+      properties: { [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemToken}` }, description: described } },
       required: [fn.result.list],
     };
   } else {
-    outputs = lookupResult(fn.result.resource, readType, types);
+    outputs = lookupResult(fn.result.resource, readType, building);
   }
-  return { description: fn.description, inputs: { properties: args.inputProperties, required: args.requiredInputs }, outputs };
+  const examples = fn.examples.map((e) => ({ title: e.title, code: functionExampleProgram(sdk, fn, e) }));
+  return {
+    description: withSections(fn.description, examplesSection(examples)),
+    inputs: { properties: args.inputProperties, required: args.requiredInputs },
+    outputs,
+  };
 }
+
+/** How `pulumi import` takes a resource: its id, in the resource's form, and the project in front for project resources. */
+function importSection(pkg: PackageDeclaration, resource: ResourceDeclaration): string {
+  const token = tokenOf(pkg, resource.typeName);
+  const id = resource.idFormat ?? "<id>";
+  const name = resource.examples[0]?.name ?? "name";
+  const lines = [`pulumi import ${token} ${name} '${id}'`, ...(resource.scope === "project" ? [`pulumi import ${token} ${name} '<projectId>/${id}'`] : [])];
+  const where = resource.scope === "project" ? " (in the provider's project, or in another one with the project in front)" : "";
+  return ["## Import", "", `An existing ${resource.typeName} is imported by its id${where}:`, "", "```sh", ...lines, "```"].join("\n");
+}
+
+const withSections = (text: string, ...sections: string[]) => [text, ...sections].filter((part) => part !== "").join("\n\n");
 
 const sortedByKey = <T>(entries: Array<[string, T]>) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 
-export function buildPackageSchema(declarations: PackageDeclarations, options: PackageOptions): PackageSpec {
+/** The Node.js SDK's npm name, as the schema's `language.nodejs` names it and the examples import it. */
+const NODEJS_PACKAGE = "@hosting/pulumi";
+
+export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOptions): PackageSpec {
   const { readType } = options;
-  const types: Types = {};
-  const resources = sortedByKey(declarations.resources.map((r) => [tokenOf(r.typeName), objectSpec(r, readType, types)]));
-  const provider = objectSpec(declarations.provider, readType, types);
-  const functions = sortedByKey(declarations.functions.map((fn) => [tokenOf(fn.name), functionSpec(fn, readType, types)]));
+  const building: Building = { pkg, types: {} };
+  const sdk: SdkImport = { module: NODEJS_PACKAGE, alias: pkg.name, resources: pkg.resources };
+  const resourceSpec = (r: ResourceDeclaration) => {
+    const object = objectSpec(r.typeName, readType(r.typeName), r.flags as Record<string, FieldFlags>, building);
+    const examples = r.examples.map((e) => ({ title: e.title, code: resourceExampleProgram(sdk, r, e) }));
+    return { ...object, description: withSections(object.description, examplesSection(examples), importSection(pkg, r)) };
+  };
+  const resources = sortedByKey(pkg.resources.map((r) => [tokenOf(pkg, r.typeName), resourceSpec(r)]));
+  const provider = objectSpec(pkg.config.typeName, readType(pkg.config.typeName), pkg.config.flags, building);
+  const functions = sortedByKey(pkg.functions.map((fn) => [tokenOf(pkg, fn.name), functionSpec(fn, readType, building, sdk)]));
+  const types = building.types;
   return {
-    name: PACKAGE,
+    name: pkg.name,
     displayName: "Hosting",
     version: options.version,
     description: "Apps, managed databases, service links, image registries and block volumes on the container hosting platform.",
@@ -191,7 +218,7 @@ export function buildPackageSchema(declarations: PackageDeclarations, options: P
       defaults: Object.keys(provider.inputProperties).filter((n) => !provider.requiredInputs.includes(n)),
     },
     provider: {
-      description: "The provider type for the hosting package. By default, resources use package-wide configuration settings; an explicit `Provider` instance overrides them.",
+      description: `The provider type for the ${pkg.name} package. By default, resources use package-wide configuration settings; an explicit \`Provider\` instance overrides them.`,
       properties: provider.properties,
       inputProperties: provider.inputProperties,
       requiredInputs: [],
@@ -201,7 +228,7 @@ export function buildPackageSchema(declarations: PackageDeclarations, options: P
     functions,
     language: {
       nodejs: {
-        packageName: "@hosting/pulumi",
+        packageName: NODEJS_PACKAGE,
         packageDescription: "Pulumi SDK for the container hosting platform.",
         dependencies: { "@pulumi/pulumi": "^3.142.0" },
         respectSchemaVersion: true,

@@ -29,7 +29,7 @@ export interface FieldFlags {
   configDefault?: string;
   /** A change replaces the resource (delete and create). */
   replaceOnChange?: boolean;
-  /** The value may only grow; a smaller value fails at preview instead of destroying data. */
+  /** The value may only grow: an update to a smaller value fails at preview, instead of destroying data. */
   growOnly?: boolean;
   /** Kept secret in state and in the display. */
   secret?: boolean;
@@ -50,7 +50,7 @@ export interface FieldFlags {
   clearedWhenRemoved?: boolean;
   /** The API never returns it, so reads keep the input and diffs compare against the old input. */
   notReturned?: boolean;
-  /** The API cannot change it after creation: any change fails at preview with this explanation. */
+  /** The API cannot change it after creation: an update that changes it fails at preview with this explanation. */
   fixedAfterCreate?: string;
   /** Format check run by Check on known values. */
   validate?: Validator;
@@ -84,7 +84,7 @@ export interface ObjectSpec {
 /** The flags table of a declaration: one entry per property of its interface, and no other. */
 export type FlagsOf<T> = { [K in keyof Required<T>]: FieldFlags };
 
-/** The properties Check always fills (a default, or the provider's default), so lifecycles always get them. */
+/** The properties Check always fills (a default, or a provider setting), so lifecycles always get them. */
 type FilledKeys<F> = { [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } ? K : never }[keyof F];
 
 /** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
@@ -95,3 +95,20 @@ export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f
 
 /** The value a property has once the program took it out, for a property cleared by removal. */
 export const clearedValue = (field: Field): PropertyValue | undefined => (field.type.kind === "map" ? {} : undefined);
+
+/** Whether Check fills the property whenever the program leaves it out (so it is always there after Check). */
+export const alwaysFilled = (flags: FieldFlags): boolean => flags.default !== undefined || flags.configDefault !== undefined;
+
+/** Where a left-out property's value may come from: the provider's settings, the environment. */
+export interface FillSources {
+  config?: Record<string, PropertyValue | undefined>;
+  env?: Record<string, string | undefined>;
+}
+
+/** The one rule for a property the program left out: its default, else a provider setting, else an environment variable. */
+export function filledIn(field: FieldFlags, { config = {}, env = {} }: FillSources): PropertyValue | undefined {
+  if (field.default !== undefined) return field.default;
+  if (field.configDefault) return config[field.configDefault];
+  for (const name of field.env ?? []) if (env[name]) return env[name];
+  return undefined;
+}

@@ -1,19 +1,19 @@
 // What the flags say about a resource's state around a lifecycle call: the inputs an update
 // works towards, the outputs a call records, and the inputs a read implies.
-import { ObjectSpec, clearedValue, inputFields } from "./spec";
+import { ObjectSpec, alwaysFilled, clearedValue, filledIn, inputFields } from "./spec";
 import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
 
 /**
- * The inputs a create or an update works towards: the checked inputs, with every default (and
- * provider default) filled in, and the empty value for a property the program took out that
- * removal clears (`env: {}`).
+ * The inputs a create or an update works towards: the checked inputs, with whatever Check fills
+ * filled in (a state written before a default existed may lack it), and the empty value for a
+ * property the program took out that removal clears (`env: {}`).
  */
 export function desiredInputs(spec: ObjectSpec, news: PropertyMap, oldInputs: PropertyMap, config: PropertyMap = {}): PropertyMap {
   const wanted: PropertyMap = { ...news };
   for (const field of inputFields(spec)) {
     if (wanted[field.name] !== undefined) continue;
-    if (field.default !== undefined) wanted[field.name] = field.default;
-    else if (field.configDefault) wanted[field.name] = config[field.configDefault];
+    const filled = filledIn(field, { config });
+    if (filled !== undefined) wanted[field.name] = filled;
     else if (field.clearedWhenRemoved && oldInputs[field.name] !== undefined) wanted[field.name] = clearedValue(field);
   }
   return wanted;
@@ -43,8 +43,7 @@ export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs:
   const importing = Object.keys(oldInputs).length === 0;
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
-    const filledByCheck = field.default !== undefined || field.configDefault !== undefined;
-    if (!importing && !filledByCheck && oldInputs[field.name] === undefined) continue;
+    if (!importing && !alwaysFilled(field) && oldInputs[field.name] === undefined) continue;
     const value: PropertyValue | undefined = field.notReturned ? oldInputs[field.name] : outputs[field.name];
     if (value === undefined || value === null) continue;
     if (importing && field.clearedWhenRemoved && isEmpty(value)) continue;

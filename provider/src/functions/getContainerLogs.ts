@@ -1,6 +1,9 @@
 // hosting:index:getContainerLogs — the log text of an app.
+import { referenceTo } from "../framework/declare";
 import { uuid } from "../framework/validators";
-import { lookupProject, projectOf, type Lookup } from "./common";
+import { projectId, projectOf } from "../resources/common";
+import { services } from "../resources/services";
+import type { HostingFunction } from "./common";
 
 /** Arguments of getContainerLogs. */
 export interface GetContainerLogsArgs {
@@ -16,12 +19,13 @@ export interface GetContainerLogsResult {
   logs: string;
 }
 
-export const getContainerLogs: Lookup<GetContainerLogsArgs, GetContainerLogsResult> = {
+export const getContainerLogs: HostingFunction<GetContainerLogsArgs, GetContainerLogsResult> = {
   name: "getContainerLogs",
   description: "Reads the log text of a container app.",
-  args: { containerId: { validate: uuid() }, projectId: lookupProject },
+  args: { containerId: { validate: uuid() }, projectId: { configDefault: projectId.configDefault, validate: projectId.validate } },
   result: { flags: { logs: {} } },
+  examples: [{ title: "An app's logs", args: { containerId: referenceTo("Container") }, show: "logs" }],
   async invoke(ctx, args) {
-    return { logs: await ctx.client.containers.logs(projectOf(ctx, {}, args), args.containerId, { signal: ctx.signal }) };
+    return { logs: await ctx.client.of(services).text(projectOf(ctx, {}, args), args.containerId, "logs", { signal: ctx.signal }) };
   },
 };

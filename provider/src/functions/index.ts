@@ -1,5 +1,6 @@
-// Every function of the package.
+// Every function of the package: the lookups each resource declares, and the others.
+import { resources } from "../resources";
 import { getContainerLogs } from "./getContainerLogs";
-import { lookups } from "./lookups";
+import { lookupsOf } from "./lookups";
 
-export const functions = [getContainerLogs, ...lookups];
+export const functions = [getContainerLogs, ...lookupsOf(resources)];

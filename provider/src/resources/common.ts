@@ -1,11 +1,15 @@
-// Flags and helpers that several resource declarations share.
+// What the resource declarations share: their context, their common flags, and the few rules
+// every lifecycle follows (404 means gone; a wait that ends early still records the resource).
 import type { HostingClient } from "../api/client";
 import { isNotFound } from "../api/errors";
-import { InputError, type OperationContext, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
+import { byId } from "../api/loader";
+import { InputError, PartialFailure, type OperationContext, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
+import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FieldFlags, FlagsOf } from "../framework/spec";
+import type { PropertyMap } from "../framework/values";
 import { dnsLabel, uuid } from "../framework/validators";
 
-/** What every lifecycle here receives: the hosting API client, the defaults, the display. */
+/** What every lifecycle here receives: the hosting API client, the provider's settings, the display. */
 export type Context = OperationContext<HostingClient>;
 /** A resource of this package: its interface `T`, its flags `F`, a lifecycle on the hosting API. */
 export type Declaration<T, F extends FlagsOf<T> = FlagsOf<T>> = ResourceDeclaration<T, HostingClient, F>;
@@ -14,12 +18,12 @@ export const output: FieldFlags = { output: true };
 /** An output that any update may move (a status, a timestamp): unknown in an update's preview. */
 export const movingOutput: FieldFlags = { output: true, movesOnUpdate: true };
 export const name = { replaceOnChange: true, validate: dnsLabel() } satisfies FieldFlags;
-/** Project-scoped resources take the provider's project unless told otherwise; moving replaces. */
+/** Project resources take the provider's project unless told otherwise; moving replaces. */
 export const projectId = { replaceOnChange: true, configDefault: "projectId", validate: uuid() } satisfies FieldFlags;
 
-/** The project an operation acts in: the address's, else the state's, else the provider's default. */
+/** The project an operation acts in: the address's, else the state's, else the provider's. */
 export function projectOf(ctx: Context, address: Partial<ResourceAddress>, state?: { projectId?: string }): string {
-  const project = address.projectId ?? state?.projectId ?? ctx.projectId;
+  const project = address.projectId ?? state?.projectId ?? (ctx.config.projectId as string | undefined);
   if (!project) {
     throw new InputError("no project id: set `pulumi config set hosting:projectId <uuid>`, or import as <projectId>/<id>");
   }
@@ -50,12 +54,51 @@ export function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Containers and managed databases share one list: a service of another kind is not this resource. */
-export function ofKind<T extends { id: string; type: string }>(service: T | undefined, kind: string, typeName: string): T | undefined {
-  if (service && service.type !== kind) {
-    throw new InputError(
-      `service ${service.id} is a ${service.type}, not a ${kind}, so it cannot be read as ${typeName}; use the resource (or lookup) of its kind`,
-    );
+export interface SettleWait<W extends { id: string }> {
+  /** The source the wait reads (a project's list), shared by every wait on it. */
+  source: { key: string; fetch: () => Promise<readonly W[]> };
+  id: string;
+  /** What it is, as the display says it: "container web". */
+  subject: string;
+  /** What it waits for: "start" ("waiting for container web to start"). */
+  until: string;
+  /** How it stands when the wait ends early: "is still provisioning". */
+  unfinished: string;
+  done: (record: W) => boolean;
+  /** What the caller already knows (a create's answer): it stands for the first read. */
+  initial?: W;
+  /** The outputs state keeps if the wait ends early, from the last record seen (if any). */
+  outputsOf: (last: W | undefined) => PropertyMap;
+}
+
+/**
+ * Waits until the resource is done (an app out of `provisioning`, a volume `running`). The
+ * resource exists: if the wait ends early (a timeout, a Cancel, a read that fails), it ends in a
+ * PartialFailure that records it as last seen, and the next `pulumi up` waits for it again.
+ */
+export async function settled<W extends { id: string }>(ctx: Context, wait: SettleWait<W>): Promise<W> {
+  let last = wait.initial;
+  let found: W | undefined;
+  try {
+    found = await ctx.sharedPoll(wait.source.key, wait.source.fetch).wait({
+      what: `${wait.subject} to ${wait.until}`,
+      select: (list: readonly W[]) => byId(list).get(wait.id),
+      done: (record) => record === undefined || wait.done(record),
+      ...(wait.initial ? { initial: wait.initial } : {}),
+      seen: (record) => (last = record ?? last),
+      timeoutMs: ctx.operationTimeoutMs,
+      signal: ctx.signal,
+      progress: (message) => ctx.progress(message),
+    });
+  } catch (err) {
+    const why =
+      err instanceof WaitTimeout
+        ? `${err.message}; the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), or \`pulumi refresh\` picks it up`
+        : err instanceof WaitCancelled
+          ? err.message
+          : `reading its status failed (${(err as Error).message})`;
+    throw new PartialFailure(`${wait.subject} ${wait.unfinished}: ${why}; it is recorded in state as it is`, wait.id, wait.outputsOf(last));
   }
-  return service;
+  if (!found) throw new Error(`${wait.subject} disappeared while we waited for it`);
+  return found;
 }

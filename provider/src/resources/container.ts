@@ -1,13 +1,12 @@
 // hosting:index:Container — an HTTP app running one image in a project.
 import { isApiError } from "../api/errors";
-import { byId } from "../api/loader";
-import type { ContainerSettings, ServiceRecord } from "../api/wire";
 import { InputError, PartialFailure } from "../framework/declare";
-import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FlagsOf } from "../framework/spec";
-import { atLeast, between, imageReference, keys, variableName } from "../framework/validators";
-import { deepEqual } from "../framework/values";
-import { defined, ignoringNotFound, movingOutput, name, ofKind, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import { atLeast, between, imageReference, keys, matches, variableName } from "../framework/validators";
+import { deepEqual, type PropertyMap } from "../framework/values";
+import { defined, ignoringNotFound, movingOutput, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import { injectedEnvNames } from "./serviceLink";
+import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
@@ -94,7 +93,7 @@ const flags = {
   publicUrl: output,
   internalHost: { output: true, movesOnUpdate: ["httpPort"] },
   runtime: output,
-  type: output,
+  type: { output: true, validate: matches(/^[a-z]+$/, 'a service type such as "container" or "postgres"') },
   createdAt: output,
   updatedAt: movingOutput,
   marketplaceApp: output,
@@ -103,6 +102,8 @@ const flags = {
 /** How many lines of an app's logs a failed rollout quotes, and at most how many bytes. */
 const LOG_TAIL_LINES = 20;
 const LOG_TAIL_BYTES = 4096;
+
+const kind = serviceKind("container", "Container");
 
 export function containerFromWire(service: ServiceRecord): Partial<Container> {
   return defined({
@@ -129,6 +130,13 @@ export function containerFromWire(service: ServiceRecord): Partial<Container> {
   });
 }
 
+/**
+ * PATCH /containers/{id} (DESIGN decision: any subset of these): each the record's own field but
+ * the port, which the request calls http_port. Every field is absolute, never a delta, so a PATCH
+ * sent twice leaves what it left once.
+ */
+export type ContainerSettings = Partial<Pick<Container, "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName" | "httpPort">>;
+
 const SETTINGS = ["image", "env", "replicas", "cpuMilli", "memoryMb", "storageGb", "public", "displayName", "httpPort"] as const;
 /** A change to any of these rolls the app out again. */
 const ROLLS_OUT: ReadonlyArray<keyof ContainerSettings> = ["image", "env", "httpPort"];
@@ -147,30 +155,21 @@ export function ownEnv(live: Record<string, string>, injected: ReadonlySet<strin
   return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || key in program));
 }
 
-/** The variables that links inject into the app, as the API reports them. */
-async function linkedKeys(ctx: Context, project: string, id: string): Promise<Set<string>> {
-  const links = await ctx.client.serviceLinks.list(project, { signal: ctx.signal });
-  return new Set(links.filter((l) => l.consumerServiceId === id).flatMap((l) => Object.keys(l.injectedEnv)));
-}
-
 /** The outputs of a live service record, its env the app's own. */
 async function outputsOf(ctx: Context, project: string, service: ServiceRecord, program: Record<string, string> | undefined): Promise<Partial<Container>> {
   const live = containerFromWire(service);
   // Only an env holding variables the program did not set can hold a link's: read the links then.
   const strangers = Object.keys(service.env).some((key) => !(key in (program ?? {})));
   if (!strangers) return live;
-  return { ...live, env: ownEnv(service.env, await linkedKeys(ctx, project, service.id), program) };
+  const injected = await injectedEnvNames(ctx, project);
+  return { ...live, env: ownEnv(service.env, injected(service.id), program) };
 }
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */
 async function withLinkedVariables(ctx: Context, project: string, id: string, env: Record<string, string>): Promise<Record<string, string>> {
-  const [service, injected] = await Promise.all([readService(ctx, project, id), linkedKeys(ctx, project, id)]);
-  const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected.has(key) && !(key in env));
+  const [service, injected] = await Promise.all([kind.read(ctx, project, id), injectedEnvNames(ctx, project)]);
+  const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected(id).has(key) && !(key in env));
   return { ...Object.fromEntries(kept), ...env };
-}
-
-async function readService(ctx: Context, project: string, id: string): Promise<ServiceRecord | undefined> {
-  return ofKind(await orGone(() => ctx.client.containers.get(project, id, { signal: ctx.signal })), "container", "Container");
 }
 
 /** AUTOSCALING_OWNS_REPLICAS said in terms of the program; other errors pass through. */
@@ -186,7 +185,7 @@ function explained(err: unknown, appName: string): unknown {
 /** The last lines of the app's logs, bounded and scrubbed of every secret the provider knows. */
 async function logTail(ctx: Context, project: string, id: string): Promise<string> {
   try {
-    const lines = (await ctx.client.containers.logs(project, id, { signal: ctx.signal })).trimEnd().split("\n").slice(-LOG_TAIL_LINES);
+    const lines = (await ctx.client.of(services).text(project, id, "logs", { signal: ctx.signal })).trimEnd().split("\n").slice(-LOG_TAIL_LINES);
     let tail = lines.join("\n");
     if (tail.length > LOG_TAIL_BYTES) tail = `…${tail.slice(-LOG_TAIL_BYTES)}`;
     return ctx.redact(tail.split("\n").map((line) => `    ${line}`).join("\n"));
@@ -199,67 +198,85 @@ async function logTail(ctx: Context, project: string, id: string): Promise<strin
  * Waits while the app is `provisioning` (a rollout under way), and returns it as it settled.
  * `failed`, a timeout or a cancel end in a PartialFailure that records what is live.
  */
-async function settled(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord): Promise<Partial<Container>> {
+async function rolledOut(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord): Promise<Partial<Container>> {
   const appName = program.name ?? id;
-  let last = initial;
-  const poll = ctx.sharedPoll(`containers:${project}`, () => ctx.client.containers.list(project));
-  let service: ServiceRecord | undefined;
-  try {
-    service = await poll.wait({
-      what: `container ${appName} to start`,
-      select: (list) => byId(list).get(id),
-      done: (s) => s === undefined || s.status !== "provisioning",
-      ...(initial ? { initial } : {}),
-      seen: (s) => (last = s ?? last),
-      timeoutMs: ctx.timeoutMs,
-      signal: ctx.signal,
-      progress: (message) => ctx.progress(message),
-    });
-  } catch (err) {
-    const outputs = last ? containerFromWire(last) : program;
-    const why = err instanceof WaitTimeout || err instanceof WaitCancelled ? err.message : `reading its status failed (${(err as Error).message})`;
-    throw new PartialFailure(`container ${appName} is still provisioning: ${why}; it is recorded in state as it is`, id, outputs as Record<string, any>);
-  }
-  if (!service) throw new Error(`container ${appName} disappeared while starting`);
+  const service = await settled(ctx, {
+    source: { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
+    id,
+    subject: `container ${appName}`,
+    until: "start",
+    unfinished: "is still provisioning",
+    done: (s) => s.status !== "provisioning",
+    initial,
+    outputsOf: (last) => (last ? containerFromWire(last) : program) as PropertyMap,
+  });
   const outputs = await outputsOf(ctx, project, service, program.env);
   if (service.status === "failed") {
     throw new PartialFailure(
       `container ${appName} failed to start: its status is "failed" (image ${service.image}). ` +
         `The last lines of its logs:\n${await logTail(ctx, project, id)}`,
       id,
-      outputs as Record<string, any>,
+      outputs as PropertyMap,
     );
   }
   return outputs;
 }
 
-async function setRunning(ctx: Context, project: string, id: string, running: boolean) {
-  if (running) await ctx.client.containers.start(project, id, { signal: ctx.signal });
-  else await ctx.client.containers.stop(project, id, { signal: ctx.signal });
+const setRunning = (ctx: Context, project: string, id: string, running: boolean) =>
+  ctx.client.of(services).act(project, id, running ? "start" : "stop", {}, { signal: ctx.signal });
+
+/** Every service of the project (apps, and for getContainers the databases too), in a Container's terms. */
+async function everyService(ctx: Context, projectId: string | undefined) {
+  const project = projectOf(ctx, { projectId });
+  const [list, injected] = await Promise.all([ctx.client.of(services).list(project, { signal: ctx.signal }), injectedEnvNames(ctx, project)]);
+  return list.map((s) => ({ ...containerFromWire(s), env: ownEnv(s.env, injected(s.id)), id: s.id }));
 }
 
 export const container: Declaration<Container, typeof flags> = {
-  typeName: "Container", flags, projectScoped: true,
+  typeName: "Container",
+  flags,
+  scope: "project",
+  list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
+  lookups: {
+    byIdOrName: { noun: "container", show: "publicUrl", findByName: (ctx, name, projectId) => serviceNamed(ctx, name, projectOf(ctx, { projectId })) },
+    list: {
+      name: "getContainers",
+      key: "services",
+      description: "Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.",
+      filters: ["type"],
+      items: everyService,
+    },
+  },
+  export: { word: "container", strays: (ctx, projectId) => unmanagedServices(ctx, projectOf(ctx, { projectId })) },
+  examples: [
+    {
+      title: "An app",
+      name: "web",
+      inputs: { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } },
+      update: { image: "registry.example.com/team/web:1.5.0" },
+    },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
-      const created = await ctx.client.containers.create(inputs.projectId, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
+      const endpoints = ctx.client.of(services);
+      const created = await endpoints.create(inputs.projectId, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
       // The create request carries only name, image and port; the rest follows as a PATCH.
       // From here on the app exists: whatever fails, it must stay in state.
       let live = created;
       try {
         const settings = containerSettings(containerFromWire(created), inputs);
-        if (Object.keys(settings).length > 0) live = await ctx.client.containers.update(inputs.projectId, created.id, settings, { signal: ctx.signal });
+        if (Object.keys(settings).length > 0) live = await endpoints.update(inputs.projectId, created.id, settings, { signal: ctx.signal });
         if (!inputs.running) await setRunning(ctx, inputs.projectId, created.id, false);
       } catch (err) {
         const why = (explained(err, inputs.name) as Error).message;
-        throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as Record<string, any>);
+        throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as PropertyMap);
       }
-      return { id: created.id, outputs: await settled(ctx, inputs.projectId, created.id, inputs, inputs.running ? live : undefined) };
+      return { id: created.id, outputs: await rolledOut(ctx, inputs.projectId, created.id, inputs, inputs.running ? live : undefined) };
     },
 
     async read(ctx, address, { outputs, inputs }) {
       const project = projectOf(ctx, address, outputs);
-      const service = await readService(ctx, project, address.id);
+      const service = await kind.read(ctx, project, address.id);
       return service && outputsOf(ctx, project, service, inputs.env);
     },
 
@@ -270,26 +287,26 @@ export const container: Declaration<Container, typeof flags> = {
       let patched: ServiceRecord | undefined;
       if (Object.keys(settings).length > 0) {
         try {
-          patched = await ctx.client.containers.update(project, address.id, settings, { signal: ctx.signal });
+          patched = await ctx.client.of(services).update(project, address.id, settings, { signal: ctx.signal });
         } catch (err) {
           throw explained(err, news.name);
         }
       }
       let rollout = ROLLS_OUT.some((key) => key in settings);
-      if (news.running !== (olds.running !== false)) {
+      if (news.running !== olds.running) {
         await setRunning(ctx, project, address.id, news.running);
         rollout ||= news.running;
       } else if (news.running && news.restartTrigger !== oldInputs.restartTrigger && news.restartTrigger !== undefined) {
-        await ctx.client.containers.restart(project, address.id, { signal: ctx.signal });
+        await ctx.client.of(services).act(project, address.id, "restart", {}, { signal: ctx.signal });
         rollout = true;
       }
       // Without a rollout the PATCH's answer is how the app stands; after one (and when a create
       // left it unfinished, which the engine retries as an update) it is awaited.
-      return settled(ctx, project, address.id, news, rollout ? undefined : patched);
+      return rolledOut(ctx, project, address.id, news, rollout ? undefined : patched);
     },
 
     async delete(ctx, address, outputs) {
-      await ignoringNotFound(() => ctx.client.containers.delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      await ignoringNotFound(() => ctx.client.of(services).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
     },
   },
 };

@@ -1,9 +1,12 @@
 // The managed databases (Postgres, MySQL, Redis) share one shape and one lifecycle; each has
 // its own file that names it. The API can create and delete them, not resize them.
-import type { ConnectionRecord, DatabaseKind, ServiceRecord } from "../api/wire";
+import { z } from "zod";
+import type { Collection } from "../api/client";
+import { toWire } from "../api/wire";
 import type { FlagsOf } from "../framework/spec";
 import { atLeast } from "../framework/validators";
-import { defined, ignoringNotFound, name, ofKind, orGone, output, projectId, projectOf, type Declaration } from "./common";
+import { defined, ignoringNotFound, name, output, projectId, projectOf, type Declaration } from "./common";
+import { ConnectionRecord, ServiceRecord, serviceKind, serviceNamed, services } from "./services";
 
 /** How to reach a managed database from an app in the same project. */
 export interface DatabaseConnection {
@@ -91,34 +94,64 @@ export function databaseFromWire(service: ServiceRecord, connection = service.co
   });
 }
 
-export function managedDatabase(kind: DatabaseKind, typeName: string, label: string): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
+/** The answer of POST /<kind> (API document 2.5). */
+const DatabaseCreated = z.object({ service: ServiceRecord, connection: ConnectionRecord });
+type DatabaseCreated = z.output<typeof DatabaseCreated>;
+
+export interface DatabaseKind {
+  /** Its service type, which is also where it is created (`postgres`: POST /postgres). */
+  type: string;
+  typeName: string;
+  /** What messages call the engine (`PostgreSQL`), and what lookups call the resource (`Postgres database`). */
+  label: string;
+  noun: string;
+  /** The name its example gives it. */
+  example: string;
+}
+
+/**
+ * Where a database of this type is created (POST /<type>). It is read, listed and deleted with the
+ * other services; a create whose answer was lost finds it there, and rebuilds {service, connection}.
+ */
+export const databaseCreation = (type: string): Collection<DatabaseCreated> => ({
+  path: type,
+  scope: "project",
+  record: DatabaseCreated,
+  created: {
+    in: services,
+    match: (s: ServiceRecord, body) => s.name === body.name && s.type === type,
+    answer: (s: ServiceRecord) => (s.connection ? { service: s, connection: s.connection } : undefined),
+  },
+});
+
+/** A managed database of one kind. */
+export function managedDatabase({ type, typeName, label, noun, example }: DatabaseKind): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
+  const kind = serviceKind(type, typeName);
+  const creating = databaseCreation(type);
   return {
-    typeName, flags: databaseFlags(label), projectScoped: true,
+    typeName,
+    flags: databaseFlags(label),
+    scope: "project",
+    list: async (ctx, projectId) => (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
+    lookups: { byIdOrName: { noun, show: "internalHost", findByName: (ctx, n, projectId) => serviceNamed(ctx, n, projectOf(ctx, { projectId })) } },
+    export: { word: type },
+    examples: [{ title: `A ${label} database`, name: example, inputs: { name: example, cpuMilli: 500, memoryMb: 1024, storageGb: 10 } }],
     lifecycle: {
       async create(ctx, inputs) {
         const resources = defined({ cpuMilli: inputs.cpuMilli, memoryMb: inputs.memoryMb, storageGb: inputs.storageGb });
-        const created = await ctx.client.databases.create(
-          kind,
-          inputs.projectId,
-          { name: inputs.name, ...(Object.keys(resources).length > 0 ? { resources } : {}) },
-          { signal: ctx.signal },
-        );
+        const body = { name: inputs.name, ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}) };
+        const created = await ctx.client.of(creating).create(inputs.projectId, body, { signal: ctx.signal });
         return { id: created.service.id, outputs: databaseFromWire(created.service, created.connection) };
       },
       async read(ctx, address, { outputs }) {
-        const found = await orGone(() => ctx.client.containers.get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
-        const service = ofKind(found, kind, typeName);
+        const service = await kind.read(ctx, projectOf(ctx, address, outputs), address.id);
         if (!service) return undefined;
         // The service record may omit the connection; the one from creation still holds then.
         return { ...databaseFromWire(service), connection: service.connection ? connectionFromWire(service.connection) : outputs.connection };
       },
-      async update(_ctx, _address, { olds }) {
-        // Check refuses every change the API cannot make, so nothing reaches here but
-        // properties that need no call.
-        return olds;
-      },
+      // No update: Update refuses every change the API cannot make (all of them but none).
       async delete(ctx, address, outputs) {
-        await ignoringNotFound(() => ctx.client.containers.delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        await ignoringNotFound(() => ctx.client.of(services).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
       },
     },
   };

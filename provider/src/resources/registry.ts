@@ -1,5 +1,8 @@
 // hosting:index:Registry — stored credentials for a private image registry (per user).
-import type { RegistryRecord } from "../api/wire";
+import { z } from "zod";
+import type { Collection } from "../api/client";
+import { listOf, optional, record, text } from "../api/wire";
+import { secretConfig } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { hostname } from "../framework/validators";
 import { defined, ignoringNotFound, name, orGone, type Declaration } from "./common";
@@ -26,27 +29,59 @@ const flags = {
   password: { secret: true, notReturned: true, clearedWhenRemoved: true },
 } satisfies FlagsOf<Registry>;
 
+/** A registry (API document 2.7). The password is write-only: never returned (one sent anyway is dropped). */
+export const RegistryRecord = record({ id: text(), name: text(), host: text(), username: optional(text()) });
+export type RegistryRecord = z.output<typeof RegistryRecord>;
+
+/** The user's own, outside projects; read one by one, and replaced whole by PUT. */
+export const registries: Collection<RegistryRecord> = {
+  path: "registries",
+  scope: "user",
+  record: RegistryRecord,
+  list: listOf(RegistryRecord),
+  readById: true,
+  update: "PUT",
+  created: { match: (r: RegistryRecord, body) => r.name === body.name && r.host === body.host },
+};
+
 export const registryFromWire = (registry: RegistryRecord): Partial<Registry> =>
   defined({ name: registry.name, host: registry.host, username: registry.username });
 
-const body = (inputs: Partial<Registry>) => ({ name: inputs.name!, host: inputs.host!, username: inputs.username, password: inputs.password });
+/** POST and PUT carry the whole entry, `password` included (DESIGN decision: sent as `password`). */
+const body = (inputs: Partial<Registry>) => ({ name: inputs.name, host: inputs.host, username: inputs.username, password: inputs.password });
 
 export const registry: Declaration<Registry, typeof flags> = {
-  typeName: "Registry", flags, projectScoped: false,
+  typeName: "Registry",
+  flags,
+  scope: "user",
+  list: async (ctx) => (await ctx.client.of(registries).list(undefined, { signal: ctx.signal })).map((r) => ({ ...registryFromWire(r), id: r.id })),
+  lookups: {
+    byIdOrName: { noun: "registry", show: "host" },
+    list: { name: "getRegistries", key: "registries", description: "Lists the user's registry entries (never their passwords: the API does not return them)." },
+  },
+  export: { word: "registry" },
+  examples: [
+    {
+      title: "Credentials for GitHub's registry",
+      name: "ghcr",
+      inputs: { name: "ghcr", host: "ghcr.io", username: "ci", password: secretConfig("ghcrToken", "sample-ghcr-token") },
+      update: { username: "ci-bot" },
+    },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
-      const created = await ctx.client.registries.create(body(inputs), { signal: ctx.signal });
+      const created = await ctx.client.of(registries).create(undefined, body(inputs), { signal: ctx.signal });
       return { id: created.id, outputs: registryFromWire(created) };
     },
     async read(ctx, address) {
-      const found = await orGone(() => ctx.client.registries.get(address.id, { signal: ctx.signal }));
+      const found = await orGone(() => ctx.client.of(registries).get(undefined, address.id, { signal: ctx.signal }));
       return found && registryFromWire(found);
     },
     async update(ctx, address, { news }) {
-      return registryFromWire(await ctx.client.registries.replace(address.id, body(news), { signal: ctx.signal }));
+      return registryFromWire(await ctx.client.of(registries).update(undefined, address.id, body(news), { signal: ctx.signal }));
     },
     async delete(ctx, address) {
-      await ignoringNotFound(() => ctx.client.registries.delete(address.id, { signal: ctx.signal }));
+      await ignoringNotFound(() => ctx.client.of(registries).delete(undefined, address.id, { signal: ctx.signal }));
     },
   },
 };

@@ -1,10 +1,13 @@
 // hosting:index:ServiceLink — injects a provider service's connection settings into a consumer.
+import { z } from "zod";
+import type { Collection } from "../api/client";
 import { isApiError } from "../api/errors";
 import { byId } from "../api/loader";
-import type { LinkRecord } from "../api/wire";
+import { listOf, record, stringMap, text } from "../api/wire";
+import { referenceTo } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { matches, uuid } from "../framework/validators";
-import { defined, orGone, projectId, projectOf, type Declaration } from "./common";
+import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 
 /**
  * A link from a consumer service to a provider service: the platform injects the provider's
@@ -33,6 +36,30 @@ const flags = {
   injectedEnv: { output: true, secret: true },
 } satisfies FlagsOf<ServiceLink>;
 
+/** A service link (API document 2.6). */
+export const LinkRecord = record({
+  id: text(),
+  projectId: text(),
+  consumerServiceId: text(),
+  providerServiceId: text(),
+  linkType: text(),
+  injectedEnv: stringMap(),
+});
+export type LinkRecord = z.output<typeof LinkRecord>;
+
+/** A link is the same link when it joins the same two services the same way. */
+const sameLink = (a: Pick<LinkRecord, "consumerServiceId" | "providerServiceId" | "linkType">) => (b: LinkRecord) =>
+  b.consumerServiceId === a.consumerServiceId && b.providerServiceId === a.providerServiceId && b.linkType === a.linkType;
+
+/** Listed as `{ links: [...] }`; created, never read one by one, never deleted. */
+export const serviceLinks: Collection<LinkRecord> = {
+  path: "service-links",
+  scope: "project",
+  record: LinkRecord,
+  list: listOf(LinkRecord, "links"),
+  created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link) },
+};
+
 export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
   return defined({
     consumerServiceId: link.consumerServiceId,
@@ -43,28 +70,69 @@ export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
   });
 }
 
+/** The variable names the project's links inject, by consumer service, as the API reports them. */
+export async function injectedEnvNames(ctx: Context, project: string): Promise<(serviceId: string) => ReadonlySet<string>> {
+  const byConsumer = new Map<string, Set<string>>();
+  for (const link of await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal })) {
+    const names = byConsumer.get(link.consumerServiceId) ?? new Set<string>();
+    for (const key of Object.keys(link.injectedEnv)) names.add(key);
+    byConsumer.set(link.consumerServiceId, names);
+  }
+  return (serviceId) => byConsumer.get(serviceId) ?? new Set();
+}
+
+async function list(ctx: Context, projectId: string | undefined) {
+  const links = await ctx.client.of(serviceLinks).list(projectOf(ctx, { projectId }), { signal: ctx.signal });
+  return links.map((l) => ({ ...serviceLinkFromWire(l), id: l.id }));
+}
+
 export const serviceLink: Declaration<ServiceLink, typeof flags> = {
-  typeName: "ServiceLink", flags, projectScoped: true,
+  typeName: "ServiceLink",
+  flags,
+  scope: "project",
+  list,
+  lookups: {
+    list: {
+      name: "getServiceLinks",
+      key: "links",
+      description: "Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.",
+      filters: ["consumerServiceId", "providerServiceId"],
+    },
+  },
+  export: {
+    word: "link",
+    // Several links between the same two services (of different types) are told apart by type.
+    name(link, { nameOf, siblings }) {
+      const pair = (l: typeof link) => `${l.consumerServiceId} ${l.providerServiceId}`;
+      const shared = siblings.filter((other) => pair(other as typeof link) === pair(link)).length > 1;
+      return `${nameOf(link.consumerServiceId!)}-to-${nameOf(link.providerServiceId!)}${shared && link.linkType ? `-${link.linkType}` : ""}`;
+    },
+  },
+  examples: [
+    {
+      title: "An app linked to its database",
+      name: "web-db",
+      inputs: { consumerServiceId: referenceTo("Container"), providerServiceId: referenceTo("Postgres") },
+    },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
       const wanted = { consumerServiceId: inputs.consumerServiceId, providerServiceId: inputs.providerServiceId, linkType: inputs.linkType };
+      const links = ctx.client.of(serviceLinks);
       try {
-        const link = await ctx.client.serviceLinks.create(inputs.projectId, wanted, { signal: ctx.signal });
+        const link = await links.create(inputs.projectId, wanted, { signal: ctx.signal });
         return { id: link.id, outputs: serviceLinkFromWire(link) };
       } catch (err) {
-        const same = isApiError(err, "LINK_EXISTS") ? await ctx.client.serviceLinks.findSame(inputs.projectId, wanted, { signal: ctx.signal }) : undefined;
+        const same = isApiError(err, "LINK_EXISTS") ? (await links.list(inputs.projectId, { signal: ctx.signal })).find(sameLink(wanted)) : undefined;
         if (!same) throw err;
         ctx.warn(`an identical service link already exists (${same.id}); it is adopted rather than created again.`);
         return { id: same.id, outputs: serviceLinkFromWire(same) };
       }
     },
     async read(ctx, address, { outputs }) {
-      const links = await orGone(() => ctx.client.serviceLinks.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
+      const links = await orGone(() => ctx.client.of(serviceLinks).list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
       const link = links && byId(links).get(address.id);
       return link && serviceLinkFromWire(link);
-    },
-    async update(_ctx, _address, { olds }) {
-      return olds; // every input replaces
     },
     async delete(ctx, address) {
       ctx.warn(

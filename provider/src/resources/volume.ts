@@ -1,12 +1,14 @@
 // hosting:index:Volume — a block volume (persistent disk), ReadWriteOnce. Sizes only grow.
+import { z } from "zod";
+import type { Collection } from "../api/client";
 import { isApiError } from "../api/errors";
 import { byId } from "../api/loader";
-import type { VolumeRecord, VolumeListRecord } from "../api/wire";
-import { InputError, PartialFailure } from "../framework/declare";
-import { WaitCancelled, WaitTimeout } from "../framework/polling";
+import { flag, integer, listOf, optional, record, text } from "../api/wire";
+import { InputError } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
+import type { PropertyMap } from "../framework/values";
 import { atLeast } from "../framework/validators";
-import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
 
 /**
  * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce). It is
@@ -56,6 +58,41 @@ const flags = {
   updatedAt: movingOutput,
 } satisfies FlagsOf<Volume>;
 
+/** A volume (API document 2.8), as every answer has it. */
+const volumeFields = {
+  id: text(),
+  projectId: text(),
+  name: text(),
+  displayName: optional(text()),
+  sizeGb: integer(),
+  storageClass: optional(text()),
+  accessMode: optional(text()),
+  status: text(),
+  statusReason: optional(text()),
+  createdAt: optional(text()),
+  updatedAt: optional(text()),
+};
+/** Where a volume is attached, as a single volume's GET shows it. */
+const AttachmentInfo = record({ containerId: text(), mountPath: text(), readOnly: optional(flag()).transform((v) => v ?? false) });
+
+/** A volume in the list: it says only whether it is `attached`. */
+export const VolumeListRecord = record({ ...volumeFields, attached: flag() });
+export type VolumeListRecord = z.output<typeof VolumeListRecord>;
+/** A single volume (GET one, create, update): it carries its `attachment` (null when detached). */
+export const VolumeRecord = record({ ...volumeFields, attachment: AttachmentInfo.nullish().transform((v) => v ?? null), attached: optional(flag()) });
+export type VolumeRecord = z.output<typeof VolumeRecord>;
+
+export const volumes: Collection<VolumeRecord, VolumeListRecord> = {
+  path: "volumes",
+  scope: "project",
+  record: VolumeRecord,
+  list: listOf(VolumeListRecord, "volumes"),
+  readById: true,
+  update: "PATCH",
+  // The list says less than a create's answer: the answer is the volume read by its id.
+  created: { match: (v: VolumeListRecord, body) => v.name === body.name && v.sizeGb === body.sizeGb, answer: (v, found, opts) => found.get(v.id, opts) },
+};
+
 export function volumeFromWire(volume: VolumeRecord | VolumeListRecord): Partial<Volume> {
   const attached = "attachment" in volume ? volume.attachment !== null : volume.attached;
   return defined({
@@ -99,50 +136,48 @@ function explained(err: unknown, sizeGb?: number): unknown {
 
 /** Waits until the volume is `running`; if it gives up, the volume still goes into state as it is. */
 async function ready(ctx: Context, project: string, id: string, volumeName: string, initial?: VolumeRecord): Promise<Partial<Volume>> {
-  let last: Partial<Volume> | undefined = initial && volumeFromWire(initial);
-  const poll = ctx.sharedPoll(`volumes:${project}`, () => ctx.client.volumes.list(project));
-  try {
-    const volume = await poll.wait({
-      what: `volume ${volumeName} to be running`,
-      select: (list): Partial<Volume> | undefined => {
-        const found = byId(list).get(id);
-        return found && volumeFromWire(found);
-      },
-      done: (v) => v === undefined || v.status === "running",
-      ...(last ? { initial: last } : {}),
-      seen: (v) => (last = v ?? last),
-      timeoutMs: ctx.timeoutMs,
-      signal: ctx.signal,
-      progress: (message) => ctx.progress(message),
-    });
-    if (!volume) throw new Error(`volume ${volumeName} disappeared while provisioning`);
-    return volume;
-  } catch (err) {
-    // The volume exists and is billed: it must stay in state whatever happened.
-    const why =
-      err instanceof WaitTimeout
-        ? `${err.message}; it is recorded in state, and the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), or \`pulumi refresh\` picks it up`
-        : err instanceof WaitCancelled
-          ? `${err.message}; it is recorded in state`
-          : `reading its status failed (${(err as Error).message}); it is recorded in state`;
-    throw new PartialFailure(`volume ${volumeName} is not running yet: ${why}`, id, (last ?? {}) as Record<string, any>);
-  }
+  const volume = await settled<VolumeRecord | VolumeListRecord>(ctx, {
+    source: { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) },
+    id,
+    subject: `volume ${volumeName}`,
+    until: "be running",
+    unfinished: "is not running yet",
+    done: (v) => v.status === "running",
+    initial,
+    outputsOf: (last) => (last ? volumeFromWire(last) : {}) as PropertyMap,
+  });
+  return volumeFromWire(volume);
 }
 
 export const volume: Declaration<Volume, typeof flags> = {
-  typeName: "Volume", flags, projectScoped: true,
+  typeName: "Volume",
+  flags,
+  scope: "project",
+  list: async (ctx, projectId) =>
+    (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({ ...volumeFromWire(v), id: v.id })),
+  lookups: { byIdOrName: { noun: "volume", show: "sizeGb" }, list: { name: "getVolumes", key: "volumes", description: "Lists the volumes of a project." } },
+  export: { word: "volume" },
+  examples: [
+    {
+      title: "A 20 GB volume, waited for up to 20 minutes",
+      name: "data",
+      inputs: { name: "data", sizeGb: 20 },
+      update: { sizeGb: 30 },
+      options: { customTimeouts: { create: "20m" } },
+    },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
       let created: VolumeRecord;
       try {
-        created = await ctx.client.volumes.create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
+        created = await ctx.client.of(volumes).create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
       } catch (err) {
         throw explained(err);
       }
       return { id: created.id, outputs: await ready(ctx, inputs.projectId, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {
-      const list = await orGone(() => ctx.client.volumes.list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
+      const list = await orGone(() => ctx.client.of(volumes).list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
       const found = list && byId(list).get(address.id);
       return found && volumeFromWire(found);
     },
@@ -151,7 +186,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       let resized: VolumeRecord | undefined;
       if (news.sizeGb !== olds.sizeGb) {
         try {
-          resized = await ctx.client.volumes.resize(project, address.id, news.sizeGb, { signal: ctx.signal });
+          resized = await ctx.client.of(volumes).update(project, address.id, { sizeGb: news.sizeGb }, { signal: ctx.signal });
         } catch (err) {
           throw explained(err, news.sizeGb);
         }
@@ -161,7 +196,7 @@ export const volume: Declaration<Volume, typeof flags> = {
     },
     async delete(ctx, address, outputs) {
       try {
-        await ignoringNotFound(() => ctx.client.volumes.delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        await ignoringNotFound(() => ctx.client.of(volumes).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
       } catch (err) {
         throw explained(err);
       }

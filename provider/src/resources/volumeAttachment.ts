@@ -1,10 +1,12 @@
 // hosting:index:VolumeAttachment — mounts a volume into an app. Any change detaches, then attaches.
-import { AbortedError, NetworkError, ServerError } from "../api/errors";
-import type { VolumeRecord } from "../api/wire";
-import { InputError, type ResourceAddress } from "../framework/declare";
+import { z } from "zod";
+import { outcomeUnknown } from "../api/errors";
+import { flag, optional, record, text } from "../api/wire";
+import { InputError, referenceTo, type ResourceAddress } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
+import { volumes, type VolumeRecord } from "./volume";
 
 /**
  * Attaches a volume to an app at a mount path. The app restarts on attach and on detach.
@@ -39,6 +41,17 @@ const flags = {
   createdAt: { output: true },
 } satisfies FlagsOf<VolumeAttachment>;
 
+/** The answer of an attach (API document 2.9). */
+export const AttachmentRecord = record({
+  id: text(),
+  volumeId: text(),
+  containerId: text(),
+  mountPath: text(),
+  readOnly: optional(flag()).transform((v) => v ?? false),
+  createdAt: optional(text()),
+});
+type AttachmentRecord = z.output<typeof AttachmentRecord>;
+
 export const attachmentId = (volumeId: string, containerId: string) => `${volumeId}:${containerId}`;
 
 export function parseAttachmentId(id: string): { volumeId: string; containerId: string } {
@@ -50,9 +63,9 @@ export function parseAttachmentId(id: string): { volumeId: string; containerId: 
 }
 
 /** The attachment as the volume reports it, if the volume is attached to that app. */
-function attachmentOf(volume: VolumeRecord, containerId: string, project: string, outputs: Partial<VolumeAttachment>) {
+function attachmentOf(volume: VolumeRecord, containerId: string | undefined, project: string, outputs: Partial<VolumeAttachment> = {}) {
   const attachment = volume.attachment;
-  if (!attachment || attachment.containerId !== containerId) return undefined;
+  if (!attachment || (containerId !== undefined && attachment.containerId !== containerId)) return undefined;
   return defined({
     volumeId: volume.id,
     containerId: attachment.containerId,
@@ -67,7 +80,7 @@ function attachmentOf(volume: VolumeRecord, containerId: string, project: string
 async function readAttachment(ctx: Context, address: ResourceAddress, outputs: Partial<VolumeAttachment>) {
   const { volumeId, containerId } = parseAttachmentId(address.id);
   const project = projectOf(ctx, address, outputs);
-  const volume = await orGone(() => ctx.client.volumes.get(project, volumeId, { signal: ctx.signal }));
+  const volume = await orGone(() => ctx.client.of(volumes).get(project, volumeId, { signal: ctx.signal }));
   return volume && attachmentOf(volume, containerId, project, outputs);
 }
 
@@ -77,61 +90,82 @@ async function readAttachment(ctx: Context, address: ResourceAddress, outputs: P
  * if the volume now shows exactly this attachment, it is ours and must be recorded, or it
  * would be an orphan that blocks every later attach (found by the fault-injection soak).
  */
-const outcomeUnknown = (err: unknown) =>
-  (err instanceof NetworkError && !(err instanceof AbortedError) && err.mayHaveReachedServer) || err instanceof ServerError;
-
 async function attachedAnyway(ctx: Context, project: string, inputs: VolumeAttachment) {
-  const volume = await orGone(() => ctx.client.volumes.get(project, inputs.volumeId)).catch(() => undefined);
+  const volume = await orGone(() => ctx.client.of(volumes).get(project, inputs.volumeId)).catch(() => undefined);
   const attachment = volume?.attachment;
-  const ours =
-    attachment?.containerId === inputs.containerId && attachment.mountPath === inputs.mountPath && attachment.readOnly === (inputs.readOnly ?? false);
+  const ours = attachment?.containerId === inputs.containerId && attachment.mountPath === inputs.mountPath && attachment.readOnly === inputs.readOnly;
   return ours ? attachment : undefined;
 }
 
+/** Every attachment of the project: the list says which volumes are attached, each volume to what. */
+async function list(ctx: Context, projectId: string | undefined) {
+  const project = projectOf(ctx, { projectId });
+  const endpoints = ctx.client.of(volumes);
+  const attached = (await endpoints.list(project, { signal: ctx.signal })).filter((v) => v.attached);
+  const found = await Promise.all(attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))));
+  return found.flatMap((volume) => {
+    const attachment = volume && attachmentOf(volume, undefined, project);
+    return attachment ? [{ ...attachment, id: attachmentId(attachment.volumeId!, attachment.containerId!) }] : [];
+  });
+}
+
 export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
-  typeName: "VolumeAttachment", flags, projectScoped: true,
+  typeName: "VolumeAttachment",
+  flags,
+  scope: "project",
+  idFormat: "<volumeId>:<containerId>",
   deleteBeforeReplace: true,
+  list,
+  export: { word: "attachment", name: (a, { nameOf }) => `${nameOf(a.volumeId!)}-on-${nameOf(a.containerId!)}` },
+  examples: [
+    {
+      title: "A volume mounted into an app",
+      name: "web-data",
+      inputs: { volumeId: referenceTo("Volume"), containerId: referenceTo("Container"), mountPath: "/data" },
+    },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
       const id = attachmentId(inputs.volumeId, inputs.containerId);
-      let record;
+      let attached: AttachmentRecord;
       try {
-        record = await ctx.client.volumes.attach(
-          inputs.projectId,
-          inputs.volumeId,
-          { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly },
-          { signal: ctx.signal },
-        );
+        const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
+        attached = await ctx.client.of(volumes).act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
       } catch (err) {
         if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) throw err;
         ctx.warn(
           `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
             `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
         );
-        return { id, outputs: defined({ ...inputs, projectId: inputs.projectId }) };
+        return { id, outputs: defined({ ...inputs }) };
       }
       return {
         id,
         outputs: defined({
-          volumeId: record.volumeId,
-          containerId: record.containerId,
-          mountPath: record.mountPath,
-          readOnly: record.readOnly,
+          volumeId: attached.volumeId,
+          containerId: attached.containerId,
+          mountPath: attached.mountPath,
+          readOnly: attached.readOnly,
           projectId: inputs.projectId,
-          attachmentId: record.id,
-          createdAt: record.createdAt,
+          attachmentId: attached.id,
+          createdAt: attached.createdAt,
         }),
       };
     },
     async read(ctx, address, { outputs }) {
       return readAttachment(ctx, address, outputs);
     },
-    async update(_ctx, _address, { olds }) {
-      return olds; // every input replaces
-    },
     async delete(ctx, address, outputs) {
       const { volumeId, containerId } = parseAttachmentId(address.id);
-      await ignoringNotFound(() => ctx.client.volumes.detach(projectOf(ctx, address, outputs), volumeId, containerId, { signal: ctx.signal }));
+      const project = projectOf(ctx, address, outputs);
+      const endpoints = ctx.client.of(volumes);
+      await ignoringNotFound(() =>
+        endpoints.act(project, volumeId, "detach", {
+          body: { containerId },
+          // After an unknown outcome, a volume that shows the app detached counts as done.
+          recover: async (o) => ((await endpoints.get(project, volumeId, o)).attachment?.containerId === containerId ? undefined : { value: undefined }),
+        }, { signal: ctx.signal }),
+      );
     },
   },
 };

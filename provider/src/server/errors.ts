@@ -6,7 +6,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { AbortedError, ApiError, NetworkError, ResponseValidationError } from "../api/errors";
+import { AbortedError, ApiError, InvalidIdError, NetworkError, ResponseValidationError, outcomeUnknown } from "../api/errors";
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
@@ -64,15 +64,13 @@ export function plainError(code: grpc.status, message: string): GrpcError {
  * Everything the API or the program said plainly gets a clean code.
  */
 export function statusOf(err: unknown): grpc.status {
-  if (err instanceof InputError || err instanceof ClientConfigError) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof InputError || err instanceof ClientConfigError || err instanceof InvalidIdError) return grpc.status.INVALID_ARGUMENT;
   if (err instanceof WaitTimeout) return grpc.status.DEADLINE_EXCEEDED;
-  if (err instanceof AbortedError) return err.mayHaveReachedServer && err.method !== "GET" ? grpc.status.UNKNOWN : grpc.status.CANCELLED;
-  if (err instanceof NetworkError) return err.mayHaveReachedServer && err.method !== "GET" ? grpc.status.UNKNOWN : grpc.status.UNAVAILABLE;
-  if (err instanceof ResponseValidationError) return err.method === "GET" ? grpc.status.FAILED_PRECONDITION : grpc.status.UNKNOWN;
-  if (err instanceof ApiError) {
-    if (err.status >= 500) return err.method === "GET" ? grpc.status.UNAVAILABLE : grpc.status.UNKNOWN;
-    return API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION;
-  }
+  if (outcomeUnknown(err)) return grpc.status.UNKNOWN;
+  if (err instanceof AbortedError) return grpc.status.CANCELLED;
+  if (err instanceof NetworkError) return grpc.status.UNAVAILABLE;
+  if (err instanceof ResponseValidationError) return grpc.status.FAILED_PRECONDITION;
+  if (err instanceof ApiError) return err.status >= 500 ? grpc.status.UNAVAILABLE : (API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION);
   return grpc.status.UNKNOWN;
 }
 

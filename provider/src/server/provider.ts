@@ -8,8 +8,8 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient } from "../api/client";
 import type { Admission } from "../api/rateControl";
 import { bindPackage, type BoundResource } from "../framework/bind";
-import { checkInputs, impossibleUpdate } from "../framework/check";
-import { checkConfig, resolveConfig } from "../framework/config";
+import { checkInputs, refusedChange } from "../framework/check";
+import { checkConfig, resolveConfig } from "../framework/configure";
 import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
@@ -18,9 +18,7 @@ import { previewCreate, previewUpdate } from "../framework/preview";
 import { desiredInputs, impliedInputs, recordedOutputs } from "../framework/state";
 import type { CheckFailure } from "../framework/spec";
 import { containsUnknown, type PropertyMap } from "../framework/values";
-import { provider as providerDeclaration } from "../config";
-import { functions } from "../functions";
-import { resources } from "../resources";
+import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
@@ -43,9 +41,8 @@ export interface ServiceOptions {
 type Handler<Req, Res> = (request: Req) => Promise<Res>;
 
 /** schema.json is generated from the declarations (`make schema`) and bundled with the plugin. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const loadSchema = () => require("../../../schema.json") as PackageSpec;
-const boundPackage = bindPackage({ resources, functions, provider: providerDeclaration }, loadSchema);
+const boundPackage = bindPackage(pkg, loadSchema);
 
 function typeOf(request: { getType?(): string; getUrn(): string }): string {
   const explicit = request.getType?.();
@@ -88,7 +85,12 @@ function diffResponse(diff: DiffResult): provproto.DiffResponse {
 }
 
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
-const timeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) => (seconds > 0 ? seconds * 1000 : fallbackMs);
+const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) => (seconds > 0 ? seconds * 1000 : fallbackMs);
+
+/** Why an operation's signal aborted when it ran past its deadline. */
+class OperationDeadline extends Error {
+  override readonly name = "OperationDeadline";
+}
 
 /** How long past its own timeout an operation may run before its signal aborts it (a backstop). */
 const DEADLINE_GRACE_MS = 5_000;
@@ -97,7 +99,8 @@ const INVOKE_TIMEOUT_MS = 60_000;
 
 interface Configured {
   client: HostingClient;
-  projectId?: string;
+  /** The provider's settings as Configure resolved them. */
+  values: PropertyMap;
   /** The provider's poll loops, one per source (see OperationContext.sharedPoll). */
   polls: Map<string, SharedPoll<unknown>>;
 }
@@ -124,6 +127,11 @@ export class HostingProviderService {
     return this.options.env ?? process.env;
   }
 
+  /** The provider's settings, for the properties that default to one of them (`projectId`). */
+  private get config(): PropertyMap {
+    return this.configured?.values ?? {};
+  }
+
   private resource(type: string): BoundResource {
     const resource = boundPackage.resource(type);
     if (!resource) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown resource type ${type}`);
@@ -148,14 +156,14 @@ export class HostingProviderService {
     const controller = new AbortController();
     if (this.cancelled) controller.abort();
     this.inFlight.add(controller);
-    const deadline = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), Math.max(timeout, 1) + grace);
+    const deadline = setTimeout(() => controller.abort(new OperationDeadline("the operation ran past its timeout")), Math.max(timeout, 1) + grace);
     deadline.unref();
     const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), this.options.redact(text));
     const ctx: OperationContext<HostingClient> = {
       client: configured.client,
-      projectId: configured.projectId,
+      config: configured.values,
       signal: controller.signal,
-      timeoutMs: timeout,
+      operationTimeoutMs: timeout,
       progress: (message) => this.options.engine.log("info", message, urn, true),
       warn: (message) => this.options.engine.log("warning", message, urn, false),
       redact,
@@ -167,7 +175,7 @@ export class HostingProviderService {
     try {
       return await run(ctx);
     } catch (err) {
-      const timedOut = controller.signal.aborted && (controller.signal.reason as DOMException)?.name === "TimeoutError";
+      const timedOut = controller.signal.aborted && controller.signal.reason instanceof OperationDeadline;
       if (timedOut && !(err instanceof PartialFailure)) {
         throw plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${Math.round(timeout / 1000)}s (customTimeouts): ${(err as Error).message}`);
       }
@@ -208,15 +216,15 @@ export class HostingProviderService {
   checkConfig: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
     const spec = boundPackage.provider();
     const news = fromStruct(request.getNews());
-    const { inputs, failures } = checkConfig(spec, news.values, this.env, news.secrets);
+    const { inputs, failures } = checkConfig(spec, pkg.name, news.values, this.env, news.secrets);
     return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
   };
 
   diffConfig: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
     const spec = boundPackage.provider();
-    const olds = checkConfig(spec, fromStruct(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
-    const news = checkConfig(spec, fromStruct(request.getNews()).values, {}).inputs;
+    const olds = checkConfig(spec, pkg.name, fromStruct(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
+    const news = checkConfig(spec, pkg.name, fromStruct(request.getNews()).values, {}).inputs;
     return diffResponse(diffInputs(spec, olds, news, olds));
   };
 
@@ -224,10 +232,10 @@ export class HostingProviderService {
     const spec = boundPackage.provider();
     const variables = new Map<string, string>();
     request.getVariablesMap().forEach((value, key) => variables.set(key, value));
-    const { values, missing, failures } = resolveConfig(spec, fromStruct(request.getArgs()).values, variables, this.env);
-    if (missing.length > 0) throw missingConfigKeys(missing.map((f) => ({ name: `hosting:${f.name}`, description: f.description })));
+    const { values, missing, failures } = resolveConfig(spec, pkg.name, fromStruct(request.getArgs()).values, variables, this.env);
+    if (missing.length > 0) throw missingConfigKeys(missing.map((f) => ({ name: `${pkg.name}:${f.name}`, description: f.description })));
     if (failures.length > 0) {
-      throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `hosting:${f.property}: ${f.reason}`).join("; "));
+      throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "));
     }
     const settings = values as { baseUrl: string; token: string; projectId?: string; requestTimeoutSeconds: number; maxRetries: number };
     this.options.onSecret?.(settings.token);
@@ -235,13 +243,13 @@ export class HostingProviderService {
       client: new HostingClient({
         baseUrl: settings.baseUrl,
         token: settings.token,
-        timeoutMs: settings.requestTimeoutSeconds * 1000,
+        requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
         maxRetries: settings.maxRetries,
         userAgent: `pulumi-resource-hosting/${this.options.version}`,
         logger: this.options.debug,
         rateController: this.options.rateController?.(),
       }),
-      projectId: settings.projectId,
+      values,
       polls: new Map(),
     };
     const response = new provproto.ConfigureResponse();
@@ -257,9 +265,7 @@ export class HostingProviderService {
   check: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
     const { spec } = this.resource(typeOf(request));
     const news = fromStruct(request.getNews());
-    const olds = fromStruct(request.getOlds());
-    const config = { projectId: this.configured?.projectId };
-    const { inputs, failures } = checkInputs(spec, news.values, olds.values, { config, secretPaths: news.secrets });
+    const { inputs, failures } = checkInputs(spec, news.values, { packageName: pkg.name, config: this.config, secretPaths: news.secrets });
     return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
   };
 
@@ -281,8 +287,8 @@ export class HostingProviderService {
     }
     const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
-      const { id, outputs } = await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), secretStrings(inputs), (ctx) =>
-        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, { projectId: ctx.projectId }) as any),
+      const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), secretStrings(inputs), (ctx) =>
+        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, ctx.config) as any),
       );
       response.setId(id);
       response.setProperties(record(outputs as PropertyMap));
@@ -297,11 +303,11 @@ export class HostingProviderService {
     const { declaration, spec } = this.resource(typeOf(request));
     const outputs = fromStruct(request.getProperties());
     const oldInputs = fromStruct(request.getInputs());
-    const address = parseResourceId(request.getId(), declaration.projectScoped);
+    const address = parseResourceId(request.getId(), declaration.scope);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const live = (await this.operation(
       request.getUrn(),
-      timeoutMs(request.getTimeout()),
+      operationTimeoutMs(request.getTimeout()),
       [],
       (ctx) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
       0,
@@ -312,7 +318,7 @@ export class HostingProviderService {
     const recorded = recordedOutputs(spec, live, oldInputs.values);
     response.setId(address.id);
     response.setProperties(toStruct(recorded, spec.fields, secrets));
-    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values, { projectId: this.configured?.projectId }), spec.fields, secrets));
+    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values, this.config), spec.fields, secrets));
     return response;
   };
 
@@ -322,19 +328,21 @@ export class HostingProviderService {
     const news = fromStruct(request.getNews());
     const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
-    const impossible = impossibleUpdate(spec, olds.values, news.values);
-    if (impossible) throw new InputError(impossible.reason);
+    const refused = refusedChange(spec, olds.values, news.values);
+    if (refused) throw new InputError(refused.reason);
     const response = new provproto.UpdateResponse();
     if (request.getPreview()) {
       response.setProperties(toStruct(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
       return response;
     }
-    const wanted = desiredInputs(spec, news.values, oldInputs.values, { projectId: this.configured?.projectId });
+    const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
     const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
-    const address = parseResourceId(request.getId(), declaration.projectScoped);
+    const address = parseResourceId(request.getId(), declaration.scope);
+    const update = declaration.lifecycle.update;
     try {
-      const live = await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), secretStrings(news), (ctx) =>
-        declaration.lifecycle.update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }),
+      // Without an update of its own, the resource has nothing to send: it stays as it is.
+      const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), secretStrings(news), async (ctx) =>
+        update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
       response.setProperties(record(live as PropertyMap));
       return response;
@@ -348,8 +356,8 @@ export class HostingProviderService {
   delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
     const outputs = fromStruct(request.getProperties()).values;
-    const address = parseResourceId(request.getId(), declaration.projectScoped);
-    await this.operation(request.getUrn(), timeoutMs(request.getTimeout()), [], (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
+    const address = parseResourceId(request.getId(), declaration.scope);
+    await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), [], (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };
 
@@ -359,14 +367,14 @@ export class HostingProviderService {
     const fn = boundPackage.function(request.getTok());
     if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
     const args = fromStruct(request.getArgs());
-    const { inputs, failures } = checkInputs(fn.args, args.values, undefined, { config: { projectId: this.configured?.projectId }, secretPaths: args.secrets });
+    const { inputs, failures } = checkInputs(fn.args, args.values, { packageName: pkg.name, config: this.config, secretPaths: args.secrets });
     const response = new provproto.InvokeResponse();
     // Arguments not known yet (a preview) are never sent to the API; the SDKs do not ask then.
     if (failures.length > 0 || containsUnknown(inputs)) {
       response.setFailuresList(toFailures(failures));
       return response;
     }
-    const result = await this.operation("", timeoutMs(0, INVOKE_TIMEOUT_MS), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
+    const result = await this.operation("", operationTimeoutMs(0, INVOKE_TIMEOUT_MS), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
     response.setReturn(toStruct(result, fn.result.fields, args.secrets));
     return response;
   };

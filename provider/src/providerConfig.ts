@@ -1,6 +1,6 @@
 // The provider's own configuration: `hosting:<key>` in stack config, the inputs of an explicit
 // `new hosting.Provider(...)`, or the environment. Declared like a resource, checked like one.
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from "./api/client";
+import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
 import { parseBaseUrl } from "./api/http";
 import type { FlagsOf, Validator } from "./framework/spec";
 import { atLeast, uuid } from "./framework/validators";
@@ -39,8 +39,8 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
   baseUrl: { env: ["HOSTING_BASE_URL"], validate: httpsUnlessLoopback() },
   token: { env: ["HOSTING_TOKEN"], secret: true },
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
-  requestTimeoutSeconds: { default: DEFAULT_TIMEOUT_MS / 1000, validate: atLeast(1) },
+  requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: atLeast(1) },
   maxRetries: { default: DEFAULT_MAX_RETRIES, validate: atLeast(0) },
 };
 
-export const provider = { typeName: "HostingProviderConfig", flags: configFlags };
+export const providerConfig = { typeName: "HostingProviderConfig", flags: configFlags };

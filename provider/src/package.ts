@@ -1,0 +1,8 @@
+// The hosting package: its name, its resources, its functions and its configuration. The plugin,
+// schema.json, the SDK, the docs and hosting-export all derive from this one declaration.
+import type { PackageDeclaration } from "./framework/declare";
+import { functions } from "./functions";
+import { providerConfig } from "./providerConfig";
+import { resources } from "./resources";
+
+export const hostingPackage: PackageDeclaration = { name: "hosting", resources, functions, config: providerConfig };
