@@ -18,9 +18,21 @@ const program = TJS.getProgramFromFiles(files.map((f) => resolve(f)), {
   types: ["node"],
 });
 // One generator for the whole program (building it walks every type; each read is then cheap).
-const generator = TJS.buildGenerator(program, { required: true, ref: true, noExtraProps: true, ignoreErrors: true });
+// Names are made unique (`Domain.286f7513`): a declaration may share its name with a type of a
+// library (Node's own `Domain`), and it is read from the provider's sources, never from theirs.
+const generator = TJS.buildGenerator(program, { required: true, ref: true, noExtraProps: true, ignoreErrors: true, uniqueNames: true });
 if (!generator) throw new Error("typescript-json-schema could not read the declarations");
-const readType: TypeReader = (typeName) => generator.getSchemaForSymbol(typeName) as any;
+const SOURCES = resolve("provider/src");
+const readType: TypeReader = (typeName) => {
+  const ours = generator.getSymbols(typeName).filter((ref) => ref.symbol.declarations?.[0]?.getSourceFile().fileName.startsWith(SOURCES));
+  if (ours.length !== 1) throw new Error(`${ours.length} declarations named ${typeName} in provider/src: each needs a name of its own`);
+  // The unique names' suffixes come off again: the schema's types are named as declared.
+  return JSON.parse(JSON.stringify(generator.getSchemaForSymbol(ours[0].name)), (key, value) =>
+    key === "$ref" ? value.replace(/\.[0-9a-f]{8}$/, "") : key === "definitions" ? withoutSuffixes(value) : value,
+  );
+};
+const withoutSuffixes = (definitions: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(definitions).map(([name, value]) => [name.replace(/\.[0-9a-f]{8}$/, ""), value]));
 
 const pkg = require(resolve("package.json"));
 // pluginDownloadURL comes from one place, package.json's `pulumi` field: a fork changes that line.
