@@ -22,7 +22,11 @@
 // from server-provided text (a server or proxy could echo the Authorization header).
 
 export class HostingApiClientError extends Error {
-  override readonly name: string = "HostingApiClientError";
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // Every error of the family is named after its class (the bundle keeps class names).
+    this.name = new.target.name;
+  }
 }
 
 export interface ApiErrorInit {
@@ -44,7 +48,6 @@ export function formatApiErrorMessage(init: Pick<ApiErrorInit, "status" | "code"
 }
 
 export class ApiError extends HostingApiClientError {
-  override readonly name: string = "ApiError";
   readonly status: number;
   readonly code: string;
   /** The API's message text alone; `message` is the decorated form. */
@@ -66,30 +69,14 @@ export class ApiError extends HostingApiClientError {
   }
 }
 
-export class BadRequestError extends ApiError {
-  override readonly name = "BadRequestError";
-}
-export class UnauthorizedError extends ApiError {
-  override readonly name = "UnauthorizedError";
-}
-export class PaymentRequiredError extends ApiError {
-  override readonly name = "PaymentRequiredError";
-}
-export class ForbiddenError extends ApiError {
-  override readonly name = "ForbiddenError";
-}
-export class NotFoundError extends ApiError {
-  override readonly name = "NotFoundError";
-}
-export class ConflictError extends ApiError {
-  override readonly name = "ConflictError";
-}
-export class RateLimitedError extends ApiError {
-  override readonly name = "RateLimitedError";
-}
-export class ServerError extends ApiError {
-  override readonly name = "ServerError";
-}
+export class BadRequestError extends ApiError {}
+export class UnauthorizedError extends ApiError {}
+export class PaymentRequiredError extends ApiError {}
+export class ForbiddenError extends ApiError {}
+export class NotFoundError extends ApiError {}
+export class ConflictError extends ApiError {}
+export class RateLimitedError extends ApiError {}
+export class ServerError extends ApiError {}
 
 export interface NetworkErrorInit {
   /** Transport cause code, e.g. ECONNRESET, ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, ETIMEDOUT. */
@@ -107,7 +94,6 @@ export interface NetworkErrorInit {
 }
 
 export class NetworkError extends HostingApiClientError {
-  override readonly name: string = "NetworkError";
   readonly code: string;
   readonly method: string;
   readonly path: string;
@@ -128,7 +114,6 @@ export class NetworkError extends HostingApiClientError {
 }
 
 export class RequestTimeoutError extends NetworkError {
-  override readonly name = "RequestTimeoutError";
   readonly requestTimeoutMs: number;
   constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { requestTimeoutMs: number }) {
     super({ ...init, code: "ETIMEDOUT", detail: `no response within ${init.requestTimeoutMs} ms` });
@@ -137,7 +122,6 @@ export class RequestTimeoutError extends NetworkError {
 }
 
 export class AbortedError extends NetworkError {
-  override readonly name = "AbortedError";
   constructor(init: Omit<NetworkErrorInit, "code" | "detail">) {
     super({ ...init, code: "ABORT_ERR", detail: "the operation was aborted by the caller" });
   }
@@ -145,14 +129,12 @@ export class AbortedError extends NetworkError {
 
 /** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
 export class InvalidIdError extends HostingApiClientError {
-  override readonly name = "InvalidIdError";
   constructor(what: string, value: unknown, why: string) {
     super(`${JSON.stringify(value)} is not a valid ${what}: ${why}; use the id the API assigned (a UUID)`);
   }
 }
 
 export class ResponseValidationError extends HostingApiClientError {
-  override readonly name = "ResponseValidationError";
   readonly method: string;
   readonly path: string;
   readonly status: number;
@@ -288,26 +270,18 @@ export function redact(text: string, secrets: readonly string[] | undefined): st
 
 type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
 
-function classForStatus(status: number): ApiErrorClass {
-  switch (status) {
-    case 400:
-      return BadRequestError;
-    case 401:
-      return UnauthorizedError;
-    case 402:
-      return PaymentRequiredError;
-    case 403:
-      return ForbiddenError;
-    case 404:
-      return NotFoundError;
-    case 409:
-      return ConflictError;
-    case 429:
-      return RateLimitedError;
-    default:
-      return status >= 500 && status <= 599 ? ServerError : ApiError;
-  }
-}
+/** The class of each status family; any other 5xx is a ServerError, any other status a plain ApiError. */
+const FAMILY: Record<number, ApiErrorClass> = {
+  400: BadRequestError,
+  401: UnauthorizedError,
+  402: PaymentRequiredError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitedError,
+};
+
+const classForStatus = (status: number): ApiErrorClass => FAMILY[status] ?? (status >= 500 && status <= 599 ? ServerError : ApiError);
 
 /** The one place an ApiError is built. */
 export function createApiError(res: ErrorResponse): ApiError {

@@ -35,12 +35,7 @@ export type RegistryRecord = z.output<typeof RegistryRecord>;
 
 /** The user's own, outside projects; read one by one, and replaced whole by PUT. */
 export const registries: Collection<RegistryRecord> = {
-  path: "registries",
-  scope: "user",
-  record: RegistryRecord,
-  list: listOf(RegistryRecord),
-  readById: true,
-  update: "PUT",
+  path: "registries", scope: "user", record: RegistryRecord, list: listOf(RegistryRecord), readById: true, update: "PUT",
   created: { match: (r: RegistryRecord, body) => r.name === body.name && r.host === body.host },
 };
 

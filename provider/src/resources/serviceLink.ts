@@ -53,10 +53,7 @@ const sameLink = (a: Pick<LinkRecord, "consumerServiceId" | "providerServiceId" 
 
 /** Listed as `{ links: [...] }`; created, never read one by one, never deleted. */
 export const serviceLinks: Collection<LinkRecord> = {
-  path: "service-links",
-  scope: "project",
-  record: LinkRecord,
-  list: listOf(LinkRecord, "links"),
+  path: "service-links", scope: "project", record: LinkRecord, list: listOf(LinkRecord, "links"),
   created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link) },
 };
 

@@ -44,11 +44,7 @@ export const ServiceRecord = record({
 export type ServiceRecord = z.output<typeof ServiceRecord>;
 
 export const services: Collection<ServiceRecord> = {
-  path: "containers",
-  scope: "project",
-  record: ServiceRecord,
-  list: listOf(ServiceRecord),
-  update: "PATCH",
+  path: "containers", scope: "project", record: ServiceRecord, list: listOf(ServiceRecord), update: "PATCH",
   // Names are unique in a project: a service with the name and image sent is the one a create made.
   created: { match: (s: ServiceRecord, body) => s.name === body.name && (s.image === undefined || s.image === body.image) },
 };

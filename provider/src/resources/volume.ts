@@ -83,12 +83,7 @@ export const VolumeRecord = record({ ...volumeFields, attachment: AttachmentInfo
 export type VolumeRecord = z.output<typeof VolumeRecord>;
 
 export const volumes: Collection<VolumeRecord, VolumeListRecord> = {
-  path: "volumes",
-  scope: "project",
-  record: VolumeRecord,
-  list: listOf(VolumeListRecord, "volumes"),
-  readById: true,
-  update: "PATCH",
+  path: "volumes", scope: "project", record: VolumeRecord, list: listOf(VolumeListRecord, "volumes"), readById: true, update: "PATCH",
   // The list says less than a create's answer: the answer is the volume read by its id.
   created: { match: (v: VolumeListRecord, body) => v.name === body.name && v.sizeGb === body.sizeGb, answer: (v, found, opts) => found.get(v.id, opts) },
 };
