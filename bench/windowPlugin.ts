@@ -15,7 +15,6 @@ async function main() {
   const service = new HostingProviderService({
     version,
     engine: connectEngineLog(process.argv.at(-1)),
-    redact: (text) => text,
     rateController: () => new WindowPause(window),
   });
   const server = new grpc.Server(SERVER_OPTIONS);

@@ -3,7 +3,7 @@
 import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
 import { parseBaseUrl } from "./api/http";
 import type { FlagsOf, Validator } from "./framework/spec";
-import { atLeast, uuid } from "./framework/validators";
+import { between, uuid } from "./framework/validators";
 
 /** Configuration of the hosting provider. */
 export interface HostingProviderConfig {
@@ -39,8 +39,8 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
   baseUrl: { env: ["HOSTING_BASE_URL"], validate: httpsUnlessLoopback() },
   token: { env: ["HOSTING_TOKEN"], secret: true },
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
-  requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: atLeast(1) },
-  maxRetries: { default: DEFAULT_MAX_RETRIES, validate: atLeast(0) },
+  requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: between(1, 3600, "seconds; a request that takes an hour has failed") },
+  maxRetries: { default: DEFAULT_MAX_RETRIES, validate: between(0, 100, "retries back off up to 10 s each") },
 };
 
 export const providerConfig = { typeName: "HostingProviderConfig", flags: configFlags };

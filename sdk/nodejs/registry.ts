@@ -68,7 +68,7 @@ export class Registry extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */
     declare public readonly password: pulumi.Output<string | undefined>;
     /**
@@ -128,7 +128,7 @@ export interface RegistryState {
      */
     name?: pulumi.Input<string>;
     /**
-     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */
     password?: pulumi.Input<string>;
     /**
@@ -150,7 +150,7 @@ export interface RegistryArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Secret.
+     * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */
     password?: pulumi.Input<string>;
     /**

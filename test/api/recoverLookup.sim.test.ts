@@ -7,10 +7,10 @@ import { services } from "../../provider/src/resources/services";
 describe("the lookup after an unknown outcome", () => {
   const h = useApiSimulator();
 
-  test("a 500 on the first lookup: it looks again and finds the container, with no second POST", async () => {
-    const c = h.alice({ requestTimeoutMs: 300 });
+  test("a first lookup that fails on 500s through all its retries: it looks again and finds the container, with no second POST", async () => {
+    const c = h.alice({ requestTimeoutMs: 300, maxRetries: 2 });
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
-    h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
     const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     expect(s.name).toBe("web");
     expect(h.seen("POST", /\/containers$/)).toBe(1);

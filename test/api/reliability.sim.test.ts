@@ -58,15 +58,26 @@ describe("retries", () => {
     expect(h.lines.some((l) => /GET .*containers -> \w+ after/.test(l))).toBe(true);
   });
 
-  test("503 on a GET is retried; 500 is not", async () => {
-    const c = h.alice();
+  test("a 5xx on a GET is retried, 500 included; one that stays fails with the API's error", async () => {
+    const c = h.alice({ maxRetries: 2 });
     h.sim.control.injectFault({ kind: "status", status: 503, method: "GET", path: "/containers$" });
-    await expect(c.of(services).list(P)).resolves.toEqual([]);
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$" });
-    const e = await h.alice().of(services).list(P).catch((x) => x); // a new client: no cached list
-    expect(h.seen("GET", CONTAINERS)).toBe(3); // 503, 200, 500
+    await expect(c.of(services).list(P)).resolves.toEqual([]);
+    expect(h.seen("GET", CONTAINERS)).toBe(3); // 503, 500, 200
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
+    const e = await c.of(services).list(P).catch((x) => x);
+    expect(h.seen("GET", CONTAINERS)).toBe(6);
     expect(e).toBeInstanceOf(ServerError);
     expect(e.status).toBe(500);
+  });
+
+  test("an idempotent DELETE is retried on a 500, like a GET", async () => {
+    const c = h.alice();
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "DELETE" });
+    await expect(c.of(services).delete(P, s.id)).resolves.toBeUndefined();
+    expect(h.seen("DELETE", /containers\//)).toBe(2);
+    expect(h.sim.control.snapshot().services).toEqual([]);
   });
 
   test("DELETE reset after the server acted: the retry's 404 means our first attempt took effect", async () => {

@@ -22,8 +22,9 @@ describe("retryDecision", () => {
       [`${status} POST is outcome-unknown, not retried blindly`, { method: "POST", status }, false, "outcome_unknown"],
     ]),
     // never retried
-    ["500 GET not retried", { method: "GET", status: 500 }, false, "not_retryable"],
-    ["500 POST not retried", { method: "POST", status: 500 }, false, "not_retryable"],
+    ["500 GET retried (a read is safe to repeat)", { method: "GET", status: 500 }, true, "server_unavailable"],
+    ["500 DELETE retried, like a GET (deleting twice deletes once)", { method: "DELETE", status: 500 }, true, "server_unavailable"],
+    ["500 POST not retried: its outcome is unknown", { method: "POST", status: 500 }, false, "outcome_unknown"],
     ["400 not retried", { method: "GET", status: 400 }, false, "not_retryable"],
     ["401 not retried", { method: "GET", status: 401 }, false, "not_retryable"],
     ["404 not retried", { method: "DELETE", status: 404 }, false, "not_retryable"],

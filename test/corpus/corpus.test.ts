@@ -140,9 +140,10 @@ export const CASES: Case[] = [
   { typed: "no token", type: "config", inputs: drop("token", config({})), property: "token", says: /pulumi config set hosting:token --secret/ },
   { typed: "an empty token", type: "config", inputs: config({ token: secret("") }), property: "token", says: /pulumi config set hosting:token --secret/ },
   { typed: "a project name instead of its id", type: "config", inputs: config({ projectId: "default" }), property: "projectId", says: /not an id; use the UUID/ },
-  { typed: "a zero request timeout", type: "config", inputs: config({ requestTimeoutSeconds: 0 }), property: "requestTimeoutSeconds", says: /greater than zero/ },
+  { typed: "a zero request timeout", type: "config", inputs: config({ requestTimeoutSeconds: 0 }), property: "requestTimeoutSeconds", says: /out of range; use a value from 1 to 3600/ },
+  { typed: "a request timeout no timer can hold", type: "config", inputs: config({ requestTimeoutSeconds: 3e9 }), property: "requestTimeoutSeconds", says: /3000000000 is out of range; use a value from 1 to 3600/ },
   { typed: "a fractional request timeout", type: "config", inputs: config({ requestTimeoutSeconds: 2.5 }), property: "requestTimeoutSeconds", says: /whole number/ },
-  { typed: "negative retries", type: "config", inputs: config({ maxRetries: -1 }), property: "maxRetries", says: /zero or more/ },
+  { typed: "negative retries", type: "config", inputs: config({ maxRetries: -1 }), property: "maxRetries", says: /out of range; use a value from 0 to 100/ },
   { typed: "an unknown setting (region)", type: "config", inputs: config({ region: "eu-west-1" }), property: "region", says: /not a property of pulumi:providers:hosting; valid properties are .*baseUrl/ },
 ];
 

@@ -347,6 +347,21 @@ async function recorded(
   }
 }
 
+/**
+ * A Read's answer, or the resource a partial failure (ErrorResourceInitFailed) carries, with its
+ * reasons: provider_plugin.go Read hands both back, and RefreshStep and ImportStep keep the reasons
+ * as the resource's init errors.
+ */
+export async function readOrInitFailure(reading: ReturnType<Plugin["read"]>): Promise<Awaited<ReturnType<Plugin["read"]>> & { initErrors?: string[] }> {
+  try {
+    return await reading;
+  } catch (err) {
+    const detail = initFailure(err as GrpcFailure);
+    if (!detail) throw err;
+    return { id: detail.id, properties: detail.properties, inputs: detail.inputs, initErrors: detail.reasons };
+  }
+}
+
 export interface UpResult {
   state: ResourceState;
   /** The steps the engine took: [], ["update"], ["create", "delete"] or ["delete", "create"]. */
@@ -446,9 +461,10 @@ export class Engine {
    * (`--expect-no-changes` fails on any change).
    */
   async refresh(type: string, name: string, old: ResourceState, options: ResourceOptions = {}) {
-    const read = await this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read);
+    const read = await readOrInitFailure(this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read));
     if (!read.id) return { gone: true as const };
-    const state: ResourceState = { id: read.id, inputs: read.inputs, outputs: read.properties };
+    // A partial failure does not fail the refresh: the engine warns, and keeps the init errors in state.
+    const state: ResourceState = { id: read.id, inputs: read.inputs, outputs: read.properties, ...(read.initErrors ? { initErrors: read.initErrors } : {}) };
     const diff = await this.plugin.diff(type, name, read.id, read.properties, old.inputs, read.inputs, options.ignoreChanges);
     return { gone: false as const, state, diff };
   }
@@ -459,7 +475,7 @@ export class Engine {
    * = Read's inputs). Anything but DIFF_NONE is an update (or, for a replace, an error).
    */
   async importResource(type: string, name: string, id: string, program: Record<string, unknown>) {
-    const read = await this.plugin.read(type, name, id);
+    const read = await readOrInitFailure(this.plugin.read(type, name, id));
     const checked = await this.plugin.check(type, name, program, read.inputs);
     const diff = await this.plugin.diff(type, name, read.id, read.properties, checked.inputs, read.inputs);
     return { read, checked, diff };

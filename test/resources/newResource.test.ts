@@ -41,7 +41,7 @@ const domains: Collection<DomainRecord> = {
   list: listOf(DomainRecord),
   readById: true,
   update: "PATCH",
-  created: { match: (d: DomainRecord, body) => d.name === body.name },
+  created: { match: (d: DomainRecord, body) => d.name === body.name, proof: "absentBefore" },
 };
 const fromWire = (d: DomainRecord): Partial<Domain> => defined({ name: d.name, containerId: d.containerId, projectId: d.projectId });
 
@@ -115,9 +115,10 @@ test("the schema has the resource, its lookups and its example", () => {
   expect(report.schema).toEqual({ resource: ["containerId", "name", "projectId"], functions: ["hosting:index:getDomain", "hosting:index:getDomains"], example: true });
 });
 
-test("the API client has its endpoints: create, then read by id", () => {
+test("the API client has its endpoints: create (after a list, to prove what a lost answer made), then read by id", () => {
   expect(report.client.read).toEqual({ name: "www", containerId: "00000000-0000-4000-8000-00000000a991", projectId: "00000000-0000-4000-8000-0000000a11ce" });
-  expect(report.client.requests.slice(0, 2)).toEqual([
+  expect(report.client.requests.slice(0, 3)).toEqual([
+    "GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
     "POST /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
     `GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains/${report.client.created}`,
   ]);

@@ -22,7 +22,6 @@ test("Configure's client admits every request through the admission control the 
   const service = new HostingProviderService({
     version: "0.0.0",
     engine: { log: () => undefined, attach: () => undefined, close: () => undefined },
-    redact: (text) => text,
     rateController: () => {
       made++;
       return {

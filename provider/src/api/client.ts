@@ -51,12 +51,34 @@ export interface Collection<R = unknown, L = R> {
   created?: CreatedLookup<R, any>;
 }
 
+/**
+ * How a create finds what it made when its answer was lost (or unreadable), and how it proves the
+ * record is its own: a record that merely has the same name may be another stack's, and adopting
+ * it would let this stack overwrite, and later delete, what is not its own.
+ */
 export interface CreatedLookup<R, L> {
+  /** Where the record would be listed (by default this collection's list). */
   in?: Collection<any, L>;
-  /** Whether `listed` is the record a create of `body` (camelCase, as sent) made. */
+  /** Whether `listed` carries every field a create of `body` (camelCase, as sent) set. */
   match(listed: L, body: Record<string, any>): boolean;
+  /**
+   * What proves a matching record was made by this create:
+   * - `createdAt`: the server created it (by its own clock, from its Date header) after this create was first sent;
+   * - `absentBefore`: no matching record was listed just before the create was sent (a list read before every create);
+   * - `identical`: any matching record is as good as one made now (a link: it has nothing of its own to overwrite).
+   */
+  proof: "createdAt" | "absentBefore" | "identical";
+  /** For `createdAt`: when the record was created (ISO 8601, the server's clock). */
+  createdAt?(listed: L): string | undefined;
+  /** The answer to give for it (by default the listed record itself). */
   answer?(listed: L, found: { get(id: string, opts: CallOptions): Promise<any> }, opts: CallOptions): Promise<R | undefined> | R | undefined;
 }
+
+/**
+ * How much earlier than our clock says a create was sent the server may date a record it made
+ * then: the Date header's whole seconds, and the time the request took to arrive.
+ */
+const CLOCK_SLACK_MS = 2_000;
 
 export interface HostingClientOptions {
   /** `https://…`, or `http://` to a loopback host (localhost, 127.0.0.0/8, ::1). May carry a path prefix. */
@@ -133,18 +155,31 @@ export class CollectionApi<R, L> {
 
   /**
    * POST a new record. When the outcome of an attempt is unknown, what it may have made is looked
-   * up (the collection's `created`) before anything is sent again (transport.ts).
+   * up (the collection's `created`) before anything is sent again (transport.ts), and adopted only
+   * if it is proven to be this create's own.
    */
-  create(projectId: string | undefined, body: Record<string, unknown>, opts: CallOptions = {}): Promise<R> {
-    const lookup = this.collection.created;
-    const recover = lookup && (async (o: CallOptions) => {
-      const where = lookup.in ? this.client.of(lookup.in) : this;
-      const listed = (await where.list(projectId, o)).find((record) => lookup.match(record, body));
-      if (listed === undefined) return undefined;
-      const found = { get: (id: string, opts: CallOptions) => this.get(projectId, id, opts) };
-      const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
-      return value === undefined ? undefined : { value };
-    });
+  async create(projectId: string | undefined, body: Record<string, unknown>, opts: CallOptions = {}): Promise<R> {
+    const lookup = this.collection.created as CreatedLookup<R, { id: string }> | undefined;
+    const where = lookup?.in ? this.client.of(lookup.in) : (this as unknown as CollectionApi<R, { id: string }>);
+    const matching = async (o: CallOptions) => (await where.list(projectId, o)).filter((record) => lookup!.match(record, body));
+    const before = lookup?.proof === "absentBefore" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
+    const sentAt = Date.now();
+    const ours = (record: { id: string }): boolean => {
+      if (lookup!.proof === "identical") return true;
+      if (before) return !before.has(record.id);
+      const created = Date.parse(lookup!.createdAt?.(record) ?? "");
+      const offset = this.t.serverClockOffsetMs;
+      return Number.isFinite(created) && offset !== undefined && created >= sentAt + offset - CLOCK_SLACK_MS;
+    };
+    const recover =
+      lookup &&
+      (async (o: CallOptions) => {
+        const listed = (await matching(o)).find(ours);
+        if (listed === undefined) return undefined;
+        const found = { get: (id: string, opts: CallOptions) => this.get(projectId, id, opts) };
+        const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
+        return value === undefined ? undefined : { value };
+      });
     return this.t.request({ ...opts, method: "POST", path: this.base(projectId), body: toWire(body), response: { kind: "json", schema: this.collection.record }, recover });
   }
 

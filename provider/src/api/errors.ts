@@ -14,6 +14,7 @@
 //   │   ├─ RequestTimeoutError       our per-request timeout fired
 //   │   └─ AbortedError              the caller's AbortSignal fired
 //   ├─ ResponseValidationError       a 2xx body that does not match the wire schema
+//   ├─ SizeLimitError                a request or an answer larger than the client sends or reads
 //   └─ InvalidIdError                an id that cannot be a path segment (nothing was sent)
 //
 // Every ApiError is built by `createApiError`, the single factory that reads both error
@@ -127,6 +128,29 @@ export class AbortedError extends NetworkError {
   }
 }
 
+/**
+ * A request body larger than the client sends (nothing was sent), or an answer larger than it
+ * reads (it stopped reading; the server answered, so a write's effect is unknown).
+ */
+export class SizeLimitError extends HostingApiClientError {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly direction: "request" | "response",
+    readonly limitBytes: number,
+    readonly status?: number,
+  ) {
+    super(
+      direction === "request"
+        ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} the provider sends; nothing was sent`
+        : `${method} ${path}: the API's answer (HTTP ${status}) is larger than the ${mebibytes(limitBytes)} the provider reads; ` +
+          `it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
+    );
+  }
+}
+
+const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
 /** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
 export class InvalidIdError extends HostingApiClientError {
   constructor(what: string, value: unknown, why: string) {
@@ -171,6 +195,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   408: "REQUEST_TIMEOUT",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  431: "REQUEST_HEADER_FIELDS_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_ENTITY",
   429: "RATE_LIMITED",
@@ -196,6 +221,7 @@ const TEXT_BY_STATUS: Record<number, string> = {
 };
 
 export function codeForStatus(status: number): string {
+  if (status >= 300 && status < 400) return "REDIRECT_NOT_FOLLOWED";
   return CODE_BY_STATUS[status] ?? `HTTP_${status}`;
 }
 
@@ -211,6 +237,8 @@ export interface ErrorResponse {
   retryAfterMs?: number;
   /** Strings that must never appear in an error (the bearer token). */
   secrets?: readonly string[];
+  /** What was sent, for the answers that are about its size (413, 431). */
+  sent?: { bodyBytes: number; tokenBytes: number };
 }
 
 function headerValue(headers: ErrorResponse["headers"], name: string): string | undefined {
@@ -284,10 +312,33 @@ const FAMILY: Record<number, ApiErrorClass> = {
 const classForStatus = (status: number): ApiErrorClass => FAMILY[status] ?? (status >= 500 && status <= 599 ? ServerError : ApiError);
 
 /** The one place an ApiError is built. */
+/**
+ * What the client knows better than the API's text: a redirect it does not follow (and where it
+ * pointed), and which part of the request was too large.
+ */
+function explained(res: ErrorResponse, text: string | undefined): string | undefined {
+  const said = text ? ` (${text})` : "";
+  if (res.status >= 300 && res.status < 400) {
+    const location = headerValue(res.headers, "location");
+    return (
+      `the API answered with a redirect ${location ? `to ${location}` : "that says nowhere"}, which the provider does not follow: ` +
+      `a redirect could carry the bearer token to another host. Set hosting:baseUrl to the address the API answers at${said}`
+    );
+  }
+  if (res.status === 413 && res.sent) return `the request body (${res.sent.bodyBytes.toLocaleString("en")} bytes) is larger than the server takes${said}`;
+  if (res.status === 431 && res.sent) {
+    return (
+      `the request's headers are larger than the server takes, and the bearer token is the only large one ` +
+      `(${res.sent.tokenBytes.toLocaleString("en")} bytes): check that hosting:token holds the access token and nothing else${said}`
+    );
+  }
+  return undefined;
+}
+
 export function createApiError(res: ErrorResponse): ApiError {
   const parsed = parseErrorBody(res.body);
   const code = parsed.code ?? codeForStatus(res.status);
-  const detail = redact(parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`, res.secrets);
+  const detail = redact(explained(res, parsed.message) ?? parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`, res.secrets);
   const requestId = parsed.requestId ?? headerValue(res.headers, "x-request-id");
   const Cls = classForStatus(res.status);
   return new Cls({
@@ -318,6 +369,28 @@ export function isNotFound(e: unknown): e is NotFoundError {
   return e instanceof NotFoundError;
 }
 
+/** The 409 codes the API document names for conflicts other than a taken name (section 7). */
+const OTHER_CONFLICTS = new Set([
+  "AUTOSCALING_OWNS_REPLICAS",
+  "LIFECYCLE_UNSUPPORTED",
+  "PROJECT_SUSPENDED",
+  "INSUFFICIENT_CAPACITY",
+  "RWO_REPLICA_LIMIT",
+  "VOLUME_ALREADY_ATTACHED",
+  "ALREADY_ATTACHED",
+  "MOUNT_PATH_IN_USE",
+  "VOLUME_ATTACHED",
+]);
+
+/**
+ * Whether a create was refused because its name (or, for a link, the link itself) is taken: a
+ * 409 to a POST that is none of the other conflicts the API names. The document does not say
+ * which code a taken name has, so none is relied on.
+ */
+export function isNameTaken(e: unknown): boolean {
+  return e instanceof ConflictError && e.method === "POST" && !OTHER_CONFLICTS.has(e.code);
+}
+
 /**
  * Whether a failed request may have acted on the server without our knowing what it did: a write
  * (any method but GET) that may have reached the server and got no answer, or whose answer was a
@@ -328,5 +401,6 @@ export function isNotFound(e: unknown): e is NotFoundError {
 export function outcomeUnknown(e: unknown): boolean {
   if (e instanceof NetworkError) return e.method !== "GET" && e.mayHaveReachedServer;
   if (e instanceof ServerError || e instanceof ResponseValidationError) return e.method !== "GET";
+  if (e instanceof SizeLimitError) return e.method !== "GET" && e.direction === "response";
   return false;
 }

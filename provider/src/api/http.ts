@@ -9,7 +9,7 @@
 // turns transport failures into NetworkError { mayHaveReachedServer }.
 
 import type { Agent, Dispatcher } from "undici";
-import { AbortedError, NetworkError, RequestTimeoutError } from "./errors";
+import { AbortedError, NetworkError, RequestTimeoutError, SizeLimitError } from "./errors";
 
 /**
  * undici is loaded on the first request, not with this module: it is the largest part of the
@@ -100,6 +100,8 @@ export interface SendRequest {
   headers: Record<string, string>;
   body?: string;
   requestTimeoutMs: number;
+  /** The largest answer read: a longer one is cut off (a Content-Length above it, at once). */
+  maxResponseBytes: number;
   signal?: AbortSignal;
 }
 
@@ -166,6 +168,8 @@ export function send(req: SendRequest): Promise<RawResponse> {
     let status = 0;
     let headers: Record<string, string | string[]> = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    const tooLarge = () => fail(new SizeLimitError(req.method, req.displayPath, "response", req.maxResponseBytes, status));
 
     const timer = setTimeout(() => fail("timeout"), req.requestTimeoutMs);
     const onCallerAbort = () => fail("abort");
@@ -180,6 +184,11 @@ export function send(req: SendRequest): Promise<RawResponse> {
       if (settled) return;
       settled = true;
       finish();
+      if (kind instanceof SizeLimitError) {
+        abortFn?.(kind);
+        reject(kind);
+        return;
+      }
       const reached = sent || gotHeaders;
       const common = { method: req.method, path: req.displayPath, mayHaveReachedServer: reached };
       const marker = new Error(kind === "timeout" ? "request timed out" : "request aborted");
@@ -222,9 +231,15 @@ export function send(req: SendRequest): Promise<RawResponse> {
         gotHeaders = true;
         status = statusCode;
         headers = parseRawHeaders(rawHeaders);
+        if (Number(headers["content-length"]) > req.maxResponseBytes) tooLarge();
         return true;
       },
       onData(chunk: Buffer): boolean {
+        received += chunk.length;
+        if (received > req.maxResponseBytes) {
+          tooLarge();
+          return false;
+        }
         chunks.push(chunk);
         return true;
       },

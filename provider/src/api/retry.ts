@@ -4,7 +4,7 @@
 //  - 429: the server did not act, so any method may be repeated. Wait for Retry-After
 //    (delta-seconds or an HTTP date), capped at `retryAfterCapMs` (default 30 s); without
 //    the header, exponential backoff with full jitter.
-//  - 502/503/504 and transport failures: repeat only where repeating is safe:
+//  - 5xx and transport failures: repeat only where repeating is safe:
 //      GET, HEAD, PUT, DELETE: idempotent by HTTP semantics.
 //      PATCH: NOT idempotent in general, but every PATCH this client sends sets whole
 //        fields to absolute values (`{image}`, `{env: {...full map...}}`, `{size_gb}`),
@@ -14,8 +14,9 @@
 //        queued). Otherwise the outcome is unknown: the decision is "no retry" with
 //        reason "outcome_unknown", and a request that knows how to look for what it made
 //        (a create's `recover`, transport.ts) does so before it ever sends the POST again.
-//  - 500 and other statuses: not retried (a 500 may well have acted; a 4xx will not change);
-//    a create that met a 500 is looked up as above (errors.ts `outcomeUnknown`).
+//    A 500 may well have acted, which is why only what is safe to repeat is repeated: a create
+//    that met one is looked up as above (errors.ts `outcomeUnknown`).
+//  - Other statuses: not retried (a 4xx will not change).
 //  - 503 with a Retry-After header honours it (capped) instead of the backoff.
 
 export type RetryReason =
@@ -61,7 +62,6 @@ export const DEFAULT_BASE_DELAY_MS = 500;
 export const DEFAULT_MAX_DELAY_MS = 10_000;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"]);
-const UNAVAILABLE_STATUSES = new Set([502, 503, 504]);
 
 /** Methods we may repeat after an unknown outcome (see the PATCH note above). */
 export function isRepeatableMethod(method: string): boolean {
@@ -126,7 +126,7 @@ export function retryDecision(input: RetryInput): RetryDecision {
   } else if (input.status === 429) {
     reason = "rate_limited";
     delayMs = parseRetryAfter(input.retryAfter, input.now, input.retryAfterCapMs) ?? backoff();
-  } else if (input.status !== undefined && UNAVAILABLE_STATUSES.has(input.status)) {
+  } else if (input.status !== undefined && input.status >= 500 && input.status <= 599) {
     reason = isRepeatableMethod(method) ? "server_unavailable" : "outcome_unknown";
     delayMs = parseRetryAfter(input.retryAfter, input.now, input.retryAfterCapMs) ?? backoff();
   } else {

@@ -30,6 +30,7 @@ import {
   NotFoundError,
   ResponseValidationError,
   ServerError,
+  SizeLimitError,
   createApiError,
   outcomeUnknown,
   redact,
@@ -41,6 +42,10 @@ import { parseWire } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
 const DEFAULT_PAUSE_MS = 1000;
+/** The largest request body sent: far above what any bounded input makes, far below what stalls a server. */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** The largest answer read unless configured otherwise: a project's list of 10,000 apps is about 6 MB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -75,6 +80,8 @@ export interface TransportOptions {
   prefix: string;
   token: string;
   requestTimeoutMs: number;
+  /** The largest answer read (default 64 MiB). */
+  maxResponseBytes?: number;
   maxRetries: number;
   retryAfterCapMs: number;
   retryBaseDelayMs?: number;
@@ -104,8 +111,24 @@ export class Transport {
     this.rate = opts.rateController ?? new RateController(opts.rateControl);
   }
 
+  /** When this client's requests were answered 429, most recent last (a few minutes' worth). */
+  private readonly rateLimited: number[] = [];
+  /** The server's clock minus ours, from the last answer's Date header (whole seconds), if any came. */
+  serverClockOffsetMs?: number;
+
   request<T>(spec: RequestSpec<T>): Promise<T> {
     return this.loop(spec);
+  }
+
+  /** How many answers were 429 since `since` (epoch ms): what held up an operation that ran out of time. */
+  rateLimitedSince(since: number): number {
+    while (this.rateLimited.length > 0 && this.rateLimited[0] < Date.now() - 10 * 60_000) this.rateLimited.shift();
+    return this.rateLimited.filter((at) => at >= since).length;
+  }
+
+  private noteServerClock(date: string | undefined): void {
+    const at = date === undefined ? NaN : Date.parse(date);
+    if (Number.isFinite(at)) this.serverClockOffsetMs = at - Date.now();
   }
 
   /**
@@ -138,6 +161,8 @@ export class Transport {
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
       headers["content-type"] = "application/json";
+      // Check bounds each property; this bounds the whole, before anything is sent.
+      if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) throw new SizeLimitError(method, path, "request", MAX_REQUEST_BYTES);
     }
     let recovering = false;
     // An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504).
@@ -169,6 +194,9 @@ export class Transport {
       const started = Date.now();
       let res: RawResponse | undefined;
       let netErr: NetworkError | undefined;
+      let failure: HostingApiClientError;
+      let retryAfter: string | undefined;
+      let pauseMs = 0;
       try {
         res = await send({
           dispatcher: this.opts.dispatcher ?? sharedDispatcher(),
@@ -179,6 +207,7 @@ export class Transport {
           headers,
           body,
           requestTimeoutMs,
+          maxResponseBytes: this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
           signal: attemptSignal,
         });
       } catch (e) {
@@ -187,48 +216,62 @@ export class Transport {
           this.log(`${method} ${path} -> aborted by caller after ${Date.now() - started}ms (attempt ${attempt + 1})`);
           throw e;
         }
-        if (!(e instanceof NetworkError)) throw e;
-        netErr = e;
+        if (e instanceof NetworkError) netErr = e;
+        else if (!(e instanceof SizeLimitError)) throw e;
+        failure = e;
       }
       const ms = Date.now() - started;
 
-      let failure: HostingApiClientError;
-      let retryAfter: string | undefined;
-      let pauseMs = 0;
       if (res) {
         const requestId = firstHeader(res.headers["x-request-id"]);
         this.log(
           `${method} ${path} -> ${res.status} in ${ms}ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ""})`,
         );
+        this.noteServerClock(firstHeader(res.headers.date));
         retryAfter = firstHeader(res.headers["retry-after"]);
         const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
         // Client-wide: after a 429 everyone waits for the Retry-After moment (1 s when the
         // header is missing or unreadable), and the rate is cut.
         pauseMs = retryAfterMs ?? DEFAULT_PAUSE_MS;
+        if (res.status === 429) this.rateLimited.push(Date.now());
         this.rate.settle(ticket, res.status === 429 ? { kind: "rate_limited", waitMs: pauseMs } : { kind: "success" });
-        if (res.status >= 200 && res.status < 300) return this.parse(spec, res, requestId);
-        failure = createApiError({
-          status: res.status,
-          method,
-          path,
-          headers: res.headers,
-          body: res.body,
-          retryAfterMs,
-          secrets: this.#secrets,
-        });
-      } else {
-        failure = netErr!;
+        if (res.status >= 200 && res.status < 300) {
+          try {
+            return this.parse(spec, res, requestId);
+          } catch (e) {
+            // A success we cannot read: the server acted (a write's effect is not known), and the same answer would come again.
+            if (!(e instanceof ResponseValidationError)) throw e;
+            failure = e;
+          }
+        } else {
+          failure = createApiError({
+            status: res.status,
+            method,
+            path,
+            headers: res.headers,
+            body: res.body,
+            retryAfterMs,
+            secrets: this.#secrets,
+            sent: { bodyBytes: body === undefined ? 0 : Buffer.byteLength(body), tokenBytes: Buffer.byteLength(this.#token) },
+          });
+        }
+      } else if (netErr) {
         this.log(
-          `${method} ${path} -> ${netErr!.code} after ${ms}ms (attempt ${attempt + 1}; ` +
-            `${netErr!.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
+          `${method} ${path} -> ${netErr.code} after ${ms}ms (attempt ${attempt + 1}; ` +
+            `${netErr.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
         );
+      } else {
+        this.log(`${method} ${path} -> ${failure!.message}`);
       }
+      failure = failure!;
+      /** The server answered that it did it: a lookup that finds nothing must not send it again. */
+      const acted = (res !== undefined && res.status < 300) || (failure instanceof SizeLimitError && (failure.status ?? 0) < 300);
 
       const decision = retryDecision({
         method,
         attempt,
         maxRetries: this.opts.maxRetries,
-        status: res?.status,
+        status: res?.status ?? (failure instanceof SizeLimitError ? failure.status : undefined),
         networkError: netErr !== undefined,
         mayHaveReachedServer: netErr?.mayHaveReachedServer,
         retryAfter,
@@ -261,6 +304,10 @@ export class Transport {
         if (found !== undefined) {
           this.log(`${method} ${path}: the earlier attempt took effect; using the existing resource`);
           return found.value;
+        }
+        if (acted) {
+          this.log(`${method} ${path}: the server acted, but nothing it made was found; not sending again`);
+          throw failure;
         }
         this.log(`${method} ${path}: not found; sending again in ${decision.delayMs}ms`);
         if (await gaveUpWaiting(decision.delayMs)) return abandon();

@@ -52,10 +52,14 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
  * The change an update asks for that the API cannot make (a grow-only value shrinking, a value
  * fixed at creation changing), judged against the live outputs: they are the truth, and they
  * hold what the service chose for a property the program only now sets (a database's memory).
- * Update calls it in its preview, so it fails at preview; Diff, which a refresh also calls the
- * other way round, never does (there a shrink is drift to show).
+ * And an update that would have to send a value the program ignores and the API never returns
+ * (a registry's password, which may have been rotated elsewhere). Update calls it in its preview,
+ * so it fails at preview; Diff, which a refresh also calls the other way round, never does (there
+ * a shrink is drift to show).
  */
-export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap): CheckFailure | undefined {
+export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): CheckFailure | undefined {
+  const stale = inputFields(spec).find((f) => f.resentOnUpdate && f.notReturned && ignoreChanges.some((path) => path === f.name || path.startsWith(`${f.name}.`) || path.startsWith(`${f.name}[`)));
+  if (stale) return { property: stale.name, reason: staleResend(spec, stale, olds, news) };
   for (const field of inputFields(spec)) {
     const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
@@ -71,6 +75,17 @@ export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: Propert
     }
   }
   return undefined;
+}
+
+function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string {
+  const changing = inputFields(spec).filter((f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]));
+  const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
+  return (
+    `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never ` +
+    `returns its ${field.name}, so the provider could only send the ${field.name} it last set (which may have been changed ` +
+    `outside Pulumi since) or none (which clears it). Either take ${field.name} out of ignoreChanges and set its current value ` +
+    `in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`
+  );
 }
 
 export function missingReason(field: Field, packageName: string): string {

@@ -62,7 +62,7 @@ export interface ResolvedConfig {
 }
 
 /** Configure: every setting from its sources, in order. */
-export function resolveConfig(spec: ObjectSpec, packageName: string, args: PropertyMap, variables: Map<string, string>, env: Environment): ResolvedConfig {
+export function resolveConfig(spec: ObjectSpec, packageName: string, args: PropertyMap, variables: Map<string, PropertyValue>, env: Environment): ResolvedConfig {
   const prefix = `${packageName}:config:`;
   const fromVariables: PropertyMap = {};
   for (const [key, value] of variables) if (key.startsWith(prefix)) fromVariables[key.slice(prefix.length)] = value;

@@ -142,6 +142,12 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
   idFormat?: string;
   deleteBeforeReplace?: boolean;
   lifecycle: Lifecycle<T, C, Checked<T, F>>;
+  /**
+   * Why the live resource is not finished (its last rollout failed, it is not ready yet), or
+   * nothing when it is. A read of an unfinished resource answers as a partial failure, so that the
+   * engine keeps it failed through a refresh and the next `pulumi up` retries it.
+   */
+  unfinished?(live: Partial<T>): string | undefined;
   /** Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export read through it. */
   list?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<Listed<T>>>;
   /** The lookup functions it has: `get<TypeName>` (through `list` and the lifecycle's read), `get<Plural>`. */

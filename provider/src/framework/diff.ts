@@ -1,7 +1,8 @@
 // Diff: compare new inputs with the resource's current state. It never fails: the engine
 // also calls it after a refresh, the other way round (olds = what Read returned, news = the
 // stored inputs), where a shrink or a resize is drift to show, not an error. Changes the API
-// cannot make are refused by Check, which sees the program's inputs.
+// cannot make are refused by the update's preview (check.ts `refusedChange`).
+import { parsePropertyPath, resetPath } from "./paths";
 import { Field, ObjectSpec, inputFields } from "./spec";
 import { PropertyMap, containsUnknown, deepEqual } from "./values";
 
@@ -21,10 +22,16 @@ export interface DiffResult {
   deleteBeforeReplace: boolean;
 }
 
-export function diffInputs(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap = {}): DiffResult {
+/**
+ * `ignoreChanges` (the resource option) holds paths that read as unchanged whatever the two
+ * sides say: the engine passes them to every Diff, a refresh's included, and leaves the result as
+ * the provider gives it.
+ */
+export function diffInputs(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap = {}, ignoreChanges: readonly string[] = []): DiffResult {
+  const compared = withIgnoredAsCurrent(spec, olds, news, oldInputs, ignoreChanges);
   const detailedDiff: Record<string, PropertyChange> = {};
   for (const field of inputFields(spec)) {
-    const change = fieldChange(field, olds, news, oldInputs);
+    const change = fieldChange(field, olds, compared, oldInputs);
     if (change) detailedDiff[field.name] = change;
   }
   const diffs = Object.keys(detailedDiff);
@@ -51,4 +58,19 @@ function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInpu
   if (!containsUnknown(next) && deepEqual(next, current)) return undefined;
   const base = current === undefined ? "ADD" : "UPDATE";
   return { kind: field.replaceOnChange ? `${base}_REPLACE` : base, inputDiff: live === undefined };
+}
+
+/** What each input is now, as a diff compares it: the live value, or the old input where the API never returns it. */
+function current(spec: ObjectSpec, olds: PropertyMap, oldInputs: PropertyMap): PropertyMap {
+  return Object.fromEntries(inputFields(spec).map((f) => [f.name, f.notReturned ? oldInputs[f.name] : (olds[f.name] ?? oldInputs[f.name])]));
+}
+
+/** The new inputs with every ignored path holding its current value, so that it compares as unchanged. */
+function withIgnoredAsCurrent(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap, ignoreChanges: readonly string[]): PropertyMap {
+  if (ignoreChanges.length === 0) return news;
+  const now = current(spec, olds, oldInputs);
+  return ignoreChanges.reduce((compared, ignored) => {
+    const path = parsePropertyPath(ignored);
+    return path ? resetPath(now, compared, path) : compared;
+  }, news);
 }

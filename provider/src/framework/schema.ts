@@ -46,6 +46,7 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.env && `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
     flags.clearedWhenRemoved && "Taking it out of the program clears it.",
     flags.notReturned && "The API never returns it: state keeps the value the program set.",
+    flags.resentOnUpdate && flags.notReturned && "Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value.",
     flags.secret && "Secret.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }

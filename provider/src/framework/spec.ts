@@ -50,6 +50,12 @@ export interface FieldFlags {
   clearedWhenRemoved?: boolean;
   /** The API never returns it, so reads keep the input and diffs compare against the old input. */
   notReturned?: boolean;
+  /**
+   * Every update sends it again (the API replaces the whole record). With `notReturned`, the only
+   * value there is to send is the last one set, so an update while it is in `ignoreChanges` (it
+   * may have been changed elsewhere) fails at preview rather than send a stale value.
+   */
+  resentOnUpdate?: boolean;
   /** The API cannot change it after creation: an update that changes it fails at preview with this explanation. */
   fixedAfterCreate?: string;
   /** Format check run by Check on known values. */

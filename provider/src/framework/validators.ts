@@ -134,3 +134,24 @@ export const exactlyOneOf = (...names: string[]): ObjectRule => (values) => {
   const which = set.length === 0 ? "neither was given" : `${set.join(" and ")} were both given`;
   return { property: set[1] ?? names[0], reason: `set exactly one of ${names.join(" or ")}: ${which}` };
 };
+
+const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
+const kib = (bytes: number) => (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
+
+/** A string of at most `max` bytes (UTF-8): what the provider sends is bounded; `hint` says where larger data belongs. */
+export const maxBytes = (max: number, hint?: string): Validator => (value, path) => {
+  const size = byteLength(value as string);
+  return size <= max ? undefined : `${path} is ${size.toLocaleString("en")} bytes; it may be at most ${kib(max)}${hint ? ` (${hint})` : ""}`;
+};
+
+/** A map of strings, bounded: at most `entries` entries, each value at most `valueBytes`, and `totalBytes` in all (keys and values). */
+export const boundedMap = ({ entries, valueBytes, totalBytes, hint }: { entries: number; valueBytes: number; totalBytes: number; hint?: string }): Validator => (value, path) => {
+  const map = value as Record<string, string>;
+  const keys = Object.keys(map);
+  const then = hint ? ` (${hint})` : "";
+  if (keys.length > entries) return `${path} has ${keys.length.toLocaleString("en")} entries; it may have at most ${entries.toLocaleString("en")}${then}`;
+  const tooLong = keys.find((key) => typeof map[key] === "string" && byteLength(map[key]) > valueBytes);
+  if (tooLong !== undefined) return maxBytes(valueBytes, hint)(map[tooLong], `${path}.${tooLong}`);
+  const total = keys.reduce((sum, key) => sum + byteLength(key) + (typeof map[key] === "string" ? byteLength(map[key]) : 0), 0);
+  return total <= totalBytes ? undefined : `${path} holds ${total.toLocaleString("en")} bytes in all; it may hold at most ${kib(totalBytes)}${then}`;
+};

@@ -2,7 +2,7 @@
 import { isApiError } from "../api/errors";
 import { InputError, PartialFailure } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
-import { atLeast, between, imageReference, keys, matches, variableName } from "../framework/validators";
+import { all, atLeast, between, boundedMap, imageReference, keys, matches, maxBytes, variableName } from "../framework/validators";
 import { deepEqual, type PropertyMap } from "../framework/values";
 import { defined, ignoringNotFound, movingOutput, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
 import { injectedEnvNames } from "./serviceLink";
@@ -75,20 +75,23 @@ export interface Container {
   marketplaceApp?: string;
 }
 
+/** Where data too large for an environment variable belongs. */
+const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
+
 const flags = {
   name,
   projectId,
-  image: { validate: imageReference() },
+  image: { validate: all(maxBytes(512), imageReference()) },
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
-  env: { validate: keys(variableName()), clearedWhenRemoved: true },
+  env: { validate: all(keys(variableName()), boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA })), clearedWhenRemoved: true },
   replicas: { validate: atLeast(1) },
   cpuMilli: { validate: atLeast(1) },
   memoryMb: { validate: atLeast(1) },
   storageGb: { validate: atLeast(1) },
   public: {},
-  displayName: {},
+  displayName: { validate: maxBytes(256) },
   running: { default: true },
-  restartTrigger: { notReturned: true },
+  restartTrigger: { notReturned: true, validate: maxBytes(1024, "use a hash of what changed, not the content itself") },
   status: movingOutput,
   publicUrl: output,
   internalHost: { output: true, movesOnUpdate: ["httpPort"] },
@@ -236,6 +239,10 @@ export const container: Declaration<Container, typeof flags> = {
   typeName: "Container",
   flags,
   scope: "project",
+  unfinished: (live) =>
+    live.status === "failed"
+      ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); hosting.getContainerLogs has its logs`
+      : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
   lookups: {
     byIdOrName: { noun: "container", show: "publicUrl", findByName: (ctx, name, projectId) => serviceNamed(ctx, name, projectOf(ctx, { projectId })) },

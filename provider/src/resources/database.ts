@@ -119,10 +119,16 @@ export const databaseCreation = (type: string): Collection<DatabaseCreated> => (
   record: DatabaseCreated,
   created: {
     in: services,
-    match: (s: ServiceRecord, body) => s.name === body.name && s.type === type,
+    match: (s: ServiceRecord, body) => s.name === body.name && s.type === type && sizedAsAsked(s, body.resources),
+    proof: "createdAt",
+    createdAt: (s: ServiceRecord) => s.createdAt,
     answer: (s: ServiceRecord) => (s.connection ? { service: s, connection: s.connection } : undefined),
   },
 });
+
+/** Whether a service has the sizes a create asked for (`resources` as sent, in the API's spelling). */
+const sizedAsAsked = (s: ServiceRecord, resources: Record<string, number> = {}) =>
+  (resources.cpu_milli ?? s.cpuMilli) === s.cpuMilli && (resources.memory_mb ?? s.memoryMb) === s.memoryMb && (resources.storage_gb ?? s.storageGb) === s.storageGb;
 
 /** A managed database of one kind. */
 export function managedDatabase({ type, typeName, label, noun, example }: DatabaseKind): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {

@@ -4,7 +4,7 @@ import type { Collection } from "../api/client";
 import { listOf, optional, record, text } from "../api/wire";
 import { secretConfig } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
-import { hostname } from "../framework/validators";
+import { hostname, maxBytes } from "../framework/validators";
 import { defined, ignoringNotFound, name, orGone, type Declaration } from "./common";
 
 /**
@@ -25,8 +25,8 @@ export interface Registry {
 const flags = {
   name,
   host: { validate: hostname() },
-  username: { clearedWhenRemoved: true },
-  password: { secret: true, notReturned: true, clearedWhenRemoved: true },
+  username: { clearedWhenRemoved: true, validate: maxBytes(256) },
+  password: { secret: true, notReturned: true, clearedWhenRemoved: true, resentOnUpdate: true, validate: maxBytes(8 * 1024) },
 } satisfies FlagsOf<Registry>;
 
 /** A registry (API document 2.7). The password is write-only: never returned (one sent anyway is dropped). */
@@ -36,7 +36,8 @@ export type RegistryRecord = z.output<typeof RegistryRecord>;
 /** The user's own, outside projects; read one by one, and replaced whole by PUT. */
 export const registries: Collection<RegistryRecord> = {
   path: "registries", scope: "user", record: RegistryRecord, list: listOf(RegistryRecord), readById: true, update: "PUT",
-  created: { match: (r: RegistryRecord, body) => r.name === body.name && r.host === body.host },
+  // A registry record has no creation time: one that was not there just before the create is its own.
+  created: { match: (r: RegistryRecord, body) => r.name === body.name && r.host === body.host && r.username === body.username, proof: "absentBefore" },
 };
 
 export const registryFromWire = (registry: RegistryRecord): Partial<Registry> =>

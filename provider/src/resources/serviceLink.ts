@@ -1,7 +1,7 @@
 // hosting:index:ServiceLink — injects a provider service's connection settings into a consumer.
 import { z } from "zod";
 import type { Collection } from "../api/client";
-import { isApiError } from "../api/errors";
+import { isNameTaken } from "../api/errors";
 import { byId } from "../api/loader";
 import { listOf, record, stringMap, text } from "../api/wire";
 import { referenceTo } from "../framework/declare";
@@ -54,7 +54,8 @@ const sameLink = (a: Pick<LinkRecord, "consumerServiceId" | "providerServiceId" 
 /** Listed as `{ links: [...] }`; created, never read one by one, never deleted. */
 export const serviceLinks: Collection<LinkRecord> = {
   path: "service-links", scope: "project", record: LinkRecord, list: listOf(LinkRecord, "links"),
-  created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link) },
+  // Links have no settings of their own: an identical one is as good as one made now.
+  created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link), proof: "identical" },
 };
 
 export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
@@ -120,7 +121,9 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
         const link = await links.create(inputs.projectId, wanted, { signal: ctx.signal });
         return { id: link.id, outputs: serviceLinkFromWire(link) };
       } catch (err) {
-        const same = isApiError(err, "LINK_EXISTS") ? (await links.list(inputs.projectId, { signal: ctx.signal })).find(sameLink(wanted)) : undefined;
+        // The link is taken (whatever code the API gives it): the identical link is adopted, as links have no
+        // settings of their own to overwrite, and deleting one only forgets it.
+        const same = isNameTaken(err) ? (await links.list(inputs.projectId, { signal: ctx.signal })).find(sameLink(wanted)) : undefined;
         if (!same) throw err;
         ctx.warn(`an identical service link already exists (${same.id}); it is adopted rather than created again.`);
         return { id: same.id, outputs: serviceLinkFromWire(same) };

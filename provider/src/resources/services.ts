@@ -45,8 +45,12 @@ export type ServiceRecord = z.output<typeof ServiceRecord>;
 
 export const services: Collection<ServiceRecord> = {
   path: "containers", scope: "project", record: ServiceRecord, list: listOf(ServiceRecord), update: "PATCH",
-  // Names are unique in a project: a service with the name and image sent is the one a create made.
-  created: { match: (s: ServiceRecord, body) => s.name === body.name && (s.image === undefined || s.image === body.image) },
+  // Names are unique in a project; one with the name, image and port sent, created since, is the one a create made.
+  created: {
+    match: (s: ServiceRecord, body) => s.name === body.name && s.image === body.image && (s.port === undefined || s.port === body.httpPort),
+    proof: "createdAt",
+    createdAt: (s: ServiceRecord) => s.createdAt,
+  },
 };
 
 /** The service types a resource of this package manages, each declared by the resource's own file. */

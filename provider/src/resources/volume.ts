@@ -85,7 +85,12 @@ export type VolumeRecord = z.output<typeof VolumeRecord>;
 export const volumes: Collection<VolumeRecord, VolumeListRecord> = {
   path: "volumes", scope: "project", record: VolumeRecord, list: listOf(VolumeListRecord, "volumes"), readById: true, update: "PATCH",
   // The list says less than a create's answer: the answer is the volume read by its id.
-  created: { match: (v: VolumeListRecord, body) => v.name === body.name && v.sizeGb === body.sizeGb, answer: (v, found, opts) => found.get(v.id, opts) },
+  created: {
+    match: (v: VolumeListRecord, body) => v.name === body.name && v.sizeGb === body.sizeGb,
+    proof: "createdAt",
+    createdAt: (v: VolumeListRecord) => v.createdAt,
+    answer: (v, found, opts) => found.get(v.id, opts),
+  },
 };
 
 export function volumeFromWire(volume: VolumeRecord | VolumeListRecord): Partial<Volume> {
@@ -148,6 +153,7 @@ export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
+  unfinished: (live) => (live.status === "running" ? undefined : `volume ${live.name} is not running yet: its status is "${live.status}"`),
   list: async (ctx, projectId) =>
     (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({ ...volumeFromWire(v), id: v.id })),
   lookups: { byIdOrName: { noun: "volume", show: "sizeGb" }, list: { name: "getVolumes", key: "volumes", description: "Lists the volumes of a project." } },

@@ -4,7 +4,7 @@ import { outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
 import { InputError, referenceTo, type ResourceAddress } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
-import { absolutePath, uuid } from "../framework/validators";
+import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 import { volumes, type VolumeRecord } from "./volume";
 
@@ -34,7 +34,7 @@ export interface VolumeAttachment {
 const flags = {
   volumeId: { replaceOnChange: true, validate: uuid() },
   containerId: { replaceOnChange: true, validate: uuid() },
-  mountPath: { replaceOnChange: true, validate: absolutePath() },
+  mountPath: { replaceOnChange: true, validate: all(maxBytes(1024), absolutePath()) },
   readOnly: { replaceOnChange: true, default: false },
   projectId,
   attachmentId: { output: true },

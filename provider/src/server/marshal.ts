@@ -51,35 +51,42 @@ function declaredSecrets(fields: Field[]): Set<string> {
   return paths;
 }
 
+interface Wiring {
+  declared: Set<string>;
+  arrived: Set<string>;
+  /** Told the strings of every value it wraps secret. */
+  learn?: (secrets: string[]) => void;
+}
+
 /** `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out (`services[].env`). */
-function wire(value: PropertyValue | undefined, path: string, shape: string, declared: Set<string>, arrived: Set<string>): unknown {
+function wire(value: PropertyValue | undefined, path: string, shape: string, wiring: Wiring): unknown {
   if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
   let out: unknown = value;
-  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, declared, arrived));
+  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
   else if (isPlainObject(value)) {
-    out = Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, declared, arrived)]),
-    );
+    out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]));
   }
-  return declared.has(shape) || arrived.has(path) ? secret(out) : out;
+  if (!wiring.declared.has(shape) && !wiring.arrived.has(path)) return out;
+  wiring.learn?.(stringsIn(value));
+  return secret(out);
 }
 
 /**
  * Builds the Struct the engine stores. Values declared secret, and those that arrived
- * secret, are wrapped, at the depth where they are secret.
+ * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
-export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set()): Struct {
-  const declared = declaredSecrets(fields);
+export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): Struct {
+  const wiring: Wiring = { declared: declaredSecrets(fields), arrived: arrivedSecret, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) out[key] = wire(value, key, key, declared, arrivedSecret);
+    if (value !== undefined) out[key] = wire(value, key, key, wiring);
   }
   return Struct.fromJavaScript(out as any);
 }
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */
 export function secretStrings({ values, secrets }: Unmarshalled): string[] {
-  return [...secrets].flatMap((path) => stringsIn(valueAt(values, path))).filter((text) => text.length >= 4);
+  return [...secrets].flatMap((path) => stringsIn(valueAt(values, path)));
 }
 
 function valueAt(values: PropertyMap, path: string): unknown {

@@ -16,24 +16,23 @@ import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
 import { previewCreate, previewUpdate } from "../framework/preview";
 import { desiredInputs, impliedInputs, recordedOutputs } from "../framework/state";
-import type { CheckFailure } from "../framework/spec";
-import { containsUnknown, type PropertyMap } from "../framework/values";
+import type { CheckFailure, Field, ObjectSpec } from "../framework/spec";
+import { Unknown, containsUnknown, type PropertyMap, type PropertyValue } from "../framework/values";
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
-import { fromStruct, secretStrings, toStruct } from "./marshal";
+import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
+import { Secrets } from "./secrets";
 
 export interface ServiceOptions {
   version: string;
   engine: EngineLog;
-  /** Debug lines (request traces with secrets redacted), when the engine asked for verbose logs. */
+  /** Debug lines (request traces), when the engine asked for verbose logs; redacted here. */
   debug?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
-  /** Told every secret the provider learns (the token), so that output can be scrubbed of it. */
-  onSecret?: (secret: string) => void;
-  /** Scrubs every secret the provider has learned from a text. */
-  redact: (text: string) => string;
+  /** Every secret the provider learns, and the redaction of all it says (start.ts shares it with stderr). */
+  secrets?: Secrets;
   /** Makes the API client's admission control in place of the adaptive one (a benchmark's plugin). */
   rateController?: () => Admission;
 }
@@ -98,7 +97,10 @@ const DEADLINE_GRACE_MS = 5_000;
 const INVOKE_TIMEOUT_MS = 60_000;
 
 interface Configured {
-  client: HostingClient;
+  /** None while a setting is not known yet (a preview of a provider configured from other resources' outputs). */
+  client?: HostingClient;
+  /** The settings not known yet, as `<package>:<key>`. */
+  unknown: string[];
   /** The provider's settings as Configure resolved them. */
   values: PropertyMap;
   /** The provider's poll loops, one per source (see OperationContext.sharedPoll). */
@@ -115,7 +117,26 @@ export class HostingProviderService {
   private readonly inFlight = new Set<AbortController>();
   private cancelled = false;
 
-  constructor(private readonly options: ServiceOptions) {}
+  private readonly secrets: Secrets;
+
+  constructor(private readonly options: ServiceOptions) {
+    this.secrets = options.secrets ?? new Secrets();
+  }
+
+  /** Every text the provider says, with every secret it knows blanked out. */
+  private readonly redact = (text: string) => this.secrets.redact(text);
+
+  /** What the engine sent, as plain values; its secrets are learned, so that nothing said can repeat them. */
+  private unmarshal(struct: Struct | undefined): Unmarshalled {
+    const unmarshalled = fromStruct(struct);
+    this.secrets.learn(secretStrings(unmarshalled));
+    return unmarshalled;
+  }
+
+  /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
+  private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): Struct {
+    return toStruct(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
+  }
 
   /** Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers. */
   cancelAll() {
@@ -147,43 +168,61 @@ export class HostingProviderService {
   private async operation<T>(
     urn: string,
     timeout: number,
-    secrets: readonly string[],
     run: (ctx: OperationContext<HostingClient>) => Promise<T>,
     grace = DEADLINE_GRACE_MS,
   ): Promise<T> {
     const configured = this.configured;
     if (!configured) throw plainError(grpc.status.FAILED_PRECONDITION, "the provider is not configured");
+    const client = configured.client;
+    if (!client) {
+      const keys = configured.unknown.join(", ");
+      throw plainError(
+        grpc.status.FAILED_PRECONDITION,
+        `the provider's ${keys} ${configured.unknown.length > 1 ? "are" : "is"} not known yet: ${configured.unknown.length > 1 ? "they come" : "it comes"} ` +
+          `from another resource's outputs, which a preview does not have. This call needs the API; it runs once ${keys} ` +
+          `${configured.unknown.length > 1 ? "are" : "is"} known, at \`pulumi up\`.`,
+      );
+    }
     const controller = new AbortController();
     if (this.cancelled) controller.abort();
     this.inFlight.add(controller);
     const deadline = setTimeout(() => controller.abort(new OperationDeadline("the operation ran past its timeout")), Math.max(timeout, 1) + grace);
     deadline.unref();
-    const redact = (text: string) => secrets.reduce((out, secret) => out.split(secret).join("[secret]"), this.options.redact(text));
     const ctx: OperationContext<HostingClient> = {
-      client: configured.client,
+      client,
       config: configured.values,
       signal: controller.signal,
       operationTimeoutMs: timeout,
-      progress: (message) => this.options.engine.log("info", message, urn, true),
-      warn: (message) => this.options.engine.log("warning", message, urn, false),
-      redact,
+      progress: (message) => this.options.engine.log("info", this.redact(message), urn, true),
+      warn: (message) => this.options.engine.log("warning", this.redact(message), urn, false),
+      redact: this.redact,
       sharedPoll: <P>(key: string, fetch: () => Promise<P>) => {
         if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
         return configured.polls.get(key) as SharedPoll<P>;
       },
     };
+    const started = Date.now();
     try {
       return await run(ctx);
     } catch (err) {
       const timedOut = controller.signal.aborted && controller.signal.reason instanceof OperationDeadline;
-      if (timedOut && !(err instanceof PartialFailure)) {
-        throw plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${Math.round(timeout / 1000)}s (customTimeouts): ${(err as Error).message}`);
-      }
+      if (timedOut && !(err instanceof PartialFailure)) throw this.deadlineError(urn, timeout, client.transport.rateLimitedSince(started), err);
       throw err;
     } finally {
       clearTimeout(deadline);
       this.inFlight.delete(controller);
     }
+  }
+
+  /** What ran out of time, and why when it was the API's rate limit that held it up. */
+  private deadlineError(urn: string, timeout: number, rateLimited: number, err: unknown): GrpcError {
+    const limit = urn === "" ? `${Math.round(timeout / 1000)}s (the time a function may take)` : `${Math.round(timeout / 1000)}s (customTimeouts)`;
+    const why =
+      rateLimited > 0
+        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} 429 RATE_LIMITED, and every request ` +
+          `waited as Retry-After said); run it again when the API is less busy, or lower \`pulumi up --parallel\``
+        : (err as Error).message;
+    return plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${limit}: ${why}`);
   }
 
   // ---- plugin ----
@@ -215,43 +254,45 @@ export class HostingProviderService {
 
   checkConfig: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
     const spec = boundPackage.provider();
-    const news = fromStruct(request.getNews());
+    const news = this.unmarshal(request.getNews());
     const { inputs, failures } = checkConfig(spec, pkg.name, news.values, this.env, news.secrets);
-    return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
+    return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
 
   diffConfig: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
     const spec = boundPackage.provider();
-    const olds = checkConfig(spec, pkg.name, fromStruct(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
-    const news = checkConfig(spec, pkg.name, fromStruct(request.getNews()).values, {}).inputs;
+    const olds = checkConfig(spec, pkg.name, this.unmarshal(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
+    const news = checkConfig(spec, pkg.name, this.unmarshal(request.getNews()).values, {}).inputs;
     return diffResponse(diffInputs(spec, olds, news, olds));
   };
 
   configure: Handler<provproto.ConfigureRequest, provproto.ConfigureResponse> = async (request) => {
     const spec = boundPackage.provider();
-    const variables = new Map<string, string>();
-    request.getVariablesMap().forEach((value, key) => variables.set(key, value));
-    const { values, missing, failures } = resolveConfig(spec, pkg.name, fromStruct(request.getArgs()).values, variables, this.env);
+    const variables = new Map<string, PropertyValue>();
+    request.getVariablesMap().forEach((value, key) => variables.set(key, value === UNKNOWN_SENTINEL ? Unknown : value));
+    const { values, missing, unknown, failures } = resolveConfig(spec, pkg.name, this.unmarshal(request.getArgs()).values, variables, this.env);
     if (missing.length > 0) throw missingConfigKeys(missing.map((f) => ({ name: `${pkg.name}:${f.name}`, description: f.description })));
     if (failures.length > 0) {
       throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "));
     }
     const settings = values as { baseUrl: string; token: string; projectId?: string; requestTimeoutSeconds: number; maxRetries: number };
-    this.options.onSecret?.(settings.token);
-    this.configured = {
-      client: new HostingClient({
-        baseUrl: settings.baseUrl,
-        token: settings.token,
-        requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
-        maxRetries: settings.maxRetries,
-        userAgent: `pulumi-resource-hosting/${this.options.version}`,
-        logger: this.options.debug,
-        rateController: this.options.rateController?.(),
-      }),
-      values,
-      polls: new Map(),
-    };
+    if (typeof settings.token === "string") this.secrets.learn([settings.token]);
+    // A setting not known yet (another resource's output, at preview): Check, Diff and previews work
+    // without the API; whatever needs it says which setting it waits for (`operation`).
+    const client =
+      unknown.length > 0
+        ? undefined
+        : new HostingClient({
+            baseUrl: settings.baseUrl,
+            token: settings.token,
+            requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+            maxRetries: settings.maxRetries,
+            userAgent: `pulumi-resource-hosting/${this.options.version}`,
+            logger: this.options.debug && ((line) => this.options.debug!(this.redact(line))),
+            rateController: this.options.rateController?.(),
+          });
+    this.configured = { client, unknown: unknown.map((f) => `${pkg.name}:${f.name}`), values, polls: new Map() };
     const response = new provproto.ConfigureResponse();
     response.setAcceptsecrets(true);
     response.setSupportspreview(true);
@@ -264,51 +305,51 @@ export class HostingProviderService {
 
   check: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
     const { spec } = this.resource(typeOf(request));
-    const news = fromStruct(request.getNews());
+    const news = this.unmarshal(request.getNews());
     const { inputs, failures } = checkInputs(spec, news.values, { packageName: pkg.name, config: this.config, secretPaths: news.secrets });
-    return checkResponse(toStruct(inputs, spec.fields, news.secrets), failures);
+    return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
 
   diff: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
-    // ignoreChanges is the engine's business: it has put the old inputs back into news before Check.
+    // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
     const { spec } = this.resource(typeOf(request));
-    const olds = fromStruct(request.getOlds()).values;
-    const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()).values : olds;
-    return diffResponse(diffInputs(spec, olds, fromStruct(request.getNews()).values, oldInputs));
+    const olds = this.unmarshal(request.getOlds()).values;
+    const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()).values : olds;
+    return diffResponse(diffInputs(spec, olds, this.unmarshal(request.getNews()).values, oldInputs, request.getIgnorechangesList()));
   };
 
   create: Handler<provproto.CreateRequest, provproto.CreateResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const inputs = fromStruct(request.getProperties());
+    const inputs = this.unmarshal(request.getProperties());
+    this.refuseUnchecked(spec, inputs);
     const response = new provproto.CreateResponse();
     if (request.getPreview()) {
-      response.setProperties(toStruct(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
+      response.setProperties(this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
       return response;
     }
-    const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
+    const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
-      const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), secretStrings(inputs), (ctx) =>
+      const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
         declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, ctx.config) as any),
       );
       response.setId(id);
       response.setProperties(record(outputs as PropertyMap));
       return response;
     } catch (err) {
-      if (err instanceof PartialFailure) throw resourceInitFailed(err.message, err.id, record(err.outputs), toStruct(inputs.values, spec.fields, inputs.secrets));
+      if (err instanceof PartialFailure) throw resourceInitFailed(this.redact(err.message), err.id, record(err.outputs), this.marshal(inputs.values, spec.fields, inputs.secrets));
       throw err;
     }
   };
 
   read: Handler<provproto.ReadRequest, provproto.ReadResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const outputs = fromStruct(request.getProperties());
-    const oldInputs = fromStruct(request.getInputs());
+    const outputs = this.unmarshal(request.getProperties());
+    const oldInputs = this.unmarshal(request.getInputs());
     const address = parseResourceId(request.getId(), declaration.scope);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const live = (await this.operation(
       request.getUrn(),
       operationTimeoutMs(request.getTimeout()),
-      [],
       (ctx) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
       0,
     )) as PropertyMap | undefined;
@@ -316,57 +357,74 @@ export class HostingProviderService {
     if (!live) return response; // an empty id: the resource is gone
     const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
     const recorded = recordedOutputs(spec, live, oldInputs.values);
+    const properties = this.marshal(recorded, spec.fields, secrets);
+    const inputs = this.marshal(impliedInputs(spec, recorded, oldInputs.values, this.config), spec.fields, secrets);
+    // Still failed (or not ready): a refresh keeps it so, and the next `pulumi up` retries it.
+    const unfinished = declaration.unfinished?.(recorded);
+    if (unfinished) throw resourceInitFailed(this.redact(unfinished), address.id, properties, inputs);
     response.setId(address.id);
-    response.setProperties(toStruct(recorded, spec.fields, secrets));
-    response.setInputs(toStruct(impliedInputs(spec, recorded, oldInputs.values, this.config), spec.fields, secrets));
+    response.setProperties(properties);
+    response.setInputs(inputs);
     return response;
   };
 
   update: Handler<provproto.UpdateRequest, provproto.UpdateResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const olds = fromStruct(request.getOlds());
-    const news = fromStruct(request.getNews());
-    const oldInputs = request.getOldInputs() ? fromStruct(request.getOldInputs()) : olds;
+    const olds = this.unmarshal(request.getOlds());
+    const news = this.unmarshal(request.getNews());
+    const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
-    const refused = refusedChange(spec, olds.values, news.values);
+    this.refuseUnchecked(spec, news);
+    const refused = refusedChange(spec, olds.values, news.values, request.getIgnorechangesList());
     if (refused) throw new InputError(refused.reason);
     const response = new provproto.UpdateResponse();
     if (request.getPreview()) {
-      response.setProperties(toStruct(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
+      response.setProperties(this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
       return response;
     }
     const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
-    const record = (outputs: PropertyMap) => toStruct(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
+    const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const address = parseResourceId(request.getId(), declaration.scope);
     const update = declaration.lifecycle.update;
     try {
       // Without an update of its own, the resource has nothing to send: it stays as it is.
-      const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), secretStrings(news), async (ctx) =>
+      const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), async (ctx) =>
         update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
       response.setProperties(record(live as PropertyMap));
       return response;
     } catch (err) {
       // The engine keeps the old inputs and records these outputs with the error (a retry is an update).
-      if (err instanceof PartialFailure) throw resourceInitFailed(err.message, address.id, record(err.outputs), toStruct(oldInputs.values, spec.fields, secrets));
+      if (err instanceof PartialFailure) throw resourceInitFailed(this.redact(err.message), address.id, record(err.outputs), this.marshal(oldInputs.values, spec.fields, secrets));
       throw err;
     }
   };
 
   delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
-    const outputs = fromStruct(request.getProperties()).values;
+    const outputs = this.unmarshal(request.getProperties()).values;
     const address = parseResourceId(request.getId(), declaration.scope);
-    await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), [], (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
+    await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };
+
+  /**
+   * Create and Update act on what Check passed. The engine always checks first; inputs that would
+   * not pass (sent by something else, or without a Check) are refused here, before any call.
+   */
+  private refuseUnchecked(spec: ObjectSpec, inputs: Unmarshalled): void {
+    const { failures } = checkInputs(spec, inputs.values, { packageName: pkg.name, config: this.config, secretPaths: inputs.secrets });
+    if (failures.length > 0) {
+      throw new InputError(`these inputs did not pass Check, so nothing was sent: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    }
+  }
 
   // ---- functions ----
 
   invoke: Handler<provproto.InvokeRequest, provproto.InvokeResponse> = async (request) => {
     const fn = boundPackage.function(request.getTok());
     if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
-    const args = fromStruct(request.getArgs());
+    const args = this.unmarshal(request.getArgs());
     const { inputs, failures } = checkInputs(fn.args, args.values, { packageName: pkg.name, config: this.config, secretPaths: args.secrets });
     const response = new provproto.InvokeResponse();
     // Arguments not known yet (a preview) are never sent to the API; the SDKs do not ask then.
@@ -374,8 +432,8 @@ export class HostingProviderService {
       response.setFailuresList(toFailures(failures));
       return response;
     }
-    const result = await this.operation("", operationTimeoutMs(0, INVOKE_TIMEOUT_MS), secretStrings(args), (ctx) => fn.declaration.invoke(ctx, inputs));
-    response.setReturn(toStruct(result, fn.result.fields, args.secrets));
+    const result = await this.operation("", operationTimeoutMs(0, INVOKE_TIMEOUT_MS), (ctx) => fn.declaration.invoke(ctx, inputs));
+    response.setReturn(this.marshal(result, fn.result.fields, args.secrets));
     return response;
   };
 
@@ -411,11 +469,10 @@ export class HostingProviderService {
   }
 
   private asGrpcError(err: unknown): GrpcError {
-    const redact = this.options.redact;
     if (err && typeof err === "object" && "metadata" in err && "code" in err) {
       const e = err as GrpcError;
-      return { ...e, details: redact(e.details), message: redact(e.message) };
+      return { ...e, details: this.redact(e.details), message: this.redact(e.message) };
     }
-    return plainError(statusOf(err), redact(withHint(err)));
+    return plainError(statusOf(err), this.redact(withHint(err)));
   }
 }

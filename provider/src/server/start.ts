@@ -8,6 +8,7 @@ import { version } from "../../../package.json";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
 import { HostingProviderService } from "./provider";
+import { Secrets } from "./secrets";
 
 /**
  * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
@@ -33,14 +34,12 @@ export interface RunningProvider {
 
 export function startProvider({ engineAddress, verbose }: StartOptions): RunningProvider {
   const engine = connectEngineLog(engineAddress);
-  const secrets = new Set<string>();
-  const redact = (text: string) => [...secrets].reduce((out, secret) => out.split(secret).join("[secret]"), text);
+  const secrets = new Secrets();
   const service = new HostingProviderService({
     version,
     engine,
-    debug: verbose ? (line) => process.stderr.write(`hosting: ${redact(line)}\n`) : undefined,
-    onSecret: (secret) => secrets.add(secret),
-    redact,
+    debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
+    secrets,
   });
 
   const server = new grpc.Server(SERVER_OPTIONS);
