@@ -1,6 +1,6 @@
 // The provider's own configuration: `hosting:<key>` in stack config, the inputs of an explicit
 // `new hosting.Provider(...)`, or the environment. Declared like a resource, checked like one.
-import { DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
 import { parseBaseUrl } from "./api/http";
 import type { FlagsOf, Validator } from "./framework/spec";
 import { between, uuid } from "./framework/validators";
@@ -23,6 +23,11 @@ export interface HostingProviderConfig {
    * @TJS-type integer
    */
   maxRetries?: number;
+  /**
+   * The largest answer the provider reads from the API, in megabytes; a larger one fails the call, naming the endpoint.
+   * @TJS-type integer
+   */
+  maxResponseMegabytes?: number;
 }
 
 /** The client's own rule for base URLs (https unless loopback); its messages name `baseUrl` already. */
@@ -41,6 +46,7 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
   requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: between(1, 3600, "seconds; a request that takes an hour has failed") },
   maxRetries: { default: DEFAULT_MAX_RETRIES, validate: between(0, 100, "retries back off up to 10 s each") },
+  maxResponseMegabytes: { default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024, validate: between(1, 1024, "a project's list of 10,000 apps is about 6 MB") },
 };
 
 export const providerConfig = { typeName: "HostingProviderConfig", flags: configFlags };

@@ -47,6 +47,7 @@ export class Provider extends pulumi.ProviderResource {
         opts = opts || {};
         {
             resourceInputs["baseUrl"] = (args?.baseUrl) ?? utilities.getEnv("HOSTING_BASE_URL");
+            resourceInputs["maxResponseMegabytes"] = pulumi.output((args?.maxResponseMegabytes) ?? 64).apply(JSON.stringify);
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? 5).apply(JSON.stringify);
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("HOSTING_PROJECT_ID");
             resourceInputs["requestTimeoutSeconds"] = pulumi.output((args?.requestTimeoutSeconds) ?? 30).apply(JSON.stringify);
@@ -68,6 +69,10 @@ export interface ProviderArgs {
      * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
     baseUrl?: pulumi.Input<string>;
+    /**
+     * The largest answer the provider reads from the API, in megabytes; a larger one fails the call, naming the endpoint. Defaults to `64`.
+     */
+    maxResponseMegabytes?: pulumi.Input<number>;
     /**
      * How many times a failed request is retried where retrying is safe. Defaults to `5`.
      */

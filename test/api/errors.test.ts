@@ -10,9 +10,13 @@ import {
   ServerError,
   RequestTimeoutError,
   UnauthorizedError,
+  ResponseValidationError,
+  SizeLimitError,
   createApiError,
   isApiError,
+  isNameTaken,
   isNotFound,
+  outcomeUnknown,
   parseErrorBody,
 } from "../../provider/src/api/errors";
 
@@ -131,4 +135,51 @@ describe("helpers", () => {
     expect(t.code).toBe("ETIMEDOUT");
     expect(t.message).toContain("never reached the server");
   });
+});
+
+describe("answers the client explains better than the API's text", () => {
+  test.each([301, 302, 307, 308])("a %d redirect: not followed, and where it pointed", (status) => {
+    const e = createApiError({ ...at, status, headers: { location: "https://elsewhere.example.com/v1/projects/p/containers" }, body: "" });
+    expect(e.code).toBe("REDIRECT_NOT_FOLLOWED");
+    expect(e.message).toMatch(/redirect to https:\/\/elsewhere\.example\.com\/v1\/projects\/p\/containers, which the provider does not follow: .*Set hosting:baseUrl/);
+  });
+
+  test("413: the request body was too large, and how large", () => {
+    const e = createApiError({ ...at, method: "PATCH", status: 413, body: '{"code":"PAYLOAD_TOO_LARGE","message":"body over 1 MiB"}', sent: { bodyBytes: 2_000_000, tokenBytes: 40 } });
+    expect(e.message).toBe("PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) (HTTP 413)");
+  });
+
+  test("431: the headers were too large, and the token is the large one", () => {
+    const e = createApiError({ ...at, status: 431, body: "", sent: { bodyBytes: 0, tokenBytes: 65_536 } });
+    expect(e.code).toBe("REQUEST_HEADER_FIELDS_TOO_LARGE");
+    expect(e.message).toMatch(/the bearer token is the only large one \(65,536 bytes\): check that hosting:token holds the access token/);
+  });
+});
+
+describe("isNameTaken: a create's 409 that is none of the other conflicts the API names", () => {
+  test.each([
+    ["POST", "NAME_TAKEN", true],
+    ["POST", "CONFLICT", true],
+    ["POST", "ALREADY_EXISTS", true],
+    ["POST", "LINK_EXISTS", true],
+    ["POST", "VOLUME_ALREADY_ATTACHED", false],
+    ["POST", "AUTOSCALING_OWNS_REPLICAS", false],
+    ["PATCH", "CONFLICT", false],
+  ])("%s %s -> %s", (method, code, taken) => {
+    expect(isNameTaken(createApiError({ ...at, method, status: 409, body: JSON.stringify({ code, message: "x" }) }))).toBe(taken);
+  });
+});
+
+describe("outcomeUnknown: a write whose effect is not known", () => {
+  const network = (method: string, mayHaveReachedServer: boolean) => new NetworkError({ code: "ECONNRESET", method, path: "/v1/x", mayHaveReachedServer });
+  test.each<[string, unknown, boolean]>([
+    ["a POST that may have reached the server, no answer", network("POST", true), true],
+    ["a POST that never reached the server", network("POST", false), false],
+    ["a GET, whatever happened", network("GET", true), false],
+    ["a POST answered 500", createApiError({ ...at, method: "POST", status: 500, body: "" }), true],
+    ["a POST answered 409", createApiError({ ...at, method: "POST", status: 409, body: "" }), false],
+    ["a POST answered 201 with a body we cannot read", new ResponseValidationError({ method: "POST", path: "/v1/x", status: 201, problems: ["(root): not valid JSON"] }), true],
+    ["a POST whose answer was too large to read", new SizeLimitError("POST", "/v1/x", "response", 1024, 201), true],
+    ["a request too large to send", new SizeLimitError("POST", "/v1/x", "request", 1024), false],
+  ])("%s: %s", (_name, error, unknown) => expect(outcomeUnknown(error)).toBe(unknown));
 });

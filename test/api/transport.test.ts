@@ -1,7 +1,7 @@
 // The write-in-flight rule, with a stand-in for undici's dispatcher (no server): a write is
 // never aborted once sent, a read is aborted at once, and nothing is sent after an abort.
 import type { Dispatcher } from "undici";
-import { AbortedError } from "../../provider/src/api/errors";
+import { AbortedError, SizeLimitError } from "../../provider/src/api/errors";
 import { Transport, type RequestSpec } from "../../provider/src/api/transport";
 
 interface Sent {
@@ -92,4 +92,36 @@ test("a create whose outcome is unknown is looked up before the abort is honoure
   setTimeout(() => controller.abort(), 10);
   await expect(creating).resolves.toEqual({ id: "made-by-the-lost-attempt" });
   expect(lookedUp).toEqual(["lookup"]);
+});
+
+test("a request body over 1 MiB is refused before anything is sent, naming the endpoint", async () => {
+  const { sent, dispatcher: d } = dispatcher(1);
+  const failure = await transport(d).request(request("PATCH", new AbortController().signal, { body: { env: { BIG: "x".repeat(1024 * 1024) } } })).catch((e) => e);
+  expect(failure).toBeInstanceOf(SizeLimitError);
+  expect(failure.message).toBe("PATCH /v1/x: the request body is larger than the 1 MiB the provider sends; nothing was sent");
+  expect(sent).toEqual([]);
+});
+
+test("an answer larger than the client reads is cut off, on its Content-Length or as it streams", async () => {
+  for (const header of [true, false]) {
+    const chunks: string[] = [];
+    const fake = {
+      dispatch(_options: Dispatcher.DispatchOptions, handler: any) {
+        handler.onConnect(() => chunks.push("aborted"));
+        handler.onRequestSent();
+        handler.onHeaders(200, header ? [Buffer.from("content-length"), Buffer.from(String(10 * 1024 * 1024))] : [], () => {}, "OK");
+        for (let i = 0; i < 20 && !chunks.includes("aborted"); i++) {
+          chunks.push("chunk");
+          handler.onData(Buffer.alloc(64 * 1024, "x"));
+        }
+        return true;
+      },
+    };
+    const small = new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", requestTimeoutMs: 5_000, maxRetries: 0, retryAfterCapMs: 1_000, maxResponseBytes: 256 * 1024, userAgent: "test", dispatcher: fake as unknown as Dispatcher });
+    const failure = await small.request({ method: "GET", path: "/v1/projects/p/containers", response: json }).catch((e) => e);
+    expect(failure).toBeInstanceOf(SizeLimitError);
+    expect(failure.message).toMatch(/^GET \/v1\/projects\/p\/containers: the API's answer \(HTTP 200\) is larger than the 256 KiB the provider reads; it stopped reading/);
+    // With a Content-Length it never reads the body; without one it stops as soon as it is over.
+    expect(chunks.filter((c) => c === "chunk").length).toBe(header ? 0 : 5);
+  }
 });

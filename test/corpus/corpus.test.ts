@@ -130,6 +130,16 @@ export const CASES: Case[] = [
   { typed: "an empty provider id", type: "ServiceLink", inputs: link({ providerServiceId: "" }), property: "providerServiceId", says: /not an id; use the UUID/ },
   { typed: "an uppercase link type", type: "ServiceLink", inputs: link({ linkType: "HTTP" }), property: "linkType", says: /lowercase letters, e\.g\. "http"/ },
   { typed: "a link type with a digit", type: "ServiceLink", inputs: link({ linkType: "http2" }), property: "linkType", says: /lowercase letters, e\.g\. "http"/ },
+  // ---- sizes: what the provider sends is bounded (a 10 MB env value once stalled the plugin and orphaned the app) ----
+  { typed: "a 10 MB env value", type: "Container", inputs: container({ env: { BIG: "x".repeat(10 * 1024 * 1024) } }), property: "env", says: /^env\.BIG is 10,485,760 bytes; it may be at most 32 KiB \(put large configuration in the image/ },
+  { typed: "1,001 env variables", type: "Container", inputs: container({ env: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`V${i}`, "1"])) }), property: "env", says: /^env has 1,001 entries; it may have at most 1,000/ },
+  { typed: "300 KiB of env in all", type: "Container", inputs: container({ env: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`V${i}`, "x".repeat(30 * 1024)])) }), property: "env", says: /^env holds 307,220 bytes in all; it may hold at most 256 KiB/ },
+  { typed: "a 600-character image", type: "Container", inputs: container({ image: `registry.example.com/acme/${"a".repeat(580)}:1.0` }), property: "image", says: /^image is \d+ bytes; it may be at most 512 bytes/ },
+  { typed: "a 300-character display name", type: "Container", inputs: container({ displayName: "D".repeat(300) }), property: "displayName", says: /^displayName is 300 bytes; it may be at most 256 bytes/ },
+  { typed: "a restart trigger holding a whole file", type: "Container", inputs: container({ restartTrigger: "x".repeat(4096) }), property: "restartTrigger", says: /at most 1 KiB \(use a hash of what changed/ },
+  { typed: "a 9 KiB registry password", type: "Registry", inputs: registry({ password: secret("p".repeat(9 * 1024)) }), property: "password", says: /^password is 9,216 bytes; it may be at most 8 KiB$/ },
+  { typed: "a 300-character registry user name", type: "Registry", inputs: registry({ username: "u".repeat(300) }), property: "username", says: /^username is 300 bytes; it may be at most 256 bytes/ },
+  { typed: "a 2 KiB mount path", type: "VolumeAttachment", inputs: attachment({ mountPath: `/${"d".repeat(2048)}` }), property: "mountPath", says: /^mountPath is 2,049 bytes; it may be at most 1 KiB/ },
   // ---- provider configuration (CheckConfig) ----
   { typed: "plain http to a remote host", type: "config", inputs: config({ baseUrl: "http://api.example.com" }), property: "baseUrl", says: /non-loopback host.*Use https:\/\// },
   { typed: "a base URL with no scheme", type: "config", inputs: config({ baseUrl: "api.example.com" }), property: "baseUrl", says: /not a valid URL; for example "https:\/\/api\.example\.com"/ },

@@ -59,3 +59,34 @@ describe("diffInputs: named cases per flag", () => {
     expect(diffInputs(dbr, live as any, { ...oldInputs, port: 1 } as any, oldInputs as any).deleteBeforeReplace).toBe(false);
   });
 });
+
+describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, whatever the two sides say", () => {
+  test.each([
+    ["a whole property", ["env"], { ...oldInputs, env: { A: "2", B: "3" } }, {}],
+    ["a whole property taken out (it would clear)", ["env"], { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" }, {}],
+    ["one key of a map: that key only", ["env.A"], { ...oldInputs, env: { A: "2" } }, {}],
+    ["one key of a map: another key still changes", ["env.A"], { ...oldInputs, env: { A: "2", B: "3" } }, { env: "UPDATE" }],
+    ["a quoted key", ['env["A"]'], { ...oldInputs, env: { A: "2" } }, {}],
+    ["every key", ["env[*]"], { ...oldInputs, env: { A: "9" } }, {}],
+    ["a replacing property", ["name"], { ...oldInputs, name: "web-2" }, {}],
+    ["a property never returned, compared with its old input", ["password"], { ...oldInputs, password: "rotated" }, {}],
+    ["other properties still diff", ["env"], { ...oldInputs, env: { A: "2" }, port: 9090 }, { port: "UPDATE" }],
+    ["a path that is not one is skipped, as the engine skips it", ["env[", ".x"], { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
+  ])("%s", (_name, ignore, news, expected) => {
+    const diff = diffInputs(spec, live as any, news as any, oldInputs as any, ignore);
+    expect(kinds(diff.detailedDiff)).toEqual(expected);
+  });
+
+  test("a refresh's diff (olds: what Read found; news: the stored inputs) shows no drift on an ignored env", () => {
+    const drifted = { ...live, env: { A: "changed in the portal" } };
+    const readInputs = { ...oldInputs, env: { A: "changed in the portal" } };
+    expect(kinds(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any).detailedDiff)).toEqual({ env: "UPDATE" });
+    expect(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any, ["env"]).changed).toBe(false);
+  });
+
+  test("nothing is taken out of the inputs it was given", () => {
+    const news = { ...oldInputs, env: { A: "2" } };
+    diffInputs(spec, live as any, news as any, oldInputs as any, ["env", "env.A"]);
+    expect(news.env).toEqual({ A: "2" });
+  });
+});

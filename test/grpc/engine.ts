@@ -264,7 +264,7 @@ export class Plugin {
     return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, inputs: response.getInputs()?.toJavaScript() ?? {} };
   }
 
-  async update(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
+  async update(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>, options: { preview?: boolean; timeout?: number; ignoreChanges?: string[] } = {}) {
     const request = addressed(new provproto.UpdateRequest(), type, name);
     request.setId(id);
     request.setOlds(struct(olds));
@@ -272,6 +272,7 @@ export class Plugin {
     request.setOldInputs(struct(oldInputs));
     request.setPreview(options.preview ?? false);
     request.setTimeout(options.timeout ?? 0);
+    request.setIgnorechangesList(options.ignoreChanges ?? []);
     const response = await this.call<provproto.UpdateResponse>("update", request);
     return { properties: response.getProperties()?.toJavaScript() ?? {} };
   }
@@ -405,7 +406,7 @@ export class Engine {
     }
     if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [] };
     const updated = await recorded(
-      this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { timeout: options.timeouts?.update }),
+      this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { timeout: options.timeouts?.update, ignoreChanges: options.ignoreChanges }),
       { id: old.id, inputs: checked.inputs },
     );
     // An Update's partial failure keeps the old inputs (UpdateStep.Apply); a success clears init errors.
@@ -429,7 +430,7 @@ export class Engine {
     }
     if (diff.changes !== DIFF_SOME) return { diff };
     try {
-      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { preview: true });
+      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { preview: true, ignoreChanges: options.ignoreChanges });
       return { diff, planned: planned.properties };
     } catch (err) {
       return { diff, error: err as GrpcFailure };

@@ -19,6 +19,7 @@ import { FreshLists } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./transport";
 import { toWire } from "./wire";
 
 export type { CallOptions } from "./transport";
@@ -89,6 +90,8 @@ export interface HostingClientOptions {
   requestTimeoutMs?: number;
   /** Retries after the first attempt. Default 5. */
   maxRetries?: number;
+  /** The largest answer read. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** Longest wait taken from a Retry-After header. Default 30 s. */
   retryAfterCapMs?: number;
   /** Backoff base: the first retry waits up to this (full jitter). Default 500 ms. */
@@ -243,6 +246,7 @@ export class HostingClient {
       token: options.token,
       requestTimeoutMs,
       maxRetries,
+      maxResponseBytes: options.maxResponseBytes,
       retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
       retryBaseDelayMs: options.retryBaseDelayMs,
       retryMaxDelayMs: options.retryMaxDelayMs,

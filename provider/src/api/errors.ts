@@ -149,7 +149,7 @@ export class SizeLimitError extends HostingApiClientError {
   }
 }
 
-const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+const mebibytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`);
 
 /** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
 export class InvalidIdError extends HostingApiClientError {

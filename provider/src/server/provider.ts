@@ -5,12 +5,12 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { HostingClient } from "../api/client";
+import { HostingClient, segment } from "../api/client";
 import type { Admission } from "../api/rateControl";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkInputs, refusedChange } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/configure";
-import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext } from "../framework/declare";
+import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext, type ResourceAddress } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
@@ -81,6 +81,19 @@ function diffResponse(diff: DiffResult): provproto.DiffResponse {
     detailed.set(name, propertyDiff);
   }
   return response;
+}
+
+/**
+ * Where a resource is, from the id the engine sends (`<id>` or `<projectId>/<id>`), each part
+ * refused unless it can only be an id: an id is data, never a path (`<project>/..` must not
+ * reach the project itself). An attachment's `<volumeId>:<containerId>` is checked part by part.
+ */
+function addressOf(id: string, declaration: BoundResource["declaration"]): ResourceAddress {
+  const address = parseResourceId(id, declaration.scope);
+  for (const part of address.id.split(":")) segment(part);
+  // The project in front, which a resource outside projects ignores but must still be one.
+  if (id.includes("/")) segment(id.slice(0, id.indexOf("/")), "project id");
+  return address;
 }
 
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
@@ -276,7 +289,7 @@ export class HostingProviderService {
     if (failures.length > 0) {
       throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "));
     }
-    const settings = values as { baseUrl: string; token: string; projectId?: string; requestTimeoutSeconds: number; maxRetries: number };
+    const settings = values as { baseUrl: string; token: string; projectId?: string; requestTimeoutSeconds: number; maxRetries: number; maxResponseMegabytes: number };
     if (typeof settings.token === "string") this.secrets.learn([settings.token]);
     // A setting not known yet (another resource's output, at preview): Check, Diff and previews work
     // without the API; whatever needs it says which setting it waits for (`operation`).
@@ -288,6 +301,7 @@ export class HostingProviderService {
             token: settings.token,
             requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
             maxRetries: settings.maxRetries,
+            maxResponseBytes: settings.maxResponseMegabytes * 1024 * 1024,
             userAgent: `pulumi-resource-hosting/${this.options.version}`,
             logger: this.options.debug && ((line) => this.options.debug!(this.redact(line))),
             rateController: this.options.rateController?.(),
@@ -345,7 +359,7 @@ export class HostingProviderService {
     const { declaration, spec } = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.getProperties());
     const oldInputs = this.unmarshal(request.getInputs());
-    const address = parseResourceId(request.getId(), declaration.scope);
+    const address = addressOf(request.getId(), declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const live = (await this.operation(
       request.getUrn(),
@@ -384,7 +398,7 @@ export class HostingProviderService {
     }
     const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
-    const address = parseResourceId(request.getId(), declaration.scope);
+    const address = addressOf(request.getId(), declaration);
     const update = declaration.lifecycle.update;
     try {
       // Without an update of its own, the resource has nothing to send: it stays as it is.
@@ -403,7 +417,7 @@ export class HostingProviderService {
   delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.getProperties()).values;
-    const address = parseResourceId(request.getId(), declaration.scope);
+    const address = addressOf(request.getId(), declaration);
     await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };

@@ -19,6 +19,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * The largest answer the provider reads from the API, in megabytes; a larger one fails the call, naming the endpoint. Defaults to `64`.
+ */
+export declare const maxResponseMegabytes: number;
+Object.defineProperty(exports, "maxResponseMegabytes", {
+    get() {
+        return __config.getObject<number>("maxResponseMegabytes") ?? 64;
+    },
+    enumerable: true,
+});
+
+/**
  * How many times a failed request is retried where retrying is safe. Defaults to `5`.
  */
 export declare const maxRetries: number;
