@@ -96,7 +96,7 @@ test("a create whose outcome is unknown is looked up before the abort is honoure
 
 test("a request body over 1 MiB is refused before anything is sent, naming the endpoint", async () => {
   const { sent, dispatcher: d } = dispatcher(1);
-  const failure = await transport(d).request(request("PATCH", new AbortController().signal, { body: { env: { BIG: "x".repeat(1024 * 1024) } } })).catch((e) => e);
+  const failure: any = await transport(d).request(request("PATCH", new AbortController().signal, { body: { env: { BIG: "x".repeat(1024 * 1024) } } })).catch((e) => e);
   expect(failure).toBeInstanceOf(SizeLimitError);
   expect(failure.message).toBe("PATCH /v1/x: the request body is larger than the 1 MiB the provider sends; nothing was sent");
   expect(sent).toEqual([]);
@@ -118,7 +118,7 @@ test("an answer larger than the client reads is cut off, on its Content-Length o
       },
     };
     const small = new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", requestTimeoutMs: 5_000, maxRetries: 0, retryAfterCapMs: 1_000, maxResponseBytes: 256 * 1024, userAgent: "test", dispatcher: fake as unknown as Dispatcher });
-    const failure = await small.request({ method: "GET", path: "/v1/projects/p/containers", response: json }).catch((e) => e);
+    const failure: any = await small.request({ method: "GET", path: "/v1/projects/p/containers", response: json }).catch((e) => e);
     expect(failure).toBeInstanceOf(SizeLimitError);
     expect(failure.message).toMatch(/^GET \/v1\/projects\/p\/containers: the API's answer \(HTTP 200\) is larger than the 256 KiB the provider reads; it stopped reading/);
     // With a Content-Length it never reads the body; without one it stops as soon as it is over.
