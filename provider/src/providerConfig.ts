@@ -3,7 +3,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
 import { parseBaseUrl } from "./api/http";
 import type { FlagsOf, Validator } from "./framework/spec";
-import { between, uuid } from "./framework/validators";
+import { between, matches, uuid } from "./framework/validators";
 
 /** Configuration of the hosting provider. */
 export interface HostingProviderConfig {
@@ -28,6 +28,14 @@ export interface HostingProviderConfig {
    * @TJS-type integer
    */
   maxResponseMegabytes?: number;
+  /**
+   * How a refresh's Reads are answered. `fresh` (the default): each from a request that began after
+   * the Read did, so nothing older than the Read is ever reported (at the engine's parallelism, a
+   * refresh of N apps reads the project's list about N / P times). `snapshot`: from one list of each
+   * project's apps (volumes, links) taken once per run and taken again after any change the provider
+   * makes: one list per kind, but what changes outside Pulumi during the run may be missed.
+   */
+  readConsistency?: string;
 }
 
 /** The client's own rule for base URLs (https unless loopback); its messages name `baseUrl` already. */
@@ -46,6 +54,7 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
   requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: between(1, 3600, "seconds; a request that takes an hour has failed") },
   maxRetries: { default: DEFAULT_MAX_RETRIES, validate: between(0, 100, "retries back off up to 10 s each") },
+  readConsistency: { default: "fresh", validate: matches(/^(fresh|snapshot)$/, '"fresh" or "snapshot"') },
   maxResponseMegabytes: { default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024, validate: between(1, 1024, "a project's list of 10,000 apps is about 6 MB") },
 };
 

@@ -31,6 +31,14 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly projectId: pulumi.Output<string | undefined>;
     /**
+     * How a refresh's Reads are answered. `fresh` (the default): each from a request that began after
+     * the Read did, so nothing older than the Read is ever reported (at the engine's parallelism, a
+     * refresh of N apps reads the project's list about N / P times). `snapshot`: from one list of each
+     * project's apps (volumes, links) taken once per run and taken again after any change the provider
+     * makes: one list per kind, but what changes outside Pulumi during the run may be missed. Defaults to `"fresh"`.
+     */
+    declare public readonly readConsistency: pulumi.Output<string | undefined>;
+    /**
      * Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. Can also be set with the environment variable `HOSTING_TOKEN`. Secret.
      */
     declare public readonly token: pulumi.Output<string | undefined>;
@@ -50,6 +58,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxResponseMegabytes"] = pulumi.output((args?.maxResponseMegabytes) ?? 64).apply(JSON.stringify);
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? 5).apply(JSON.stringify);
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("HOSTING_PROJECT_ID");
+            resourceInputs["readConsistency"] = (args?.readConsistency) ?? "fresh";
             resourceInputs["requestTimeoutSeconds"] = pulumi.output((args?.requestTimeoutSeconds) ?? 30).apply(JSON.stringify);
             const token = (args?.token) ?? utilities.getEnv("HOSTING_TOKEN");
             resourceInputs["token"] = token ? pulumi.secret(token) : undefined;
@@ -81,6 +90,14 @@ export interface ProviderArgs {
      * Default project (UUID) for project-scoped resources that set no `projectId`. Can also be set with the environment variable `HOSTING_PROJECT_ID`.
      */
     projectId?: pulumi.Input<string>;
+    /**
+     * How a refresh's Reads are answered. `fresh` (the default): each from a request that began after
+     * the Read did, so nothing older than the Read is ever reported (at the engine's parallelism, a
+     * refresh of N apps reads the project's list about N / P times). `snapshot`: from one list of each
+     * project's apps (volumes, links) taken once per run and taken again after any change the provider
+     * makes: one list per kind, but what changes outside Pulumi during the run may be missed. Defaults to `"fresh"`.
+     */
+    readConsistency?: pulumi.Input<string>;
     /**
      * Seconds before a single API request times out. Defaults to `30`.
      */

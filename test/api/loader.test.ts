@@ -1,6 +1,6 @@
 // The loader's rule, with no server: a read is only answered by a fetch that began after it,
 // reads that wait together share one fetch, and one fetch is in flight at a time.
-import { FreshList } from "../../provider/src/api/loader";
+import { FreshList, FreshLookups, Gathering, chooseLookup } from "../../provider/src/api/loader";
 
 function source() {
   const fetches: Array<{ started: number; resolve: (v: number) => void; reject: (e: Error) => void }> = [];
@@ -95,4 +95,75 @@ test("the shared answer is frozen: no reader can change another's", async () => 
   const [a, b] = await Promise.all([list.read(), list.read()]);
   expect(a).toBe(b);
   expect(Object.isFrozen(a) && Object.isFrozen(a[0].env)).toBe(true);
+});
+
+describe("Gathering: a batch goes as soon as every read the provider expects is waiting", () => {
+  test("with the engine's window of 4 Reads all waiting, the fetch starts at once, without waiting for quiet", async () => {
+    const { fetches, fetch } = source();
+    const gathering = new Gathering({ expected: () => 4 });
+    const list = new FreshList(fetch, gathering);
+    const reads = [list.read(), list.read(), list.read()];
+    await new Promise((r) => setImmediate(r));
+    expect(fetches).toHaveLength(0); // 3 of 4: it waits
+    reads.push(list.read());
+    await new Promise((r) => setImmediate(r));
+    expect(fetches).toHaveLength(1); // the 4th joined: no quiet to wait for
+    fetches[0].resolve(1);
+    expect(await Promise.all(reads)).toEqual([1, 1, 1, 1]);
+  });
+
+  test("reads waiting on another list of the same client count too", async () => {
+    const a = source();
+    const b = source();
+    const gathering = new Gathering({ expected: () => 2 });
+    const first = new FreshList(a.fetch, gathering).read();
+    await new Promise((r) => setImmediate(r));
+    expect(a.fetches).toHaveLength(0);
+    const second = new FreshList(b.fetch, gathering).read();
+    await new Promise((r) => setImmediate(r));
+    expect([a.fetches.length, b.fetches.length]).toEqual([1, 1]);
+    a.fetches[0].resolve(1);
+    b.fetches[0].resolve(2);
+    expect([await first, await second]).toEqual([1, 2]);
+  });
+
+  test("fewer reads than expected still go once quiet (the last batch of a refresh)", async () => {
+    const { fetches, fetch } = source();
+    const list = new FreshList(fetch, new Gathering({ expected: () => 64 }));
+    const read = list.read();
+    await turn();
+    expect(fetches).toHaveLength(1);
+    fetches[0].resolve(5);
+    expect(await read).toBe(5);
+  });
+});
+
+describe("chooseLookup: k reads by id answered by whichever costs less", () => {
+  const prices = (listSize: number | undefined, requestMs = 50, recordMs = 0.03) => ({ requestMs: () => requestMs, recordMs, listSize });
+  test.each<[string, number, ReturnType<typeof prices>, "byId" | "list"]>([
+    ["a lone read, the list not known yet: one GET by id", 1, prices(undefined), "byId"],
+    ["several reads, the list not known yet: one list", 2, prices(undefined), "list"],
+    ["a lone read of a list of 1,000: one GET by id", 1, prices(1000), "byId"],
+    ["8 reads of a list of 1,000: one list (1 request against 8)", 8, prices(1000), "list"],
+    ["8 reads of a list of 100,000: 8 GETs by id (a list of 3 s of records)", 8, prices(100_000), "byId"],
+    ["under a low rate limit (1 s a request), fewer, larger calls win", 2, prices(20_000, 1000), "list"],
+  ])("%s", (_name, k, p, expected) => expect(chooseLookup(k, p)).toBe(expected));
+});
+
+describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
+  const records = [{ id: "a" }, { id: "b" }, { id: "c" }];
+  test("a lone read is a GET by id; reads that wait together share one list, which prices the next batches", async () => {
+    const gets: string[] = [];
+    let lists = 0;
+    const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
+    const lookups = new FreshLookups(
+      async (id: string) => (gets.push(id), records.find((r) => r.id === id)),
+      async () => (lists++, records),
+      prices,
+    );
+    expect(await lookups.read("a")).toEqual({ id: "a" });
+    expect([gets, lists]).toEqual([["a"], 0]);
+    expect(await Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")])).toEqual([{ id: "b" }, { id: "c" }, undefined]);
+    expect([gets, lists, prices.listSize]).toEqual([["a"], 1, 3]);
+  });
 });

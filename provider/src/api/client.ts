@@ -13,9 +13,9 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
-import { AbortedError, InvalidIdError } from "./errors";
+import { AbortedError, InvalidIdError, isNotFound } from "./errors";
 import { ClientConfigError, parseBaseUrl } from "./http";
-import { FreshLists } from "./loader";
+import { FreshList, FreshLookups, Gathering, PerKey, byId, readConsistency, type Demand, type ReadPrices } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
@@ -100,6 +100,8 @@ export interface HostingClientOptions {
   retryMaxDelayMs?: number;
   /** Default `pulumi-hosting/<version>`. */
   userAgent?: string;
+  /** How many reads the caller has in flight at the peak of a burst of them: shared reads gather them all (loader.ts). */
+  demand?: Demand;
   /** Debug line per attempt: method, path, status, duration, attempt, request id. No headers. */
   logger?: (line: string) => void;
   /** Tuning of the client-wide adaptive rate control. */
@@ -118,16 +120,40 @@ export function segment(value: string, what = "id"): string {
   return encodeURIComponent(value);
 }
 
+/**
+ * What a request costs against an API's budget of requests when it has said nothing of its rate
+ * limit: 50 ms, as at 20 requests a second. After a 429, the rate the client has slowed to says.
+ */
+const REQUEST_BUDGET_MS = 50;
+/** What one record of a list costs to carry and parse, until a list has been timed: ~0.6 KB at ~20 MB/s. */
+const RECORD_MS = 0.03;
+
 /** The endpoints of one collection. `projectId` is ignored for the user's own collections. */
 export class CollectionApi<R, L> {
-  private readonly lists: FreshLists<L[]>;
+  private readonly lists: PerKey<FreshList<L[]>>;
+  private readonly lookups: PerKey<FreshLookups<L & { id: string }>>;
+  /** This run's list of each project, for reads that may take a snapshot, and the writes made before it was taken. */
+  private readonly snapshots = new Map<string, { answer: Promise<readonly L[]>; writes: number }>();
+  private readonly prices: PerKey<ReadPrices>;
 
   constructor(
     private readonly client: HostingClient,
     private readonly t: Transport,
     readonly collection: Collection<R, L>,
+    gathering: Gathering,
   ) {
-    this.lists = new FreshLists((scope) => t.shared({ path: this.base(scope), response: { kind: "json", schema: this.listSchema() } }));
+    const fetchList = (scope: string) => t.shared({ path: this.base(scope || undefined), response: { kind: "json", schema: this.listSchema() } });
+    this.lists = new PerKey((scope) => new FreshList(() => fetchList(scope), gathering));
+    this.prices = new PerKey(() => ({ requestMs: () => t.requestPriceMs(REQUEST_BUDGET_MS), recordMs: RECORD_MS }));
+    this.lookups = new PerKey(
+      (scope) =>
+        new FreshLookups<L & { id: string }>(
+          async (id) => (await this.getOrGone(scope || undefined, id)) as (L & { id: string }) | undefined,
+          () => fetchList(scope) as Promise<Array<L & { id: string }>>,
+          this.prices.get(scope),
+          gathering,
+        ),
+    );
   }
 
   /** `/v1/projects/{projectId}/<path>`, or `/v1/<path>`. */
@@ -142,12 +168,50 @@ export class CollectionApi<R, L> {
     return this.collection.list;
   }
 
-  /** Every record, from a GET that began after this call; shared with the reads waiting at the same time. */
+  /**
+   * Every record, from a GET that began after this call; shared with the reads waiting at the same
+   * time. Under `readConsistency` "snapshot", this run's list of the project instead, unless this
+   * client has written anything since it was taken.
+   */
   list(projectId: string | undefined, opts: CallOptions = {}): Promise<readonly L[]> {
     const path = this.base(projectId);
     this.listSchema();
     const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true });
-    return raceSignal(this.lists.read(projectId ?? ""), opts.signal, aborted);
+    const scope = projectId ?? "";
+    return raceSignal(readConsistency.getStore() === "snapshot" ? this.snapshot(scope) : this.lists.get(scope).read(), opts.signal, aborted);
+  }
+
+  /**
+   * The record with this id, read fresh, or undefined when there is none: reads that wait together
+   * are answered by GETs by id or by one list, whichever costs less (loader.ts `chooseLookup`), where
+   * the collection has GETs by id; else from the list.
+   */
+  async find(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | L | undefined> {
+    if (!this.collection.readById || readConsistency.getStore() === "snapshot") {
+      return byId((await this.list(projectId, opts)) as ReadonlyArray<L & { id: string }>).get(id);
+    }
+    const aborted = () => new AbortedError({ method: "GET", path: `${this.base(projectId)}/${segment(id)}`, mayHaveReachedServer: true });
+    return raceSignal(this.lookups.get(projectId ?? "").read(id), opts.signal, aborted);
+  }
+
+  /** This run's list of a project: taken once, and again only after this client has written something. */
+  private snapshot(scope: string): Promise<readonly L[]> {
+    const taken = this.snapshots.get(scope);
+    if (taken && taken.writes === this.t.writes) return taken.answer;
+    const snapshot = { answer: this.lists.get(scope).read(), writes: this.t.writes };
+    this.snapshots.set(scope, snapshot);
+    snapshot.answer.catch(() => this.snapshots.delete(scope));
+    return snapshot.answer;
+  }
+
+  /** GET by id, undefined on a 404. */
+  private async getOrGone(projectId: string | undefined, id: string): Promise<R | undefined> {
+    try {
+      return await this.get(projectId, id);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   /** One record by its id (GET <path>/{id}). */
@@ -225,6 +289,8 @@ export class HostingClient {
   readonly transport: Transport;
   readonly baseUrl: string;
   private readonly collections = new Map<Collection<any, any>, CollectionApi<any, any>>();
+  /** The reads waiting on any of this client's shared requests. */
+  private readonly gathering: Gathering;
 
   constructor(options: HostingClientOptions) {
     if (!options || typeof options !== "object") throw new ClientConfigError("HostingClient options are required");
@@ -240,6 +306,7 @@ export class HostingClient {
       throw new ClientConfigError(`maxRetries must be a non-negative integer (got ${maxRetries})`);
     }
     this.baseUrl = origin + prefix;
+    this.gathering = new Gathering(options.demand);
     this.transport = new Transport({
       origin,
       prefix,
@@ -262,7 +329,7 @@ export class HostingClient {
   of<R, L>(collection: Collection<R, L>): CollectionApi<R, L> {
     let endpoints = this.collections.get(collection);
     if (!endpoints) {
-      endpoints = new CollectionApi(this, this.transport, collection);
+      endpoints = new CollectionApi(this, this.transport, collection, this.gathering);
       this.collections.set(collection, endpoints);
     }
     return endpoints;

@@ -1,116 +1,244 @@
-// Fresh, shared list reads. A read is only ever answered by a GET that started after the read
-// began, never by an older answer; reads that wait at the same time share that GET.
+// Fresh, shared reads. A read is only ever answered by a request that started after the read
+// began, never by an older answer; reads that wait at the same time share that request.
 //
-// When the next GET starts is the whole art. It starts once the GET in flight (if any) has
-// ended and its answers have gone out, and once no read has joined it for QUIET_MS (counted from
-// those answers too: the engine sends its next Reads as they come back), but never later than
-// GATHER_MAX_MS after its first read. Quiet is judged after a poll phase of the event loop: when
-// the provider has been busy (answering the last batch), the calls waiting on the engine's
-// connection are read first, so that being busy is not mistaken for the engine having nothing more
-// to send. A lone read so waits a few milliseconds; a refresh, whose Reads reach the provider one
-// after another as fast as it can decode them, is answered by one or a few GETs rather than one
-// every list round trip (each of which the provider must also parse); a refresh at the engine's
-// default parallelism (16 Reads at a time) pays the few milliseconds per batch. Counting quiet from the
-// answers keeps such a refresh at one batch of 16 per GET: counted from the last join alone, a
-// batch that gathered while the GET was in flight went the moment it ended, before the Reads that
-// GET answered were sent again, and the two halves then took turns (at 5,000 containers, twice the
-// GETs and the time). The batching is dataloader's; this schedule is its `batchScheduleFn`.
+// When the next request starts is the whole art. It starts once the request in flight (if any)
+// has ended and its answers have gone out, and then:
+//   - at once when every read the provider expects is waiting (`Gathering`): the engine keeps P
+//     Reads in flight (4 × CPUs by default), and once all P are waiting nobody else can join
+//     before something is answered. This is what a refresh at the engine's parallelism does
+//     batch after batch, whatever P is;
+//   - else once no read has joined for QUIET_MS (counted from those answers too: the engine sends
+//     its next Reads as they come back), longer after a large batch or while reads in flight have
+//     not all joined (gaps inside a burst are the engine's connection catching up), judged after a
+//     poll phase of the event loop, so that the provider being busy is not mistaken for the engine
+//     having nothing more to send;
+//   - and never later than GATHER_MAX_MS after its first read.
+// The batching is dataloader's; this schedule is its `batchScheduleFn`.
 import DataLoader from "dataloader";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { performance } from "node:perf_hooks";
 
-/**
- * A batch is sent once no read has joined it for this long: longer after a large batch (a burst
- * of Reads is under way, and gaps in it are the engine's connection catching up, or the sender
- * paused: with the benchmarks' stand-in engine, a Node.js process, on a busy two-core machine,
- * 10 ms split a refresh of 1,000 into up to six GETs and 25 ms into one or two), short after a
- * small one (a lone read, or the engine's few Reads at a time, pay little)…
- */
 const QUIET_MS = 2;
 const QUIET_IN_A_BURST_MS = 25;
 const BURST = 32;
-/** …or this long after its first read (beyond the GET still in flight), whichever comes first. */
 const GATHER_MAX_MS = 500;
 
-export class FreshList<T> {
-  /** Settles when the GET in flight (if any) has ended, whatever its outcome, and its answers have gone out. */
-  private inFlight: Promise<unknown> = Promise.resolve();
-  /** When the last read joined the batch being gathered, or the last GET's answers went out, whichever is later. */
-  private lastJoin = 0;
-  /** How many reads the last GET answered. */
-  private lastBatch = 0;
-  private readonly loader: DataLoader<number, T>;
+/** How many reads the provider has in flight at the peak of this burst of them (the engine's window). */
+export interface Demand {
+  expected(): number;
+}
 
-  constructor(fetch: () => Promise<T>) {
-    this.loader = new DataLoader<number, T>(
+/**
+ * The reads waiting on a client's batches (any list or lookup of it), against how many the
+ * provider expects: when all of them wait, every batch armed to go may go at once.
+ */
+export class Gathering {
+  private waiting = 0;
+  private readonly armed = new Set<() => void>();
+
+  constructor(private readonly demand?: Demand) {}
+
+  joined(count = 1): void {
+    this.waiting += count;
+    if (this.allWaiting()) for (const go of [...this.armed]) go();
+  }
+
+  left(count: number): void {
+    this.waiting -= count;
+  }
+
+  allWaiting(): boolean {
+    const expected = this.demand?.expected() ?? 0;
+    return expected > 0 && this.waiting >= expected;
+  }
+
+  /** Whether reads the provider has in flight are still to join: then a quiet moment is the engine catching up. */
+  expectsMore(): boolean {
+    return this.waiting < (this.demand?.expected() ?? 0);
+  }
+
+  /** `go` runs once every expected read waits (at once if they already do), unless disarmed first. */
+  arm(go: () => void): () => void {
+    if (this.allWaiting()) {
+      go();
+      return () => undefined;
+    }
+    this.armed.add(go);
+    return () => this.armed.delete(go);
+  }
+}
+
+/**
+ * A batch of reads with one request in flight at a time: `send` answers the keys that gathered.
+ * Shared by the list reads (one key per read) and the lookups by id (one key per id).
+ */
+class Batches<K, V> {
+  /** Settles when the request in flight (if any) has ended, whatever its outcome, and its answers have gone out. */
+  private inFlight: Promise<unknown> = Promise.resolve();
+  /** When the last read joined the batch being gathered, or the last request's answers went out, whichever is later. */
+  private lastJoin = 0;
+  /** How many reads the last request answered. */
+  private lastBatch = 0;
+  private readonly loader: DataLoader<K, V>;
+
+  constructor(
+    send: (keys: readonly K[]) => Promise<V[]>,
+    private readonly gathering: Gathering,
+  ) {
+    this.loader = new DataLoader<K, V>(
       async (keys) => {
         this.lastBatch = keys.length;
-        const list = fetch();
-        this.inFlight = list.then(
-          () => this.answered(),
-          () => this.answered(),
+        const sent = send(keys);
+        this.inFlight = sent.then(
+          () => this.answered(keys.length),
+          () => this.answered(keys.length),
         );
-        const answer = deepFreeze(await list);
-        return keys.map(() => answer);
+        return sent;
       },
-      {
-        cache: false,
-        batchScheduleFn: (dispatch) => {
-          const gathering = performance.now();
-          void this.inFlight.then(() => this.whenQuiet(dispatch, gathering));
-        },
-      },
+      { cache: false, batchScheduleFn: (dispatch) => this.schedule(dispatch) },
     );
   }
 
+  load(key: K): Promise<V> {
+    this.lastJoin = performance.now();
+    const answer = this.loader.load(key);
+    this.gathering.joined();
+    return answer;
+  }
+
   /**
-   * Resolves once the readers this GET answered have run on (dataloader resolves them, and they
-   * answer the engine, in the same turn of the event loop), and counts quiet from then.
+   * Resolves once the readers this request answered have run on (dataloader resolves them, and
+   * they answer the engine, in the same turn of the event loop), and counts quiet from then.
    */
-  private answered(): Promise<void> {
+  private answered(count: number): Promise<void> {
     return new Promise((resolve) =>
       setImmediate(() => {
+        this.gathering.left(count);
         this.lastJoin = Math.max(this.lastJoin, performance.now());
         resolve();
       }),
     );
   }
 
-  /** The list, from a GET that starts after this call. Shared with other readers, so frozen. */
-  read(): Promise<T> {
-    this.lastJoin = performance.now();
-    return this.loader.load(0);
+  private schedule(dispatch: () => void): void {
+    const gathering = performance.now();
+    void this.inFlight.then(() => {
+      let sent = false;
+      let disarm: (() => void) | undefined;
+      const go = () => {
+        if (sent) return;
+        sent = true;
+        disarm?.();
+        dispatch();
+      };
+      disarm = this.gathering.arm(go);
+      if (!sent) this.whenQuiet(go, gathering);
+    });
   }
 
-  private whenQuiet(dispatch: () => void, gathering: number): void {
-    const quiet = this.lastBatch >= BURST ? QUIET_IN_A_BURST_MS : QUIET_MS;
+  private whenQuiet(go: () => void, gathering: number): void {
+    const quiet = this.lastBatch >= BURST || this.gathering.expectsMore() ? QUIET_IN_A_BURST_MS : QUIET_MS;
     const wait = Math.max(0, quiet - (performance.now() - this.lastJoin));
     setTimeout(
       () =>
         setImmediate(() => {
           const now = performance.now();
-          if (now - this.lastJoin >= quiet || now - gathering >= GATHER_MAX_MS) dispatch();
-          else this.whenQuiet(dispatch, gathering);
+          if (now - this.lastJoin >= quiet || now - gathering >= GATHER_MAX_MS) go();
+          else this.whenQuiet(go, gathering);
         }),
       wait,
     );
   }
 }
 
-/** One FreshList per key (a project), made on first use. */
-export class FreshLists<T> {
-  private readonly lists = new Map<string, FreshList<T>>();
+/** A list, read fresh and shared: every read is answered by one GET that began after it. */
+export class FreshList<T> {
+  private readonly batches: Batches<number, T>;
 
-  constructor(private readonly fetch: (key: string) => Promise<T>) {}
+  constructor(fetch: () => Promise<T>, gathering = new Gathering()) {
+    this.batches = new Batches(async (keys) => {
+      const answer = deepFreeze(await fetch());
+      return keys.map(() => answer);
+    }, gathering);
+  }
 
-  read(key: string): Promise<T> {
-    let list = this.lists.get(key);
-    if (!list) {
-      list = new FreshList(() => this.fetch(key));
-      this.lists.set(key, list);
-    }
-    return list.read();
+  /** The list, from a GET that starts after this call. Shared with other readers, so frozen. */
+  read(): Promise<T> {
+    return this.batches.load(0);
   }
 }
+
+/** One value per key (a project), made on first use. */
+export class PerKey<T> {
+  private readonly made = new Map<string, T>();
+
+  constructor(private readonly make: (key: string) => T) {}
+
+  get(key: string): T {
+    let value = this.made.get(key);
+    if (value === undefined) {
+      value = this.make(key);
+      this.made.set(key, value);
+    }
+    return value;
+  }
+}
+
+/** What a read of one record costs, to choose between reading k records by id and reading the list. */
+export interface ReadPrices {
+  /** What a request costs against the API's budget of requests, in milliseconds. */
+  requestMs(): number;
+  /** What one record of a list costs to carry and read, in milliseconds. */
+  recordMs: number;
+  /** How many records the last list held (what a list would carry now), if one was read. */
+  listSize?: number;
+}
+
+/**
+ * k reads by id, answered by whichever costs less: k GETs by id, or one list of the whole
+ * collection (found by id in it). Both start after every read of the batch began.
+ */
+export function chooseLookup(k: number, prices: ReadPrices): "byId" | "list" {
+  if (prices.listSize === undefined) return k === 1 ? "byId" : "list";
+  const request = prices.requestMs();
+  const byId = k * (request + prices.recordMs);
+  const list = request + prices.listSize * prices.recordMs;
+  return byId <= list ? "byId" : "list";
+}
+
+/** Lookups by id, batched: each batch is answered by GETs by id or by one list (`chooseLookup`). */
+export class FreshLookups<T extends { id: string }> {
+  private readonly batches: Batches<string, T | undefined>;
+
+  constructor(
+    getOne: (id: string) => Promise<T | undefined>,
+    getList: () => Promise<readonly T[]>,
+    prices: ReadPrices,
+    gathering = new Gathering(),
+  ) {
+    this.batches = new Batches(async (ids) => {
+      if (chooseLookup(ids.length, prices) === "byId") return Promise.all(ids.map(getOne));
+      const started = performance.now();
+      const list = deepFreeze(await getList());
+      prices.listSize = list.length;
+      if (list.length > 0) prices.recordMs = (performance.now() - started) / list.length;
+      const index = byId(list);
+      return ids.map((id) => index.get(id));
+    }, gathering);
+  }
+
+  /** The record with this id, from a request that starts after this call, or undefined when there is none. */
+  read(id: string): Promise<T | undefined> {
+    return this.batches.load(id);
+  }
+}
+
+/**
+ * Whether a read may be answered by a snapshot of this run (`snapshot`: one list per collection,
+ * dropped on any write), or must be fresh (`fresh`, the default). The provider runs a refresh's
+ * Reads under `snapshot` when configured so; everything else reads fresh.
+ */
+export const readConsistency = new AsyncLocalStorage<"fresh" | "snapshot">();
 
 /** Readers share one answer: freezing it (once, O(n)) keeps any of them from changing another's. */
 function deepFreeze<T>(value: T): T {

@@ -115,6 +115,17 @@ export class Transport {
   private readonly rateLimited: number[] = [];
   /** The server's clock minus ours, from the last answer's Date header (whole seconds), if any came. */
   serverClockOffsetMs?: number;
+  /** How many writes (requests other than GET) this client has sent: a snapshot taken before one is stale. */
+  writes = 0;
+
+  /**
+   * What one request costs against the API's budget of requests, in ms: `assumed` while the API has
+   * said nothing of its limit, and what the rate the client slowed to after a 429 says, if more.
+   */
+  requestPriceMs(assumed: number): number {
+    const rate = (this.rate.snapshot() as { ratePerSecond?: number }).ratePerSecond;
+    return rate !== undefined && Number.isFinite(rate) && rate > 0 ? Math.max(assumed, 1000 / rate) : assumed;
+  }
 
   request<T>(spec: RequestSpec<T>): Promise<T> {
     return this.loop(spec);
@@ -151,6 +162,7 @@ export class Transport {
 
   private async loop<T>(spec: RequestSpec<T>): Promise<T> {
     const { method, path } = spec;
+    if (method !== "GET") this.writes++;
     const requestTimeoutMs = spec.requestTimeoutMs ?? this.opts.requestTimeoutMs;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,

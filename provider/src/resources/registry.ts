@@ -70,7 +70,7 @@ export const registry: Declaration<Registry, typeof flags> = {
       return { id: created.id, outputs: registryFromWire(created) };
     },
     async read(ctx, address) {
-      const found = await orGone(() => ctx.client.of(registries).get(undefined, address.id, { signal: ctx.signal }));
+      const found = await orGone(() => ctx.client.of(registries).find(undefined, address.id, { signal: ctx.signal }));
       return found && registryFromWire(found);
     },
     async update(ctx, address, { news }) {

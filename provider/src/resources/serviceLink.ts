@@ -2,7 +2,6 @@
 import { z } from "zod";
 import type { Collection } from "../api/client";
 import { isNameTaken } from "../api/errors";
-import { byId } from "../api/loader";
 import { listOf, record, stringMap, text } from "../api/wire";
 import { referenceTo } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
@@ -130,8 +129,7 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
       }
     },
     async read(ctx, address, { outputs }) {
-      const links = await orGone(() => ctx.client.of(serviceLinks).list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
-      const link = links && byId(links).get(address.id);
+      const link = await orGone(() => ctx.client.of(serviceLinks).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
       return link && serviceLinkFromWire(link);
     },
     async delete(ctx, address) {

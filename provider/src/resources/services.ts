@@ -63,7 +63,7 @@ export function serviceKind(type: string, typeName: string) {
     type,
     /** This kind's service with this id, undefined when there is none; another kind's is an error that names it. */
     async read(ctx: Context, projectId: string, id: string): Promise<ServiceRecord | undefined> {
-      const found = await orGone(async () => (await ctx.client.of(services).list(projectId, { signal: ctx.signal })).find((s) => s.id === id));
+      const found = await orGone(() => ctx.client.of(services).find(projectId, id, { signal: ctx.signal }));
       if (found && found.type !== type) {
         throw new InputError(
           `service ${found.id} is a ${found.type}, not a ${type}, so it cannot be read as ${typeName}; use the resource (or lookup) of its kind`,

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import type { Collection } from "../api/client";
 import { isApiError } from "../api/errors";
-import { byId } from "../api/loader";
 import { flag, integer, listOf, optional, record, text } from "../api/wire";
 import { InputError } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
@@ -178,8 +177,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       return { id: created.id, outputs: await ready(ctx, inputs.projectId, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {
-      const list = await orGone(() => ctx.client.of(volumes).list(projectOf(ctx, address, outputs), { signal: ctx.signal }));
-      const found = list && byId(list).get(address.id);
+      const found = await orGone(() => ctx.client.of(volumes).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
       return found && volumeFromWire(found);
     },
     async update(ctx, address, { olds, news }) {

@@ -6,6 +6,7 @@ import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient, segment } from "../api/client";
+import { readConsistency, type Demand } from "../api/loader";
 import type { Admission } from "../api/rateControl";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkInputs, refusedChange } from "../framework/check";
@@ -99,6 +100,34 @@ function addressOf(id: string, declaration: BoundResource["declaration"]): Resou
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
 const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) => (seconds > 0 ? seconds * 1000 : fallbackMs);
 
+/**
+ * The Reads in flight, and the most that were in flight at once since the last pause of more than
+ * BURST_GAP_MS: in a refresh, the engine's window (P), which it refills as Reads are answered.
+ */
+class ReadsInFlight implements Demand {
+  private inFlight = 0;
+  private peak = 0;
+  private idleSince = 0;
+
+  started(): void {
+    if (this.inFlight === 0 && performance.now() - this.idleSince > BURST_GAP_MS) this.peak = 0;
+    this.inFlight++;
+    this.peak = Math.max(this.peak, this.inFlight);
+  }
+
+  ended(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) this.idleSince = performance.now();
+  }
+
+  expected(): number {
+    return this.peak;
+  }
+}
+
+/** Longer than the engine takes to send its next Reads after a batch is answered; shorter than a pause between runs. */
+const BURST_GAP_MS = 100;
+
 /** Why an operation's signal aborted when it ran past its deadline. */
 class OperationDeadline extends Error {
   override readonly name = "OperationDeadline";
@@ -131,6 +160,8 @@ export class HostingProviderService {
   private cancelled = false;
 
   private readonly secrets: Secrets;
+  /** The Reads in flight: how many reads the API client's shared requests may expect to gather. */
+  private readonly reads = new ReadsInFlight();
 
   constructor(private readonly options: ServiceOptions) {
     this.secrets = options.secrets ?? new Secrets();
@@ -305,6 +336,7 @@ export class HostingProviderService {
             userAgent: `pulumi-resource-hosting/${this.options.version}`,
             logger: this.options.debug && ((line) => this.options.debug!(this.redact(line))),
             rateController: this.options.rateController?.(),
+            demand: this.reads,
           });
     this.configured = { client, unknown: unknown.map((f) => `${pkg.name}:${f.name}`), values, polls: new Map() };
     const response = new provproto.ConfigureResponse();
@@ -361,12 +393,18 @@ export class HostingProviderService {
     const oldInputs = this.unmarshal(request.getInputs());
     const address = addressOf(request.getId(), declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
-    const live = (await this.operation(
-      request.getUrn(),
-      operationTimeoutMs(request.getTimeout()),
-      (ctx) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values }),
-      0,
-    )) as PropertyMap | undefined;
+    const reading = (ctx: OperationContext<HostingClient>) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
+    // Only a run that asks for snapshots pays for the async context that carries the choice.
+    const snapshot = this.config.readConsistency === "snapshot";
+    this.reads.started();
+    let live: PropertyMap | undefined;
+    try {
+      live = (await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
+        snapshot ? readConsistency.run("snapshot", () => reading(ctx)) : reading(ctx),
+      0)) as PropertyMap | undefined;
+    } finally {
+      this.reads.ended();
+    }
     const response = new provproto.ReadResponse();
     if (!live) return response; // an empty id: the resource is gone
     const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);

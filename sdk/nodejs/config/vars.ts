@@ -52,6 +52,21 @@ Object.defineProperty(exports, "projectId", {
 });
 
 /**
+ * How a refresh's Reads are answered. `fresh` (the default): each from a request that began after
+ * the Read did, so nothing older than the Read is ever reported (at the engine's parallelism, a
+ * refresh of N apps reads the project's list about N / P times). `snapshot`: from one list of each
+ * project's apps (volumes, links) taken once per run and taken again after any change the provider
+ * makes: one list per kind, but what changes outside Pulumi during the run may be missed. Defaults to `"fresh"`.
+ */
+export declare const readConsistency: string;
+Object.defineProperty(exports, "readConsistency", {
+    get() {
+        return __config.get("readConsistency") ?? "fresh";
+    },
+    enumerable: true,
+});
+
+/**
  * Seconds before a single API request times out. Defaults to `30`.
  */
 export declare const requestTimeoutSeconds: number;
