@@ -20,7 +20,8 @@ export type RandomFaultName =
   | "504"
   | "reset-before"
   | "reset-after"
-  | "latency";
+  | "latency"
+  | "garbled-after";
 
 export const RANDOM_FAULTS: Readonly<Record<RandomFaultName, number>> = {
   "429+retry-after": 1,
@@ -32,6 +33,9 @@ export const RANDOM_FAULTS: Readonly<Record<RandomFaultName, number>> = {
   "reset-before": 1,
   "reset-after": 1,
   latency: 1,
+  // Acts, then answers a body no client can read. Off unless weighted in: a run's seeded sequence
+  // stays what it was without it.
+  "garbled-after": 0,
 };
 
 export interface RandomFaultOptions {
@@ -78,6 +82,8 @@ function faultFor(name: RandomFaultName, latencyMs: number): Fault {
       return { kind: "reset_after" };
     case "latency":
       return { kind: "latency", latencyMs };
+    case "garbled-after":
+      return { kind: "respond_after", status: 200, body: "{not json" };
     default:
       return { kind: "status", status: Number(name) };
   }

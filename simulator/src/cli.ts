@@ -28,6 +28,8 @@ An offline simulator of the Container Hosting Service API.
                          (default: only the link record carries them)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
+  --max-body-bytes N     request bodies larger than this are answered 413 PAYLOAD_TOO_LARGE (default ${DEFAULT_SWITCHES.maxRequestBodyBytes})
+  --max-header-bytes N   requests whose headers are larger are answered 431 (default 16384, Node's)
   --quiet                do not print one line per request
   --help                 show this help
 
@@ -63,6 +65,8 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
       "link-env-in-consumer": { type: "boolean" },
       "error-shape": { type: "string" },
       "rate-limit": { type: "string" },
+      "max-body-bytes": { type: "string" },
+      "max-header-bytes": { type: "string" },
       quiet: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -77,12 +81,14 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     linkEnvInConsumer: values["link-env-in-consumer"],
     errorShape: values["error-shape"],
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
+    maxRequestBodyBytes: number("max-body-bytes", values["max-body-bytes"]),
   });
   return {
     ...switches,
     port: number("port", values.port) ?? DEFAULT_PORT,
     host: values.host,
     stateFile: values.state,
+    maxHeaderBytes: number("max-header-bytes", values["max-header-bytes"]),
     help: values.help,
     quiet: values.quiet,
   };

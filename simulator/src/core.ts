@@ -30,7 +30,7 @@ export class Core {
   private log: RequestLogEntry[] = [];
 
   constructor(private readonly options: SimulatorOptions = {}) {
-    const { host: _h, port: _p, users, stateFile, log: _l, ...switchOptions } = options;
+    const { host: _h, port: _p, users, stateFile, log: _l, maxHeaderBytes: _m, ...switchOptions } = options;
     this.initialSwitches = { ...DEFAULT_SWITCHES, ...checkSwitches(switchOptions) };
     this.switchValues = { ...this.initialSwitches };
     this.users = new Map((users ?? DEFAULT_USERS).map((user) => [user.token, user]));
@@ -113,7 +113,8 @@ export class Core {
     return user;
   }
 
-  private errorReply(failure: ApiFailure, requestId: string): Reply {
+  /** A failure as the API answers it, in the error shape the switch says. */
+  errorReply(failure: ApiFailure, requestId: string): Reply {
     return {
       status: failure.status,
       json: errorBody(this.switchValues.errorShape, failure.code, failure.message, requestId),

@@ -24,4 +24,5 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   capacityGb: 1000,
   errorShape: "code",
   rateLimitPerSecond: 0,
+  maxRequestBodyBytes: 1024 * 1024,
 });

@@ -1,7 +1,7 @@
 // Injected faults: each matches by method and path, applies to the next `times` matching requests.
 import type { Fault, FaultKind } from "./types";
 
-const KINDS: readonly FaultKind[] = ["status", "rate_limit", "reset_before", "reset_after", "latency"];
+const KINDS: readonly FaultKind[] = ["status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect"];
 
 interface Armed {
   fault: Fault;
@@ -19,6 +19,18 @@ export function checkFault(value: unknown): Fault {
   }
   if (fault.kind === "latency" && !(typeof fault.latencyMs === "number" && fault.latencyMs >= 0)) {
     throw new Error("fault.latencyMs: must be a number >= 0");
+  }
+  if (fault.kind === "respond_after") {
+    if (fault.status !== undefined && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599)) {
+      throw new Error("fault.status: for respond_after, an HTTP status (200-599)");
+    }
+    if (fault.body !== undefined && typeof fault.body !== "string") throw new Error("fault.body: must be a string, the raw body to send");
+  }
+  if (fault.kind === "huge_body" && !(Number.isInteger(fault.bytes) && fault.bytes! >= 1)) {
+    throw new Error("fault.bytes: for huge_body, a whole number of bytes >= 1, e.g. 209715200 for 200 MB");
+  }
+  if (fault.kind === "redirect" && fault.status !== undefined && ![301, 302, 303, 307, 308].includes(fault.status)) {
+    throw new Error("fault.status: for redirect, one of 301, 302, 303, 307, 308");
   }
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");

@@ -16,7 +16,7 @@ export type {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const core = new Core(options);
   const control = core.control();
-  const front = createHttpFront(core, control);
+  const front = createHttpFront(core, control, { maxHeaderBytes: options.maxHeaderBytes });
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     front.server.once("error", reject);

@@ -3,10 +3,9 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
+import { ApiFailure } from "./errors";
 import type { Core } from "./core";
-import type { SimulatorControl } from "./types";
-
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
+import type { Fault, SimulatorControl } from "./types";
 
 export interface HttpFront {
   server: Server;
@@ -14,19 +13,24 @@ export interface HttpFront {
   cancelPending(): void;
 }
 
-export function createHttpFront(core: Core, control: SimulatorControl): HttpFront {
+export function createHttpFront(core: Core, control: SimulatorControl, options: { maxHeaderBytes?: number } = {}): HttpFront {
   const pending = new Set<NodeJS.Timeout>();
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     const method = (req.method ?? "GET").toUpperCase();
     const path = new URL(req.url ?? "/", "http://simulator").pathname;
-    const rawBody = await readBody(req);
-    if (rawBody === undefined) {
-      req.socket.destroy();
+    const admin = isAdminPath(path);
+    const body = await readBody(req, admin ? Infinity : control.switches().maxRequestBodyBytes);
+    if (body.kind === "gone") return;
+    if (body.kind === "too_large") {
+      core.record({ at: Date.now(), method, path, status: 413, requestId });
+      const failure = new ApiFailure(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${body.limit} bytes`, { connection: "close" });
+      send(res, core.errorReply(failure, requestId), requestId);
       return;
     }
-    if (isAdminPath(path)) {
+    const rawBody = body.text;
+    if (admin) {
       send(res, handleAdmin(control, method, path, rawBody), requestId);
       return;
     }
@@ -41,12 +45,31 @@ export function createHttpFront(core: Core, control: SimulatorControl): HttpFron
       req.socket.destroy();
       return;
     }
+    // Faults that answer instead of acting.
+    if (fault?.kind === "redirect") {
+      const status = fault.status ?? 302;
+      record(status);
+      res.writeHead(status, { "x-request-id": requestId, location: fault.location ?? `https://elsewhere.example.com${req.url ?? "/"}` }).end();
+      return;
+    }
+    if (fault?.kind === "huge_body") {
+      record(fault.status ?? 200);
+      streamHugeBody(res, fault, requestId);
+      return;
+    }
     const reply =
       (fault && core.faultReply(fault, requestId)) ??
       core.handleApi(method, path, req.headers.authorization, rawBody, requestId);
     if (fault?.kind === "reset_after") {
       record("reset");
       req.socket.destroy();
+      return;
+    }
+    if (fault?.kind === "respond_after") {
+      // It acted (the state changed), and answers what the test chose instead.
+      const status = fault.status ?? 200;
+      record(status);
+      res.writeHead(status, { "x-request-id": requestId, "content-type": "application/json", ...fault.headers }).end(fault.body ?? "");
       return;
     }
     record(reply.status);
@@ -61,7 +84,7 @@ export function createHttpFront(core: Core, control: SimulatorControl): HttpFron
     send(res, reply, requestId);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, { status: 500, json: { code: "INTERNAL_ERROR", message: String(error) } }, randomUUID());
     });
@@ -75,19 +98,48 @@ export function createHttpFront(core: Core, control: SimulatorControl): HttpFron
   };
 }
 
-/** The whole body as text, or undefined if the client went away or sent too much. */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
+type Body = { kind: "text"; text: string } | { kind: "too_large"; limit: number } | { kind: "gone" };
+
+/**
+ * The whole body as text; or, past `limit` bytes (said by Content-Length, or found while reading),
+ * too large: it stops reading there, so that a huge upload costs nothing.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   return new Promise((resolve) => {
+    if (Number(req.headers["content-length"]) > limit) return resolve({ kind: "too_large", limit });
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) resolve(undefined);
-      else chunks.push(chunk);
+      if (size > limit) {
+        req.pause();
+        resolve({ kind: "too_large", limit });
+      } else chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", () => resolve(undefined));
+    req.on("end", () => resolve({ kind: "text", text: Buffer.concat(chunks).toString("utf8") }));
+    req.on("error", () => resolve({ kind: "gone" }));
   });
+}
+
+/** `fault.bytes` of text that starts like a list of service records, written a chunk at a time as the client takes it. */
+function streamHugeBody(res: ServerResponse, fault: Fault, requestId: string): void {
+  const total = fault.bytes!;
+  const headers: Record<string, string> = { "x-request-id": requestId, "content-type": "application/json" };
+  if (fault.withLength !== false) headers["content-length"] = String(total);
+  res.writeHead(fault.status ?? 200, headers);
+  const record = Buffer.from(`{"id":"00000000-0000-4000-8000-000000000000","name":"${"x".repeat(400)}","type":"container","status":"running"},`);
+  const chunk = Buffer.concat(Array.from({ length: Math.ceil((64 * 1024) / record.length) }, () => record));
+  let written = 0;
+  const write = (): void => {
+    while (written < total && !res.destroyed) {
+      const piece = written === 0 ? Buffer.concat([Buffer.from("["), chunk]).subarray(0, Math.min(chunk.length, total)) : chunk.subarray(0, Math.min(chunk.length, total - written));
+      written += piece.length;
+      if (!res.write(piece)) return void res.once("drain", write);
+    }
+    if (!res.destroyed) res.end();
+  };
+  res.on("close", () => (written = total));
+  write();
 }
 
 function send(res: ServerResponse, reply: Reply, requestId: string): void {

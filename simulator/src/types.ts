@@ -25,20 +25,33 @@ export interface Switches {
   errorShape: "code" | "error";
   /** 0 = unlimited. */
   rateLimitPerSecond: number;
+  /** A request whose body is larger is answered 413 PAYLOAD_TOO_LARGE (default 1 MiB). */
+  maxRequestBodyBytes: number;
 }
 
 export type BillingState = "ok" | "insufficient_balance" | "not_initialized" | "suspended";
 
-export type FaultKind = "status" | "rate_limit" | "reset_before" | "reset_after" | "latency";
+export type FaultKind = "status" | "rate_limit" | "reset_before" | "reset_after" | "latency" | "respond_after" | "huge_body" | "redirect";
 
 export interface Fault {
   kind: FaultKind;
   method?: string;
   /** Regex source tested against the URL pathname. */
   path?: string;
+  /** "status": the error status (before acting); "respond_after": the status sent after acting (default 200); "redirect": 3xx (default 302); "huge_body": default 200. */
   status?: number;
   retryAfter?: string | null;
   latencyMs?: number;
+  /** "respond_after": the raw body sent after acting, instead of the real answer (`{not json`, `{}`, an error body). */
+  body?: string;
+  /** "respond_after": headers sent with it. */
+  headers?: Record<string, string>;
+  /** "huge_body": how many bytes of JSON-looking text are streamed, in chunks (never built in memory). */
+  bytes?: number;
+  /** "huge_body": whether the answer says its Content-Length (default true); without it, it is chunked. */
+  withLength?: boolean;
+  /** "redirect": where it points (default the same path on https://elsewhere.example.com). */
+  location?: string;
   times?: number;
 }
 
@@ -54,6 +67,8 @@ export interface RequestLogEntry {
 export interface SimulatorOptions extends Partial<Switches> {
   host?: string;
   port?: number;
+  /** Requests whose headers are larger are answered 431 (Node's maxHeaderSize; default 16 KiB). */
+  maxHeaderBytes?: number;
   users?: SimUser[];
   stateFile?: string;
   log?: (line: string) => void;
