@@ -14,7 +14,7 @@ export interface Fixture {
   sim: Simulator;
   plugin: Plugin;
   /** Requests the simulator served since the last call, for counting API calls. */
-  requestsSince(mark: number): Array<{ method: string; path: string }>;
+  requestsSince(mark: number): Array<{ method: string; path: string; status: number | "reset" }>;
   mark(): number;
 }
 
