@@ -76,6 +76,14 @@ const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandl
   { method: "DELETE", pattern: "/_sim/:kind/:id", handler: (c, p) => (c.remove(kindOf(p), p.id), done) },
 ];
 
+/** The admin API's own body limit (the API's is the switch maxRequestBodyBytes). */
+export const ADMIN_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export const adminPayloadTooLarge = (): Reply => ({
+  status: 413,
+  json: { code: "PAYLOAD_TOO_LARGE", message: `admin request body is larger than ${ADMIN_MAX_BODY_BYTES} bytes` },
+});
+
 export const isAdminPath = (path: string): boolean => path === "/_sim" || path.startsWith("/_sim/");
 
 export function handleAdmin(control: SimulatorControl, method: string, path: string, rawBody: string): Reply {

@@ -28,7 +28,8 @@ An offline simulator of the Container Hosting Service API.
                          (default: only the link record carries them)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
-  --max-body-bytes N     request bodies larger than this are answered 413 PAYLOAD_TOO_LARGE (default ${DEFAULT_SWITCHES.maxRequestBodyBytes})
+  --max-body-bytes N     an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE
+                         (default ${DEFAULT_SWITCHES.maxRequestBodyBytes})
   --max-header-bytes N   requests whose headers are larger are answered 431 (default 16384, Node's)
   --quiet                do not print one line per request
   --help                 show this help

@@ -67,6 +67,12 @@ export class Core {
     return undefined;
   }
 
+  /** The answer to an API request whose body is over `maxRequestBodyBytes`. */
+  payloadTooLarge(requestId: string): Reply {
+    const limit = this.switchValues.maxRequestBodyBytes;
+    return this.errorReply(new ApiFailure(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`), requestId);
+  }
+
   /** One API request, start to end: rate limit, auth, route, permission, ownership, then the rules. */
   handleApi(method: string, path: string, authorization: string | undefined, rawBody: string, requestId: string): Reply {
     const now = Date.now();
@@ -113,8 +119,7 @@ export class Core {
     return user;
   }
 
-  /** A failure as the API answers it, in the error shape the switch says. */
-  errorReply(failure: ApiFailure, requestId: string): Reply {
+  private errorReply(failure: ApiFailure, requestId: string): Reply {
     return {
       status: failure.status,
       json: errorBody(this.switchValues.errorShape, failure.code, failure.message, requestId),

@@ -1,11 +1,16 @@
 // The HTTP front: request ids, the admin API, injected faults, and writing (or withholding) replies.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { handleAdmin, isAdminPath } from "./admin";
+import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
-import { ApiFailure } from "./errors";
 import type { Core } from "./core";
 import type { Fault, SimulatorControl } from "./types";
+
+/**
+ * How long a connection whose request was refused for its size stays open, reading and dropping what
+ * the client still sends, before it closes anyway.
+ */
+const LINGER_MS = 2000;
 
 export interface HttpFront {
   server: Server;
@@ -21,12 +26,11 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     const method = (req.method ?? "GET").toUpperCase();
     const path = new URL(req.url ?? "/", "http://simulator").pathname;
     const admin = isAdminPath(path);
-    const body = await readBody(req, admin ? Infinity : control.switches().maxRequestBodyBytes);
+    const body = await readBody(req, admin ? ADMIN_MAX_BODY_BYTES : core.switches.maxRequestBodyBytes);
     if (body.kind === "gone") return;
     if (body.kind === "too_large") {
-      core.record({ at: Date.now(), method, path, status: 413, requestId });
-      const failure = new ApiFailure(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${body.limit} bytes`, { connection: "close" });
-      send(res, core.errorReply(failure, requestId), requestId);
+      if (!admin) core.record({ at: Date.now(), method, path, status: 413, requestId });
+      sendThenClose(req, res, admin ? adminPayloadTooLarge() : core.payloadTooLarge(requestId), requestId);
       return;
     }
     const rawBody = body.text;
@@ -98,26 +102,28 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
   };
 }
 
-type Body = { kind: "text"; text: string } | { kind: "too_large"; limit: number } | { kind: "gone" };
+type Body = { kind: "text"; text: string } | { kind: "too_large" } | { kind: "gone" };
 
 /**
- * The whole body as text; or, past `limit` bytes (said by Content-Length, or found while reading),
- * too large: it stops reading there, so that a huge upload costs nothing.
+ * The whole body as text; too large as soon as its Content-Length, or the bytes read so far, pass
+ * `limit` (the rest is then dropped as it comes, never kept); gone if the client went away first.
  */
 function readBody(req: IncomingMessage, limit: number): Promise<Body> {
+  if (Number(req.headers["content-length"]) > limit) return Promise.resolve({ kind: "too_large" });
   return new Promise((resolve) => {
-    if (Number(req.headers["content-length"]) > limit) return resolve({ kind: "too_large", limit });
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        resolve({ kind: "too_large", limit });
-      } else chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
+      else {
+        chunks = [];
+        resolve({ kind: "too_large" });
+      }
     });
     req.on("end", () => resolve({ kind: "text", text: Buffer.concat(chunks).toString("utf8") }));
     req.on("error", () => resolve({ kind: "gone" }));
+    req.on("close", () => resolve({ kind: "gone" })); // after "end" when the body came whole, so then a no-op
   });
 }
 
@@ -142,8 +148,8 @@ function streamHugeBody(res: ServerResponse, fault: Fault, requestId: string): v
   write();
 }
 
-function send(res: ServerResponse, reply: Reply, requestId: string): void {
-  if (res.destroyed || res.headersSent) return;
+/** A reply as it goes on the wire: its headers and its body, if it has one. */
+function render(reply: Reply, requestId: string): { headers: Record<string, string>; payload?: string } {
   const headers: Record<string, string> = { "x-request-id": requestId, ...reply.headers };
   let payload: string | undefined;
   if (reply.status !== 204 && reply.json !== undefined) {
@@ -153,6 +159,32 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
     payload = reply.text;
     headers["content-type"] ??= "text/plain; charset=utf-8";
   }
+  return { headers, payload };
+}
+
+function send(res: ServerResponse, reply: Reply, requestId: string): void {
+  if (res.destroyed || res.headersSent) return;
+  const { headers, payload } = render(reply, requestId);
   res.writeHead(reply.status, headers);
   res.end(payload);
+}
+
+/**
+ * Answer at once with `Connection: close`, but close only once the client has finished sending (or
+ * after LINGER_MS), dropping what it sends: closing with its bytes unread resets the connection, and
+ * a client still writing its body can meet that reset before it reads the answer (RFC 9112 section 9.6).
+ */
+function sendThenClose(req: IncomingMessage, res: ServerResponse, reply: Reply, requestId: string): void {
+  const { headers, payload = "" } = render(reply, requestId);
+  res.writeHead(reply.status, { ...headers, connection: "close", "content-length": String(Buffer.byteLength(payload)) });
+  res.write(payload); // with its Content-Length written, the answer is whole for the client already
+  const close = () => {
+    clearTimeout(timer);
+    if (!res.destroyed) res.end();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  res.once("close", () => clearTimeout(timer));
+  if (req.readableEnded) close();
+  else req.once("end", close);
+  req.resume();
 }

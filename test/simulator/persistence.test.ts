@@ -217,6 +217,15 @@ describe("cli (dist/simulator.js)", () => {
     child.kill("SIGTERM");
   });
 
+  test("--max-body-bytes", async () => {
+    const { child, url } = await run(["--port", "0", "--quiet", "--max-body-bytes", "30"]);
+    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ maxRequestBodyBytes: 30 });
+    const alice = new Client(url, ALICE.token);
+    expect((await alice.post("/v1/registries", { name: "r", host: "h" })).status).toBe(201);
+    expect(codeOf(await alice.post("/v1/registries", { name: "r2", host: "registry.example.com" }))).toBe("PAYLOAD_TOO_LARGE");
+    child.kill("SIGTERM");
+  });
+
   test("--help lists every flag", async () => {
     const child = spawn(process.execPath, [cli, "--help"]);
     children.push(child);
@@ -226,6 +235,7 @@ describe("cli (dist/simulator.js)", () => {
     for (const flag of [
       "--port", "--host", "--state", "--volumes-disabled", "--billing", "--capacity-gb", "--provisioning-ms",
       "--service-start-ms", "--crashing-image-tags", "--link-env-in-consumer", "--error-shape", "--rate-limit",
+      "--max-body-bytes",
     ]) {
       expect(out).toContain(flag);
     }
@@ -245,6 +255,12 @@ describe("cli (dist/simulator.js)", () => {
     const { code, err } = await refused(["--billing", "broke"]);
     expect(code).toBe(2);
     expect(err).toContain("billing");
+  });
+
+  test("a bad --max-body-bytes exits with status 2 and says what is right", async () => {
+    const { code, err } = await refused(["--max-body-bytes", "0"]);
+    expect(code).toBe(2);
+    expect(err).toContain("switches.maxRequestBodyBytes: must be an integer >= 1 (bytes)");
   });
 
   test("a bad --crashing-image-tags exits with status 2 and names the bad tag", async () => {
