@@ -1,6 +1,7 @@
 // `node dist/simulator.js [flags]`: run the simulator as a standalone server.
 import { parseArgs } from "node:util";
 import { DEFAULT_SWITCHES, DEFAULT_USERS, startSimulator } from "./index";
+import { checkMaxHeaderBytes, DEFAULT_MAX_HEADER_BYTES } from "./server";
 import { checkSwitches } from "./switches";
 import type { SimulatorOptions } from "./types";
 
@@ -30,7 +31,8 @@ An offline simulator of the Container Hosting Service API.
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
   --max-body-bytes N     an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE
                          (default ${DEFAULT_SWITCHES.maxRequestBodyBytes})
-  --max-header-bytes N   requests whose headers are larger are answered 431 (default 16384, Node's)
+  --max-header-bytes N   a request whose request line and headers are larger is answered 431
+                         (default ${DEFAULT_MAX_HEADER_BYTES}, Node's)
   --quiet                do not print one line per request
   --help                 show this help
 
@@ -84,12 +86,13 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
     maxRequestBodyBytes: number("max-body-bytes", values["max-body-bytes"]),
   });
+  const maxHeaderBytes = number("max-header-bytes", values["max-header-bytes"]);
   return {
     ...switches,
     port: number("port", values.port) ?? DEFAULT_PORT,
     host: values.host,
     stateFile: values.state,
-    maxHeaderBytes: number("max-header-bytes", values["max-header-bytes"]),
+    maxHeaderBytes: maxHeaderBytes === undefined ? undefined : checkMaxHeaderBytes(maxHeaderBytes),
     help: values.help,
     quiet: values.quiet,
   };

@@ -18,6 +18,16 @@ export interface HttpFront {
   cancelPending(): void;
 }
 
+/** Node's own default for `maxHeaderSize`. */
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+
+export function checkMaxHeaderBytes(value: unknown): number {
+  if (!(Number.isSafeInteger(value) && (value as number) >= 1)) {
+    throw new Error("maxHeaderBytes: must be an integer >= 1 (bytes)");
+  }
+  return value as number;
+}
+
 export function createHttpFront(core: Core, control: SimulatorControl, options: { maxHeaderBytes?: number } = {}): HttpFront {
   const pending = new Set<NodeJS.Timeout>();
 
@@ -88,7 +98,8 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     send(res, reply, requestId);
   }
 
-  const server = createServer({ maxHeaderSize: options.maxHeaderBytes }, (req, res) => {
+  const maxHeaderSize = checkMaxHeaderBytes(options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES);
+  const server = createServer({ maxHeaderSize }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, { status: 500, json: { code: "INTERNAL_ERROR", message: String(error) } }, randomUUID());
     });

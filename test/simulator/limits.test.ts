@@ -1,8 +1,9 @@
-// Limits of the HTTP front (docs/CONTRACTS.md): the request body limit (switch maxRequestBodyBytes).
+// Limits of the HTTP front (docs/CONTRACTS.md): the request body limit (switch maxRequestBodyBytes)
+// and the request header limit (option maxHeaderBytes).
 // Clients are undici's, as the provider's, so "the client reads the 413" means what it says.
 import { Readable } from "node:stream";
 import { request } from "undici";
-import { ALICE } from "../../simulator/src";
+import { ALICE, startSimulator } from "../../simulator/src";
 import { IMAGE, codeOf, p, useSimulator } from "./helpers";
 
 const MiB = 1024 * 1024;
@@ -110,5 +111,56 @@ describe("request body limit (maxRequestBodyBytes)", () => {
     expect(res.statusCode).toBe(413);
     expect(await res.body.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: `admin request body is larger than ${16 * MiB} bytes` });
     expect(h.sim.control.requests()).toEqual([]);
+  });
+});
+
+describe("request header limit (option maxHeaderBytes)", () => {
+  const token = (bytes: number) => `Bearer ${"t".repeat(bytes)}`;
+
+  describe("default: 16 KiB, as Node's", () => {
+    const h = useSimulator();
+
+    test.each([
+      ["GET", undefined],
+      ["POST", JSON.stringify({ name: "r", host: "h" })],
+    ])("a %s with a 64 KiB bearer token gets a 431 that undici reads as a response", async (method, body) => {
+      const res = await request(h.sim.url + "/v1/registries", {
+        method: method as "GET" | "POST",
+        headers: { authorization: token(64 * 1024), "content-type": "application/json" },
+        body,
+      });
+      expect(res.statusCode).toBe(431);
+      expect(res.headers.connection).toBe("close");
+      expect(await res.body.text()).toBe("");
+      expect(h.sim.control.requests()).toEqual([]); // Node's HTTP layer answered; the API never saw it
+    });
+
+    test("fetch reads it too", async () => {
+      const res = await fetch(h.sim.url + "/v1/registries", { headers: { authorization: token(64 * 1024) } });
+      expect(res.status).toBe(431);
+    });
+
+    test("a 15 KiB token is read (and refused as unknown: 401)", async () => {
+      const res = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(15 * 1024) } });
+      expect(res.statusCode).toBe(401);
+      await res.body.dump();
+    });
+  });
+
+  describe("raised to 128 KiB", () => {
+    const h = useSimulator({ maxHeaderBytes: 128 * 1024 });
+
+    test("a 64 KiB token reaches the API (401: unknown token); a 200 KiB one gets 431", async () => {
+      const read = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(64 * 1024) } });
+      expect(read.statusCode).toBe(401);
+      await read.body.dump();
+      const refused = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(200 * 1024) } });
+      expect(refused.statusCode).toBe(431);
+      await refused.body.dump();
+    });
+  });
+
+  test("a bad maxHeaderBytes is refused at start, naming it", async () => {
+    await expect(startSimulator({ maxHeaderBytes: 0 })).rejects.toThrow("maxHeaderBytes: must be an integer >= 1 (bytes)");
   });
 });

@@ -226,6 +226,14 @@ describe("cli (dist/simulator.js)", () => {
     child.kill("SIGTERM");
   });
 
+  test("--max-header-bytes", async () => {
+    const { child, url } = await run(["--port", "0", "--quiet", "--max-header-bytes", String(128 * 1024)]);
+    const big = new Client(url, "t".repeat(64 * 1024));
+    expect((await big.get("/v1/registries")).status).toBe(401); // read, and refused as an unknown token
+    expect((await new Client(url, "t".repeat(200 * 1024)).get("/v1/registries")).status).toBe(431);
+    child.kill("SIGTERM");
+  });
+
   test("--help lists every flag", async () => {
     const child = spawn(process.execPath, [cli, "--help"]);
     children.push(child);
@@ -235,7 +243,7 @@ describe("cli (dist/simulator.js)", () => {
     for (const flag of [
       "--port", "--host", "--state", "--volumes-disabled", "--billing", "--capacity-gb", "--provisioning-ms",
       "--service-start-ms", "--crashing-image-tags", "--link-env-in-consumer", "--error-shape", "--rate-limit",
-      "--max-body-bytes",
+      "--max-body-bytes", "--max-header-bytes",
     ]) {
       expect(out).toContain(flag);
     }
@@ -261,6 +269,12 @@ describe("cli (dist/simulator.js)", () => {
     const { code, err } = await refused(["--max-body-bytes", "0"]);
     expect(code).toBe(2);
     expect(err).toContain("switches.maxRequestBodyBytes: must be an integer >= 1 (bytes)");
+  });
+
+  test("a bad --max-header-bytes exits with status 2 and says what is right", async () => {
+    const { code, err } = await refused(["--max-header-bytes", "0"]);
+    expect(code).toBe(2);
+    expect(err).toContain("maxHeaderBytes: must be an integer >= 1 (bytes)");
   });
 
   test("a bad --crashing-image-tags exits with status 2 and names the bad tag", async () => {
