@@ -50,7 +50,8 @@ export class Core {
 
   record(entry: RequestLogEntry): void {
     this.log.push(entry);
-    const fault = entry.fault ? ` fault=${entry.fault}` : "";
+    const withheld = entry.withheldStatus === undefined ? "" : ` (withheld ${entry.withheldStatus})`;
+    const fault = entry.fault ? ` fault=${entry.fault}${withheld}` : "";
     this.options.log?.(`${entry.method} ${entry.path} -> ${entry.status} ${entry.requestId}${fault}`);
   }
 

@@ -1,7 +1,37 @@
 // Injected faults: each matches by method and path, applies to the next `times` matching requests.
+import { validateHeaderName, validateHeaderValue } from "node:http";
+import type { Reply } from "./context";
 import type { Fault, FaultKind } from "./types";
 
-const KINDS: readonly FaultKind[] = ["status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect"];
+const KINDS: readonly FaultKind[] = [
+  "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect",
+];
+
+const isStatusBetween = (value: unknown, low: number, high: number): boolean =>
+  Number.isInteger(value) && (value as number) >= low && (value as number) <= high;
+
+/** Whether Node sends this header as it is (a token for a name; no CR, LF or other control character in the value). */
+function isSendable(name: string, value: string): boolean {
+  try {
+    validateHeaderName(name);
+    validateHeaderValue(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkHeaders(headers: unknown): void {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers)) {
+    throw new Error("fault.headers: must be an object of header names to string values");
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== "string") throw new Error(`fault.headers[${JSON.stringify(name)}]: must be a string`);
+    if (!isSendable(name, value)) {
+      throw new Error(`fault.headers[${JSON.stringify(name)}]: not a valid HTTP header (a token name; no CR, LF or NUL in the value)`);
+    }
+  }
+}
 
 interface Armed {
   fault: Fault;
@@ -14,17 +44,18 @@ export function checkFault(value: unknown): Fault {
   if (typeof value !== "object" || value === null) throw new Error("fault: must be an object");
   const fault = value as Fault;
   if (!KINDS.includes(fault.kind)) throw new Error(`fault.kind: must be one of ${KINDS.join(", ")}`);
-  if (fault.kind === "status" && !(Number.isInteger(fault.status) && fault.status! >= 400 && fault.status! <= 599)) {
+  if (fault.kind === "status" && !isStatusBetween(fault.status, 400, 599)) {
     throw new Error("fault.status: must be an HTTP error status (400-599)");
   }
   if (fault.kind === "latency" && !(typeof fault.latencyMs === "number" && fault.latencyMs >= 0)) {
     throw new Error("fault.latencyMs: must be a number >= 0");
   }
   if (fault.kind === "respond_after") {
-    if (fault.status !== undefined && !(Number.isInteger(fault.status) && fault.status >= 200 && fault.status <= 599)) {
-      throw new Error("fault.status: for respond_after, an HTTP status (200-599)");
+    if (fault.status !== undefined && !isStatusBetween(fault.status, 200, 599)) {
+      throw new Error("fault.status: must be the HTTP status to send (200-599; default 200)");
     }
-    if (fault.body !== undefined && typeof fault.body !== "string") throw new Error("fault.body: must be a string, the raw body to send");
+    if (fault.body !== undefined && typeof fault.body !== "string") throw new Error("fault.body: must be a string, sent as is");
+    if (fault.headers !== undefined) checkHeaders(fault.headers);
   }
   if (fault.kind === "huge_body" && !(Number.isInteger(fault.bytes) && fault.bytes! >= 1)) {
     throw new Error("fault.bytes: for huge_body, a whole number of bytes >= 1, e.g. 209715200 for 200 MB");
@@ -37,6 +68,12 @@ export function checkFault(value: unknown): Fault {
   }
   if (fault.path !== undefined) new RegExp(fault.path);
   return fault;
+}
+
+/** What a respond_after fault sends once the API has acted: the status, headers and body it names, as they are. */
+export function chosenAnswer(fault: Fault): Reply {
+  const headers = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  return { status: fault.status ?? 200, text: fault.body ?? "", headers: { "content-type": "application/json", ...headers } };
 }
 
 export class FaultQueue {

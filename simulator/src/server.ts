@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
 import type { Core } from "./core";
+import { chosenAnswer } from "./faults";
 import type { Fault, SimulatorControl } from "./types";
 
 /**
@@ -51,8 +52,12 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
 
     const at = Date.now();
     const fault = core.faults.take(method, path);
-    const record = (status: number | "reset") =>
-      core.record({ at, method, path, status, requestId, ...(fault ? { fault: fault.kind } : {}) });
+    const record = (status: number | "reset", withheldStatus?: number) =>
+      core.record({
+        at, method, path, status, requestId,
+        ...(fault ? { fault: fault.kind } : {}),
+        ...(withheldStatus === undefined ? {} : { withheldStatus }),
+      });
 
     if (fault?.kind === "reset_before") {
       record("reset");
@@ -75,15 +80,14 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
       (fault && core.faultReply(fault, requestId)) ??
       core.handleApi(method, path, req.headers.authorization, rawBody, requestId);
     if (fault?.kind === "reset_after") {
-      record("reset");
+      record("reset", reply.status);
       req.socket.destroy();
       return;
     }
     if (fault?.kind === "respond_after") {
-      // It acted (the state changed), and answers what the test chose instead.
-      const status = fault.status ?? 200;
-      record(status);
-      res.writeHead(status, { "x-request-id": requestId, "content-type": "application/json", ...fault.headers }).end(fault.body ?? "");
+      const answer = chosenAnswer(fault);
+      record(answer.status, reply.status);
+      send(res, answer, requestId);
       return;
     }
     record(reply.status);

@@ -44,7 +44,7 @@ export interface Fault {
   latencyMs?: number;
   /** "respond_after": the raw body sent after acting, instead of the real answer (`{not json`, `{}`, an error body). */
   body?: string;
-  /** "respond_after": headers sent with it. */
+  /** "respond_after": headers sent besides x-request-id and content-type (application/json), which they may replace. */
   headers?: Record<string, string>;
   /** "huge_body": how many bytes of JSON-looking text are streamed, in chunks (never built in memory). */
   bytes?: number;
@@ -62,6 +62,8 @@ export interface RequestLogEntry {
   status: number | "reset";
   requestId: string;
   fault?: FaultKind;
+  /** The status of the API's own answer, which the fault withheld (respond_after, reset_after). */
+  withheldStatus?: number;
 }
 
 export interface SimulatorOptions extends Partial<Switches> {

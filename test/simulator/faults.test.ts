@@ -73,7 +73,7 @@ describe("injected faults and the request log", () => {
     h.sim.control.injectFault({ kind: "reset_after", method: "POST" });
     await expect(h.alice.post(p("/containers"), createBody)).rejects.toThrow();
     expect(services().map((service) => service.name)).toEqual(["web"]);
-    expect(h.sim.control.requests()[0]).toMatchObject({ status: "reset", fault: "reset_after", method: "POST" });
+    expect(h.sim.control.requests()[0]).toMatchObject({ status: "reset", fault: "reset_after", method: "POST", withheldStatus: 201 });
     // the retry a careless client would send now meets the name it created itself
     expect(codeOf(await h.alice.post(p("/containers"), createBody))).toBe("NAME_TAKEN");
   });

@@ -3,7 +3,7 @@
 // real HTTP, with undici (the provider's HTTP client), so that what it sees is what a client sees.
 import { Agent, request } from "undici";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
-import { ALICE_PROJECT, IMAGE, p, useSimulator } from "./helpers";
+import { ALICE_PROJECT, IMAGE, createContainer, p, useSimulator } from "./helpers";
 
 const agent = new Agent();
 afterAll(() => agent.close());
@@ -14,6 +14,12 @@ const call = (sim: Simulator, method: string, path: string, body?: unknown, toke
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
+
+/** One request as alice, its answer taken as it came (the helpers' client would parse it). */
+async function answer(sim: Simulator, method: string, path: string, body?: unknown) {
+  const res = await call(sim, method, path, body);
+  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+}
 
 describe("faults that answer differently from what the server did", () => {
   const h = useSimulator();
@@ -27,11 +33,87 @@ describe("faults that answer differently from what the server did", () => {
     ['{"code":"INTERNAL_ERROR","message":"it broke after writing"}', 500],
   ])("respond_after acts, then answers %j with %i", async (body, status) => {
     h.sim.control.injectFault({ kind: "respond_after", method: "POST", path: "/containers$", status, body });
-    const res = await call(h.sim, "POST", p("/containers"), createBody);
-    expect(res.statusCode).toBe(status);
-    expect(await res.body.text()).toBe(body);
+    const res = await answer(h.sim, "POST", p("/containers"), createBody);
+    expect([res.status, res.text]).toEqual([status, body]);
+    expect(res.headers["content-type"]).toBe("application/json");
     expect(h.sim.control.snapshot().services.map((s) => s.name)).toEqual(["web"]);
-    expect(h.sim.control.requests().at(-1)).toMatchObject({ method: "POST", status, fault: "respond_after" });
+    expect(h.sim.control.requests().at(-1)).toEqual({
+      at: expect.any(Number), method: "POST", path: p("/containers"), status, requestId: res.headers["x-request-id"],
+      fault: "respond_after", withheldStatus: 201,
+    });
+  });
+
+  test("respond_after's status defaults to 200", async () => {
+    h.sim.control.injectFault({ kind: "respond_after", body: "{}" });
+    expect(await answer(h.sim, "GET", "/v1/registries")).toMatchObject({ status: 200, text: "{}" });
+  });
+
+  test("respond_after on a PATCH: the container changes; the client reads a 500", async () => {
+    const web = await createContainer(h.alice);
+    const body = JSON.stringify({ code: "INTERNAL_ERROR", message: "upstream timed out" });
+    h.sim.control.injectFault({ kind: "respond_after", method: "PATCH", status: 500, body });
+    const res = await answer(h.sim, "PATCH", p(`/containers/${web.id}`), { replicas: 3 });
+    expect([res.status, JSON.parse(res.text)]).toEqual([500, { code: "INTERNAL_ERROR", message: "upstream timed out" }]);
+    expect(h.sim.control.snapshot().services[0].replicas).toBe(3);
+    expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 500, fault: "respond_after", withheldStatus: 200 });
+  });
+
+  test("respond_after on a DELETE: the container is gone; the client reads 503 with an empty body", async () => {
+    const web = await createContainer(h.alice);
+    h.sim.control.injectFault({ kind: "respond_after", method: "DELETE", status: 503 });
+    const res = await answer(h.sim, "DELETE", p(`/containers/${web.id}`));
+    expect([res.status, res.text]).toEqual([503, ""]);
+    expect(h.sim.control.snapshot().services).toEqual([]);
+    expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 503, withheldStatus: 204 });
+  });
+
+  test("the API's own refusal is withheld too: the log says what it was", async () => {
+    await createContainer(h.alice);
+    h.sim.control.injectFault({ kind: "respond_after", method: "POST", body: '{"id": "00000000-0000-4000-8000-000000000001"}' });
+    expect((await answer(h.sim, "POST", p("/containers"), createBody)).status).toBe(200);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+    expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 200, withheldStatus: 409 });
+  });
+
+  test("respond_after's headers are sent, by any case, and may replace content-type, Date and x-request-id", async () => {
+    h.sim.control.injectFault({
+      kind: "respond_after",
+      body: "<html>bad gateway</html>",
+      status: 502,
+      headers: { "Content-Type": "text/html", Date: "Mon, 01 Jan 2024 00:00:00 GMT", "X-Request-Id": "fixed", "x-extra": "1" },
+    });
+    const res = await answer(h.sim, "GET", "/v1/registries");
+    expect([res.status, res.text]).toEqual([502, "<html>bad gateway</html>"]);
+    expect(res.headers).toMatchObject({
+      "content-type": "text/html", date: "Mon, 01 Jan 2024 00:00:00 GMT", "x-request-id": "fixed", "x-extra": "1",
+    });
+  });
+
+  test("respond_after hits `times` matching requests, by method and path, then the API answers", async () => {
+    await h.admin.post("/_sim/faults", { kind: "respond_after", method: "GET", path: "/registries$", body: "[", times: 2 });
+    expect((await h.admin.get("/_sim/faults")).body).toEqual([
+      { kind: "respond_after", method: "GET", path: "/registries$", body: "[", times: 2 },
+    ]);
+    expect((await h.alice.get(p("/containers"))).text).toBe("[]");
+    const texts = [];
+    for (let i = 0; i < 3; i++) texts.push((await answer(h.sim, "GET", "/v1/registries")).text);
+    expect(texts).toEqual(["[", "[", "[]"]);
+  });
+
+  test.each([
+    [{ status: 100 }, "fault.status: must be the HTTP status to send (200-599; default 200)"],
+    [{ status: "200" }, "fault.status: must be the HTTP status to send (200-599; default 200)"],
+    [{ body: { id: 5 } }, "fault.body: must be a string, sent as is"],
+    [{ headers: ["x: 1"] }, "fault.headers: must be an object of header names to string values"],
+    [{ headers: { "x-n": 1 } }, 'fault.headers["x-n"]: must be a string'],
+    [{ headers: { "bad name": "v" } }, 'fault.headers["bad name"]: not a valid HTTP header'],
+    [{ headers: { "x-split": "a\r\nset-cookie: b" } }, 'fault.headers["x-split"]: not a valid HTTP header'],
+  ])("POST /_sim/faults refuses respond_after with %j, saying why", async (fields, message) => {
+    const res = await h.admin.post("/_sim/faults", { kind: "respond_after", ...fields });
+    expect([res.status, res.body.code]).toEqual([400, "BAD_REQUEST"]);
+    expect(res.body.message).toContain(message);
+    expect(() => h.sim.control.injectFault({ kind: "respond_after", ...(fields as object) })).toThrow(message);
+    expect(h.sim.control.faults()).toEqual([]);
   });
 
   test("redirect does not act, and says where it points", async () => {
