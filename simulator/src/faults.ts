@@ -50,15 +50,21 @@ export function checkFault(value: unknown): Fault {
   if (fault.kind === "latency" && !(typeof fault.latencyMs === "number" && fault.latencyMs >= 0)) {
     throw new Error("fault.latencyMs: must be a number >= 0");
   }
+  const sendsItsStatus = fault.kind === "respond_after" || fault.kind === "huge_body";
+  if (sendsItsStatus && fault.status !== undefined && !isStatusBetween(fault.status, 200, 599)) {
+    throw new Error("fault.status: must be the HTTP status to send (200-599; default 200)");
+  }
   if (fault.kind === "respond_after") {
-    if (fault.status !== undefined && !isStatusBetween(fault.status, 200, 599)) {
-      throw new Error("fault.status: must be the HTTP status to send (200-599; default 200)");
-    }
     if (fault.body !== undefined && typeof fault.body !== "string") throw new Error("fault.body: must be a string, sent as is");
     if (fault.headers !== undefined) checkHeaders(fault.headers);
   }
-  if (fault.kind === "huge_body" && !(Number.isInteger(fault.bytes) && fault.bytes! >= 1)) {
-    throw new Error("fault.bytes: for huge_body, a whole number of bytes >= 1, e.g. 209715200 for 200 MB");
+  if (fault.kind === "huge_body") {
+    if (!(Number.isSafeInteger(fault.bytes) && fault.bytes! >= 0)) {
+      throw new Error("fault.bytes: must be an integer >= 0, the size of the body (209715200 for 200 MiB)");
+    }
+    if (fault.withLength !== undefined && typeof fault.withLength !== "boolean") {
+      throw new Error("fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)");
+    }
   }
   if (fault.kind === "redirect" && fault.status !== undefined && ![301, 302, 303, 307, 308].includes(fault.status)) {
     throw new Error("fault.status: for redirect, one of 301, 302, 303, 307, 308");

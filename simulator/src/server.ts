@@ -5,6 +5,7 @@ import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } 
 import type { Reply } from "./context";
 import type { Core } from "./core";
 import { chosenAnswer } from "./faults";
+import { hugeBodyChunks, writeChunks } from "./hugeBody";
 import type { Fault, SimulatorControl } from "./types";
 
 /**
@@ -73,7 +74,7 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     }
     if (fault?.kind === "huge_body") {
       record(fault.status ?? 200);
-      streamHugeBody(res, fault, requestId);
+      await sendHugeBody(res, fault, requestId);
       return;
     }
     const reply =
@@ -142,25 +143,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Body> {
   });
 }
 
-/** `fault.bytes` of text that starts like a list of service records, written a chunk at a time as the client takes it. */
-function streamHugeBody(res: ServerResponse, fault: Fault, requestId: string): void {
-  const total = fault.bytes!;
-  const headers: Record<string, string> = { "x-request-id": requestId, "content-type": "application/json" };
-  if (fault.withLength !== false) headers["content-length"] = String(total);
-  res.writeHead(fault.status ?? 200, headers);
-  const record = Buffer.from(`{"id":"00000000-0000-4000-8000-000000000000","name":"${"x".repeat(400)}","type":"container","status":"running"},`);
-  const chunk = Buffer.concat(Array.from({ length: Math.ceil((64 * 1024) / record.length) }, () => record));
-  let written = 0;
-  const write = (): void => {
-    while (written < total && !res.destroyed) {
-      const piece = written === 0 ? Buffer.concat([Buffer.from("["), chunk]).subarray(0, Math.min(chunk.length, total)) : chunk.subarray(0, Math.min(chunk.length, total - written));
-      written += piece.length;
-      if (!res.write(piece)) return void res.once("drain", write);
-    }
-    if (!res.destroyed) res.end();
-  };
-  res.on("close", () => (written = total));
-  write();
+/** A huge_body fault's answer: `bytes` bytes of JSON that never ends, with a Content-Length or chunked. */
+async function sendHugeBody(res: ServerResponse, fault: Fault, requestId: string): Promise<void> {
+  const bytes = fault.bytes ?? 0;
+  const length = fault.withLength === false ? {} : { "content-length": String(bytes) };
+  res.writeHead(fault.status ?? 200, { "x-request-id": requestId, "content-type": "application/json", ...length });
+  await writeChunks(res, hugeBodyChunks(bytes));
 }
 
 /** A reply as it goes on the wire: its headers and its body, if it has one. */

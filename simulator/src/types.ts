@@ -46,7 +46,7 @@ export interface Fault {
   body?: string;
   /** "respond_after": headers sent besides x-request-id and content-type (application/json), which they may replace. */
   headers?: Record<string, string>;
-  /** "huge_body": how many bytes of JSON-looking text are streamed, in chunks (never built in memory). */
+  /** "huge_body": how many bytes are sent: `[` then service records, never closed (never built in memory). */
   bytes?: number;
   /** "huge_body": whether the answer says its Content-Length (default true); without it, it is chunked. */
   withLength?: boolean;

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "esbuild";
+import { request } from "undici";
 import { ALICE, startSimulator, type Simulator, type SimulatorOptions } from "../../simulator/src";
 import { Client, codeOf, createContainer, createVolume, eventually, p } from "./helpers";
 
@@ -231,6 +232,26 @@ describe("cli (dist/simulator.js)", () => {
     const big = new Client(url, "t".repeat(64 * 1024));
     expect((await big.get("/v1/registries")).status).toBe(401); // read, and refused as an unknown token
     expect((await new Client(url, "t".repeat(200 * 1024)).get("/v1/registries")).status).toBe(431);
+    child.kill("SIGTERM");
+  });
+
+  /** The peak resident memory of a process so far, in bytes (Linux's VmHWM). */
+  const peakMemory = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+  const onLinux = existsSync("/proc/self/status");
+
+  (onLinux ? test : test.skip)("a 256 MiB huge_body, sized or chunked, raises the CLI's peak memory by less than 32 MiB", async () => {
+    const MiB = 1024 * 1024;
+    const { child, url } = await run(["--port", "0", "--quiet"]);
+    await new Client(url, ALICE.token).get("/v1/registries"); // the first answer's own allocations
+    const before = peakMemory(child.pid!);
+    for (const withLength of [true, false]) {
+      await new Client(url).post("/_sim/faults", { kind: "huge_body", bytes: 256 * MiB, withLength });
+      const res = await request(url + "/v1/registries");
+      let size = 0;
+      for await (const chunk of res.body) size += chunk.length;
+      expect(size).toBe(256 * MiB);
+    }
+    expect(peakMemory(child.pid!) - before).toBeLessThan(32 * MiB);
     child.kill("SIGTERM");
   });
 

@@ -7,6 +7,8 @@ import { TokenBucket } from "../../simulator/src/ratelimit";
 import { findRoute, matchPath } from "../../simulator/src/routes";
 import { codeForStatus } from "../../simulator/src/errors";
 import { after } from "../../simulator/src/clock";
+import { hugeBodyChunks, writeChunks } from "../../simulator/src/hugeBody";
+import { Writable } from "node:stream";
 
 describe("imageProblem (the BAD_IMAGE rule)", () => {
   test.each([
@@ -133,4 +135,67 @@ test("after() is strictly later than the previous timestamp, even in the same mi
   const t = Date.parse("2026-01-01T00:00:00.000Z");
   expect(after("2026-01-01T00:00:00.000Z", t)).toBe("2026-01-01T00:00:00.001Z");
   expect(after("2026-01-01T00:00:00.000Z", t + 5000)).toBe("2026-01-01T00:00:05.000Z");
+});
+
+describe("hugeBodyChunks (the huge_body fault's body)", () => {
+  test.each([0, 1, 2, 65_536, 65_537, 3 * 1024 * 1024 + 7])("%i bytes in all, each chunk at most 64 KiB", (bytes) => {
+    const chunks = [...hugeBodyChunks(bytes)];
+    expect(chunks.reduce((sum, chunk) => sum + chunk.length, 0)).toBe(bytes);
+    expect(Math.max(0, ...chunks.map((chunk) => chunk.length))).toBeLessThanOrEqual(64 * 1024);
+    if (bytes > 0) expect(chunks[0].toString()).toBe("[");
+  });
+
+  test("every chunk after the first is a view of one shared block, so size costs no memory", () => {
+    const [, first, second, last] = [...hugeBodyChunks(1 + 2 * 65_536 + 10)];
+    expect(first.buffer).toBe(second.buffer);
+    expect(last.buffer).toBe(first.buffer);
+  });
+});
+
+describe("writeChunks", () => {
+  /** A writable that takes one chunk per `delayMs`, with a small buffer; it notes how full that buffer got. */
+  function slowSink(delayMs: number) {
+    const sink = new Writable({
+      highWaterMark: 16 * 1024,
+      write: (chunk: Buffer, _encoding, done) => {
+        sink.taken += chunk.length;
+        setTimeout(done, delayMs);
+      },
+    }) as Writable & { taken: number; peak: number };
+    sink.taken = 0;
+    sink.peak = 0;
+    const write = sink.write.bind(sink);
+    sink.write = ((chunk: Buffer) => {
+      const ok = write(chunk);
+      sink.peak = Math.max(sink.peak, sink.writableLength);
+      return ok;
+    }) as typeof sink.write;
+    return sink;
+  }
+
+  test("waits for the sink to drain: its buffer never holds more than one chunk over its mark", async () => {
+    const sink = slowSink(1);
+    expect(await writeChunks(sink, hugeBodyChunks(2 * 1024 * 1024))).toBe(true);
+    expect(sink.taken).toBe(2 * 1024 * 1024);
+    expect(sink.peak).toBeLessThanOrEqual(16 * 1024 + 64 * 1024);
+    expect(sink.writableEnded).toBe(true);
+  });
+
+  test("stops, taking no further chunk, when the sink closes", async () => {
+    const sink = slowSink(5);
+    let pulled = 0;
+    function* counted() {
+      for (const chunk of hugeBodyChunks(1024 * 1024 * 1024)) {
+        pulled += 1;
+        yield chunk;
+      }
+    }
+    const writing = writeChunks(sink, counted());
+    setTimeout(() => sink.destroy(), 30);
+    expect(await writing).toBe(false);
+    const pulledWhenClosed = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pulled).toBe(pulledWhenClosed);
+    expect(pulled).toBeLessThan(100);
+  });
 });
