@@ -7,6 +7,11 @@ const KINDS: readonly FaultKind[] = [
   "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect",
 ];
 
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/** Where a redirect fault sends the client when it names no location: the same path, another host. */
+export const ELSEWHERE = "https://elsewhere.example.com";
+
 const isStatusBetween = (value: unknown, low: number, high: number): boolean =>
   Number.isInteger(value) && (value as number) >= low && (value as number) <= high;
 
@@ -66,8 +71,14 @@ export function checkFault(value: unknown): Fault {
       throw new Error("fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)");
     }
   }
-  if (fault.kind === "redirect" && fault.status !== undefined && ![301, 302, 303, 307, 308].includes(fault.status)) {
-    throw new Error("fault.status: for redirect, one of 301, 302, 303, 307, 308");
+  if (fault.kind === "redirect") {
+    if (fault.status !== undefined && !REDIRECT_STATUSES.includes(fault.status)) {
+      throw new Error(`fault.status: must be a redirect status, one of ${REDIRECT_STATUSES.join(", ")} (default 302)`);
+    }
+    const { location } = fault;
+    if (location !== undefined && !(typeof location === "string" && location !== "" && isSendable("location", location))) {
+      throw new Error(`fault.location: must be a URL or a path for the Location header (default: the same path on ${ELSEWHERE})`);
+    }
   }
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");
@@ -80,6 +91,11 @@ export function checkFault(value: unknown): Fault {
 export function chosenAnswer(fault: Fault): Reply {
   const headers = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return { status: fault.status ?? 200, text: fault.body ?? "", headers: { "content-type": "application/json", ...headers } };
+}
+
+/** What a redirect fault sends instead of acting: its status and a Location, no body. */
+export function redirectAnswer(fault: Fault, target: string): Reply {
+  return { status: fault.status ?? 302, headers: { location: fault.location ?? ELSEWHERE + target } };
 }
 
 export class FaultQueue {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
 import type { Core } from "./core";
-import { chosenAnswer } from "./faults";
+import { chosenAnswer, redirectAnswer } from "./faults";
 import { hugeBodyChunks, writeChunks } from "./hugeBody";
 import type { Fault, SimulatorControl } from "./types";
 
@@ -67,9 +67,9 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     }
     // Faults that answer instead of acting.
     if (fault?.kind === "redirect") {
-      const status = fault.status ?? 302;
-      record(status);
-      res.writeHead(status, { "x-request-id": requestId, location: fault.location ?? `https://elsewhere.example.com${req.url ?? "/"}` }).end();
+      const answer = redirectAnswer(fault, req.url ?? path);
+      record(answer.status);
+      send(res, answer, requestId);
       return;
     }
     if (fault?.kind === "huge_body") {

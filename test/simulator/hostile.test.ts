@@ -5,6 +5,7 @@ import { Agent, request } from "undici";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
 import { ALICE_PROJECT, IMAGE, createContainer, p, useSimulator } from "./helpers";
 
+const auth = { authorization: `Bearer ${ALICE.token}`, "content-type": "application/json" };
 const agent = new Agent();
 afterAll(() => agent.close());
 const call = (sim: Simulator, method: string, path: string, body?: unknown, token = ALICE.token) =>
@@ -21,7 +22,7 @@ async function answer(sim: Simulator, method: string, path: string, body?: unkno
   return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
 }
 
-describe("faults that answer differently from what the server did", () => {
+describe("respond_after: the API acts, the client gets the chosen answer", () => {
   const h = useSimulator();
   const createBody = { name: "web", image: IMAGE, http_port: 8080 };
 
@@ -115,20 +116,6 @@ describe("faults that answer differently from what the server did", () => {
     expect(() => h.sim.control.injectFault({ kind: "respond_after", ...(fields as object) })).toThrow(message);
     expect(h.sim.control.faults()).toEqual([]);
   });
-
-  test("redirect does not act, and says where it points", async () => {
-    h.sim.control.injectFault({ kind: "redirect", status: 307, path: "/containers$" });
-    const res = await call(h.sim, "POST", p("/containers"), createBody);
-    expect(res.statusCode).toBe(307);
-    expect(res.headers.location).toBe(`https://elsewhere.example.com${p("/containers")}`);
-    await res.body.text();
-    expect(h.sim.control.snapshot().services).toEqual([]);
-  });
-
-  test("the fault checks say what is wrong", () => {
-    expect(() => h.sim.control.injectFault({ kind: "huge_body" })).toThrow(/fault\.bytes: must be an integer >= 0, the size of the body/);
-    expect(() => h.sim.control.injectFault({ kind: "redirect", status: 200 })).toThrow(/fault\.status: for redirect, one of 301, 302/);
-  });
 });
 
 describe("huge_body: more JSON than a client should read, without acting", () => {
@@ -208,6 +195,49 @@ describe("huge_body: more JSON than a client should read, without acting", () =>
     [{ bytes: 10, status: 99 }, "fault.status: must be the HTTP status to send (200-599; default 200)"],
   ])("POST /_sim/faults refuses huge_body with %j, saying why", async (fields, message) => {
     const res = await h.admin.post("/_sim/faults", { kind: "huge_body", ...fields });
+    expect([res.status, res.body.code]).toEqual([400, "BAD_REQUEST"]);
+    expect(res.body.message).toContain(message);
+    expect(h.sim.control.faults()).toEqual([]);
+  });
+});
+
+describe("redirect: sent elsewhere, without acting", () => {
+  const h = useSimulator();
+  const createBody = { name: "web", image: IMAGE, http_port: 8080 };
+
+  test("by default a 302 to the same path and query on another host, with no body", async () => {
+    h.sim.control.injectFault({ kind: "redirect" });
+    const res = await answer(h.sim, "POST", p("/containers?limit=5"), createBody);
+    expect([res.status, res.headers.location, res.text]).toEqual([302, `https://elsewhere.example.com${p("/containers?limit=5")}`, ""]);
+    expect(res.headers["x-request-id"]).toBeTruthy();
+    expect(h.sim.control.snapshot().services).toEqual([]);
+    expect(h.sim.control.requests()).toEqual([
+      { at: expect.any(Number), method: "POST", path: p("/containers"), status: 302, requestId: res.headers["x-request-id"], fault: "redirect" },
+    ]);
+  });
+
+  test.each([301, 303, 307, 308])("status %i, to the location given", async (status) => {
+    await h.admin.post("/_sim/faults", { kind: "redirect", status, location: "/v2/registries" });
+    const res = await fetch(h.sim.url + "/v1/registries", { redirect: "manual", headers: auth });
+    expect([res.status, res.headers.get("location")]).toEqual([status, "/v2/registries"]);
+  });
+
+  test("a client that follows a 307 back to the simulator sends the create again, and it happens once", async () => {
+    h.sim.control.injectFault({ kind: "redirect", status: 307, method: "POST", location: h.sim.url + p("/containers") });
+    const res = await fetch(h.sim.url + p("/containers"), { method: "POST", headers: auth, body: JSON.stringify(createBody) });
+    expect([res.status, res.redirected]).toEqual([201, true]);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+    expect(h.sim.control.requests().map((entry) => [entry.status, entry.fault])).toEqual([[307, "redirect"], [201, undefined]]);
+  });
+
+  test.each([
+    [{ status: 200 }, "fault.status: must be a redirect status, one of 301, 302, 303, 307, 308 (default 302)"],
+    [{ status: 304 }, "fault.status: must be a redirect status"],
+    [{ location: "" }, "fault.location: must be a URL or a path for the Location header (default: the same path on https://elsewhere.example.com)"],
+    [{ location: 5 }, "fault.location: must be a URL or a path"],
+    [{ location: "/a\r\nset-cookie: x" }, "fault.location: must be a URL or a path"],
+  ])("POST /_sim/faults refuses redirect with %j, saying why", async (fields, message) => {
+    const res = await h.admin.post("/_sim/faults", { kind: "redirect", ...fields });
     expect([res.status, res.body.code]).toEqual([400, "BAD_REQUEST"]);
     expect(res.body.message).toContain(message);
     expect(h.sim.control.faults()).toEqual([]);
