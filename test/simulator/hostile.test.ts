@@ -1,9 +1,10 @@
-// The faults and limits that make the simulator a hostile world for the provider's edge tests:
-// answers unreadable after acting, huge bodies, redirects, and real 413 and 431 limits. Over
-// real HTTP, with undici (the provider's HTTP client), so that what it sees is what a client sees.
+// The faults that make the simulator a hostile world for the provider's edge tests: answers
+// unreadable after acting, huge bodies, redirects (the 413 and 431 limits: limits.test.ts; Date and
+// created_at: time.test.ts). Over real HTTP, with undici (the provider's HTTP client), so that
+// what it sees is what a client sees.
 import { Agent, request } from "undici";
-import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
-import { ALICE_PROJECT, IMAGE, createContainer, p, useSimulator } from "./helpers";
+import { ALICE, type Simulator } from "../../simulator/src";
+import { IMAGE, createContainer, p, useSimulator } from "./helpers";
 
 const auth = { authorization: `Bearer ${ALICE.token}`, "content-type": "application/json" };
 const agent = new Agent();
@@ -243,41 +244,3 @@ describe("redirect: sent elsewhere, without acting", () => {
     expect(h.sim.control.faults()).toEqual([]);
   });
 });
-
-describe("limits", () => {
-  let sim: Simulator;
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, maxHeaderBytes: 8 * 1024 });
-  });
-  afterAll(() => sim.close());
-
-  test("a body over maxRequestBodyBytes is answered 413 PAYLOAD_TOO_LARGE, readable by the client, and nothing is made", async () => {
-    const body = JSON.stringify({ name: "web", image: IMAGE, http_port: 8080, env: { BIG: "x".repeat(5 * 1024 * 1024) } });
-    const res = await call(sim, "POST", p("/containers"), body);
-    expect(res.statusCode).toBe(413);
-    expect(await res.body.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
-    expect(sim.control.snapshot().services).toEqual([]);
-    sim.control.setSwitches({ maxRequestBodyBytes: 100 });
-    expect((await call(sim, "POST", "/v1/registries", { name: "ghcr", host: "ghcr.io", username: "a".repeat(200) })).statusCode).toBe(413);
-    sim.control.setSwitches({ maxRequestBodyBytes: 1024 * 1024 });
-  });
-
-  test("headers over maxHeaderBytes (a huge token) are answered 431, readable by the client", async () => {
-    const res = await call(sim, "GET", p("/containers"), undefined, "t".repeat(64 * 1024));
-    expect(res.statusCode).toBe(431);
-    await res.body.text();
-    expect((await call(sim, "GET", p("/containers"))).statusCode).toBe(200);
-  });
-
-  test("answers carry the server's Date, and records its time to the millisecond", async () => {
-    const res = await call(sim, "POST", p("/containers"), { name: "dated", image: IMAGE, http_port: 8080 });
-    expect(res.headers.date).toBeDefined();
-    const created = (await res.body.json()) as { created_at: string };
-    expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(Math.abs(Date.parse(created.created_at) - Date.parse(res.headers.date as string))).toBeLessThan(2_000);
-    sim.control.mutate("services", (created as unknown as { id: string }).id, { created_at: "2020-01-01T00:00:00.000Z" });
-    expect(sim.control.snapshot().services.find((s) => s.name === "dated")?.created_at).toBe("2020-01-01T00:00:00.000Z");
-  });
-});
-
-export { ALICE_PROJECT };
