@@ -23,6 +23,10 @@ export type RandomFaultName =
   | "latency"
   | "garbled-after";
 
+/**
+ * The default weights. A new fault joins at weight 0 and at the end, so that the default set, and
+ * what a seed draws, stay the same (test/simulator/chaos.test.ts pins two seeds).
+ */
 export const RANDOM_FAULTS: Readonly<Record<RandomFaultName, number>> = {
   "429+retry-after": 1,
   "429": 1,
