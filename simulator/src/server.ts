@@ -1,4 +1,5 @@
-// The HTTP front: request ids, the admin API, injected faults, and writing (or withholding) replies.
+// The HTTP front: request ids, the size limits, the admin API, injected faults, and writing (or
+// withholding) replies.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
