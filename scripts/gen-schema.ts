@@ -24,10 +24,23 @@ const generator = TJS.buildGenerator(program, { required: true, ref: true, noExt
 if (!generator) throw new Error("typescript-json-schema could not read the declarations");
 const readType: TypeReader = (typeName) => generator.getSchemaForSymbol(typeName) as any;
 
+/** package.json's `repository` (`git+https://host/owner/name.git`, or `{ url }`) as a plain https URL. */
+function repositoryUrl(repository: string | { url?: string } | undefined): string | undefined {
+  const url = typeof repository === "string" ? repository : repository?.url;
+  return url?.replace(/^git\+/, "").replace(/\.git$/, "");
+}
+
 const pkg = require(resolve("package.json"));
-// pluginDownloadURL comes from one place, package.json's `pulumi` field: a fork changes that line.
+// The package's metadata comes from one place, package.json (its `pulumi` field for
+// pluginDownloadURL): a fork changes those lines.
 const schema = buildPackageSchema(
   { resources, functions, provider },
-  { version: pkg.version, readType, pluginDownloadURL: pkg.pulumi?.pluginDownloadURL },
+  {
+    version: pkg.version,
+    readType,
+    pluginDownloadURL: pkg.pulumi?.pluginDownloadURL,
+    homepage: pkg.homepage,
+    repository: repositoryUrl(pkg.repository),
+  },
 );
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

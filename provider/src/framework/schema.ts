@@ -43,6 +43,15 @@ export interface PackageOptions {
   readType: TypeReader;
   /** Where the engine downloads the plugin from, when the program's SDK names no other place. */
   pluginDownloadURL?: string;
+  /** The package's homepage and its source repository (https URLs, from package.json). */
+  homepage?: string;
+  repository?: string;
+}
+
+/** Where the Go SDK lives as a Go package: the repository's host and path, then sdk/go/<package>. */
+function goImportBasePath(repository: string): string {
+  const url = new URL(repository);
+  return `${url.host}${url.pathname.replace(/\/$/, "")}/sdk/go/${PACKAGE}`;
 }
 
 /** The sentence each flag adds to a property's documentation. */
@@ -185,6 +194,8 @@ export function buildPackageSchema(declarations: PackageDeclarations, options: P
     keywords: ["pulumi", "hosting", "containers", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-hosting",
+    ...(options.homepage ? { homepage: options.homepage } : {}),
+    ...(options.repository ? { repository: options.repository } : {}),
     ...(options.pluginDownloadURL ? { pluginDownloadURL: options.pluginDownloadURL } : {}),
     config: {
       variables: provider.inputProperties,
@@ -204,6 +215,22 @@ export function buildPackageSchema(declarations: PackageDeclarations, options: P
         packageName: "@hosting/pulumi",
         packageDescription: "Pulumi SDK for the container hosting platform.",
         dependencies: { "@pulumi/pulumi": "^3.142.0" },
+        respectSchemaVersion: true,
+      },
+      // What `pulumi package gen-sdk schema.json --language python|go|dotnet` reads (the release
+      // workflow generates those SDKs; pulumi/pulumi's pkg/codegen/<language>/importer.go, and
+      // pulumi/pulumi-dotnet's for C#, define the fields).
+      python: {
+        packageName: `pulumi_${PACKAGE}`,
+        requires: { pulumi: ">=3.142.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      ...(options.repository
+        ? { go: { importBasePath: goImportBasePath(options.repository), generateResourceContainerTypes: true, respectSchemaVersion: true } }
+        : {}),
+      csharp: {
+        packageReferences: { Pulumi: "3.*" },
         respectSchemaVersion: true,
       },
     },
