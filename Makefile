@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-pack package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
 
 all: build
 
@@ -55,9 +55,20 @@ package: node_modules
 package-test: node_modules
 	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
 
-# The Node.js SDK as an npm package: dist/hosting-pulumi-$(VERSION).tgz.
-sdk-pack: node_modules
+# The Node.js SDK compiled in place (sdk/nodejs/bin), with its own node_modules; rebuilt only when
+# a generated file changed. The examples' `npm install` runs it (their postinstall script).
+SDK_FILES := $(shell find sdk/nodejs -type f -not -path 'sdk/nodejs/node_modules/*' -not -path 'sdk/nodejs/bin/*' 2>/dev/null)
+
+sdk-build: sdk/nodejs/bin/index.js
+
+sdk/nodejs/bin/index.js: $(SDK_FILES)
+	rm -rf sdk/nodejs/bin
 	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
+	@touch $@
+
+# The Node.js SDK as an npm package, exactly what `npm publish` in sdk/nodejs sends (its package.json's
+# `files`): dist/hosting-pulumi-$(VERSION).tgz.
+sdk-pack: sdk-build
 	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
