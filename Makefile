@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
 
 all: build
 
@@ -88,17 +88,21 @@ lint-workflows: node_modules
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations, sdk/nodejs from schema.json. Regenerate both
-# with `make schema sdk`; the tests fail while either is stale. SCHEMA_JSON and SDK_NODEJS let the tests
-# generate into a temporary directory.
+# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json.
+# Regenerate them with `make schema sdk docs`; the tests fail while any is stale. SCHEMA_JSON,
+# SDK_NODEJS and DOCS_REFERENCE let the tests generate into a temporary directory.
 SCHEMA_JSON ?= schema.json
 SDK_NODEJS ?= sdk/nodejs
+DOCS_REFERENCE ?= docs/reference
 
 schema: node_modules
 	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
 
 sdk: node_modules
 	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
+
+docs: node_modules
+	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE)
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a
