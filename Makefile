@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
 
 all: build
 
@@ -70,6 +70,21 @@ sdk/nodejs/bin/index.js: $(SDK_FILES)
 # `files`): dist/hosting-pulumi-$(VERSION).tgz.
 sdk-pack: sdk-build
 	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
+
+# The SDKs for the other languages, generated from schema.json by the Pulumi CLI's own code
+# generators (pulumi package gen-sdk; the CLI must be on PATH): dist/sdk/<language>/ and
+# dist/hosting-sdk-<language>-$(VERSION).tar.gz for python, go and dotnet. The release workflow runs
+# it; no test here builds or runs what it writes (the CLI cannot be installed here).
+SDK_LANGUAGES := python go dotnet
+
+sdk-languages:
+	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
+	rm -rf dist/sdk && mkdir -p dist/sdk
+	@for language in $(SDK_LANGUAGES); do \
+	  echo "pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk"; \
+	  pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk || exit 1; \
+	  tar -czf dist/hosting-sdk-$$language-$(VERSION).tar.gz -C dist/sdk $$language || exit 1; \
+	done
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
 # (on GitHub Actions TAG defaults to the pushed tag).
