@@ -67,13 +67,13 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
 
 test("schema.json carries the package's metadata, from package.json, and what each language's SDK generator needs", () => {
   const pkg = require("../../package.json");
-  const repository = "https://github.com/pulumi-hosting/pulumi-hosting";
-  expect(pkg.repository.url).toBe(`git+${repository}.git`);
+  const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository.url)?.[1];
+  expect(repository).toBeDefined();
   expect(schema).toMatchObject({ homepage: pkg.homepage, repository, license: pkg.license, publisher: expect.any(String) });
   expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
   // The engine downloads the plugin from the same repository's releases.
-  expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository).pathname.slice(1)}`);
-  expect(schema.language.go.importBasePath).toBe("github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting");
+  expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository!).pathname.slice(1)}`);
+  expect(schema.language.go.importBasePath).toBe(`${repository!.replace(/^https:\/\//, "")}/sdk/go/hosting`);
   expect(schema.language.python.packageName).toBe("pulumi_hosting");
   expect(schema.language.csharp.packageReferences).toHaveProperty("Pulumi");
 });
