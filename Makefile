@@ -28,7 +28,7 @@ test: build typecheck package
 simulator: build
 	node dist/simulator.js $(ARGS)
 
-# Adopt an existing project: write a file for `pulumi import --file` (see README, "Adopting existing
+# Adopt an existing project: write a file for `pulumi import --file` (see docs/importing.md, "Adopting existing
 # infrastructure"). Reads HOSTING_BASE_URL, HOSTING_TOKEN, HOSTING_PROJECT_ID; e.g.
 # make export ARGS="--project <id> --out hosting-import.json".
 export: build
