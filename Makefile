@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-pack package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
 
 all: build
 
@@ -28,7 +28,7 @@ test: build typecheck package
 simulator: build
 	node dist/simulator.js $(ARGS)
 
-# Adopt an existing project: write a file for `pulumi import --file` (see README, "Adopting existing
+# Adopt an existing project: write a file for `pulumi import --file` (see docs/importing.md, "Adopting existing
 # infrastructure"). Reads HOSTING_BASE_URL, HOSTING_TOKEN, HOSTING_PROJECT_ID; e.g.
 # make export ARGS="--project <id> --out hosting-import.json".
 export: build
@@ -55,10 +55,36 @@ package: node_modules
 package-test: node_modules
 	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
 
-# The Node.js SDK as an npm package: dist/hosting-pulumi-$(VERSION).tgz.
-sdk-pack: node_modules
+# The Node.js SDK compiled in place (sdk/nodejs/bin), with its own node_modules; rebuilt only when
+# a generated file changed. The examples' `npm install` runs it (their postinstall script).
+SDK_FILES := $(shell find sdk/nodejs -type f -not -path 'sdk/nodejs/node_modules/*' -not -path 'sdk/nodejs/bin/*' 2>/dev/null)
+
+sdk-build: sdk/nodejs/bin/index.js
+
+sdk/nodejs/bin/index.js: $(SDK_FILES)
+	rm -rf sdk/nodejs/bin
 	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
+	@touch $@
+
+# The Node.js SDK as an npm package, exactly what `npm publish` in sdk/nodejs sends (its package.json's
+# `files`): dist/hosting-pulumi-$(VERSION).tgz.
+sdk-pack: sdk-build
 	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
+
+# The SDKs for the other languages, generated from schema.json by the Pulumi CLI's own code
+# generators (pulumi package gen-sdk; the CLI must be on PATH): dist/sdk/<language>/ and
+# dist/hosting-sdk-<language>-$(VERSION).tar.gz for python, go and dotnet. The release workflow runs
+# it; no test here builds or runs what it writes (the CLI cannot be installed here).
+SDK_LANGUAGES := python go dotnet
+
+sdk-languages:
+	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
+	rm -rf dist/sdk && mkdir -p dist/sdk
+	@for language in $(SDK_LANGUAGES); do \
+	  echo "pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk"; \
+	  pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk || exit 1; \
+	  tar -czf dist/hosting-sdk-$$language-$(VERSION).tar.gz -C dist/sdk $$language || exit 1; \
+	done
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
 # (on GitHub Actions TAG defaults to the pushed tag).
@@ -77,17 +103,21 @@ lint-workflows: node_modules
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations, sdk/nodejs from schema.json. Regenerate both
-# with `make schema sdk`; the tests fail while either is stale. SCHEMA_JSON and SDK_NODEJS let the tests
-# generate into a temporary directory.
+# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json.
+# Regenerate them with `make schema sdk docs`; the tests fail while any is stale. SCHEMA_JSON,
+# SDK_NODEJS and DOCS_REFERENCE let the tests generate into a temporary directory.
 SCHEMA_JSON ?= schema.json
 SDK_NODEJS ?= sdk/nodejs
+DOCS_REFERENCE ?= docs/reference
 
 schema: node_modules
 	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
 
 sdk: node_modules
 	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
+
+docs: node_modules
+	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE)
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a

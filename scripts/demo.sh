@@ -83,8 +83,8 @@ mkdir -p "$work/state"
 step "Building the plugin and installing it into \$PULUMI_HOME (make install)"
 make --no-print-directory install
 
-step "Building the Node.js SDK (sdk/nodejs: npm install, tsc)"
-(cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build)
+step "Building the Node.js SDK (make sdk-build: sdk/nodejs, npm install and tsc)"
+make --no-print-directory sdk-build
 
 step "Starting the API simulator (state in $work/simulator-state.json)"
 node dist/simulator.js --port 0 --state "$work/simulator-state.json" >"$work/simulator.log" 2>&1 &
@@ -109,7 +109,7 @@ echo "simulator at $url; signed in as user $user, project $project"
 
 step "Installing the example's dependencies ($example: npm install)"
 cd "$example"
-npm install --no-package-lock --no-audit --no-fund --loglevel=error
+npm install --no-audit --no-fund --loglevel=error
 
 step "pulumi stack init $stack (local backend in $work/state)"
 pulumi stack init "$stack" --non-interactive

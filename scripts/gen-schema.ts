@@ -34,7 +34,20 @@ const readType: TypeReader = (typeName) => {
 const withoutSuffixes = (definitions: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(definitions).map(([name, value]) => [name.replace(/\.[0-9a-f]{8}$/, ""), value]));
 
+/** package.json's `repository` (`git+https://host/owner/name.git`, or `{ url }`) as a plain https URL. */
+function repositoryUrl(repository: string | { url?: string } | undefined): string | undefined {
+  const url = typeof repository === "string" ? repository : repository?.url;
+  return url?.replace(/^git\+/, "").replace(/\.git$/, "");
+}
+
 const pkg = require(resolve("package.json"));
-// pluginDownloadURL comes from one place, package.json's `pulumi` field: a fork changes that line.
-const schema = buildPackageSchema(hostingPackage, { version: pkg.version, readType, pluginDownloadURL: pkg.pulumi?.pluginDownloadURL });
+// The package's metadata comes from one place, package.json (its `pulumi` field for
+// pluginDownloadURL): a fork changes those lines.
+const schema = buildPackageSchema(hostingPackage, {
+  version: pkg.version,
+  readType,
+  pluginDownloadURL: pkg.pulumi?.pluginDownloadURL,
+  homepage: pkg.homepage,
+  repository: repositoryUrl(pkg.repository),
+});
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

@@ -18,10 +18,11 @@
 //
 // It is deterministic (sorted, no timestamps) and replaces the whole directory except what a
 // build or an install leaves there (node_modules/, bin/, package-lock.json).
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 import type { FunctionSpec, PackageSpec, PropertySpec, ResourceSpec } from "../provider/src/framework/packageSchema";
+import { exampleCode, firstSentence, nameOfToken, referencePage, splitDescription, stripShortcodes } from "./schema-text";
 
 /** Oldest @pulumi/pulumi with everything the generated code calls (`pulumi.runtime.invokeOutput`). */
 const MINIMUM_PULUMI = "3.142.0";
@@ -45,10 +46,10 @@ function nameOf(token: string): string {
 }
 const fileOf = (name: string) => name[0].toLowerCase() + name.slice(1);
 
-/** A JSDoc block from a schema description (empty text, no block). */
+/** A JSDoc block from a schema description (empty text, no block); Pulumi's shortcodes dropped, the markdown kept. */
 function doc(text: string | undefined, indent: string): string {
   if (!text) return "";
-  const lines = text.replace(/\*\//g, "*&#47;").split("\n");
+  const lines = stripShortcodes(text).replace(/\*\//g, "*&#47;").split("\n");
   return [`${indent}/**`, ...lines.map((line) => `${indent} *${line ? " " + line : ""}`), `${indent} */`, ""].join("\n");
 }
 
@@ -129,8 +130,13 @@ function packageJson(pkg: PackageSpec): string {
     description: nodejs.packageDescription ?? pkg.description,
     keywords: pkg.keywords,
     license: pkg.license,
+    ...(pkg.homepage ? { homepage: pkg.homepage } : {}),
+    ...(pkg.repository ? { repository: { type: "git", url: `git+${pkg.repository}.git`, directory: "sdk/nodejs" } } : {}),
     main: "bin/index.js",
     types: "bin/index.d.ts",
+    // What npm publishes (and `make sdk-pack` packs): the compiled code and its types; npm adds
+    // package.json, README.md and LICENSE itself.
+    files: ["bin/**/*.js", "bin/**/*.d.ts"],
     scripts: { build: "tsc" },
     dependencies,
     devDependencies: { "@types/node": "^20", typescript: "^5.0.0" },
@@ -148,7 +154,8 @@ function tsconfig(files: string[]): string {
       module: "commonjs",
       moduleResolution: "node",
       declaration: true,
-      sourceMap: true,
+      // The package ships bin/ without the TypeScript sources, so source maps would point nowhere.
+      sourceMap: false,
       stripInternal: true,
       experimentalDecorators: true,
       noFallthroughCasesInSwitch: true,
@@ -534,9 +541,87 @@ pulumi.runtime.registerResourcePackage("${pkg.name}", {
 `;
 }
 
-/** Every file of the SDK, by path relative to its root. */
-function generateNodejsSdk(pkg: PackageSpec): Map<string, string> {
+/** Where a reference page of this version's documentation is, from the npm page. */
+function docsUrl(pkg: PackageSpec, page: string): string | undefined {
+  return pkg.repository ? `${pkg.repository}/blob/v${pkg.version}/docs/${page}` : undefined;
+}
+
+const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
+const oneLine = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+
+/** The SDK's README, which is its npm page: what it is, how to install and configure it, what it has. */
+function readme(pkg: PackageSpec): string {
+  const packageName = pkg.language?.nodejs?.packageName ?? `@pulumi/${pkg.name}`;
+  const tarball = `${packageName.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
+  const server = pkg.pluginDownloadURL ? ` --server ${pkg.pluginDownloadURL}` : "";
+  const config = sortedEntries(pkg.config?.variables).map(([name, p]) => {
+    const env = p.defaultInfo?.environment?.map((e) => `\`${e}\``).join(", ") || "";
+    return `| \`${pkg.name}:${name}\` | ${env} | ${oneLine(p.description)} |`;
+  });
+  const required = new Set(Object.keys(pkg.config?.variables ?? {}).filter((name) => !(pkg.config?.defaults ?? []).includes(name)));
+  const entries = (kind: "resources" | "functions") =>
+    sortedEntries<ResourceSpec | FunctionSpec>(pkg[kind]).map(
+      ([token, spec]) => `- ${link(`\`${nameOfToken(token)}\``, docsUrl(pkg, `reference/${referencePage(token)}`))}: ${firstSentence(spec.description)}`,
+    );
+  // The first example any resource carries (the schema's own, so it is never out of date).
+  const example = sortedEntries(pkg.resources)
+    .map(([, r]) => exampleCode(splitDescription(r.description).examples)[0])
+    .find((code) => code !== undefined);
+  return `# ${packageName}
+
+${pkg.description ?? ""}
+
+The Node.js (TypeScript and JavaScript) SDK of the Pulumi provider \`${pkg.name}\` ${pkg.version}.
+${link("Documentation", docsUrl(pkg, "_index.md"))}${pkg.repository ? ` · [Source](${pkg.repository})` : ""}
+
+## Install
+
+\`\`\`sh
+npm install ${packageName}            # from the npm registry, or the release's tarball:
+npm install ./${tarball}
+\`\`\`
+
+Your program also needs the provider plugin, \`pulumi-resource-${pkg.name}\` ${pkg.version}. This
+SDK tells the engine which version it is${pkg.pluginDownloadURL ? " and where it is published" : ""}, so \`pulumi up\` (or
+\`pulumi install\`) installs it when it is missing. By hand:
+
+\`\`\`sh
+pulumi plugin install resource ${pkg.name} ${pkg.version}${server}
+\`\`\`
+
+## Configure
+
+\`\`\`sh
+${sortedEntries(pkg.config?.variables)
+  .filter(([name]) => required.has(name))
+  .map(([name, p]) => `pulumi config set ${p.secret ? "--secret " : ""}${pkg.name}:${name} <${name}>`)
+  .join("\n")}
+\`\`\`
+
+| key | environment variable | description |
+|---|---|---|
+${config.join("\n")}
+
+## Use
+
+\`\`\`typescript
+${example ?? `import * as ${pkg.name} from "${packageName}";\n`}\`\`\`
+
+Resources:
+
+${entries("resources").join("\n")}
+
+Functions (each also as \`<name>Output\`, which takes and returns outputs):
+
+${entries("functions").join("\n")}
+`;
+}
+
+/** Every file of the SDK, by path relative to its root; `license`, the package's license text, is copied as LICENSE. */
+function generateNodejsSdk(pkg: PackageSpec, license?: string): Map<string, string> {
   const files = new Map<string, string>();
+  files.set("README.md", readme(pkg));
+  if (license !== undefined) files.set("LICENSE", license);
   files.set("utilities.ts", utilities(pkg));
   files.set("provider.ts", providerFile(pkg));
   for (const [token, r] of sortedEntries(pkg.resources)) files.set(`${fileOf(nameOf(token))}.ts`, resourceFile(token, r));
@@ -558,7 +643,8 @@ const NOT_GENERATED = new Set(["node_modules", "bin", "package-lock.json"]);
 function main() {
   const [schemaPath = "schema.json", outDir = "sdk/nodejs"] = process.argv.slice(2);
   const pkg = JSON.parse(readFileSync(resolve(schemaPath), "utf8")) as PackageSpec;
-  const files = generateNodejsSdk(pkg);
+  // The repository's license is the package's (run from the repository's root, as make does).
+  const files = generateNodejsSdk(pkg, existsSync("LICENSE") ? readFileSync("LICENSE", "utf8") : undefined);
   const root = resolve(outDir);
   mkdirSync(root, { recursive: true });
   for (const entry of readdirSync(root)) if (!NOT_GENERATED.has(entry)) rmSync(join(root, entry), { recursive: true, force: true });

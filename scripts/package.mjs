@@ -11,7 +11,7 @@
 // An embedded main script cannot require() files, which is why the second stage is an asset and
 // not a file beside it. Why not one bundle with SEA's useCodeCache: that cache is made by compiling
 // alone, so it holds the top level only; ours is made after the code ran. Measured, spawn to the
-// first answer: one bundle with useCodeCache 4.7x a bare node, without 6.3x, this 3.1x (README,
+// first answer: one bundle with useCodeCache 4.7x a bare node, without 6.3x, this 3.1x (docs/performance.md,
 // Start-up). The code cache is made by running this same first stage with this same node over the
 // asset's exact bytes (scripts/code-cache.mjs): V8 checks the cache against the source and its own
 // version and flags, and the executable is this node.

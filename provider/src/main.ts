@@ -1,7 +1,9 @@
 // pulumi-resource-hosting: started by the Pulumi engine as
 //   pulumi-resource-hosting [--logtostderr] [-v=N] [--tracing ...] <engine address>
 // It serves pulumirpc.ResourceProvider on a loopback port and prints that port as the only
-// line on stdout; everything else goes to stderr or to the engine's log.
+// line on stdout; everything else goes to stderr or to the engine's log. A person who runs it
+// with --version or --help gets the version or one screen of usage instead (the engine never
+// passes either), and it exits without listening.
 //
 // Start-up is on the path of every `pulumi preview`, so this file needs nothing but Node's
 // built-ins: it listens, prints the port, and only then loads the gRPC server and the
@@ -20,7 +22,7 @@ import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
-import { loadSecondStage, nodeTooOld, prefetchSecondStage, serveFailure, startFailureMessage } from "./startup";
+import { informationRequested, loadSecondStage, nodeTooOld, prefetchSecondStage, serveFailure, startFailureMessage } from "./startup";
 
 function cli() {
   const { values, positionals } = parseArgs({
@@ -28,12 +30,19 @@ function cli() {
     strict: false,
     allowPositionals: true,
     // --code-cache-out is for the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
-    options: { logtostderr: { type: "boolean" }, v: { type: "string" }, tracing: { type: "string" }, "code-cache-out": { type: "string" } },
+    options: {
+      logtostderr: { type: "boolean" },
+      v: { type: "string" },
+      tracing: { type: "string" },
+      "code-cache-out": { type: "string" },
+      version: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
   const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
   const codeCacheOut = typeof values["code-cache-out"] === "string" ? values["code-cache-out"] : undefined;
-  return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true, codeCacheOut };
+  return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true, codeCacheOut, information: informationRequested(values) };
 }
 
 function listen(server: Server): Promise<number> {
@@ -47,7 +56,11 @@ function listen(server: Server): Promise<number> {
 }
 
 async function main() {
-  const { codeCacheOut, ...options } = cli();
+  const { codeCacheOut, information, ...options } = cli();
+  if (information !== undefined) {
+    process.stdout.write(information);
+    return;
+  }
   const tooOld = nodeTooOld(process.version);
   // Read while we listen and print the port (nothing to read for a Node.js that cannot run it).
   const files = tooOld ? undefined : prefetchSecondStage(__dirname);

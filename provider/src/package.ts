@@ -5,4 +5,17 @@ import { functions } from "./functions";
 import { providerConfig } from "./providerConfig";
 import { resources } from "./resources";
 
-export const hostingPackage: PackageDeclaration = { name: "hosting", resources, functions, config: providerConfig };
+export const hostingPackage: PackageDeclaration = {
+  name: "hosting",
+  about: {
+    displayName: "Hosting",
+    description: "Apps, managed databases, service links, image registries and block volumes on the container hosting platform.",
+    keywords: ["pulumi", "hosting", "containers", "kind/native"],
+    license: "Apache-2.0",
+    publisher: "pulumi-hosting",
+  },
+  nodejsPackage: "@hosting/pulumi",
+  resources,
+  functions,
+  config: providerConfig,
+};

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { Socket } from "node:net";
 import { Script, constants } from "node:vm";
-import { engines, pulumi, version } from "../../package.json";
+import { engines, homepage, pulumi, version } from "../../package.json";
 
 export type SecondStage = typeof import("./server/start");
 
@@ -21,6 +21,40 @@ export type SecondStage = typeof import("./server/start");
 export const SERVER_FILE = "pulumi-resource-hosting.server.js";
 /** Its V8 code cache, made by the build; the asset names inside the single executable are the same. */
 export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
+
+// ---- what a person who runs it by hand reads ----
+
+/** `pulumi-resource-hosting --version`: the package version, as GetPluginInfo reports it. */
+export const VERSION: string = version;
+
+/** `pulumi-resource-hosting --help`: one screen, for a person; the engine never asks for it. */
+export function usage(): string {
+  return `pulumi-resource-hosting ${version}: the Pulumi resource provider for the container hosting platform
+
+You do not run it yourself: the Pulumi engine starts it, with the engine's address, as
+  pulumi-resource-hosting [--logtostderr] [-v=N] [--tracing URL] <engine address>
+and it answers on a loopback port that it prints as its only line on stdout. Install it with
+  pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}
+and use it from a Pulumi program through its SDK (npm: @hosting/pulumi), or make an SDK for
+your program's language with: pulumi package add <path to this executable>
+
+Flags:
+  --logtostderr   write the plugin's log to stderr
+  -v=N            with --logtostderr and N > 0: trace every API request (the token never shows)
+  --tracing URL   accepted from the engine and ignored
+  --version       print the version (${version}) and exit
+  -h, --help      print this help and exit
+
+Documentation: ${homepage}
+`;
+}
+
+/** What the command line asks for before any serving: the version, the help, or neither. */
+export function informationRequested(flags: { version?: unknown; help?: unknown }): string | undefined {
+  if (flags.help === true) return usage();
+  if (flags.version === true) return `${VERSION}\n`;
+  return undefined;
+}
 
 // ---- the Node.js version ----
 

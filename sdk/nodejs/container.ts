@@ -11,9 +11,8 @@ import * as utilities from "./utilities";
  * that ends `failed` fails the operation with the last lines of its logs. Variables that
  * service links inject into it belong to the links: they are never reported in `env`.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### An app
  *
  * ```typescript
@@ -21,8 +20,6 @@ import * as utilities from "./utilities";
  *
  * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

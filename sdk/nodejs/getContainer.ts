@@ -7,9 +7,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A container by its name
  *
  * ```typescript
@@ -17,8 +16,6 @@ import * as utilities from "./utilities";
  *
  * export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainer(args?: GetContainerArgs, opts?: pulumi.InvokeOptions): Promise<GetContainerResult> {
     args = args || {};
@@ -140,9 +137,8 @@ export interface GetContainerResult {
 /**
  * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A container by its name
  *
  * ```typescript
@@ -150,8 +146,6 @@ export interface GetContainerResult {
  *
  * export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainerOutput(args?: GetContainerOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainerResult> {
     args = args || {};

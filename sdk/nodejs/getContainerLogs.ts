@@ -7,9 +7,8 @@ import * as utilities from "./utilities";
 /**
  * Reads the log text of a container app.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### An app's logs
  *
  * ```typescript
@@ -18,8 +17,6 @@ import * as utilities from "./utilities";
  * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainerLogs(args: GetContainerLogsArgs, opts?: pulumi.InvokeOptions): Promise<GetContainerLogsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -55,9 +52,8 @@ export interface GetContainerLogsResult {
 /**
  * Reads the log text of a container app.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### An app's logs
  *
  * ```typescript
@@ -66,8 +62,6 @@ export interface GetContainerLogsResult {
  * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainerLogsOutput(args: GetContainerLogsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainerLogsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const services = hosting.getContainersOutput().services;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainers(args?: GetContainersArgs, opts?: pulumi.InvokeOptions): Promise<GetContainersResult> {
     args = args || {};
@@ -57,9 +54,8 @@ export interface GetContainersResult {
 /**
  * Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -67,8 +63,6 @@ export interface GetContainersResult {
  *
  * export const services = hosting.getContainersOutput().services;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getContainersOutput(args?: GetContainersOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetContainersResult> {
     args = args || {};

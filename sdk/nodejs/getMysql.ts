@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A MySQL database by its name
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getMysql(args?: GetMysqlArgs, opts?: pulumi.InvokeOptions): Promise<GetMysqlResult> {
     args = args || {};
@@ -94,9 +91,8 @@ export interface GetMysqlResult {
 /**
  * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A MySQL database by its name
  *
  * ```typescript
@@ -104,8 +100,6 @@ export interface GetMysqlResult {
  *
  * export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getMysqlOutput(args?: GetMysqlOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMysqlResult> {
     args = args || {};

@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A Postgres database by its name
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getPostgres(args?: GetPostgresArgs, opts?: pulumi.InvokeOptions): Promise<GetPostgresResult> {
     args = args || {};
@@ -94,9 +91,8 @@ export interface GetPostgresResult {
 /**
  * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A Postgres database by its name
  *
  * ```typescript
@@ -104,8 +100,6 @@ export interface GetPostgresResult {
  *
  * export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getPostgresOutput(args?: GetPostgresOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPostgresResult> {
     args = args || {};

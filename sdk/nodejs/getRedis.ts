@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A Redis database by its name
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRedis(args?: GetRedisArgs, opts?: pulumi.InvokeOptions): Promise<GetRedisResult> {
     args = args || {};
@@ -94,9 +91,8 @@ export interface GetRedisResult {
 /**
  * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A Redis database by its name
  *
  * ```typescript
@@ -104,8 +100,6 @@ export interface GetRedisResult {
  *
  * export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRedisOutput(args?: GetRedisOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRedisResult> {
     args = args || {};

@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Lists the user's registry entries (never their passwords: the API does not return them).
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const registries = hosting.getRegistriesOutput().registries;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRegistries(args?: GetRegistriesArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistriesResult> {
     args = args || {};
@@ -47,9 +44,8 @@ export interface GetRegistriesResult {
 /**
  * Lists the user's registry entries (never their passwords: the API does not return them).
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -57,8 +53,6 @@ export interface GetRegistriesResult {
  *
  * export const registries = hosting.getRegistriesOutput().registries;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRegistriesOutput(args?: GetRegistriesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistriesResult> {
     args = args || {};

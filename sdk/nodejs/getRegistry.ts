@@ -7,9 +7,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A registry by its name
  *
  * ```typescript
@@ -17,8 +16,6 @@ import * as utilities from "./utilities";
  *
  * export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRegistry(args?: GetRegistryArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistryResult> {
     args = args || {};
@@ -67,9 +64,8 @@ export interface GetRegistryResult {
 /**
  * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A registry by its name
  *
  * ```typescript
@@ -77,8 +73,6 @@ export interface GetRegistryResult {
  *
  * export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getRegistryOutput(args?: GetRegistryOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResult> {
     args = args || {};

@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const links = hosting.getServiceLinksOutput().links;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getServiceLinks(args?: GetServiceLinksArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceLinksResult> {
     args = args || {};
@@ -62,9 +59,8 @@ export interface GetServiceLinksResult {
 /**
  * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -72,8 +68,6 @@ export interface GetServiceLinksResult {
  *
  * export const links = hosting.getServiceLinksOutput().links;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getServiceLinksOutput(args?: GetServiceLinksOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceLinksResult> {
     args = args || {};

@@ -7,9 +7,8 @@ import * as utilities from "./utilities";
 /**
  * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A volume by its name
  *
  * ```typescript
@@ -17,8 +16,6 @@ import * as utilities from "./utilities";
  *
  * export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getVolume(args?: GetVolumeArgs, opts?: pulumi.InvokeOptions): Promise<GetVolumeResult> {
     args = args || {};
@@ -104,9 +101,8 @@ export interface GetVolumeResult {
 /**
  * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A volume by its name
  *
  * ```typescript
@@ -114,8 +110,6 @@ export interface GetVolumeResult {
  *
  * export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getVolumeOutput(args?: GetVolumeOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVolumeResult> {
     args = args || {};

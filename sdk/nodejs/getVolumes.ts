@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * Lists the volumes of a project.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * export const volumes = hosting.getVolumesOutput().volumes;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getVolumes(args?: GetVolumesArgs, opts?: pulumi.InvokeOptions): Promise<GetVolumesResult> {
     args = args || {};
@@ -52,9 +49,8 @@ export interface GetVolumesResult {
 /**
  * Lists the volumes of a project.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Listing them all
  *
  * ```typescript
@@ -62,8 +58,6 @@ export interface GetVolumesResult {
  *
  * export const volumes = hosting.getVolumesOutput().volumes;
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  */
 export function getVolumesOutput(args?: GetVolumesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVolumesResult> {
     args = args || {};

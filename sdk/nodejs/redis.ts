@@ -9,9 +9,8 @@ import * as utilities from "./utilities";
 /**
  * A managed Redis database service. It cannot be resized; `connection.instructions` is secret.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A Redis database
  *
  * ```typescript
@@ -19,8 +18,6 @@ import * as utilities from "./utilities";
  *
  * const cache = new hosting.Redis("cache", { name: "cache", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

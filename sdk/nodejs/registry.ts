@@ -8,9 +8,8 @@ import * as utilities from "./utilities";
  * Credentials for a private image registry, stored for the user (not scoped to a project).
  * The update is a PUT of the whole entry.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### Credentials for GitHub's registry
  *
  * ```typescript
@@ -20,8 +19,6 @@ import * as utilities from "./utilities";
  * const config = new pulumi.Config();
  * const ghcr = new hosting.Registry("ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: config.requireSecret("ghcrToken") });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

@@ -10,9 +10,8 @@ import * as utilities from "./utilities";
  * this resource only forgets it, with a warning. A create that finds the identical link
  * already there (a forced replacement creates before it deletes) adopts it.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### An app linked to its database
  *
  * ```typescript
@@ -22,8 +21,6 @@ import * as utilities from "./utilities";
  * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * const webDb = new hosting.ServiceLink("web-db", { consumerServiceId: web.id, providerServiceId: ordersDb.id });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

@@ -10,9 +10,8 @@ import * as utilities from "./utilities";
  * not ready yet) waits for that, honouring `customTimeouts` (default 10 minutes), and if it
  * gives up the volume is still recorded in state.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A 20 GB volume, waited for up to 20 minutes
  *
  * ```typescript
@@ -20,8 +19,6 @@ import * as utilities from "./utilities";
  *
  * const data = new hosting.Volume("data", { name: "data", sizeGb: 20 }, { customTimeouts: { create: "20m" } });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

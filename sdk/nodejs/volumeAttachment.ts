@@ -10,9 +10,8 @@ import * as utilities from "./utilities";
  * consumer, and the app can have one volume per mount path. A change detaches before it
  * attaches again. Its id is `<volumeId>:<containerId>`.
  *
- * {{% examples %}}
  * ## Example Usage
- * {{% example %}}
+ *
  * ### A volume mounted into an app
  *
  * ```typescript
@@ -22,8 +21,6 @@ import * as utilities from "./utilities";
  * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * const webData = new hosting.VolumeAttachment("web-data", { volumeId: data.id, containerId: web.id, mountPath: "/data" });
  * ```
- * {{% /example %}}
- * {{% /examples %}}
  *
  * ## Import
  *

@@ -2,6 +2,7 @@
 // function results, as pure mappings.
 import { bindPackage, fieldsOf, propertyType } from "../../provider/src/framework/bind";
 import type { PackageSpec } from "../../provider/src/framework/packageSchema";
+import { hostingPackage } from "../../provider/src/package";
 
 const schema: PackageSpec = {
   name: "hosting",
@@ -53,7 +54,7 @@ test("a lookup's result carries the secrets of the resource it reads, item by it
       "hosting:index:getDbs": { inputs: { properties: {} }, outputs: { properties: { dbs: { type: "array", items: { type: "object" } } } } },
     },
   };
-  const bound = bindPackage({ name: "hosting", resources: [], functions, config: { typeName: "P", flags: {} } }, () => pkg);
+  const bound = bindPackage({ ...hostingPackage, resources: [], functions, config: { typeName: "P", flags: {} } }, () => pkg);
   const one = bound.function("hosting:index:getDb")!.result.fields;
   expect(one.find((f) => f.name === "connection")).toMatchObject({ secretSubfields: ["instructions"] });
   expect(one.find((f) => f.name === "token")).toMatchObject({ secret: true });

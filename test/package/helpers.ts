@@ -1,10 +1,10 @@
 // What the packaging tests share: where `make build` and `make package` leave the plugin, and a
 // plugin process started the engine's way, spoken to over gRPC.
 import * as grpc from "@grpc/grpc-js";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -27,6 +27,29 @@ export function built(file: string, target: string): string {
 }
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** `git` in `cwd`, its output as text. */
+export const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8" });
+
+/**
+ * The repository as a clone of this working tree would have it (its tracked files and the new ones
+ * .gitignore does not exclude, nothing built, no node_modules), in a fresh git repository with one
+ * commit: `git status --porcelain` then lists what a command left behind.
+ */
+export function repositoryCopy(prefix: string): string {
+  const dir = tempDir(prefix);
+  const files = git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard", "-z").split("\0").filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree, not yet committed
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(dir, file));
+  }
+  git(dir, "init", "-q");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "copy");
+  return dir;
+}
 
 export interface Started {
   child: ChildProcess;

@@ -1,14 +1,14 @@
 // The release machinery that can run here: the workflow passes a linter of GitHub's workflow
 // schema (action-validator, which runs offline), and a release tag must name package.json's version.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
-import { ROOT, VERSION } from "./helpers";
+import { ROOT, VERSION, repositoryCopy } from "./helpers";
 
-const run = (file: string, args: string[]) =>
-  promisify(execFile)(file, args, { cwd: ROOT }).then(
+const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  promisify(execFile)(file, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env }).then(
     ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
     (err) => ({ code: Number(err.code ?? 1), out: `${err.stdout ?? ""}${err.stderr ?? ""}` }),
   );
@@ -24,7 +24,7 @@ test("the linter does check: a misspelt key and a job that needs a missing one f
   const dir = mkdtempSync(join(tmpdir(), "hosting-workflow-"));
   try {
     const broken = join(dir, "release.yml");
-    writeFileSync(broken, readFileSync(WORKFLOW, "utf8").replace("if-no-files-found: error", "if-no-file-found: error").replace("needs: [plugin, sdk]", "needs: [plugin, sdks]"));
+    writeFileSync(broken, readFileSync(WORKFLOW, "utf8").replace("if-no-files-found: error", "if-no-file-found: error").replace("needs: [plugin, sdk, sdk-languages]", "needs: [plugin, sdks, sdk-languages]"));
     const result = await run(VALIDATOR, [broken]);
     expect(result.code).not.toBe(0);
     expect(result.out).toContain("unresolved job sdks");
@@ -36,8 +36,62 @@ test("the linter does check: a misspelt key and a job that needs a missing one f
 test("the workflow builds every platform the engine asks for, and publishes what make writes", () => {
   const text = readFileSync(WORKFLOW, "utf8");
   for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) expect(text).toContain(`platform: ${platform}`);
-  for (const target of ["make release-check", "make package", "make package-test", "make sdk-pack"]) expect(text).toContain(target);
+  for (const target of ["make release-check", "make package", "make package-test", "make sdk-pack", "make sdk-languages"]) expect(text).toContain(target);
   expect(text).toMatch(/tags: \["v\*"\]/);
+  expect(text).toContain("needs: [plugin, sdk, sdk-languages]");
+});
+
+test("the workflow installs the Pulumi CLI at the version make demo pins", () => {
+  const text = readFileSync(WORKFLOW, "utf8");
+  const sed = /sh -s -- --version "\$\(sed -n '([^']+)' scripts\/demo\.sh\)"/.exec(text)?.[1];
+  expect(sed).toBeDefined();
+  const version = execFileSync("sed", ["-n", sed!, "scripts/demo.sh"], { cwd: ROOT, encoding: "utf8" }).trim();
+  expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+});
+
+describe("make sdk-languages", () => {
+  let repo: string;
+  let bin: string;
+  beforeAll(() => {
+    repo = repositoryCopy("hosting-sdk-languages-");
+    // A stand-in for the Pulumi CLI (which cannot be installed here): records its arguments and
+    // writes a file where `pulumi package gen-sdk --language L --out D` writes the SDK, D/L.
+    bin = mkdtempSync(join(tmpdir(), "hosting-fake-pulumi-"));
+    writeFileSync(
+      join(bin, "pulumi"),
+      `#!/usr/bin/env bash
+echo "$@" >> "${bin}/calls"
+while [ $# -gt 0 ]; do case "$1" in --language) language=$2; shift ;; --out) out=$2; shift ;; esac; shift; done
+mkdir -p "$out/$language" && echo "the $language SDK" > "$out/$language/README.md"
+`,
+    );
+    chmodSync(join(bin, "pulumi"), 0o755);
+  });
+  afterAll(() => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  test("generates the Python, Go and .NET SDKs from schema.json with pulumi package gen-sdk, one archive each", async () => {
+    const result = await run("make", ["--no-print-directory", "sdk-languages"], { cwd: repo, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` } });
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual(
+      ["python", "go", "dotnet"].map((language) => `package gen-sdk schema.json --language ${language} --out dist/sdk`),
+    );
+    for (const language of ["python", "go", "dotnet"]) {
+      const archive = join(repo, `dist/hosting-sdk-${language}-${VERSION}.tar.gz`);
+      expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual([`${language}/`, `${language}/README.md`]);
+    }
+  });
+
+  const pulumiOnPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pulumi")));
+  if (pulumiOnPath) console.log("make sdk-languages without a Pulumi CLI: skipped, because a pulumi is on PATH");
+  (pulumiOnPath ? test.skip : test)("without a Pulumi CLI it stops at once, saying what to install", async () => {
+    const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir && !existsSync(join(dir, "pulumi"))).join(delimiter);
+    const result = await run("make", ["--no-print-directory", "sdk-languages"], { cwd: repo, env: { ...process.env, PATH: path } });
+    expect(result.code).not.toBe(0);
+    expect(result.out).toContain("make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)");
+  });
 });
 
 test("make release-check accepts the tag of package.json's version and refuses another", async () => {

@@ -1,11 +1,12 @@
-// schema.json and sdk/nodejs are generated and committed. These tests run the real
-// `make schema sdk` into a temporary directory (never over the working tree) and fail when the
+// schema.json, sdk/nodejs and docs/reference are generated and committed. These tests run the real
+// `make schema sdk docs` into a temporary directory (never over the working tree) and fail when the
 // committed files differ from what it writes, and when a second run would change anything.
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
+import { schemaWithExamples } from "../scripts/fixtures";
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
 jest.setTimeout(180_000);
@@ -33,7 +34,7 @@ function readTree(dir: string): Tree {
 const fileTree = (path: string, name: string): Tree => new Map([[name, readFileSync(path)]]);
 
 /** Why `committed` is not what the generator writes (`fresh`), or undefined when it is. */
-function staleness(what: string, fresh: Tree, committed: Tree): string | undefined {
+function staleness(what: string, fresh: Tree, committed: Tree, command = "make schema sdk"): string | undefined {
   const problems: string[] = [];
   for (const [path, bytes] of fresh) {
     const have = committed.get(path);
@@ -45,24 +46,22 @@ function staleness(what: string, fresh: Tree, committed: Tree): string | undefin
     }
   }
   for (const path of committed.keys()) if (!fresh.has(path)) problems.push(`${path} is not generated`);
-  return problems.length ? `${what} is stale: ${problems.join("; ")}. Run \`make schema sdk\` and commit the result.` : undefined;
+  return problems.length ? `${what} is stale: ${problems.join("; ")}. Run \`${command}\` and commit the result.` : undefined;
 }
 
 const run = promisify(execFile);
-/** `make schema sdk`, writing into `dir` instead of the working tree. */
-async function makeSchemaSdk(dir: string) {
-  await run("make", ["--no-print-directory", "schema", "sdk", `SCHEMA_JSON=${join(dir, "schema.json")}`, `SDK_NODEJS=${join(dir, "nodejs")}`], {
-    cwd: ROOT,
-    maxBuffer: 16 << 20,
-  });
+/** `make <targets>`, writing into `dir` instead of the working tree. */
+async function makeInto(dir: string, targets = ["schema", "sdk", "docs"]) {
+  const into = [`SCHEMA_JSON=${join(dir, "schema.json")}`, `SDK_NODEJS=${join(dir, "nodejs")}`, `DOCS_REFERENCE=${join(dir, "reference")}`];
+  await run("make", ["--no-print-directory", ...targets, ...into], { cwd: ROOT, maxBuffer: 16 << 20 });
 }
 
 let work: string;
-let first: { schema: Tree; sdk: Tree };
+let first: { schema: Tree; sdk: Tree; docs: Tree };
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "hosting-generated-"));
-  await makeSchemaSdk(work);
-  first = { schema: fileTree(join(work, "schema.json"), "schema.json"), sdk: readTree(join(work, "nodejs")) };
+  await makeInto(work);
+  first = { schema: fileTree(join(work, "schema.json"), "schema.json"), sdk: readTree(join(work, "nodejs")), docs: readTree(join(work, "reference")) };
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -73,6 +72,11 @@ test("schema.json is exactly what `make schema` writes", () => {
 test("sdk/nodejs is exactly what `make sdk` writes, file for file", () => {
   expect(first.sdk.size).toBeGreaterThan(10);
   expect(staleness("sdk/nodejs", first.sdk, readTree(join(ROOT, "sdk/nodejs")))).toBeUndefined();
+});
+
+test("docs/reference is exactly what `make docs` writes, page for page", () => {
+  expect(first.docs.size).toBeGreaterThan(10);
+  expect(staleness("docs/reference", first.docs, readTree(join(ROOT, "docs/reference")), "make docs")).toBeUndefined();
 });
 
 test("a hand edit, a deleted file or an extra file makes the comparison fail, saying what to run", () => {
@@ -93,15 +97,38 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
   schema.resources["hosting:index:Volume"].description += " Edited by hand.";
   const edited = new Map([["schema.json", Buffer.from(JSON.stringify(schema, null, 2) + "\n")]]);
   expect(staleness("schema.json", first.schema, edited)).toMatch(/^schema\.json is stale: schema\.json differs from line \d+\. Run `make schema sdk`/);
+
+  const docs = new Map(first.docs);
+  docs.set("volume.md", Buffer.from(docs.get("volume.md")!.toString().replace("## Inputs", "## Arguments")));
+  docs.delete("redis.md");
+  expect(staleness("docs/reference", first.docs, docs, "make docs")).toMatch(
+    /^docs\/reference is stale: redis\.md is missing; volume\.md differs from line \d+\. Run `make docs` and commit the result\.$/,
+  );
 });
 
-test("`make schema sdk` is idempotent: a second run changes nothing, and clears files it did not write", async () => {
+test("`make schema sdk docs` is idempotent: a second run changes nothing, and clears files it did not write", async () => {
   const sdk = join(work, "nodejs");
   writeFileSync(join(sdk, "leftover.ts"), "// from an older generator\n");
+  writeFileSync(join(work, "reference", "removed-resource.md"), "# gone\n");
   mkdirSync(join(sdk, "node_modules"));
   writeFileSync(join(sdk, "node_modules", "kept"), "");
-  await makeSchemaSdk(work);
+  await makeInto(work);
   expect(readFileSync(join(work, "schema.json")).equals(first.schema.get("schema.json")!)).toBe(true);
   expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
+  expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
   expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
+}, 120_000);
+
+test("descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes", async () => {
+  const dir = join(work, "with-examples");
+  mkdirSync(dir);
+  writeFileSync(join(dir, "schema.json"), JSON.stringify(schemaWithExamples(), null, 2));
+  await makeInto(dir, ["sdk", "docs"]);
+  const container = readFileSync(join(dir, "nodejs/container.ts"), "utf8");
+  expect(container).not.toContain("{{%");
+  expect(container).toMatch(/^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/m);
+  expect(readFileSync(join(dir, "nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
+  const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");
+  expect(readme).toContain('## Use\n\n```typescript\nimport * as hosting from "@hosting/pulumi";\n\nconst web = new hosting.Container("web"');
+  expect(readFileSync(join(dir, "reference/container.md"), "utf8")).toContain("### A public web app");
 }, 120_000);

@@ -1,11 +1,13 @@
 // schema.json against the Pulumi package metaschema (JSON Schema 2020-12), the file the engine
 // gets from GetSchema and `pulumi package gen-sdk` reads.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 
-// CI checks the repo out with ../shared beside it.
-const METASCHEMA = resolve(__dirname, "../../../shared/reference/pulumi-package-metaschema.json");
+// pulumi/pulumi's pkg/codegen/schema/pulumi.json, kept in the repository (reference/README.md
+// says which release it is, and its license).
+const METASCHEMA = resolve(__dirname, "../../reference/pulumi-package-metaschema.json");
 const schema = JSON.parse(readFileSync(resolve(__dirname, "../../schema.json"), "utf8"));
 
 // strict: false because the metaschema uses annotations that ajv's strict mode rejects. The two
@@ -23,6 +25,12 @@ ajv.addFormat("regex", (pattern: string) => parses(() => new RegExp(pattern, "u"
 ajv.addFormat("uri-reference", (ref: string) => !/\s/.test(ref) && parses(() => new URL(ref, "https://example.com/")));
 const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")));
 const problems = (doc: unknown) => (validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`));
+
+test("the vendored metaschema is the file reference/README.md names (by its SHA-256)", () => {
+  const readme = readFileSync(resolve(__dirname, "../../reference/README.md"), "utf8");
+  const stated = /SHA-256 `([0-9a-f]{64})`/.exec(readme)?.[1];
+  expect(createHash("sha256").update(readFileSync(METASCHEMA)).digest("hex")).toBe(stated);
+});
 
 test("schema.json is a valid Pulumi package schema", () => {
   expect(problems(schema)).toEqual([]);
@@ -55,6 +63,19 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
     ].map((f) => `hosting:index:${f}`),
   );
   expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["HOSTING_TOKEN"] } });
+});
+
+test("schema.json carries the package's metadata, from package.json, and what each language's SDK generator needs", () => {
+  const pkg = require("../../package.json");
+  const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository.url)?.[1];
+  expect(repository).toBeDefined();
+  expect(schema).toMatchObject({ homepage: pkg.homepage, repository, license: pkg.license, publisher: expect.any(String) });
+  expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
+  // The engine downloads the plugin from the same repository's releases.
+  expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository!).pathname.slice(1)}`);
+  expect(schema.language.go.importBasePath).toBe(`${repository!.replace(/^https:\/\//, "")}/sdk/go/hosting`);
+  expect(schema.language.python.packageName).toBe("pulumi_hosting");
+  expect(schema.language.csharp.packageReferences).toHaveProperty("Pulumi");
 });
 
 test("every object's required properties are among its properties, as Pulumi's schema binder demands", () => {

@@ -209,6 +209,10 @@ export const resultTypeName = (fn: { name: string }) => `${upperFirst(fn.name)}R
 export interface PackageDeclaration {
   /** The Pulumi package name (`hosting`). */
   name: string;
+  /** What the registry shows: schema.json's displayName, description, keywords, license and publisher. */
+  about: { displayName: string; description: string; keywords: string[]; license: string; publisher: string };
+  /** The Node.js SDK's npm name, as schema.json's `language.nodejs` names it and the examples import it. */
+  nodejsPackage: string;
   resources: ResourceDeclaration[];
   functions: FunctionDeclaration[];
   /** The provider's configuration, declared as an interface and flags like a resource. */

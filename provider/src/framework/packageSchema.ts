@@ -40,6 +40,8 @@ export interface PackageSpec {
   keywords?: string[];
   license?: string;
   publisher?: string;
+  homepage?: string;
+  repository?: string;
   pluginDownloadURL?: string;
   config?: { variables?: Record<string, PropertySpec>; defaults?: string[] };
   provider?: ResourceSpec;
@@ -48,5 +50,8 @@ export interface PackageSpec {
   functions?: Record<string, FunctionSpec>;
   language?: {
     nodejs?: { packageName?: string; packageDescription?: string; dependencies?: Record<string, string>; respectSchemaVersion?: boolean };
+    python?: { packageName?: string; requires?: Record<string, string>; pyproject?: { enabled?: boolean }; respectSchemaVersion?: boolean };
+    go?: { importBasePath?: string; generateResourceContainerTypes?: boolean; respectSchemaVersion?: boolean };
+    csharp?: { packageReferences?: Record<string, string>; rootNamespace?: string; respectSchemaVersion?: boolean };
   };
 }

@@ -33,6 +33,15 @@ export interface PackageOptions {
   readType: TypeReader;
   /** Where the engine downloads the plugin from, when the program's SDK names no other place. */
   pluginDownloadURL?: string;
+  /** The package's homepage and its source repository (https URLs, from package.json). */
+  homepage?: string;
+  repository?: string;
+}
+
+/** Where the Go SDK lives as a Go package: the repository's host and path, then sdk/go/<package>. */
+function goImportBasePath(repository: string, packageName: string): string {
+  const url = new URL(repository);
+  return `${url.host}${url.pathname.replace(/\/$/, "")}/sdk/go/${packageName}`;
 }
 
 /** The sentence each flag adds to a property's documentation. */
@@ -189,13 +198,10 @@ const withSections = (text: string, ...sections: string[]) => [text, ...sections
 
 const sortedByKey = <T>(entries: Array<[string, T]>) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 
-/** The Node.js SDK's npm name, as the schema's `language.nodejs` names it and the examples import it. */
-const NODEJS_PACKAGE = "@hosting/pulumi";
-
 export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOptions): PackageSpec {
   const { readType } = options;
   const building: Building = { pkg, types: {} };
-  const sdk: SdkImport = { module: NODEJS_PACKAGE, alias: pkg.name, resources: pkg.resources };
+  const sdk: SdkImport = { module: pkg.nodejsPackage, alias: pkg.name, resources: pkg.resources };
   const resourceSpec = (r: ResourceDeclaration) => {
     const object = objectSpec(r.typeName, readType(r.typeName), r.flags as Record<string, FieldFlags>, building);
     const examples = r.examples.map((e) => ({ title: e.title, code: resourceExampleProgram(sdk, r, e) }));
@@ -207,12 +213,14 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
   const types = building.types;
   return {
     name: pkg.name,
-    displayName: "Hosting",
+    displayName: pkg.about.displayName,
     version: options.version,
-    description: "Apps, managed databases, service links, image registries and block volumes on the container hosting platform.",
-    keywords: ["pulumi", "hosting", "containers", "kind/native"],
-    license: "Apache-2.0",
-    publisher: "pulumi-hosting",
+    description: pkg.about.description,
+    keywords: pkg.about.keywords,
+    license: pkg.about.license,
+    publisher: pkg.about.publisher,
+    ...(options.homepage ? { homepage: options.homepage } : {}),
+    ...(options.repository ? { repository: options.repository } : {}),
     ...(options.pluginDownloadURL ? { pluginDownloadURL: options.pluginDownloadURL } : {}),
     config: {
       variables: provider.inputProperties,
@@ -229,9 +237,25 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
     functions,
     language: {
       nodejs: {
-        packageName: NODEJS_PACKAGE,
+        packageName: pkg.nodejsPackage,
         packageDescription: "Pulumi SDK for the container hosting platform.",
         dependencies: { "@pulumi/pulumi": "^3.142.0" },
+        respectSchemaVersion: true,
+      },
+      // What `pulumi package gen-sdk schema.json --language python|go|dotnet` reads (the release
+      // workflow generates those SDKs; pulumi/pulumi's pkg/codegen/<language>/importer.go, and
+      // pulumi/pulumi-dotnet's for C#, define the fields).
+      python: {
+        packageName: `pulumi_${pkg.name}`,
+        requires: { pulumi: ">=3.142.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      ...(options.repository
+        ? { go: { importBasePath: goImportBasePath(options.repository, pkg.name), generateResourceContainerTypes: true, respectSchemaVersion: true } }
+        : {}),
+      csharp: {
+        packageReferences: { Pulumi: "3.*" },
         respectSchemaVersion: true,
       },
     },

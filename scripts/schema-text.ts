@@ -1,0 +1,91 @@
+// Reading schema.json's descriptions, for the generators that write them elsewhere (gen-sdk.ts:
+// TypeScript doc comments and the SDK's README; gen-docs.ts: docs/reference/).
+//
+// A description is markdown. Resources and functions may carry Pulumi's example shortcodes, as
+// Pulumi's registry expects them, and a resource may end with an `## Import` section:
+//
+//   <text>
+//
+//   {{% examples %}}
+//   ## Example Usage
+//   {{% example %}}
+//   ### <title>
+//
+//   ```typescript
+//   <code>
+//   ```
+//   {{% /example %}}
+//   {{% /examples %}}
+//
+//   ## Import
+//   <text>
+//
+// Outside Pulumi's registry the shortcodes mean nothing, so they are dropped and the markdown kept.
+
+const SHORTCODE_LINE = /^[ \t]*\{\{%[ \t]*\/?[ \t]*[\w-]+[ \t]*%\}\}[ \t]*$/;
+
+/** The description with its shortcode lines blank, and no run of more than one blank line. */
+export function stripShortcodes(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (SHORTCODE_LINE.test(line) ? "" : line))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export interface DescriptionParts {
+  /** What the resource or function is: the text before its examples and its import section. */
+  summary: string;
+  /** The examples' markdown (each `### <title>` and its code), without the shortcodes and the `## Example Usage` heading. */
+  examples?: string;
+  /** The `## Import` section's markdown, without its heading. */
+  importSection?: string;
+}
+
+/** The `## Heading` section of `text` (until the next `## ` heading), and the text without it. */
+function takeSection(text: string, heading: RegExp): { section?: string; rest: string } {
+  const lines = text.split("\n");
+  const start = lines.findIndex((line) => heading.test(line));
+  if (start === -1) return { rest: text };
+  const length = lines.slice(start + 1).findIndex((line) => /^## /.test(line));
+  const end = length === -1 ? lines.length : start + 1 + length;
+  return { section: lines.slice(start + 1, end).join("\n").trim(), rest: [...lines.slice(0, start), ...lines.slice(end)].join("\n") };
+}
+
+/** A description in its three parts; a description with no examples and no import section is all summary. */
+export function splitDescription(description: string | undefined): DescriptionParts {
+  const text = description ?? "";
+  const open = text.indexOf("{{% examples %}}");
+  const close = text.indexOf("{{% /examples %}}");
+  let examples: string | undefined;
+  let rest = text;
+  if (open !== -1 && close > open) {
+    examples = stripShortcodes(text.slice(open, close + "{{% /examples %}}".length)).replace(/^## Example Usage[ \t]*\n?/m, "").trim();
+    rest = text.slice(0, open) + text.slice(close + "{{% /examples %}}".length);
+  }
+  const { section: importSection, rest: summary } = takeSection(stripShortcodes(rest), /^## Import[ \t]*$/);
+  return {
+    summary: summary.trim(),
+    ...(examples ? { examples } : {}),
+    ...(importSection ? { importSection } : {}),
+  };
+}
+
+/** The first sentence of a description's summary, on one line (for tables and lists). */
+export function firstSentence(description: string | undefined): string {
+  const summary = splitDescription(description).summary.replace(/\s+/g, " ").trim();
+  const match = /^(.+?[.!?])(?:\s|$)/.exec(summary);
+  return match ? match[1] : summary;
+}
+
+/** The code of each example (the fenced blocks), in order. */
+export function exampleCode(examples: string | undefined): string[] {
+  return [...(examples ?? "").matchAll(/^```[\w-]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]);
+}
+
+/** `hosting:index:ServiceLink` -> `ServiceLink`. */
+export const nameOfToken = (token: string) => token.split(":")[2];
+
+/** The reference page of a resource or function, relative to docs/reference/: `servicelink.md`, as Pulumi's registry names them. */
+export const referencePage = (token: string) => `${nameOfToken(token).toLowerCase()}.md`;

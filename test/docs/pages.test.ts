@@ -1,0 +1,78 @@
+// What the pages must hold for a newcomer: a short README that is the front door, registry-style
+// docs that cover every configuration key and error code, and a README for every example.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, linkTargets, read } from "./markdown";
+
+const schema = require("../../schema.json");
+
+describe("README.md", () => {
+  const readme = read("README.md");
+
+  test("is the front door: under 300 lines", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+  });
+
+  test("says the two commands, a first program against the simulator, install, configuration and which languages are tested", () => {
+    for (const heading of ["## The two commands", "## A first program against the simulator", "## Install", "## Configuration", "## Languages", "## API assumptions", "## Troubleshooting", "## Performance"]) {
+      expect(readme).toContain(`\n${heading}\n`);
+    }
+    expect(readme).toContain("make demo");
+    expect(readme).toContain("make test");
+    expect(readme).toContain("npm run bench");
+    expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
+  });
+
+  test("lists every configuration key, and every resource and function with a link to its reference page", () => {
+    for (const key of Object.keys(schema.config.variables)) expect(readme).toContain(`\`hosting:${key}\``);
+    const links = linkTargets(readme);
+    for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions)]) {
+      expect(links).toContain(`docs/reference/${token.split(":")[2].toLowerCase()}.md`);
+    }
+  });
+
+  test("links every page of docs/", () => {
+    const pages = readdirSync(join(ROOT, "docs")).filter((file) => file.endsWith(".md") && file !== "CONTRACTS.md");
+    const links = linkTargets(readme).map((target) => target.split("#")[0]);
+    expect(pages.filter((page) => !links.includes(`docs/${page}`))).toEqual([]);
+  });
+});
+
+test("docs/_index.md and docs/installation-configuration.md carry the front matter Pulumi's registry reads", () => {
+  for (const page of ["docs/_index.md", "docs/installation-configuration.md"]) {
+    expect(read(page)).toMatch(/^---\ntitle: .+\nmeta_desc: .+\nlayout: package\n---\n/);
+  }
+});
+
+test("docs/installation-configuration.md names every configuration key and environment variable of the schema", () => {
+  const page = read("docs/installation-configuration.md");
+  for (const [key, spec] of Object.entries<any>(schema.config.variables)) {
+    expect(page).toContain(`\`hosting:${key}\``);
+    for (const variable of spec.defaultInfo?.environment ?? []) expect(page).toContain(`\`${variable}\``);
+  }
+  expect(page).toContain("pulumi package add");
+  expect(page).toContain("pulumi package gen-sdk");
+});
+
+test("docs/troubleshooting.md says what to do for every error code the API (as the simulator plays it) answers with", () => {
+  const sources = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  const text = sources("simulator/src").map((file) => readFileSync(join(ROOT, file), "utf8")).join("\n");
+  const codes = new Set([...text.matchAll(/(?:new ApiFailure\(\s*\d+,\s*|conflict\(\s*)"([A-Z_]+)"/g)].map((m) => m[1]));
+  expect(codes.size).toBeGreaterThan(15);
+  const page = read("docs/troubleshooting.md");
+  expect([...codes].filter((code) => !new RegExp(`^\\|[^\\n]*\`${code}\``, "m").test(page)).sort()).toEqual([]);
+});
+
+test.each(readdirSync(join(ROOT, "examples")))("examples/%s has a README that says what it builds and how to run it", (example) => {
+  const file = join(ROOT, "examples", example, "README.md");
+  expect(existsSync(file)).toBe(true);
+  const text = readFileSync(file, "utf8");
+  expect(text).toMatch(/^# /);
+  expect(text).toContain("simulator");
+  if (existsSync(join(ROOT, "examples", example, "Pulumi.yaml"))) {
+    expect(text).toContain("npm install");
+    expect(text).toContain("npm run simulator");
+    expect(text).toContain("pulumi up");
+  }
+});

@@ -1,0 +1,87 @@
+// The code the README and docs/ show compiles against the SDK: each complete program (a fenced
+// block marked `typescript`; fragments are marked `ts`) on its own, and each one-line example of the
+// README's resource and function tables, with the few variables they name (web, db, data, config).
+import { execFile } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { ROOT, codeBlocks, read } from "./markdown";
+
+jest.setTimeout(180_000);
+
+const run = promisify(execFile);
+const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+
+/** The README's table cells that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */
+function oneLineExamples(readme: string): string[] {
+  const section = readme.slice(readme.indexOf("## Resources and functions"), readme.indexOf("\n## ", readme.indexOf("## Resources and functions") + 3));
+  return [...section.matchAll(/^\|[^|\n]+\| `((?:new )?hosting\.[^`]+)` \|$/gm)].map((m) => m[1]);
+}
+
+const PRELUDE = `import * as pulumi from "@pulumi/pulumi";
+import * as hosting from "@hosting/pulumi";
+declare const config: pulumi.Config;
+declare const web: hosting.Container;
+declare const db: hosting.Postgres;
+declare const data: hosting.Volume;
+`;
+
+let work: string;
+let checked = 0;
+beforeAll(() => {
+  // Inside the checkout (dist/ is ignored), so that @pulumi/pulumi resolves from its node_modules.
+  work = join(ROOT, "dist", `doc-programs-${process.pid}`);
+  mkdirSync(work, { recursive: true });
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** tsc --strict over `files` (name -> source); its output, empty when they compile. */
+async function typecheck(files: Record<string, string>): Promise<string> {
+  const dir = join(work, String(++checked));
+  mkdirSync(dir, { recursive: true });
+  for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        pretty: false,
+        target: "es2020",
+        module: "commonjs",
+        moduleResolution: "node",
+        skipLibCheck: true,
+        isolatedModules: true,
+        baseUrl: ".",
+        paths: { "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")] },
+        types: ["node"],
+        typeRoots: [join(ROOT, "node_modules/@types")],
+      },
+      files: Object.keys(files),
+    }),
+  );
+  const result = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", dir]).catch((err) => err);
+  return `${result.stdout ?? ""}${result.stderr ?? ""}`;
+}
+
+const programs = PAGES.flatMap((page) => codeBlocks(read(page), "typescript").map((code, i) => ({ name: `${page} program ${i + 1}`, code })));
+
+test("the README's first program and docs/_index.md's full example are among the programs checked", () => {
+  expect(programs.map((p) => p.name)).toEqual(expect.arrayContaining(["README.md program 1", "docs/_index.md program 1"]));
+});
+
+test.each(programs)("$name compiles against the SDK (strict)", async ({ code }) => {
+  expect(await typecheck({ "index.ts": code })).toBe("");
+});
+
+test("every one-line example in the README's tables compiles against the SDK, one per resource and function", async () => {
+  const examples = oneLineExamples(read("README.md"));
+  const schema = require("../../schema.json");
+  expect(examples).toHaveLength(Object.keys(schema.resources).length + Object.keys(schema.functions).length);
+  const source = PRELUDE + examples.map((example, i) => `export const example${i} = ${example};\n`).join("");
+  expect(await typecheck({ "examples.ts": source })).toBe("");
+});
+
+test("a wrong example does fail", async () => {
+  expect(await typecheck({ "wrong.ts": `${PRELUDE}export const x = new hosting.Volume("data", { name: "data", sizeGb: "20" });\n` })).toMatch(/error TS2322/);
+});
