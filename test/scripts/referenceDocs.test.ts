@@ -54,19 +54,34 @@ describe("from schema.json as it is", () => {
     expect(rowOf(table(page, "### DatabaseConnection"), "instructions")).toMatchObject({ secret: "yes" });
   });
 
-  test("a function's arguments and result; with no example in its description, no example section", () => {
+  test("every resource and function has an example; the import section is the description's", () => {
+    for (const [name, page] of pages) if (name !== "_index.md" && name !== "provider.md") expect({ name, example: page.includes("## Example usage") }).toEqual({ name, example: true });
+    expect(pages.get("volume.md")).toContain("## Import\n\nAn existing Volume is imported by its id");
+  });
+
+  test("a function's arguments and result", () => {
     const page = pages.get("getcontainers.md")!;
     expect(rowOf(table(page, "## Arguments"), "type")).toMatchObject({ required: "" });
     expect(rowOf(table(page, "## Result"), "services")).toMatchObject({ type: "[getContainersItem](#getcontainersitem)[]", "always set": "yes" });
-    expect(page).not.toContain("## Example usage");
-  });
-
-  test("a resource whose description has no import section gets the import command for its id", () => {
-    expect(pages.get("volume.md")).toMatch(/## Import\n\nThe id is the one the API assigned:\n\n```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/);
   });
 
   test("the same schema gives the same pages, byte for byte", () => {
     expect(referenceDocs(structuredClone(schema))).toEqual(pages);
+  });
+});
+
+describe("from descriptions with neither examples nor an import section", () => {
+  const bare = structuredClone(schema);
+  for (const spec of [...Object.values(bare.resources), ...Object.values(bare.functions)] as Array<{ description: string }>)
+    spec.description = spec.description.split("\n\n")[0];
+  const pages = referenceDocs(bare);
+
+  test("no example section", () => {
+    expect(pages.get("getcontainers.md")).not.toContain("## Example usage");
+  });
+
+  test("a resource gets the import command for its id", () => {
+    expect(pages.get("volume.md")).toMatch(/## Import\n\nThe id is the one the API assigned:\n\n```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/);
   });
 });
 
