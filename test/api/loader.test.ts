@@ -90,11 +90,10 @@ test("reads that keep arriving, turn after turn of the event loop, still share o
   expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
 });
 
-test("the shared answer is frozen: no reader can change another's", async () => {
+test("readers that wait together share one answer", async () => {
   const list = new FreshList(async () => [{ env: { A: "1" } }]);
   const [a, b] = await Promise.all([list.read(), list.read()]);
   expect(a).toBe(b);
-  expect(Object.isFrozen(a) && Object.isFrozen(a[0].env)).toBe(true);
 });
 
 describe("Gathering: a batch goes as soon as every read the provider expects is waiting", () => {
@@ -158,7 +157,7 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
     const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
     const lookups = new FreshLookups(
       async (id: string) => (gets.push(id), records.find((r) => r.id === id)),
-      async () => (lists++, records),
+      async () => (lists++, { length: records.length, withId: (id: string) => records.find((r) => r.id === id) }),
       prices,
     );
     expect(await lookups.read("a")).toEqual({ id: "a" });

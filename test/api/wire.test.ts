@@ -1,7 +1,7 @@
 import { ResponseValidationError } from "../../provider/src/api/errors";
 // The wire format (api/wire.ts) with the records the resources declare: how they are read
 // (snake_case in, camelCase out, tolerant of what may be missing) and how bodies are written.
-import { formatIssuePath, listOf, parseWire, toWire } from "../../provider/src/api/wire";
+import { formatIssuePath, listOf, parseList, parseWire, toWire } from "../../provider/src/api/wire";
 import { ServiceRecord as ServiceRecordSchema } from "../../provider/src/resources/services";
 import { VolumeListRecord, VolumeRecord as VolumeRecordSchema } from "../../provider/src/resources/volume";
 
@@ -64,9 +64,9 @@ describe("wire schemas", () => {
   });
 
   test("a wrong type names the field path and the request", () => {
-    const list = [service, service, service, { ...service, replicas: "3" }];
+    const list = [service, service, service, { ...service, id: "s4", replicas: "3" }];
     try {
-      parseWire(ServiceRecordListSchema, list, ctx);
+      parseList(ServiceRecordListSchema, list, ctx).all();
       throw new Error("should have failed");
     } catch (e) {
       expect(e).toBeInstanceOf(ResponseValidationError);
@@ -78,6 +78,27 @@ describe("wire schemas", () => {
     }
   });
 
+  test("a list's records are checked when read: a bad one fails the reads of it, and of the whole list", () => {
+    const answer = parseList(ServiceRecordListSchema, [service, { ...service, id: "s4", replicas: "3" }], ctx);
+    expect(answer.withId("s1")?.name).toBe("web");
+    expect(answer.withId("gone")).toBeUndefined();
+    expect(() => answer.withId("s4")).toThrow("[1].replicas: expected number, received string");
+    expect(() => answer.all()).toThrow(ResponseValidationError);
+  });
+
+  test("a list answer must hold an array, where its shape says", () => {
+    expect(() => parseList(ServiceRecordListSchema, { services: [] }, ctx)).toThrow("(root): expected array, received object");
+    expect(() => parseList(VolumeRecordListSchema, [], ctx)).toThrow("volumes: expected array, received undefined");
+    expect(() => parseList(VolumeRecordListSchema, null, ctx)).toThrow("volumes: expected array, received undefined");
+    expect(() => parseList(VolumeRecordListSchema, { volumes: [{ id: 1 }] }, ctx).all()).toThrow(/volumes\[0\]\.id: expected string/);
+  });
+
+  test("what readers of a shared answer get is frozen: no reader can change another's", () => {
+    const answer = parseList(ServiceRecordListSchema, [{ ...service, env: { A: "1" } }], ctx);
+    expect(answer.withId("s1")).toBe(answer.all()[0]);
+    expect(Object.isFrozen(answer.all()) && Object.isFrozen(answer.all()[0]) && Object.isFrozen(answer.all()[0].env)).toBe(true);
+  });
+
   test("a missing required field is reported", () => {
     const { id: _id, ...rest } = service;
     expect(() => parseWire(ServiceRecordSchema, rest, ctx)).toThrow("id: expected string, received undefined");
@@ -85,7 +106,7 @@ describe("wire schemas", () => {
 
   test("volume list items carry attached; a single volume carries attachment or null", () => {
     const v = { id: "v", project_id: "p", name: "d", size_gb: 1, status: "running" };
-    expect(parseWire(VolumeRecordListSchema, { volumes: [{ ...v, attached: true }] }, ctx)[0].attached).toBe(true);
+    expect(parseList(VolumeRecordListSchema, { volumes: [{ ...v, attached: true }] }, ctx).all()[0].attached).toBe(true);
     expect(parseWire(VolumeRecordSchema, { ...v, attachment: null }, ctx).attachment).toBeNull();
     expect(parseWire(VolumeRecordSchema, v, ctx).attachment).toBeNull();
     expect(

@@ -20,7 +20,7 @@ import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
 export { DEFAULT_MAX_RESPONSE_BYTES } from "./transport";
-import { toWire } from "./wire";
+import { toWire, type ListAnswer, type ListShape } from "./wire";
 
 export type { CallOptions } from "./transport";
 
@@ -39,7 +39,7 @@ export interface Collection<R = unknown, L = R> {
   /** One record, as a create, an update and a GET by id answer it. */
   record: z.ZodType<R>;
   /** The list answer (GET <path>), when there is one. */
-  list?: z.ZodType<L[]>;
+  list?: ListShape<L>;
   /** GET <path>/{id} answers one record. */
   readById?: boolean;
   /** How an update is sent: PATCH (the fields that change), PUT (the whole record). */
@@ -130,10 +130,10 @@ const RECORD_MS = 0.03;
 
 /** The endpoints of one collection. `projectId` is ignored for the user's own collections. */
 export class CollectionApi<R, L> {
-  private readonly lists: PerKey<FreshList<L[]>>;
+  private readonly lists: PerKey<FreshList<ListAnswer<L>>>;
   private readonly lookups: PerKey<FreshLookups<L & { id: string }>>;
   /** This run's list of each project, for reads that may take a snapshot, and the writes made before it was taken. */
-  private readonly snapshots = new Map<string, { answer: Promise<readonly L[]>; writes: number }>();
+  private readonly snapshots = new Map<string, { answer: Promise<ListAnswer<L>>; writes: number }>();
   private readonly prices: PerKey<ReadPrices>;
 
   constructor(
@@ -142,14 +142,14 @@ export class CollectionApi<R, L> {
     readonly collection: Collection<R, L>,
     gathering: Gathering,
   ) {
-    const fetchList = (scope: string) => t.shared({ path: this.base(scope || undefined), response: { kind: "json", schema: this.listSchema() } });
+    const fetchList = (scope: string) => t.shared<ListAnswer<L>>({ path: this.base(scope || undefined), response: { kind: "list", shape: this.listShape() } });
     this.lists = new PerKey((scope) => new FreshList(() => fetchList(scope), gathering));
     this.prices = new PerKey(() => ({ requestMs: () => t.requestPriceMs(REQUEST_BUDGET_MS), recordMs: RECORD_MS }));
     this.lookups = new PerKey(
       (scope) =>
         new FreshLookups<L & { id: string }>(
           async (id) => (await this.getOrGone(scope || undefined, id)) as (L & { id: string }) | undefined,
-          () => fetchList(scope) as Promise<Array<L & { id: string }>>,
+          () => fetchList(scope) as Promise<ListAnswer<L & { id: string }>>,
           this.prices.get(scope),
           gathering,
         ),
@@ -163,7 +163,7 @@ export class CollectionApi<R, L> {
     return `/v1/projects/${segment(projectId, "project id")}/${this.collection.path}`;
   }
 
-  private listSchema(): z.ZodType<L[]> {
+  private listShape(): ListShape<L> {
     if (!this.collection.list) throw new TypeError(`${this.collection.path} has no list endpoint`);
     return this.collection.list;
   }
@@ -173,9 +173,13 @@ export class CollectionApi<R, L> {
    * time. Under `readConsistency` "snapshot", this run's list of the project instead, unless this
    * client has written anything since it was taken.
    */
-  list(projectId: string | undefined, opts: CallOptions = {}): Promise<readonly L[]> {
+  async list(projectId: string | undefined, opts: CallOptions = {}): Promise<readonly L[]> {
+    return (await this.listAnswer(projectId, opts)).all();
+  }
+
+  private listAnswer(projectId: string | undefined, opts: CallOptions): Promise<ListAnswer<L>> {
     const path = this.base(projectId);
-    this.listSchema();
+    this.listShape();
     const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true });
     const scope = projectId ?? "";
     return raceSignal(readConsistency.getStore() === "snapshot" ? this.snapshot(scope) : this.lists.get(scope).read(), opts.signal, aborted);
@@ -188,14 +192,14 @@ export class CollectionApi<R, L> {
    */
   async find(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | L | undefined> {
     if (!this.collection.readById || readConsistency.getStore() === "snapshot") {
-      return byId((await this.list(projectId, opts)) as ReadonlyArray<L & { id: string }>).get(id);
+      return (await this.listAnswer(projectId, opts)).withId(id);
     }
     const aborted = () => new AbortedError({ method: "GET", path: `${this.base(projectId)}/${segment(id)}`, mayHaveReachedServer: true });
     return raceSignal(this.lookups.get(projectId ?? "").read(id), opts.signal, aborted);
   }
 
   /** This run's list of a project: taken once, and again only after this client has written something. */
-  private snapshot(scope: string): Promise<readonly L[]> {
+  private snapshot(scope: string): Promise<ListAnswer<L>> {
     const taken = this.snapshots.get(scope);
     if (taken && taken.writes === this.t.writes) return taken.answer;
     const snapshot = { answer: this.lists.get(scope).read(), writes: this.t.writes };

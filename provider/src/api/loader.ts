@@ -157,12 +157,12 @@ export class FreshList<T> {
 
   constructor(fetch: () => Promise<T>, gathering = new Gathering()) {
     this.batches = new Batches(async (keys) => {
-      const answer = deepFreeze(await fetch());
+      const answer = await fetch();
       return keys.map(() => answer);
     }, gathering);
   }
 
-  /** The list, from a GET that starts after this call. Shared with other readers, so frozen. */
+  /** The list, from a GET that starts after this call, shared with other readers (wire.ts `ListAnswer` freezes what they read). */
   read(): Promise<T> {
     return this.batches.load(0);
   }
@@ -206,24 +206,29 @@ export function chooseLookup(k: number, prices: ReadPrices): "byId" | "list" {
   return byId <= list ? "byId" : "list";
 }
 
+/** A list answer as lookups use it (wire.ts `ListAnswer`): its size, and a record by id. */
+export interface Listed<T> {
+  readonly length: number;
+  withId(id: string): T | undefined;
+}
+
 /** Lookups by id, batched: each batch is answered by GETs by id or by one list (`chooseLookup`). */
 export class FreshLookups<T extends { id: string }> {
   private readonly batches: Batches<string, T | undefined>;
 
   constructor(
     getOne: (id: string) => Promise<T | undefined>,
-    getList: () => Promise<readonly T[]>,
+    getList: () => Promise<Listed<T>>,
     prices: ReadPrices,
     gathering = new Gathering(),
   ) {
     this.batches = new Batches(async (ids) => {
       if (chooseLookup(ids.length, prices) === "byId") return Promise.all(ids.map(getOne));
       const started = performance.now();
-      const list = deepFreeze(await getList());
+      const list = await getList();
       prices.listSize = list.length;
       if (list.length > 0) prices.recordMs = (performance.now() - started) / list.length;
-      const index = byId(list);
-      return ids.map((id) => index.get(id));
+      return ids.map((id) => list.withId(id));
     }, gathering);
   }
 
@@ -239,16 +244,6 @@ export class FreshLookups<T extends { id: string }> {
  * Reads under `snapshot` when configured so; everything else reads fresh.
  */
 export const readConsistency = new AsyncLocalStorage<"fresh" | "snapshot">();
-
-/** Readers share one answer: freezing it (once, O(n)) keeps any of them from changing another's. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    // for…in, not Object.values: a list of 1,000 records is frozen on every read, without garbage.
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
-}
 
 const indexes = new WeakMap<readonly { id: string }[], ReadonlyMap<string, { id: string }>>();
 

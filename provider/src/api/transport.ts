@@ -38,7 +38,7 @@ import {
 import { send, sharedDispatcher, type RawResponse } from "./http";
 import { RateController, type Admission, type RateControlOptions, type Ticket } from "./rateControl";
 import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
-import { parseWire } from "./wire";
+import { parseList, parseWire, type ListShape } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
 const DEFAULT_PAUSE_MS = 1000;
@@ -57,6 +57,8 @@ export interface CallOptions {
 
 export type ResponseKind<T> =
   | { kind: "json"; schema: z.ZodType<T> }
+  /** A ListAnswer: its records are checked as they are read. */
+  | { kind: "list"; shape: ListShape<unknown> }
   | { kind: "text" }
   | { kind: "empty" };
 
@@ -382,7 +384,7 @@ export class Transport {
         problems: [`(root): not valid JSON (${res.body.trim() === "" ? "empty body" : (e as Error).message})`],
       });
     }
-    return parseWire(r.schema, data, ctx) as T;
+    return (r.kind === "list" ? parseList(r.shape, data, ctx) : parseWire(r.schema, data, ctx)) as T;
   }
 }
 

@@ -27,10 +27,76 @@ export function record<Shape extends z.ZodRawShape>(shape: Shape): z.ZodType<z.o
   }) as unknown as z.ZodType<z.output<z.ZodObject<Shape>>>;
 }
 
-/** A list answer: a JSON array of records, or an object that holds the array under `key` (`{"volumes": […]}`). */
-export function listOf<T>(item: z.ZodType<T>, key?: string): z.ZodType<T[]> {
-  if (key === undefined) return z.array(item);
-  return z.object({ [key]: z.array(item) }).transform((answer) => answer[key] as T[]) as unknown as z.ZodType<T[]>;
+/** How a list answer is read: a JSON array of records, or an object that holds it under `key` (`{"volumes": […]}`). */
+export interface ListShape<T> {
+  item: z.ZodType<T>;
+  key?: string;
+}
+
+export const listOf = <T>(item: z.ZodType<T>, key?: string): ListShape<T> => ({ item, key });
+
+/**
+ * A list as the API answered it, each record checked against its schema (and frozen: readers
+ * share it) when first read. A refresh's batch of Reads wants a few records of a list of
+ * thousands; checking all of them cost more than the GET itself (profiled at P = 8: a third of
+ * the plugin's CPU). A record with the wrong shape fails the reads of it, and of the whole list.
+ */
+export class ListAnswer<T> {
+  private readonly checked = new Map<number, T>();
+  private positions?: Map<string, number>;
+  private everything?: readonly T[];
+
+  constructor(
+    private readonly raw: readonly unknown[],
+    private readonly shape: ListShape<T>,
+    private readonly ctx: WireContext,
+  ) {}
+
+  get length(): number {
+    return this.raw.length;
+  }
+
+  at(position: number): T {
+    let record = this.checked.get(position);
+    if (record === undefined) {
+      const at = this.shape.key === undefined ? [position] : [this.shape.key, position];
+      record = deepFreeze(parseWire(this.shape.item, this.raw[position], this.ctx, at));
+      this.checked.set(position, record);
+    }
+    return record;
+  }
+
+  all(): readonly T[] {
+    return (this.everything ??= Object.freeze(this.raw.map((_, position) => this.at(position))));
+  }
+
+  /** The record whose `id` is this, or undefined when the list has none. */
+  withId(id: string): T | undefined {
+    this.positions ??= new Map(this.raw.flatMap((item, position) => (typeof idOf(item) === "string" ? [[idOf(item) as string, position]] : [])));
+    const position = this.positions.get(id);
+    return position === undefined ? undefined : this.at(position);
+  }
+}
+
+const idOf = (item: unknown) => (item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined);
+
+/** A list answer's records, unchecked until read (`ListAnswer`); the array itself must be there. */
+export function parseList<T>(shape: ListShape<T>, data: unknown, ctx: WireContext): ListAnswer<T> {
+  const items = shape.key === undefined ? data : data !== null && typeof data === "object" ? (data as Record<string, unknown>)[shape.key] : undefined;
+  if (!Array.isArray(items)) {
+    const received = items === null ? "null" : typeof items;
+    throw new ResponseValidationError({ ...ctx, problems: [`${shape.key ?? "(root)"}: expected array, received ${received}`] });
+  }
+  return new ListAnswer(items, shape, ctx);
+}
+
+/** Readers share one answer: freezing it keeps any of them from changing another's. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
 }
 
 /** A request body's top-level names as the API spells them; undefined entries left out. */
@@ -79,10 +145,10 @@ export interface WireContext {
   requestId?: string;
 }
 
-/** Parse `data` with `schema`, or throw a ResponseValidationError naming each bad field path. */
-export function parseWire<S extends z.ZodType>(schema: S, data: unknown, ctx: WireContext): z.output<S> {
+/** Parse `data` (found `at` this path of the answer) with `schema`, or throw a ResponseValidationError naming each bad field path. */
+export function parseWire<S extends z.ZodType>(schema: S, data: unknown, ctx: WireContext, at: readonly PropertyKey[] = []): z.output<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  const problems = r.error.issues.map((i) => `${formatIssuePath(i.path)}: ${i.message.replace(/^Invalid input: /, "")}`);
+  const problems = r.error.issues.map((i) => `${formatIssuePath([...at, ...i.path])}: ${i.message.replace(/^Invalid input: /, "")}`);
   throw new ResponseValidationError({ ...ctx, problems });
 }
