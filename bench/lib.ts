@@ -103,8 +103,10 @@ export interface RemoteRig {
   close(): Promise<void>;
 }
 
-export async function remoteRig(): Promise<RemoteRig> {
-  const child = spawn(process.execPath, [resolve(__dirname, "../../dist/simulator.js"), "--port", "0", "--quiet"], { stdio: ["ignore", "pipe", "inherit"] });
+/** `simulatorArgs`: more of the simulator's command line; `config`: more of the plugin's configuration. */
+export async function remoteRig(simulatorArgs: string[] = [], config: Record<string, unknown> = {}): Promise<RemoteRig> {
+  const args = [resolve(__dirname, "../../dist/simulator.js"), "--port", "0", "--quiet", ...simulatorArgs];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((done, fail) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const match = /listening on (http:\/\/\S+)/.exec(line);
@@ -113,7 +115,7 @@ export async function remoteRig(): Promise<RemoteRig> {
     child.once("exit", (code) => fail(new Error(`the simulator exited (${code})`)));
   });
   const plugin = await Plugin.start();
-  await plugin.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT });
+  await plugin.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT, ...config });
   const admin = (method: string) => fetch(`${url}/_sim/requests`, { method });
   return {
     sim: { url },

@@ -1,11 +1,12 @@
-// `npm run bench` (make bench): every performance target of issue 5, each figure measured beside
+// `npm run bench` (make bench): every performance target (issues 5 and 21), each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only startup,refresh,refresh1000,volume,rate,overhead,memory,up1000   run some rows only
+//   --only startup,refresh,refresh1000,volume,rate,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot   run some rows only
 import { parseArgs } from "node:util";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
 import { overhead } from "./overhead";
+import { byIdKinds, containers1000, containers5000, snapshot } from "./parallelism";
 import { rateLimit } from "./rateLimit";
 import { refresh, refreshLarge } from "./refresh";
 import { scaleUp } from "./scaleUp";
@@ -22,6 +23,10 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   overhead,
   memory,
   up1000: scaleUp,
+  parallel1000: containers1000,
+  parallel5000: containers5000,
+  byId: byIdKinds,
+  snapshot,
 };
 
 export function table(rows: Row[]): string {

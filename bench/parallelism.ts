@@ -1,0 +1,273 @@
+// 11–14. Refresh at the engine's real parallelism: the engine keeps a sliding window of P Reads in
+// flight (P = 4 × CPUs by default: pkg/cmd/pulumi/operations/up.go, step_executor.go), sending the
+// next as each is answered. Measured for N = 1,000 and 5,000 at P = 8, 16, 32 and 64, the Reads
+// sent by the engine side of engineSide.ts (grpc-go where Go is installed), against a simulator in
+// a process of its own:
+//   11, 12. containers, strict (the default `readConsistency: fresh`): list GETs, and the wall time
+//       against as many list GETs timed one after another from this process;
+//   13. volumes and registries, which the API reads by id too: API requests of every kind;
+//   14. `readConsistency: snapshot`: 5,000 containers at P = 8, against all 5,000 Reads at once.
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { ALICE } from "../simulator/src";
+import { Plugin } from "../test/grpc/engine";
+import { engineSide, type EngineSide } from "./engineSide";
+import { containerStack, readRequest, refreshPass, timedList, type Pass, type Resource } from "./refresh";
+import { CONTAINER, PROJECT, VOLUME, api, kb, listPath, listPattern, ms, pool, remoteRig, startFloor, thousands, times, type RemoteRig, type Row } from "./lib";
+
+const REGISTRY = "hosting:index:Registry";
+const WINDOWS = [8, 16, 32, 64];
+const SIZES = [1_000, 5_000];
+/** Strict mode: a refresh may take this many times its list GETs timed one after another. */
+const WALL_OVER_LISTS = 1.3;
+/** Snapshot mode at P = 8 may take this many times a refresh with every Read at once. */
+const SNAPSHOT_OVER_ALL_AT_ONCE = 1.5;
+/** Room over the least the design needs: the first Reads may go before the window has filled. */
+const SLACK = 2;
+const SEED_CONCURRENCY = 32;
+
+/** How many requests a window of P needs at least: every Read answered by a request that began after it, P waiting at a time. */
+const leastRequests = (count: number, window: number) => Math.ceil(count / window);
+
+interface Measured {
+  count: number;
+  window: number;
+  pass: Pass;
+}
+
+/** Reads of `requests` at each window, one pass each (the stack's set-up has warmed the plugin). */
+async function atEachWindow(rig: RemoteRig, engine: EngineSide, requests: ReturnType<typeof readRequest>[], counted: RegExp): Promise<Measured[]> {
+  const measured: Measured[] = [];
+  for (const window of WINDOWS) {
+    const pass = await refreshPass(rig, engine, requests, window, counted);
+    if (!pass.allFound) throw new Error(`a Read at P = ${window} did not find its resource`);
+    measured.push({ count: requests.length, window, pass });
+  }
+  return measured;
+}
+
+/** Runs `measure` against a fresh simulator process and plugin, with the engine side dialled to the plugin. */
+async function withRig<T>(simulatorArgs: string[], measure: (rig: RemoteRig, engine: EngineSide) => Promise<T>): Promise<T> {
+  const rig = await remoteRig(simulatorArgs);
+  try {
+    const engine = await engineSide(rig.plugin);
+    try {
+      return await measure(rig, engine);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await rig.close();
+  }
+}
+
+// ---- 11 and 12: containers, strict ----
+
+interface ContainerFigures {
+  count: number;
+  listMs: number;
+  listBytes: number;
+  /** The same Reads carried by the floor (canned replies, nothing decoded), P at a time: wall time. */
+  windows: Array<Measured & { leastLists: number; wallRatio: number; floorWallMs: number }>;
+  engineSide: string;
+}
+
+/** Wall time of the floor plugin answering `requests` with `reply`, at each window. */
+async function floorAtEachWindow(requests: ReturnType<typeof readRequest>[], reply: Uint8Array): Promise<number[]> {
+  const floor = await startFloor({ read: reply });
+  try {
+    const engine = await engineSide(floor);
+    try {
+      await engine.sendAll("read", requests, requests.length); // the warm-up
+      const walls: number[] = [];
+      for (const window of WINDOWS) walls.push((await engine.sendAll("read", requests, window)).wallMs);
+      return walls;
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await floor.stop();
+  }
+}
+
+async function containersAt(count: number): Promise<ContainerFigures> {
+  const { requests, reply, ...figures } = await withRig([], async (rig, engine) => {
+    const stack = await containerStack(rig.sim, rig.plugin, count);
+    const requests = stack.map((resource) => readRequest(CONTAINER, resource));
+    const measured = await atEachWindow(rig, engine, requests, listPattern("containers"));
+    const { listMs, listBytes } = await timedList(rig.sim);
+    const reply = (await rig.plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary();
+    return { requests, reply, measured, listMs, listBytes, engineName: engine.name };
+  });
+  const floorWalls = await floorAtEachWindow(requests, reply);
+  return {
+    count,
+    listMs: figures.listMs,
+    listBytes: figures.listBytes,
+    engineSide: figures.engineName,
+    windows: figures.measured.map((m, i) => ({
+      ...m,
+      leastLists: leastRequests(count, m.window),
+      wallRatio: m.pass.wallMs / (m.pass.listCalls * figures.listMs),
+      floorWallMs: floorWalls[i],
+    })),
+  };
+}
+
+function containersRow(id: number, count: number) {
+  return async (): Promise<Row> => {
+    const f = await containersAt(count);
+    const listsMet = (w: ContainerFigures["windows"][number]) => w.pass.listCalls <= w.leastLists + SLACK;
+    const worst = Math.max(...f.windows.map((w) => w.wallRatio));
+    return {
+      id,
+      name: `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
+      baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)}`,
+      measured: f.windows.map((w) => `P=${w.window}: ${w.pass.listCalls} lists (least ${w.leastLists}), ${ms(w.pass.wallMs)}`).join("; "),
+      ratio: `wall ≤ ${times(worst)} lists × one list GET`,
+      target: `lists ≤ ⌈N/P⌉ + ${SLACK}; wall ≤ ${WALL_OVER_LISTS}× lists × one list GET`,
+      met: f.windows.every((w) => listsMet(w) && w.wallRatio <= WALL_OVER_LISTS),
+      figures: { ...f },
+      notes: [
+        `Per resource at N = ${thousands(count)}: ` +
+          f.windows.map((w) => `P=${w.window} ${ms(w.pass.wallMs / count)}`).join(", ") +
+          ` (no cliff past P = 31: the loader sends a batch as soon as every Read in flight is waiting, with no quiet time).`,
+        `Where the time goes, each window's wall beside its lists timed one after another plus the floor carrying the same ` +
+          `${thousands(count)} Reads P at a time (canned replies, nothing decoded; bench/floor/start.ts): ` +
+          f.windows
+            .map((w) => `P=${w.window} ${ms(w.pass.wallMs)} against ${ms(w.pass.listCalls * f.listMs)} + ${ms(w.floorWallMs)} = ${ms(w.pass.listCalls * f.listMs + w.floorWallMs)}`)
+            .join("; ") +
+          ".",
+      ],
+    };
+  };
+}
+
+// ---- 13: volumes and registries ----
+
+/** Every request a Read of these kinds made counts, whatever it asked for. */
+const EVERY_API_PATH = /^\/v1\//;
+
+interface ByIdKind {
+  label: string;
+  type: string;
+  seed(i: number): { path: string; body: Record<string, unknown> };
+  inputs(i: number): Record<string, unknown>;
+}
+
+const BY_ID_KINDS: ByIdKind[] = [
+  {
+    label: "volumes",
+    type: VOLUME,
+    seed: (i) => ({ path: listPath("volumes"), body: { name: `vol-${i}`, size_gb: 1 } }),
+    inputs: (i) => ({ name: `vol-${i}`, sizeGb: 1 }),
+  },
+  {
+    label: "registries",
+    type: REGISTRY,
+    seed: (i) => ({ path: "/v1/registries", body: { name: `reg-${i}`, host: "ghcr.io", username: "ci", password: "s3cret-password" } }),
+    inputs: (i) => ({ name: `reg-${i}`, host: "ghcr.io", username: "ci", password: "s3cret-password" }),
+  },
+];
+
+/** A stack of `count` resources of `kind` as a refresh finds it: made through the API, with Check's inputs and a first Read's outputs. */
+async function stackOf(rig: RemoteRig, kind: ByIdKind, count: number): Promise<Resource[]> {
+  const ids = await pool(count, SEED_CONCURRENCY, async (i) => {
+    const { path, body } = kind.seed(i);
+    const res = await api(rig.sim, "POST", path, body);
+    if (res.status >= 300) throw new Error(`seeding ${kind.label} ${i}: ${res.status} ${JSON.stringify(res.json)}`);
+    return res.json.id as string;
+  });
+  return pool(count, count, async (i) => {
+    const name = `r-${i}`;
+    const { inputs } = await rig.plugin.check(kind.type, name, kind.inputs(i));
+    const read = await rig.plugin.read(kind.type, name, ids[i], {}, inputs);
+    return { name, id: ids[i], outputs: read.properties, inputs };
+  });
+}
+
+interface ByIdFigures {
+  label: string;
+  windows: Array<Measured & { allowed: number }>;
+}
+
+async function byIdKindsAt(count: number): Promise<ByIdFigures[]> {
+  // Volumes read running at once, and the simulator's capacity holds them all.
+  return withRig(["--provisioning-ms", "0", "--capacity-gb", String(count * 2)], async (rig, engine) => {
+    const figures: ByIdFigures[] = [];
+    for (const kind of BY_ID_KINDS) {
+      const stack = await stackOf(rig, kind, count);
+      const requests = stack.map((resource) => readRequest(kind.type, resource));
+      const measured = await atEachWindow(rig, engine, requests, EVERY_API_PATH);
+      figures.push({ label: kind.label, windows: measured.map((m) => ({ ...m, allowed: Math.min(count, leastRequests(count, m.window)) + SLACK })) });
+    }
+    return figures;
+  });
+}
+
+export async function byIdKinds(): Promise<Row> {
+  const all: Array<{ count: number; kinds: ByIdFigures[] }> = [];
+  for (const count of SIZES) all.push({ count, kinds: await byIdKindsAt(count) });
+  const cells = all.flatMap(({ count, kinds }) => kinds.map((k) => ({ count, ...k })));
+  return {
+    id: 13,
+    name: `Refresh of volumes and of registries (read by id or by list), P Reads in flight (N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
+    baseline: "the least a window of P needs: ⌈N/P⌉ requests",
+    measured: cells
+      .map((c) => `${c.label} ${thousands(c.count)}: ${c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", ")}`)
+      .join("; "),
+    ratio: `at most ${Math.max(...cells.flatMap((c) => c.windows.map((w) => w.pass.listCalls - leastRequests(c.count, w.window))))} over ⌈N/P⌉`,
+    target: `API requests ≤ min(N, ⌈N/P⌉) + ${SLACK}`,
+    met: cells.every((c) => c.windows.every((w) => w.pass.listCalls <= w.allowed)),
+    figures: { sizes: SIZES, windows: WINDOWS, results: all },
+    notes: [
+      "Every API request is counted (a Read sends only GETs: by id, or of a list). A batch of k Reads goes as k GETs by id or one list, whichever the " +
+        "chooser prices lower (provider/src/api/loader.ts `chooseLookup`: a request's price grows while the API is rate limiting); " +
+        "a lone Read is one GET by id.",
+    ],
+  };
+}
+
+// ---- 14: snapshot ----
+
+export async function snapshot(): Promise<Row> {
+  const count = 5_000;
+  const window = 8;
+  const figures = await withRig([], async (rig, engine) => {
+    const stack = await containerStack(rig.sim, rig.plugin, count);
+    const requests = stack.map((resource) => readRequest(CONTAINER, resource));
+    const allAtOnce = await refreshPass(rig, engine, requests, count);
+    // A plugin of its own: the snapshot is taken once per run, so each run needs a fresh plugin.
+    const plugin = await Plugin.start();
+    try {
+      await plugin.configure({ baseUrl: rig.sim.url, token: ALICE.token, projectId: PROJECT, readConsistency: "snapshot" });
+      const snapshotEngine = await engineSide(plugin);
+      try {
+        const snapshotPass = await refreshPass({ ...rig, plugin }, snapshotEngine, requests, window);
+        return { allAtOnce, snapshotPass };
+      } finally {
+        await snapshotEngine.close();
+      }
+    } finally {
+      await plugin.stop();
+    }
+  });
+  const { allAtOnce, snapshotPass } = figures;
+  const ratio = snapshotPass.wallMs / allAtOnce.wallMs;
+  return {
+    id: 14,
+    name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight`,
+    baseline: `strict, every Read at once: ${allAtOnce.listCalls} list${allAtOnce.listCalls === 1 ? "" : "s"}, ${ms(allAtOnce.wallMs)}`,
+    measured: `${snapshotPass.listCalls} list${snapshotPass.listCalls === 1 ? "" : "s"}, ${ms(snapshotPass.wallMs)}`,
+    ratio: times(ratio),
+    target: `≤ ${SNAPSHOT_OVER_ALL_AT_ONCE}× every Read at once`,
+    met: ratio <= SNAPSHOT_OVER_ALL_AT_ONCE && snapshotPass.allFound,
+    figures: { count, window, allAtOnce, snapshot: snapshotPass, ratio },
+    notes: [
+      "Snapshot mode reads each project's list once per run and again after any write of the plugin: what changes outside Pulumi " +
+        "during the run may be missed (docs/drift-detection.md says when to choose it).",
+    ],
+  };
+}
+
+export const containers1000 = containersRow(11, SIZES[0]);
+export const containers5000 = containersRow(12, SIZES[1]);
