@@ -112,7 +112,6 @@ interface StageFiles {
 function embedded(): StageFiles | undefined {
   let sea: typeof import("node:sea");
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     sea = require("node:sea");
   } catch {
     return undefined; // Node.js before 20.12 has no node:sea, and no single executables
@@ -211,7 +210,6 @@ const FAILED_PRECONDITION = 9;
  * listener's (paused) connections.
  */
 export function serveFailure(message: string): (socket: Socket) => void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const http2 = require("node:http2") as typeof import("node:http2");
   const server = http2.createServer();
   server.on("stream", (stream) => {

@@ -429,7 +429,6 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const wall = Date.now() - started;
     const reqs = h.sim.control.requests();
     const limited = reqs.filter((r) => r.status === 429).length;
-    // eslint-disable-next-line no-console
     console.log(`rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`);
     expect(failures).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(100);

@@ -2,14 +2,12 @@
 // `tsc -p tsconfig.json` typechecks this file as a program against them) under
 // pulumi.runtime.setMocks: each sends its token, its arguments and the plugin version; the
 // get…Output form takes outputs and returns one; arguments still unknown are never sent.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import * as hosting from "../../sdk/nodejs/index";
 import { startMockEngine, valueOf, type MockEngine } from "./mockEngine";
+import { typecheckAgainstSdk } from "./typecheck";
 
 const schema = require("../../schema.json");
 
@@ -162,27 +160,5 @@ test("the Lookups example of docs/functions.md is a program that typechecks agai
   const program = /```ts\n([\s\S]*?)```/.exec(section)![1];
   const lookups = Object.keys(answers);
   for (const fn of lookups) expect(program).toMatch(new RegExp(`hosting\\s*\\.${fn}(Output)?\\(`));
-  const dir = mkdtempSync(join(tmpdir(), "hosting-readme-"));
-  try {
-    writeFileSync(join(dir, "index.ts"), program);
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        extends: join(ROOT, "examples/app-with-postgres/tsconfig.json"),
-        compilerOptions: {
-          noEmit: true,
-          pretty: false,
-          baseUrl: ROOT,
-          paths: { "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")], "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")] },
-          typeRoots: [join(ROOT, "node_modules/@types")],
-          types: ["node"],
-        },
-        files: [join(dir, "index.ts")],
-      }),
-    );
-    const tsc = await promisify(execFile)(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(dir, "tsconfig.json")], { cwd: dir }).catch((e) => e);
-    expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  expect(await typecheckAgainstSdk({ "index.ts": program })).toBe("");
 }, 60_000);
