@@ -41,7 +41,7 @@ install: build
 
 install-built:
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
-	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).undici.js "$$dir/" && \
+	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).provider.js $(PLUGIN).provider.cache $(PLUGIN).undici.js "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
 # The plugin as users install it, for this machine: one executable that needs no Node.js

@@ -1,16 +1,39 @@
 // The project's bundles (esbuild). The plugin's, shared by the Node.js-script plugin
 // (scripts/build.mjs → bin/) and the single executable (scripts/package.mjs → dist/):
 //   first stage   provider/src/main.ts: listens, prints the port; Node's built-ins only
-//   second stage  provider/src/server/start.ts: gRPC, the provider, the API client, loaded after
-//                 the port line (provider/src/startup.ts)
+//   second stage  provider/src/server/start.ts: gRPC and the Pulumi stubs, loaded after the port
+//                 line (provider/src/startup.ts); answers GetPluginInfo
+//   third stage   provider/src/server/provider.ts: the provider and the API client, loaded after
+//                 the first answer; it takes gRPC and the stubs from the second stage
 //   undici        the HTTP client library, loaded on the first API request (provider/src/api/http.ts)
 // and `command`, a Node.js script of one file (the simulator, hosting-export, a benchmark's plugin).
 import { build } from "esbuild";
 import { chmodSync, readFileSync } from "node:fs";
 
+// The stages' file names, as provider/src/startup.ts names them (SERVER, PROVIDER).
 export const SERVER_FILE = "pulumi-resource-hosting.server.js";
 export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
+export const PROVIDER_FILE = "pulumi-resource-hosting.provider.js";
+export const PROVIDER_CACHE_FILE = "pulumi-resource-hosting.provider.cache";
 export const UNDICI_FILE = "pulumi-resource-hosting.undici.js";
+
+/**
+ * What the third stage takes from the second instead of bundling its own copy: the same names as
+ * `SHARED_WITH_PROVIDER` in provider/src/server/start.ts, which gives them (one copy of each:
+ * google-protobuf registers every message type on a global object). The third stage's `require`
+ * refuses any other package (provider/src/startup.ts), so a name missing from either list fails
+ * every test that starts the plugin.
+ */
+export const SHARED_WITH_PROVIDER = [
+  "@grpc/grpc-js",
+  "@pulumi/pulumi/proto/plugin_pb",
+  "@pulumi/pulumi/proto/provider_grpc_pb",
+  "@pulumi/pulumi/proto/provider_pb",
+  "@pulumi/pulumi/proto/status_pb",
+  "google-protobuf/google/protobuf/any_pb",
+  "google-protobuf/google/protobuf/empty_pb",
+  "google-protobuf/google/protobuf/struct_pb",
+];
 
 /** What every bundle of this project is: CommonJS for Node.js 20. */
 export const common = {
@@ -46,18 +69,11 @@ export async function bundleFirstStage(outfile, { shebang, sourcemap = false }) 
   if (shebang) chmodSync(outfile, 0o755);
 }
 
-/**
- * The second stage. `undici: "beside"` leaves undici a file of its own next to it (bin/: a preview
- * never reads it); `"inline"` bundles it in, still initialised only on the first API request
- * (esbuild wraps a module that is require()d in a lazy initialiser), for the single executable,
- * whose embedded script cannot require files. `entry`: another second stage with the same exports
- * (the benchmarks' floor, bench/floor/start.ts).
- */
-export async function bundleSecondStage(outfile, { undici, sourcemap = false, entry = "provider/src/server/start.ts" }) {
-  await stage(entry, outfile, sourcemap, {
-    plugins: undici === "beside" ? [besideThisFile(/^undici$/, UNDICI_FILE)] : [],
-    // Smaller source is read and checked against the code cache faster; names are kept for
-    // errors and stack traces.
+/** A stage minified for a quick load: smaller source is read and checked against the code cache faster. */
+async function loadedStage(entry, outfile, sourcemap, options) {
+  const result = await stage(entry, outfile, sourcemap, {
+    ...options,
+    // Names are kept for errors and stack traces.
     minify: true,
     keepNames: true,
     // ASCII (esbuild's default, said here because provider/src/startup.ts relies on it): the plugin
@@ -65,6 +81,31 @@ export async function bundleSecondStage(outfile, { undici, sourcemap = false, en
     charset: "ascii",
   });
   if (/[^\x00-\x7f]/.test(readFileSync(outfile, "latin1"))) throw new Error(`${outfile} is not ASCII`);
+  return result;
+}
+
+/** The second stage. `entry`: another second stage with the same exports (the benchmarks' floor, bench/floor/start.ts). */
+export async function bundleSecondStage(outfile, { sourcemap = false, entry = "provider/src/server/start.ts" } = {}) {
+  await loadedStage(entry, outfile, sourcemap, {});
+}
+
+/**
+ * The third stage, with gRPC and the stubs left to the second (`SHARED_WITH_PROVIDER`). `undici:
+ * "beside"` leaves undici a file of its own next to it (bin/: a preview never reads it); `"inline"`
+ * bundles it in, still initialised only on the first API request (esbuild wraps a module that is
+ * require()d in a lazy initialiser), for the single executable, whose embedded scripts cannot
+ * require files.
+ */
+export async function bundleThirdStage(outfile, { undici, sourcemap = false }) {
+  const { metafile } = await loadedStage("provider/src/server/provider.ts", outfile, sourcemap, {
+    external: SHARED_WITH_PROVIDER,
+    plugins: undici === "beside" ? [besideThisFile(/^undici$/, UNDICI_FILE)] : [],
+    metafile: true,
+  });
+  // A second copy of what must be shared (imported under another name, `struct_pb.js` say) would
+  // load beside the first without any error.
+  const copies = Object.keys(metafile.inputs).filter((input) => /node_modules\/(@grpc|google-protobuf|@pulumi)\//.test(input));
+  if (copies.length > 0) throw new Error(`${outfile} bundles its own copy of ${copies.join(", ")}: import them as SHARED_WITH_PROVIDER names them`);
 }
 
 export async function bundleUndici(outfile, { sourcemap = false } = {}) {

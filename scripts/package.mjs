@@ -6,10 +6,10 @@
 //
 // What the executable holds (https://nodejs.org/api/single-executable-applications.html):
 //   main script   the first stage, provider/src/main.ts, exactly as in bin/ but without the #! line
-//   assets        the second stage (undici inside it, initialised on the first API request) and
-//                 its V8 code cache; provider/src/startup.ts loads them with node:sea
-// An embedded main script cannot require() files, which is why the second stage is an asset and
-// not a file beside it. Why not one bundle with SEA's useCodeCache: that cache is made by compiling
+//   assets        the second stage, the third (undici inside it, initialised on the first API
+//                 request) and their V8 code caches; provider/src/startup.ts loads them with node:sea
+// An embedded main script cannot require() files, which is why the stages are assets and not
+// files beside it. Why not one bundle with SEA's useCodeCache: that cache is made by compiling
 // alone, so it holds the top level only; ours is made after the code ran. Measured, spawn to the
 // first answer: one bundle with useCodeCache 4.7x a bare node, without 6.3x, this 3.1x (docs/performance.md,
 // Start-up). The code cache is made by running this same first stage with this same node over the
@@ -22,7 +22,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { SERVER_CACHE_FILE, SERVER_FILE, bundleFirstStage, bundleSecondStage } from "./bundles.mjs";
+import { PROVIDER_CACHE_FILE, PROVIDER_FILE, SERVER_CACHE_FILE, SERVER_FILE, bundleFirstStage, bundleSecondStage, bundleThirdStage } from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -43,13 +43,14 @@ const executable = join("dist", EXE);
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 
-// 1. The two stages. The second stage as an asset: its ASCII bytes are what the code cache is checked against.
+// 1. The three stages. The second and third as assets: their ASCII bytes are what the code caches are checked against.
 const main = join(WORK, "main.js");
 await bundleFirstStage(main, { shebang: false });
-await bundleSecondStage(join(WORK, SERVER_FILE), { undici: "inline" });
+await bundleSecondStage(join(WORK, SERVER_FILE));
+await bundleThirdStage(join(WORK, PROVIDER_FILE), { undici: "inline" });
 
-// 2. The code cache: the first stage run by this node finds the second stage beside it, as the
-//    executable finds it inside itself.
+// 2. The code caches: the first stage run by this node finds the other stages beside it, as the
+//    executable finds them inside itself; the third stage's cache is written beside the second's.
 await trainCodeCache(process.execPath, [main], join(WORK, SERVER_CACHE_FILE));
 
 // 3. The preparation blob.
@@ -61,9 +62,9 @@ writeFileSync(
       main,
       output: join(WORK, "sea-prep.blob"),
       disableExperimentalSEAWarning: true,
-      // The main script is the 7 kB first stage; the second stage has its own, better cache.
+      // The main script is the 7 kB first stage; the other stages have their own, better caches.
       useCodeCache: false,
-      assets: { [SERVER_FILE]: join(WORK, SERVER_FILE), [SERVER_CACHE_FILE]: join(WORK, SERVER_CACHE_FILE) },
+      assets: Object.fromEntries([SERVER_FILE, SERVER_CACHE_FILE, PROVIDER_FILE, PROVIDER_CACHE_FILE].map((name) => [name, join(WORK, name)])),
     },
     null,
     2,

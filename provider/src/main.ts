@@ -6,11 +6,12 @@
 // passes either), and it exits without listening.
 //
 // Start-up is on the path of every `pulumi preview`, so this file needs nothing but Node's
-// built-ins: it listens, prints the port, and only then loads the gRPC server and the
-// provider (server/start.ts, the bulk of the plugin; see startup.ts for how, and for the V8
-// code cache that makes it quick). Connections the engine opens meanwhile are accepted paused
-// and handed to gRPC once it is loaded, so no byte is lost and no call fails; the engine's
-// first call simply waits for the load, which overlaps with the engine's own work.
+// built-ins: it listens, prints the port, and only then loads the gRPC server (server/start.ts,
+// the second stage), which answers the engine's first call and then loads the provider
+// (server/provider.ts, the third stage); see startup.ts for how, and for the V8 code caches that
+// make it quick. Connections the engine opens meanwhile are accepted paused and handed to gRPC
+// once it is loaded, so no byte is lost and no call fails; the engine's first call simply waits
+// for the load, which overlaps with the engine's own work.
 //
 // If the second stage cannot start (a file missing beside the executable, a Node.js too old),
 // the plugin keeps its port and answers every call with the reason and what to do, so that the
@@ -20,9 +21,10 @@
 // stage is embedded instead of beside it.
 import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
-import { informationRequested, loadSecondStage, nodeTooOld, prefetchSecondStage, serveFailure, startFailureMessage } from "./startup";
+import { PROVIDER, SERVER, informationRequested, loadStage, nodeTooOld, prefetchStage, serveFailure, startFailureMessage, type LoadedStage, type SecondStage, type ThirdStage } from "./startup";
 
 function cli() {
   const { values, positionals } = parseArgs({
@@ -63,7 +65,7 @@ async function main() {
   }
   const tooOld = nodeTooOld(process.version);
   // Read while we listen and print the port (nothing to read for a Node.js that cannot run it).
-  const files = tooOld ? undefined : prefetchSecondStage(__dirname);
+  const files = tooOld ? undefined : prefetchStage(__dirname, SERVER);
   // pauseOnConnect: nothing is read from a connection until gRPC (or the failure server) owns it.
   const listener = createServer({ pauseOnConnect: true });
   let serve: ((socket: Socket) => void) | undefined;
@@ -95,13 +97,32 @@ async function main() {
   let failure = tooOld;
   if (files) {
     try {
-      const loaded = await loadSecondStage(files);
-      provider = loaded.stage.startProvider(options);
+      const loaded = await loadStage<SecondStage>(files);
+      let third: LoadedStage<ThirdStage> | undefined;
+      const loadProvider = async (shared: Record<string, unknown>) => {
+        const loading = performance.now();
+        // Read only now: before the first answer, even reading it would slow that answer down.
+        third = await loadStage<ThirdStage>(prefetchStage(__dirname, PROVIDER), shared);
+        if (options.verbose) process.stderr.write(`hosting: provider loaded in ${(performance.now() - loading).toFixed(1)} ms (code cache ${third.cache})\n`);
+        return third.stage;
+      };
+      const loadFailure = (err: unknown) => {
+        const message = startFailureMessage(err instanceof Error ? err.message : String(err));
+        process.stderr.write(`${message}\n`);
+        return message;
+      };
+      provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure });
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
         process.stderr.write(`hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`);
       }
-      if (codeCacheOut) writeCodeCache = () => writeFileSync(codeCacheOut, loaded.createCachedData());
+      if (codeCacheOut) {
+        writeCodeCache = () => {
+          writeFileSync(codeCacheOut, loaded.createCachedData());
+          // The third stage's beside the second's, when the training run loaded it.
+          if (third) writeFileSync(join(dirname(codeCacheOut), PROVIDER.cache), third.createCachedData());
+        };
+      }
     } catch (err) {
       provider = undefined;
       failure = err instanceof Error ? err.message : String(err);

@@ -2,25 +2,33 @@
 // time beyond constants, so the port line never waits for it.
 //
 // - Which Node.js the plugin needs, and whether this one will do (undici needs >= 20.18.1).
-// - Loading the second stage (server/start.ts bundled: gRPC, the provider, the API client) from
-//   beside the executable, or from inside it when the plugin is a single executable (SEA), with a
-//   V8 code cache made at build time.
+// - Loading the second stage (server/start.ts bundled: gRPC and the Pulumi stubs) and the third
+//   (server/provider.ts bundled: the provider and the API client) from beside the executable, or
+//   from inside it when the plugin is a single executable (SEA), each with a V8 code cache made at
+//   build time.
 // - When the second stage cannot start, a stand-in gRPC server that answers every call with the
 //   reason, because the engine shows a plugin's stderr only at debug level: without it, the user
 //   sees nothing but "plugin did not begin responding".
 import { readFile } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import type { Socket } from "node:net";
 import { Script, constants } from "node:vm";
 import { engines, homepage, pulumi, version } from "../../package.json";
 
 export type SecondStage = typeof import("./server/start");
+export type ThirdStage = typeof import("./server/provider");
 
-/** The second stage beside the executable (the Node.js-script plugin, `make build` → bin/). */
-export const SERVER_FILE = "pulumi-resource-hosting.server.js";
-/** Its V8 code cache, made by the build; the asset names inside the single executable are the same. */
-export const SERVER_CACHE_FILE = "pulumi-resource-hosting.server.cache";
+/** A stage's file beside the executable (the Node.js-script plugin, `make build` → bin/), and its V8 code cache; the asset names inside the single executable are the same. */
+export interface StageNames {
+  file: string;
+  cache: string;
+}
+
+/** The second stage: gRPC and the Pulumi stubs, loaded after the port line. */
+export const SERVER: StageNames = { file: "pulumi-resource-hosting.server.js", cache: "pulumi-resource-hosting.server.cache" };
+/** The third stage: the provider and the API client, loaded after the first answer. */
+export const PROVIDER: StageNames = { file: "pulumi-resource-hosting.provider.js", cache: "pulumi-resource-hosting.provider.cache" };
 
 // ---- what a person who runs it by hand reads ----
 
@@ -94,22 +102,22 @@ export function nodeTooOld(running: string, range = engines.node, execPath = pro
 
 // ---- the second stage ----
 
-export interface LoadedStage {
-  stage: SecondStage;
+export interface LoadedStage<T> {
+  stage: T;
   /** Whether V8 took the build's code cache ("rejected": made by another Node.js, or not for this source). */
   cache: "accepted" | "rejected" | "absent";
   /** For the build (`--code-cache-out`): a code cache of everything compiled so far. */
   createCachedData(): Buffer;
 }
 
-interface StageFiles {
+export interface StageFiles {
   file: string;
   source: string;
   cachedData?: Buffer;
 }
 
-/** The second stage's source and code cache from inside the single executable, if this is one. */
-function embedded(): StageFiles | undefined {
+/** A stage's source and code cache from inside the single executable, if this is one. */
+function embedded(names: StageNames): StageFiles | undefined {
   let sea: typeof import("node:sea");
   try {
     sea = require("node:sea");
@@ -121,44 +129,46 @@ function embedded(): StageFiles | undefined {
   const raw = (key: string) => Buffer.from(sea.getRawAsset(key) as ArrayBuffer);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = raw(SERVER_CACHE_FILE);
+    cachedData = raw(names.cache);
   } catch {
     cachedData = undefined; // built without one: the load compiles
   }
-  const source = raw(SERVER_FILE).toString("latin1");
-  return { file: join(dirname(process.execPath), SERVER_FILE), source, cachedData };
+  const source = raw(names.file).toString("latin1");
+  return { file: join(dirname(process.execPath), names.file), source, cachedData };
 }
 
 const read = (file: string) => new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
 
 /**
- * Starts reading the second stage (from inside the single executable, or from beside the
- * executable) and returns what will have it. main.ts calls this before it listens, so the reads
- * run on libuv's threads while it prints the port.
+ * Starts reading a stage (from inside the single executable, or from beside the executable) and
+ * returns what will have it. main.ts calls this before it listens, so the reads run on libuv's
+ * threads while it prints the port.
  *
  * The source is read as latin1: the build writes it in ASCII (esbuild escapes everything else), and
  * a one-byte string is quicker to make than one decoded from UTF-8.
  */
-export function prefetchSecondStage(besideDir: string): Promise<StageFiles> {
-  const inside = embedded();
+export function prefetchStage(besideDir: string, names: StageNames): Promise<StageFiles> {
+  const inside = embedded(names);
   if (inside) return Promise.resolve(inside);
-  const file = join(besideDir, SERVER_FILE);
+  const file = join(besideDir, names.file);
   const source = read(file).then((bytes) => bytes.toString("latin1"));
-  const cachedData = read(join(besideDir, SERVER_CACHE_FILE)).catch(() => undefined);
+  const cachedData = read(join(besideDir, names.cache)).catch(() => undefined);
   const files = Promise.all([source, cachedData]).then(([source, cachedData]) => ({ file, source, cachedData }));
-  // Nobody awaits it until the port line is out: a failed read is reported then, by loadSecondStage.
+  // Nobody awaits it until the stage is loaded: a failed read is reported then, by loadStage.
   files.catch(() => {});
   return files;
 }
 
 /**
- * Runs the second stage, as Node's CommonJS loader would (same wrapper, `require` relative to its
- * file), but through vm.Script so that V8 can take the code cache the build made. Why not plain
- * `require`: Node 20 has no module compile cache (that came in 22.1), and compiling the 1.3 MB
- * bundle, then its functions as they first run, was more than half the time to the first answer.
- * A cache that another V8 made is rejected by V8 itself, and the load simply compiles.
+ * Runs a stage, as Node's CommonJS loader would (same wrapper, `require` relative to its file),
+ * but through vm.Script so that V8 can take the code cache the build made. Why not plain
+ * `require`: Node 20 has no module compile cache (that came in 22.1), and compiling the bundles,
+ * then their functions as they first run, was more than half the time to the first answer. A
+ * cache that another V8 made is rejected by V8 itself, and the load simply compiles. `shared`:
+ * modules the stage must take from the stage that loads it rather than load again (the third
+ * stage's gRPC and protobuf stubs, whose messages google-protobuf registers on a global object).
  */
-export async function loadSecondStage(files: Promise<StageFiles>): Promise<LoadedStage> {
+export async function loadStage<T>(files: Promise<StageFiles>, shared?: Record<string, unknown>): Promise<LoadedStage<T>> {
   const { file, source, cachedData } = await files;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -166,13 +176,28 @@ export async function loadSecondStage(files: Promise<StageFiles>): Promise<Loade
     // An import() the bundle leaves external resolves as it would in a CommonJS module.
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const module = { exports: {} as SecondStage };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const module = { exports: {} as T };
+  const requireBeside = createRequire(file);
+  script.runInThisContext()(module.exports, shared ? requireOnly(shared, requireBeside) : requireBeside, module, file, dirname(file));
   return {
     stage: module.exports,
     cache: !cachedData?.length ? "absent" : script.cachedDataRejected ? "rejected" : "accepted",
     createCachedData: () => script.createCachedData(),
   };
+}
+
+/**
+ * A stage's `require` that gives it the shared modules, Node's built-ins and the files beside it,
+ * and nothing else: in a checkout, a module it should have been given would otherwise load a
+ * second copy from node_modules, and an installed plugin has none to find.
+ */
+function requireOnly(shared: Record<string, unknown>, requireBeside: NodeJS.Require): NodeJS.Require {
+  const require = (id: string) => {
+    if (Object.hasOwn(shared, id)) return shared[id];
+    if (isBuiltin(id) || id.startsWith("./")) return requireBeside(id);
+    throw new Error(`the provider's bundle asks for ${id}, which the gRPC stage does not share (scripts/bundles.mjs and server/start.ts list them)`);
+  };
+  return Object.assign(require, requireBeside);
 }
 
 // ---- when the second stage cannot start ----

@@ -14,6 +14,8 @@ test("make install puts the development plugin (bin/) where the engine looks, an
     const pluginDir = join(home, "plugins", `resource-hosting-v${VERSION}`);
     expect(readdirSync(pluginDir).sort()).toEqual([
       "pulumi-resource-hosting",
+      "pulumi-resource-hosting.provider.cache",
+      "pulumi-resource-hosting.provider.js",
       "pulumi-resource-hosting.server.cache",
       "pulumi-resource-hosting.server.js",
       "pulumi-resource-hosting.undici.js",

@@ -79,3 +79,31 @@ describe.each([
     expect(await exited).toBe(0);
   });
 });
+
+describe("when the third stage (the provider) is missing", () => {
+  let dir: string;
+  let plugin: Started;
+  beforeAll(async () => {
+    dir = brokenCopy((dir) => rmSync(join(dir, "pulumi-resource-hosting.provider.js")));
+    plugin = await startPlugin(process.execPath, { args: [join(dir, "pulumi-resource-hosting")] });
+  });
+  afterAll(async () => {
+    await plugin?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("GetPluginInfo still answers; every call that needs the provider answers the reason and what to do", async () => {
+    const c = client(plugin.port);
+    const info = await new Promise<string>((res, rej) => (c as any).getPluginInfo(new Empty(), (err: Error | null, r: any) => (err ? rej(err) : res(r.getVersion()))));
+    c.close();
+    expect(info).toBe(VERSION);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const failure = await call(plugin.port, "configure", configureRequest());
+      expect(failure.code).toBe(FAILED_PRECONDITION);
+      expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '.*pulumi-resource-hosting\.provider\.js'/);
+      expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes`);
+    }
+    // Said on stderr once, however many calls answer it.
+    expect(plugin.stderr().trim().split("\n")).toEqual([expect.stringMatching(/^pulumi-resource-hosting could not start: ENOENT/)]);
+  });
+});

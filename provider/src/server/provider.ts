@@ -21,6 +21,7 @@ import type { CheckFailure, Field, ObjectSpec } from "../framework/spec";
 import { Unknown, containsUnknown, type PropertyMap, type PropertyValue } from "../framework/values";
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
+import type { ProviderMethod } from "./methods";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
@@ -491,7 +492,7 @@ export class HostingProviderService {
 
   /** The method table for grpc-js; Handshake and others stay unimplemented so the engine falls back. */
   implementation(): grpc.UntypedServiceImplementation {
-    const methods: Record<string, Handler<any, any>> = {
+    const methods: Record<ProviderMethod, Handler<any, any>> = {
       getPluginInfo: this.getPluginInfo,
       getSchema: this.getSchema,
       cancel: this.cancel,

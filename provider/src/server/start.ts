@@ -1,13 +1,26 @@
-// Everything the plugin needs to answer the engine: the gRPC server, the ResourceProvider
-// service and the engine log. main.ts loads this module only after it has printed the port
-// (see there), and hands it the connections the engine made in the meantime.
+// The second stage: the gRPC server and the engine log. main.ts loads this module only after it
+// has printed the port (see there), and hands it the connections the engine made in the meantime.
+//
+// The provider itself (server/provider.ts: its declarations, the API client) is the third stage,
+// a bundle of its own with its own code cache: GetPluginInfo, the engine's first call, needs only
+// the version, so it is answered as soon as gRPC is up, and the provider is loaded right after
+// (or by the first call that needs it), while the engine goes on with its own work. A stage's
+// code cache is read whole, so keeping the provider out of this one is what makes the first
+// answer quick (docs/performance.md, row 1).
 import * as grpc from "@grpc/grpc-js";
 import type { Socket } from "node:net";
+import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import * as anyproto from "google-protobuf/google/protobuf/any_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { version } from "../../../package.json";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
-import { HostingProviderService } from "./provider";
+import { PROVIDER_METHODS } from "./methods";
+import type { HostingProviderService } from "./provider";
 import { Secrets } from "./secrets";
 
 /**
@@ -16,10 +29,33 @@ import { Secrets } from "./secrets";
  * (pkg/resource/plugin/plugin.go), so waiting longer than that cannot help.
  */
 const SHUTDOWN_GRACE_MS = 4_000;
+/** How long after answering GetPluginInfo the provider starts loading unless a call asks for it first. */
+const PRELOAD_AFTER_MS = 10;
+
+/**
+ * The modules the third stage takes from this one instead of bundling its own copies: the build
+ * leaves exactly these external in it (scripts/bundles.mjs `SHARED_WITH_PROVIDER`), and a test
+ * checks the two lists agree. One copy of each: google-protobuf registers every message type on a
+ * global object, and grpc-js checks its own classes.
+ */
+export const SHARED_WITH_PROVIDER: Record<string, unknown> = {
+  "@grpc/grpc-js": grpc,
+  "@pulumi/pulumi/proto/plugin_pb": plugproto,
+  "@pulumi/pulumi/proto/provider_grpc_pb": provrpc,
+  "@pulumi/pulumi/proto/provider_pb": provproto,
+  "@pulumi/pulumi/proto/status_pb": statusproto,
+  "google-protobuf/google/protobuf/any_pb": anyproto,
+  "google-protobuf/google/protobuf/empty_pb": emptyproto,
+  "google-protobuf/google/protobuf/struct_pb": structproto,
+};
 
 export interface StartOptions {
   engineAddress: string | undefined;
   verbose: boolean;
+  /** Loads the third stage (server/provider.ts), giving it `shared` for the modules it leaves external. */
+  loadProvider(shared: Record<string, unknown>): Promise<typeof import("./provider")>;
+  /** What every call answers when the third stage cannot be loaded (main.ts words it, and says it on stderr once). */
+  loadFailure(err: unknown): string;
 }
 
 export interface RunningProvider {
@@ -32,18 +68,29 @@ export interface RunningProvider {
   shutdown(done: () => void): void;
 }
 
-export function startProvider({ engineAddress, verbose }: StartOptions): RunningProvider {
+export function startProvider({ engineAddress, verbose, loadProvider, loadFailure }: StartOptions): RunningProvider {
   const engine = connectEngineLog(engineAddress);
   const secrets = new Secrets();
-  const service = new HostingProviderService({
-    version,
-    engine,
-    debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
-    secrets,
-  });
+  let service: HostingProviderService | undefined;
+  let methods: Promise<grpc.UntypedServiceImplementation> | undefined;
+  const loaded = () =>
+    (methods ??= loadProvider(SHARED_WITH_PROVIDER).then(
+      ({ HostingProviderService }) => {
+        service = new HostingProviderService({
+          version,
+          engine,
+          debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
+          secrets,
+        });
+        return service.implementation();
+      },
+      (err) => {
+        throw new Error(loadFailure(err));
+      },
+    ));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(provrpc.ResourceProviderService, service.implementation());
+  server.addService(provrpc.ResourceProviderService, lazily(loaded));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
@@ -56,7 +103,7 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
       socket.resume();
     },
     shutdown(done) {
-      service.cancelAll();
+      service?.cancelAll();
       const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
       force.unref();
       server.tryShutdown(() => {
@@ -65,4 +112,32 @@ export function startProvider({ engineAddress, verbose }: StartOptions): Running
       });
     },
   };
+}
+
+/**
+ * The provider's methods (methods.ts), each handed to the provider once it is loaded; grpc-js
+ * answers the others UNIMPLEMENTED. GetPluginInfo answers at once and then starts the load. If
+ * the load fails, every call answers why (FAILED_PRECONDITION, as main.ts's failure server does),
+ * since the engine shows a plugin's stderr only at debug level.
+ */
+function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>): grpc.UntypedServiceImplementation {
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const method of PROVIDER_METHODS) {
+    implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+      loaded().then(
+        (methods) => (methods[method] as grpc.handleUnaryCall<unknown, unknown>)(call, callback),
+        (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: err.message }),
+      );
+  }
+  implementation.getPluginInfo = (_call: unknown, callback: grpc.sendUnaryData<plugproto.PluginInfo>) => {
+    const info = new plugproto.PluginInfo();
+    info.setVersion(version);
+    callback(null, info);
+    // Not at once: the answer's frames leave over the next turns of the event loop (grpc-js sends
+    // the message, then the trailers), and a load started before they have gone delays them by
+    // the load (~18 ms measured, with setImmediate or a 0 ms timer; none with 10 ms). A call that
+    // needs the provider sooner loads it itself. A failure is answered to the next call.
+    setTimeout(() => loaded().catch(() => undefined), PRELOAD_AFTER_MS);
+  };
+  return implementation;
 }
