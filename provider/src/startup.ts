@@ -100,7 +100,7 @@ export function nodeTooOld(running: string, range = engines.node, execPath = pro
   );
 }
 
-// ---- the second stage ----
+// ---- the second and third stages ----
 
 export interface LoadedStage<T> {
   stage: T;
@@ -141,8 +141,8 @@ const read = (file: string) => new Promise<Buffer>((resolve, reject) => readFile
 
 /**
  * Starts reading a stage (from inside the single executable, or from beside the executable) and
- * returns what will have it. main.ts calls this before it listens, so the reads run on libuv's
- * threads while it prints the port.
+ * returns what will have it. main.ts calls this for the second stage before it listens, so the
+ * reads run on libuv's threads while it prints the port; for the third, when it loads it.
  *
  * The source is read as latin1: the build writes it in ASCII (esbuild escapes everything else), and
  * a one-byte string is quicker to make than one decoded from UTF-8.
