@@ -165,4 +165,26 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
     expect(await Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")])).toEqual([{ id: "b" }, { id: "c" }, undefined]);
     expect([gets, lists, prices.listSize]).toEqual([["a"], 1, 3]);
   });
+
+  test("a read the answer cannot give fails alone: the other reads of its batch are answered", async () => {
+    const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
+    const withId = (id: string) => {
+      if (id === "bad") throw new Error("[1].id: expected string, received number");
+      return records.find((r) => r.id === id);
+    };
+    const lookups = new FreshLookups(
+      async (id: string) => withId(id),
+      async () => ({ length: records.length, withId }),
+      prices,
+    );
+    const listed = await Promise.allSettled([lookups.read("a"), lookups.read("bad"), lookups.read("c")]);
+    expect(listed.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
+      { id: "a" },
+      "[1].id: expected string, received number",
+      { id: "c" },
+    ]);
+    prices.listSize = 1_000_000;
+    const byId = await Promise.allSettled([lookups.read("bad"), lookups.read("b")]);
+    expect(byId.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
+  });
 });

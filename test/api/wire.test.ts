@@ -86,10 +86,23 @@ describe("wire schemas", () => {
     expect(() => answer.all()).toThrow(ResponseValidationError);
   });
 
+  test("a record whose id is unreadable is not taken as gone: a read that misses reports it", () => {
+    const answer = parseList(ServiceRecordListSchema, [service, { ...service, id: 7 }], ctx);
+    expect(answer.withId("s1")?.name).toBe("web");
+    expect(() => answer.withId("7")).toThrow("[1].id: expected string, received number");
+  });
+
+  test("every bad record of a list is named, not only the first", () => {
+    const answer = parseList(ServiceRecordListSchema, [{ ...service, replicas: "3" }, service, { ...service, id: null }], ctx);
+    expect(() => answer.all()).toThrow(expect.objectContaining({ problems: ["[0].replicas: expected number, received string", "[2].id: expected string, received null"] }));
+  });
+
   test("a list answer must hold an array, where its shape says", () => {
     expect(() => parseList(ServiceRecordListSchema, { services: [] }, ctx)).toThrow("(root): expected array, received object");
-    expect(() => parseList(VolumeRecordListSchema, [], ctx)).toThrow("volumes: expected array, received undefined");
-    expect(() => parseList(VolumeRecordListSchema, null, ctx)).toThrow("volumes: expected array, received undefined");
+    expect(() => parseList(VolumeRecordListSchema, [], ctx)).toThrow('(root): expected an object holding "volumes", received array');
+    expect(() => parseList(VolumeRecordListSchema, null, ctx)).toThrow('(root): expected an object holding "volumes", received null');
+    expect(() => parseList(VolumeRecordListSchema, {}, ctx)).toThrow("volumes: expected array, received undefined");
+    expect(() => parseList(VolumeRecordListSchema, { volumes: null }, ctx)).toThrow("volumes: expected array, received null");
     expect(() => parseList(VolumeRecordListSchema, { volumes: [{ id: 1 }] }, ctx).all()).toThrow(/volumes\[0\]\.id: expected string/);
   });
 

@@ -15,7 +15,7 @@ import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
 import { AbortedError, InvalidIdError, isNotFound } from "./errors";
 import { ClientConfigError, parseBaseUrl } from "./http";
-import { FreshList, FreshLookups, Gathering, PerKey, byId, readConsistency, type Demand, type ReadPrices } from "./loader";
+import { FreshList, FreshLookups, Gathering, PerKey, readConsistency, type Demand, type ReadPrices } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";

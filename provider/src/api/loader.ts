@@ -82,7 +82,7 @@ class Batches<K, V> {
   private readonly loader: DataLoader<K, V>;
 
   constructor(
-    send: (keys: readonly K[]) => Promise<V[]>,
+    send: (keys: readonly K[]) => Promise<(V | Error)[]>,
     private readonly gathering: Gathering,
   ) {
     this.loader = new DataLoader<K, V>(
@@ -222,13 +222,20 @@ export class FreshLookups<T extends { id: string }> {
     prices: ReadPrices,
     gathering = new Gathering(),
   ) {
+    // Each read gets its own answer or its own error: one bad record fails the reads that may want it, not the batch.
     this.batches = new Batches(async (ids) => {
-      if (chooseLookup(ids.length, prices) === "byId") return Promise.all(ids.map(getOne));
+      if (chooseLookup(ids.length, prices) === "byId") return Promise.all(ids.map((id) => getOne(id).catch(asError)));
       const started = performance.now();
       const list = await getList();
       prices.listSize = list.length;
       if (list.length > 0) prices.recordMs = (performance.now() - started) / list.length;
-      return ids.map((id) => list.withId(id));
+      return ids.map((id) => {
+        try {
+          return list.withId(id);
+        } catch (e) {
+          return asError(e);
+        }
+      });
     }, gathering);
   }
 
@@ -237,6 +244,8 @@ export class FreshLookups<T extends { id: string }> {
     return this.batches.load(id);
   }
 }
+
+const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
 
 /**
  * Whether a read may be answered by a snapshot of this run (`snapshot`: one list per collection,

@@ -39,11 +39,13 @@ export const listOf = <T>(item: z.ZodType<T>, key?: string): ListShape<T> => ({ 
  * A list as the API answered it, each record checked against its schema (and frozen: readers
  * share it) when first read. A refresh's batch of Reads wants a few records of a list of
  * thousands; checking all of them cost more than the GET itself (profiled at P = 8: a third of
- * the plugin's CPU). A record with the wrong shape fails the reads of it, and of the whole list.
+ * the plugin's CPU). A record with the wrong shape fails the reads of it, and of the whole list;
+ * a record with no readable id fails every read that does not find its own id, since it may be
+ * the one asked for (taking it as gone would drop the resource from the stack).
  */
 export class ListAnswer<T> {
   private readonly checked = new Map<number, T>();
-  private positions?: Map<string, number>;
+  private positions?: { byId: Map<string, number>; withoutId: number[] };
   private everything?: readonly T[];
 
   constructor(
@@ -59,36 +61,70 @@ export class ListAnswer<T> {
   at(position: number): T {
     let record = this.checked.get(position);
     if (record === undefined) {
-      const at = this.shape.key === undefined ? [position] : [this.shape.key, position];
-      record = deepFreeze(parseWire(this.shape.item, this.raw[position], this.ctx, at));
+      record = deepFreeze(parseWire(this.shape.item, this.raw[position], this.ctx, this.pathOf(position)));
       this.checked.set(position, record);
     }
     return record;
   }
 
+  /** Every record; a list with bad records names each of them. */
   all(): readonly T[] {
-    return (this.everything ??= Object.freeze(this.raw.map((_, position) => this.at(position))));
+    if (this.everything !== undefined) return this.everything;
+    const problems: string[] = [];
+    const records = this.raw.map((_, position) => {
+      try {
+        return this.at(position);
+      } catch (e) {
+        if (!(e instanceof ResponseValidationError)) throw e;
+        problems.push(...e.problems);
+        return undefined as T;
+      }
+    });
+    if (problems.length > 0) throw new ResponseValidationError({ ...this.ctx, problems });
+    return (this.everything = Object.freeze(records));
   }
 
   /** The record whose `id` is this, or undefined when the list has none. */
   withId(id: string): T | undefined {
-    this.positions ??= new Map(this.raw.flatMap((item, position) => (typeof idOf(item) === "string" ? [[idOf(item) as string, position]] : [])));
-    const position = this.positions.get(id);
-    return position === undefined ? undefined : this.at(position);
+    const { byId, withoutId } = (this.positions ??= this.indexById());
+    const position = byId.get(id);
+    if (position !== undefined) return this.at(position);
+    for (const unreadable of withoutId) this.at(unreadable);
+    return undefined;
+  }
+
+  private indexById() {
+    const byId = new Map<string, number>();
+    const withoutId: number[] = [];
+    this.raw.forEach((item, position) => {
+      const id = item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
+      if (typeof id === "string") byId.set(id, position);
+      else withoutId.push(position);
+    });
+    return { byId, withoutId };
+  }
+
+  private pathOf(position: number): PropertyKey[] {
+    return this.shape.key === undefined ? [position] : [this.shape.key, position];
   }
 }
-
-const idOf = (item: unknown) => (item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined);
 
 /** A list answer's records, unchecked until read (`ListAnswer`); the array itself must be there. */
 export function parseList<T>(shape: ListShape<T>, data: unknown, ctx: WireContext): ListAnswer<T> {
-  const items = shape.key === undefined ? data : data !== null && typeof data === "object" ? (data as Record<string, unknown>)[shape.key] : undefined;
-  if (!Array.isArray(items)) {
-    const received = items === null ? "null" : typeof items;
-    throw new ResponseValidationError({ ...ctx, problems: [`${shape.key ?? "(root)"}: expected array, received ${received}`] });
-  }
-  return new ListAnswer(items, shape, ctx);
+  const problem = shape.key === undefined ? arrayProblem("(root)", data) : keyedArrayProblem(shape.key, data);
+  if (problem !== undefined) throw new ResponseValidationError({ ...ctx, problems: [problem] });
+  const items = shape.key === undefined ? data : (data as Record<string, unknown>)[shape.key];
+  return new ListAnswer(items as unknown[], shape, ctx);
 }
+
+const typeName = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
+
+const arrayProblem = (path: string, value: unknown) => (Array.isArray(value) ? undefined : `${path}: expected array, received ${typeName(value)}`);
+
+const keyedArrayProblem = (key: string, data: unknown) =>
+  typeName(data) === "object"
+    ? arrayProblem(key, (data as Record<string, unknown>)[key])
+    : `(root): expected an object holding "${key}", received ${typeName(data)}`;
 
 /** Readers share one answer: freezing it keeps any of them from changing another's. */
 export function deepFreeze<T>(value: T): T {
