@@ -34,8 +34,8 @@ const PRELOAD_AFTER_MS = 10;
 
 /**
  * The modules the third stage takes from this one instead of bundling its own copies: the build
- * leaves exactly these external in it (scripts/bundles.mjs `SHARED_WITH_PROVIDER`), and a test
- * checks the two lists agree. One copy of each: google-protobuf registers every message type on a
+ * leaves exactly these external in it (scripts/bundles.mjs `SHARED_WITH_PROVIDER`), and
+ * test/server/start.test.ts checks the two lists agree. One copy of each: google-protobuf registers every message type on a
  * global object, and grpc-js checks its own classes.
  */
 export const SHARED_WITH_PROVIDER: Record<string, unknown> = {
@@ -72,25 +72,32 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
   const engine = connectEngineLog(engineAddress);
   const secrets = new Secrets();
   let service: HostingProviderService | undefined;
+  // A Cancel (or a shutdown) that came before the provider was built still applies to it.
+  let cancelled = false;
+  const build = ({ HostingProviderService }: typeof import("./provider")) => {
+    service = new HostingProviderService({
+      version,
+      engine,
+      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
+      secrets,
+    });
+    if (cancelled) service.cancelAll();
+    return service.implementation();
+  };
+  const cancel = () => {
+    cancelled = true;
+    service?.cancelAll();
+  };
   let methods: Promise<grpc.UntypedServiceImplementation> | undefined;
   const loaded = () =>
-    (methods ??= loadProvider(SHARED_WITH_PROVIDER).then(
-      ({ HostingProviderService }) => {
-        service = new HostingProviderService({
-          version,
-          engine,
-          debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
-          secrets,
-        });
-        return service.implementation();
-      },
-      (err) => {
+    (methods ??= loadProvider(SHARED_WITH_PROVIDER)
+      .then(build)
+      .catch((err: unknown) => {
         throw new Error(loadFailure(err));
-      },
-    ));
+      }));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(provrpc.ResourceProviderService, lazily(loaded));
+  server.addService(provrpc.ResourceProviderService, lazily(loaded, cancel));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
@@ -103,7 +110,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       socket.resume();
     },
     shutdown(done) {
-      service?.cancelAll();
+      cancel();
       const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
       force.unref();
       server.tryShutdown(() => {
@@ -116,18 +123,21 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
 
 /**
  * The provider's methods (methods.ts), each handed to the provider once it is loaded; grpc-js
- * answers the others UNIMPLEMENTED. GetPluginInfo answers at once and then starts the load. If
- * the load fails, every call answers why (FAILED_PRECONDITION, as main.ts's failure server does),
- * since the engine shows a plugin's stderr only at debug level.
+ * answers the others UNIMPLEMENTED. GetPluginInfo answers at once and then starts the load, and
+ * a Cancel before the provider exists is noted (`cancel`) without loading it. If the load fails,
+ * every call answers why (FAILED_PRECONDITION, as main.ts's failure server does), since the
+ * engine shows a plugin's stderr only at debug level.
  */
-function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>): grpc.UntypedServiceImplementation {
+function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>, cancel: () => void): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const method of PROVIDER_METHODS) {
     implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
-      loaded().then(
-        (methods) => (methods[method] as grpc.handleUnaryCall<unknown, unknown>)(call, callback),
-        (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: err.message }),
-      );
+      loaded()
+        .then(
+          (methods) => (methods[method] as grpc.handleUnaryCall<unknown, unknown>)(call, callback),
+          (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: err.message }),
+        )
+        .catch((err: unknown) => callback({ code: grpc.status.INTERNAL, details: `${method}: ${err instanceof Error ? err.message : String(err)}` }));
   }
   implementation.getPluginInfo = (_call: unknown, callback: grpc.sendUnaryData<plugproto.PluginInfo>) => {
     const info = new plugproto.PluginInfo();
@@ -138,6 +148,10 @@ function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>): grpc.
     // the load (~18 ms measured, with setImmediate or a 0 ms timer; none with 10 ms). A call that
     // needs the provider sooner loads it itself. A failure is answered to the next call.
     setTimeout(() => loaded().catch(() => undefined), PRELOAD_AFTER_MS);
+  };
+  implementation.cancel = (_call: unknown, callback: grpc.sendUnaryData<emptyproto.Empty>) => {
+    cancel();
+    callback(null, new emptyproto.Empty());
   };
   return implementation;
 }

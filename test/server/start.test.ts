@@ -1,0 +1,161 @@
+// The second stage in-process: gRPC served on a listener's connections, with a third stage that
+// the test controls (when it loads, whether it builds), as main.ts hands them over.
+import * as grpc from "@grpc/grpc-js";
+import { execFileSync } from "node:child_process";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { SHARED_WITH_PROVIDER, startProvider, type RunningProvider } from "../../provider/src/server/start";
+
+const ROOT = join(__dirname, "..", "..");
+
+/** A stand-in for server/provider.ts: counts what the second stage asks of it. */
+function fakeThirdStage(behaviour: { throwOnBuild?: string; throwInCheck?: string } = {}) {
+  const seen = { built: 0, cancelAll: 0, checks: 0 };
+  class HostingProviderService {
+    constructor() {
+      if (behaviour.throwOnBuild) throw new Error(behaviour.throwOnBuild);
+      seen.built++;
+    }
+    cancelAll() {
+      seen.cancelAll++;
+    }
+    implementation() {
+      return {
+        check: (_call: unknown, callback: grpc.sendUnaryData<provproto.CheckResponse>) => {
+          seen.checks++;
+          if (behaviour.throwInCheck) throw new Error(behaviour.throwInCheck);
+          callback(null, new provproto.CheckResponse());
+        },
+      };
+    }
+  }
+  return { seen, stage: { HostingProviderService } as unknown as typeof import("../../provider/src/server/provider") };
+}
+
+interface Rig {
+  provider: RunningProvider;
+  client: InstanceType<typeof provrpc.ResourceProviderClient>;
+  loads: number;
+  /** Lets the third stage's load finish. */
+  release(): void;
+  /** Closes the client and the listener; and shuts the provider down, unless the test did. */
+  close(shutDown?: boolean): Promise<void>;
+}
+
+async function rig(stage: ReturnType<typeof fakeThirdStage>["stage"], failures: string[] = []): Promise<Rig> {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const state = { loads: 0 };
+  const provider = startProvider({
+    engineAddress: undefined,
+    verbose: false,
+    loadProvider: async () => {
+      state.loads++;
+      await gate;
+      return stage;
+    },
+    loadFailure: (err) => {
+      const message = `could not start: ${err instanceof Error ? err.message : String(err)}`;
+      failures.push(message);
+      return message;
+    },
+  });
+  const listener: Server = createServer({ pauseOnConnect: true }, (socket) => provider.serve(socket));
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const port = (listener.address() as { port: number }).port;
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return {
+    provider,
+    client,
+    get loads() {
+      return state.loads;
+    },
+    release,
+    close: async (shutDown = true) => {
+      client.close();
+      if (shutDown) await new Promise<void>((resolve) => provider.shutdown(resolve));
+      await new Promise((resolve) => listener.close(resolve));
+    },
+  };
+}
+
+const call = <T>(client: Rig["client"], method: "cancel" | "check", request: unknown) =>
+  new Promise<{ err: grpc.ServiceError | null; response?: T }>((resolve) =>
+    (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r?: T) => void) => void>)[method](request, (err, response) =>
+      resolve({ err, response }),
+    ),
+  );
+
+describe("the second stage (server/start.ts)", () => {
+  test("shares exactly the modules the build leaves external to the third stage (scripts/bundles.mjs)", () => {
+    const external = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", `import { SHARED_WITH_PROVIDER } from ${JSON.stringify(join(ROOT, "scripts", "bundles.mjs"))}; console.log(JSON.stringify(SHARED_WITH_PROVIDER))`],
+      { encoding: "utf8" },
+    );
+    expect(Object.keys(SHARED_WITH_PROVIDER).sort()).toEqual((JSON.parse(external) as string[]).sort());
+  });
+
+  test("a Cancel before the provider exists is answered without loading it, and applies to it once built", async () => {
+    const third = fakeThirdStage();
+    const r = await rig(third.stage);
+    try {
+      expect((await call<Empty>(r.client, "cancel", new Empty())).err).toBeNull();
+      expect(r.loads).toBe(0);
+      const checked = call(r.client, "check", new provproto.CheckRequest());
+      r.release();
+      expect((await checked).err).toBeNull();
+      expect(third.seen).toEqual({ built: 1, cancelAll: 1, checks: 1 });
+    } finally {
+      await r.close();
+    }
+  });
+
+  test("a shutdown while the provider loads cancels it once built", async () => {
+    const third = fakeThirdStage();
+    const r = await rig(third.stage);
+    const checked = call(r.client, "check", new provproto.CheckRequest());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(r.loads).toBe(1);
+    const stopped = new Promise<void>((resolve) => r.provider.shutdown(resolve));
+    r.release();
+    expect((await checked).err).toBeNull();
+    await stopped;
+    expect(third.seen.cancelAll).toBeGreaterThanOrEqual(1);
+    await r.close(false);
+  });
+
+  test("a provider that throws while it is built: every call answers why, as for a load that failed", async () => {
+    const failures: string[] = [];
+    const r = await rig(fakeThirdStage({ throwOnBuild: "no provider today" }).stage, failures);
+    r.release();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const { err } = await call(r.client, "check", new provproto.CheckRequest());
+        expect([err?.code, err?.details]).toEqual([grpc.status.FAILED_PRECONDITION, "could not start: no provider today"]);
+      }
+      expect(failures).toEqual(["could not start: no provider today"]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  test("a method that throws is answered INTERNAL with its reason, not left hanging", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const r = await rig(fakeThirdStage({ throwInCheck: "check broke" }).stage);
+    r.release();
+    try {
+      const { err } = await call(r.client, "check", new provproto.CheckRequest());
+      expect([err?.code, err?.details]).toEqual([grpc.status.INTERNAL, "check: check broke"]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await r.close();
+    }
+  });
+});
