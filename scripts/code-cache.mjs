@@ -1,7 +1,7 @@
-// Makes the V8 code cache of the plugin's second stage (provider/src/startup.ts loads it): starts
-// the built plugin with --code-cache-out, drives it through what the engine does first (plugin
-// info, provider configuration, a Check and a Diff, all offline), and closes its stdin; on the way
-// out it writes a code cache of every function compiled so far. A cache made this way, after the code
+// Makes the V8 code caches of the plugin's second and third stages (provider/src/startup.ts loads
+// them): starts the built plugin with --code-cache-out, drives it through what the engine does
+// first (plugin info, provider configuration, a Check and a Diff, all offline), and closes its
+// stdin; on the way out it writes a code cache of every function compiled so far in each stage. A cache made this way, after the code
 // ran, holds those functions' bytecode too, where one made by compiling alone (SEA's useCodeCache)
 // holds only the top level.
 //
@@ -29,10 +29,12 @@ const CONFIG = { baseUrl: "http://127.0.0.1:9", token: "code-cache", projectId: 
 const INPUTS = { name: "web", image: "registry.example.com/team/web:1.0.0" };
 
 /**
- * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through the engine's first calls, or
- * with `pluginInfoOnly` through GetPluginInfo alone (a second stage that serves nothing else).
+ * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through GetPluginInfo, which the
+ * second stage answers. With `providerCache` (where the plugin writes the third stage's cache,
+ * beside `out`), then through the engine's first calls, which load and run the third stage; a
+ * plugin with no third stage (the benchmarks' floor) is trained without it.
  */
-export async function trainCodeCache(command, args, out, { pluginInfoOnly = false } = {}) {
+export async function trainCodeCache(command, args, out, { providerCache } = {}) {
   const child = spawn(command, [...args, `--code-cache-out=${out}`, "127.0.0.1:1"], {
     // Closing its stdin tells it to write the cache and exit (a SIGTERM would too, but not on Windows).
     stdio: ["pipe", "pipe", "pipe"],
@@ -48,9 +50,9 @@ export async function trainCodeCache(command, args, out, { pluginInfoOnly = fals
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = (method, request) =>
     new Promise((resolve, reject) => client[method](request, (err, response) => (err ? reject(err) : resolve(response))));
-  // Only GetPluginInfo must answer (else the plugin is broken). The others are there to compile
-  // what they run; one refused (the provider changed what it accepts) costs a little speed, not
-  // the build, and is said.
+  // GetPluginInfo and Configure must answer (else a stage is broken, and the third stage's cache
+  // would not be made). The others are there to compile what they run; one refused (the provider
+  // changed what it accepts) costs a little speed, not the build, and is said.
   const tryCall = (method, request) =>
     call(method, request).catch((err) => {
       process.stderr.write(`code cache: ${method} failed while training (${err.details ?? err.message}); the cache lacks what it runs\n`);
@@ -58,18 +60,20 @@ export async function trainCodeCache(command, args, out, { pluginInfoOnly = fals
     });
   try {
     await call("getPluginInfo", new Empty());
-    if (!pluginInfoOnly) await engineFirstCalls(tryCall);
+    if (providerCache) await engineFirstCalls(call, tryCall);
   } finally {
     client.close();
     child.stdin.end();
   }
   const code = await exited;
-  if (code !== 0 || !existsSync(out) || statSync(out).size === 0) throw new Error(`${command} wrote no code cache (exit ${code}): ${stderr}`);
+  const written = (file) => existsSync(file) && statSync(file).size > 0;
+  if (code !== 0 || !written(out)) throw new Error(`${command} wrote no code cache (exit ${code}): ${stderr}`);
+  if (providerCache && !written(providerCache)) throw new Error(`${command} wrote no code cache of its third stage at ${providerCache}: ${stderr}`);
   return statSync(out).size;
 }
 
 /** What the engine sends a provider after GetPluginInfo: its configuration, then a Check and a Diff. */
-async function engineFirstCalls(tryCall) {
+async function engineFirstCalls(call, tryCall) {
   const checkConfig = new provproto.CheckRequest();
   checkConfig.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");
   checkConfig.setType("pulumi:providers:hosting");
@@ -79,7 +83,7 @@ async function engineFirstCalls(tryCall) {
   configure.setArgs(Struct.fromJavaScript(CONFIG));
   configure.setAcceptsecrets(true);
   configure.setAcceptresources(true);
-  await tryCall("configure", configure);
+  await call("configure", configure);
   const check = new provproto.CheckRequest();
   check.setUrn(URN);
   check.setType(CONTAINER);

@@ -20,6 +20,6 @@ export async function buildFloorPlugins(dir) {
     await bundleFirstStage(executable, { shebang: true });
   }
   await bundleSecondStage(join(floorDir, SERVER_FILE), { entry: "bench/floor/start.ts" });
-  await trainCodeCache(process.execPath, [floor], join(floorDir, SERVER_CACHE_FILE), { pluginInfoOnly: true });
+  await trainCodeCache(process.execPath, [floor], join(floorDir, SERVER_CACHE_FILE));
   return { floor, firstStage };
 }

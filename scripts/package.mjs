@@ -51,7 +51,7 @@ await bundleThirdStage(join(WORK, PROVIDER_FILE), { undici: "inline" });
 
 // 2. The code caches: the first stage run by this node finds the other stages beside it, as the
 //    executable finds them inside itself; the third stage's cache is written beside the second's.
-await trainCodeCache(process.execPath, [main], join(WORK, SERVER_CACHE_FILE));
+await trainCodeCache(process.execPath, [main], join(WORK, SERVER_CACHE_FILE), { providerCache: join(WORK, PROVIDER_CACHE_FILE) });
 
 // 3. The preparation blob.
 const config = join(WORK, "sea-config.json");
