@@ -5,7 +5,8 @@
 // a process of its own:
 //   11, 12. containers, strict (the default `readConsistency: fresh`): list GETs, and the wall time
 //       against as many list GETs timed one after another from this process;
-//   13. volumes and registries, which the API reads by id too: API requests of every kind;
+//   13. volumes and registries, which the API reads by id too: GETs to the API (lists and reads by
+//       id; a Read sends nothing else);
 //   14. `readConsistency: snapshot`: 5,000 containers at P = 8, against all 5,000 Reads at once.
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";

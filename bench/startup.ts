@@ -101,8 +101,9 @@ export async function startup(rounds = 25): Promise<Row> {
     baseline: `the floor, grpc-js and the stubs behind the same first stage: ${ms(floor.floor)}; as context, bare \`node -e\`: ${ms(nodeMs)}`,
     measured: kinds.map((k) => `${label[k]}: ${ms(first[k])}`).join("; "),
     ratio: kinds.map((k) => `${overFloor[k] >= 0 ? "+" : "−"}${ms(Math.abs(overFloor[k]))}`).join(" / ") + " over the floor",
-    target: `≤ floor + ${OVER_FLOOR_MS} ms (each)`,
-    met: kinds.every((k) => overFloor[k] <= OVER_FLOOR_MS),
+    target: `≤ floor + ${OVER_FLOOR_MS} ms, the Node.js script and the single executable each`,
+    // Both plugins are held to the same floor; a row without the single executable has not shown it met.
+    met: plugins.sea !== undefined && kinds.every((k) => overFloor[k] <= OVER_FLOOR_MS),
     figures: {
       rounds,
       nodeMedianMs: nodeMs,

@@ -16,9 +16,10 @@
 // If the second stage cannot start (a file missing beside the executable, a Node.js too old),
 // the plugin keeps its port and answers every call with the reason and what to do, so that the
 // engine shows it (it shows a plugin's stderr only at debug level); the reason also goes to stderr.
+// If the third stage cannot load, the second answers every call the same way (server/start.ts).
 //
 // The same file is the main script of the single executable (`make package`), where the second
-// stage is embedded instead of beside it.
+// and third stages are embedded instead of beside it.
 import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
@@ -31,7 +32,8 @@ function cli() {
     args: process.argv.slice(2),
     strict: false,
     allowPositionals: true,
-    // --code-cache-out is for the build only (scripts/code-cache.mjs): on exit, write a V8 code cache of the second stage.
+    // --code-cache-out is for the build only (scripts/code-cache.mjs): on exit, write V8 code caches of the second
+    // stage (there) and, if it was loaded, of the third (beside it).
     options: {
       logtostderr: { type: "boolean" },
       v: { type: "string" },

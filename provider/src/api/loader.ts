@@ -257,8 +257,9 @@ export const readConsistency = new AsyncLocalStorage<"fresh" | "snapshot">();
 const indexes = new WeakMap<readonly { id: string }[], ReadonlyMap<string, { id: string }>>();
 
 /**
- * A list's records by id, made once per answer (answers are shared and frozen): a refresh of
- * N resources looks N ids up in one answer, which a scan would make quadratic.
+ * A list's records by id, made once per answer (answers are shared and frozen): N waits that
+ * share one poll (resources/common.ts `settled`) look N ids up in each answer, which a scan would
+ * make quadratic.
  */
 export function byId<T extends { id: string }>(list: readonly T[]): ReadonlyMap<string, T> {
   let index = indexes.get(list);

@@ -5,7 +5,7 @@
 // Tolerance: fields a record may reasonably lack accept missing or null and come out as
 // `undefined` (`optional`); maps come out as `{}`. Unknown extra fields are dropped. A field that
 // is present with the wrong type is an error, a ResponseValidationError naming the field path
-// as the API spells it.
+// as the API spells it. A list's records are checked one by one, when first read (`ListAnswer`).
 import { z } from "zod";
 import { ResponseValidationError } from "./errors";
 
