@@ -7,7 +7,8 @@
 //       against as many list GETs timed one after another from this process;
 //   13. volumes and registries, which the API reads by id too: GETs to the API (lists and reads by
 //       id; a Read sends nothing else);
-//   14. `readConsistency: snapshot`: 5,000 containers at P = 8, against all 5,000 Reads at once.
+//   14. `readConsistency: snapshot`: 5,000 containers at P = 8 against all 5,000 Reads at once
+//       (strict); at P = 16, 32, 64 and all at once as information.
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";
 import { Plugin } from "../test/grpc/engine";
@@ -237,32 +238,38 @@ export async function snapshot(): Promise<Row> {
     const stack = await containerStack(rig.sim, rig.plugin, count);
     const requests = stack.map((resource) => readRequest(CONTAINER, resource));
     const allAtOnce = await refreshPass(rig, engine, requests, count);
-    // A plugin of its own: the snapshot is taken once per run, so each run needs a fresh plugin.
-    const plugin = await Plugin.start();
-    try {
-      await plugin.configure({ baseUrl: rig.sim.url, token: ALICE.token, projectId: PROJECT, readConsistency: "snapshot" });
-      const snapshotEngine = await engineSide(plugin);
+    // A plugin of its own for each pass: the snapshot is taken once per run. P = 8 is the target;
+    // the others are what the README's table tells a user to expect.
+    const passes: { window: number | "all at once"; pass: Pass }[] = [];
+    for (const p of [...WINDOWS, count]) {
+      const plugin = await Plugin.start();
       try {
-        const snapshotPass = await refreshPass({ ...rig, plugin }, snapshotEngine, requests, window);
-        return { allAtOnce, snapshotPass };
+        await plugin.configure({ baseUrl: rig.sim.url, token: ALICE.token, projectId: PROJECT, readConsistency: "snapshot" });
+        const snapshotEngine = await engineSide(plugin);
+        try {
+          passes.push({ window: p === count ? "all at once" : p, pass: await refreshPass({ ...rig, plugin }, snapshotEngine, requests, p) });
+        } finally {
+          await snapshotEngine.close();
+        }
       } finally {
-        await snapshotEngine.close();
+        await plugin.stop();
       }
-    } finally {
-      await plugin.stop();
     }
+    return { allAtOnce, passes };
   });
-  const { allAtOnce, snapshotPass } = figures;
-  const ratio = snapshotPass.wallMs / allAtOnce.wallMs;
+  const { allAtOnce, passes } = figures;
+  const atTarget = passes.find((p) => p.window === window)!.pass;
+  const ratio = atTarget.wallMs / allAtOnce.wallMs;
+  const lists = (n: number) => `${n} list${n === 1 ? "" : "s"}`;
   return {
     id: 14,
-    name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight`,
-    baseline: `strict, every Read at once: ${allAtOnce.listCalls} list${allAtOnce.listCalls === 1 ? "" : "s"}, ${ms(allAtOnce.wallMs)}`,
-    measured: `${snapshotPass.listCalls} list${snapshotPass.listCalls === 1 ? "" : "s"}, ${ms(snapshotPass.wallMs)}`,
-    ratio: times(ratio),
-    target: `≤ ${SNAPSHOT_OVER_ALL_AT_ONCE}× every Read at once`,
-    met: ratio <= SNAPSHOT_OVER_ALL_AT_ONCE && snapshotPass.allFound,
-    figures: { count, window, allAtOnce, snapshot: snapshotPass, ratio },
+    name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight (16, 32, 64 and all at once as information)`,
+    baseline: `strict, every Read at once: ${lists(allAtOnce.listCalls)}, ${ms(allAtOnce.wallMs)}`,
+    measured: passes.map(({ window: p, pass }) => `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ${ms(pass.wallMs)}`).join("; "),
+    ratio: `${times(ratio)} at P=${window}`,
+    target: `≤ ${SNAPSHOT_OVER_ALL_AT_ONCE}× every Read at once, at P=${window}`,
+    met: ratio <= SNAPSHOT_OVER_ALL_AT_ONCE && passes.every((p) => p.pass.allFound),
+    figures: { count, window, allAtOnce, snapshot: atTarget, passes, ratio },
     notes: [
       "Snapshot mode reads each project's list once per run and again after any write of the plugin: what changes outside Pulumi " +
         "during the run may be missed (docs/drift-detection.md says when to choose it).",
