@@ -1,9 +1,9 @@
 // Makes the V8 code caches of the plugin's second and third stages (provider/src/startup.ts loads
 // them): starts the built plugin with --code-cache-out, drives it through what the engine does
 // first (plugin info, provider configuration, a Check and a Diff, all offline), and closes its
-// stdin; on the way out it writes a code cache of every function compiled so far in each stage. A cache made this way, after the code
-// ran, holds those functions' bytecode too, where one made by compiling alone (SEA's useCodeCache)
-// holds only the top level.
+// stdin; on the way out it writes a code cache of every function compiled so far in each stage.
+// A cache made this way, after the code ran, holds those functions' bytecode too, where one made
+// by compiling alone (SEA's useCodeCache) holds only the top level.
 //
 // The cache belongs to the node binary that made it: run the plugin with the node (or be the
 // single executable) that will run it in use. Another V8 rejects it, and the plugin then compiles

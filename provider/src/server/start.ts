@@ -35,8 +35,8 @@ const PRELOAD_AFTER_MS = 10;
 /**
  * The modules the third stage takes from this one instead of bundling its own copies: the build
  * leaves exactly these external in it (scripts/bundles.mjs `SHARED_WITH_PROVIDER`), and
- * test/server/start.test.ts checks the two lists agree. One copy of each: google-protobuf registers every message type on a
- * global object, and grpc-js checks its own classes.
+ * test/server/start.test.ts checks the two lists agree. One copy of each: google-protobuf
+ * registers every message type on a global object, and grpc-js checks its own classes.
  */
 export const SHARED_WITH_PROVIDER: Record<string, unknown> = {
   "@grpc/grpc-js": grpc,
