@@ -23,7 +23,6 @@ test("connection reset after the server attached: the create answers with the id
   expect(created.id).toBe(`${volume.id}:${app.id}`);
   expect(created.properties).toMatchObject({ volumeId: volume.id, containerId: app.id, mountPath: "/data", readOnly: false });
   expect(fixture.sim.control.snapshot().attachments).toEqual([expect.objectContaining({ volume_id: volume.id, container_id: app.id })]);
-  await new Promise((r) => setTimeout(r, 50));
   const warnings = fixture.plugin.engine.messages.slice(before).filter((m) => m.severity === 2);
   expect(warnings.map((m) => m.message)).toEqual([expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/)]);
   const read = await fixture.plugin.read("hosting:index:VolumeAttachment", "att-reset", created.id, created.properties, inputs);

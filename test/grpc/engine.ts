@@ -54,6 +54,8 @@ export interface LogMessage {
 /** The Engine service the plugin logs to; it records every message. */
 export class FakeEngine {
   readonly messages: LogMessage[] = [];
+  /** How long the engine takes to acknowledge a message (Infinity: never), to test what waits on that. */
+  logDelayMs = 0;
   private server = new grpc.Server();
   address = "";
 
@@ -62,7 +64,8 @@ export class FakeEngine {
       log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
         const r = call.request;
         this.messages.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn(), ephemeral: r.getEphemeral() });
-        callback(null, new Empty());
+        if (this.logDelayMs === Infinity) return;
+        setTimeout(() => callback(null, new Empty()), this.logDelayMs);
       },
     });
     const port = await new Promise<number>((res, rej) =>

@@ -38,9 +38,26 @@ describe("ServiceLink", () => {
     expect((created.properties.injectedEnv as { value: Record<string, string> }).value).toHaveProperty("REDIS_URL");
     const before = fixture.plugin.engine.messages.length;
     await fixture.plugin.delete(TYPE, "warned", created.id, created.properties);
-    await new Promise((r) => setTimeout(r, 100));
     const warnings = fixture.plugin.engine.messages.slice(before);
     expect(warnings).toEqual([expect.objectContaining({ severity: 2, message: expect.stringMatching(/no way to delete service links/) })]);
     expect(fixture.sim.control.snapshot().links.map((l) => l.id)).toContain(created.id);
+  });
+
+  // Warnings reach the engine before the answer does (a Go provider's host.Log blocks the same way),
+  // but an engine that never acknowledges holds the answer back 2 s at most.
+  test.each([
+    ["a slow engine: the delete answers once its warning is acknowledged", 300, 300],
+    ["an engine that never acknowledges: the delete answers anyway", Infinity, 2_000],
+  ])("%s", async (_, logDelayMs, heldAtLeastMs) => {
+    const checked = await fixture.plugin.check(TYPE, "slow-engine", { consumerServiceId: ids.app, providerServiceId: ids.other });
+    const created = await fixture.plugin.create(TYPE, "slow-engine", checked.inputs);
+    fixture.plugin.engine.logDelayMs = logDelayMs;
+    try {
+      const started = performance.now();
+      await fixture.plugin.delete(TYPE, "slow-engine", created.id, created.properties);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(heldAtLeastMs - 5);
+    } finally {
+      fixture.plugin.engine.logDelayMs = 0;
+    }
   });
 });

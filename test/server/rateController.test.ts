@@ -21,7 +21,7 @@ test("Configure's client admits every request through the admission control the 
   let made = 0;
   const service = new HostingProviderService({
     version: "0.0.0",
-    engine: { log: () => undefined, attach: () => undefined, close: () => undefined },
+    engine: { log: async () => undefined, attach: () => undefined, close: () => undefined },
     rateController: () => {
       made++;
       return {

@@ -16,7 +16,8 @@ const SEVERITY: Record<Severity, number> = {
 };
 
 export interface EngineLog {
-  log(severity: Severity, message: string, urn?: string, ephemeral?: boolean): void;
+  /** Settles once the engine has the message, or could not be reached; it never rejects. */
+  log(severity: Severity, message: string, urn?: string, ephemeral?: boolean): Promise<void>;
   /** Log to the engine at `address` from now on. */
   attach(address: string): void;
   close(): void;
@@ -30,15 +31,16 @@ export function connectEngineLog(address: string | undefined): EngineLog {
   };
   connect(address);
   return {
-    log(severity, message, urn = "", ephemeral = false) {
-      if (!client) return;
+    async log(severity, message, urn = "", ephemeral = false) {
+      const engine = client;
+      if (!engine) return;
       const request = new engineproto.LogRequest();
       request.setSeverity(SEVERITY[severity]);
       request.setMessage(message);
       request.setUrn(urn);
       request.setEphemeral(ephemeral);
       // Display messages are best effort: a lost one must never fail an operation.
-      client.log(request, () => undefined);
+      await new Promise<void>((resolve) => engine.log(request, () => resolve()));
     },
     attach: connect,
     close() {

@@ -126,6 +126,21 @@ class ReadsInFlight implements Demand {
   }
 }
 
+/**
+ * An operation's warnings reach the engine before its answer does, as a Go provider's blocking
+ * host.Log makes them: a warning that trails the last step's answer may find the engine gone. A
+ * slow or absent engine holds the answer back WARNING_DELIVERY_MS at most.
+ */
+async function delivered(warnings: Promise<void>[]): Promise<void> {
+  if (warnings.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, WARNING_DELIVERY_MS)));
+  await Promise.race([Promise.all(warnings), late]);
+  clearTimeout(timer);
+}
+
+const WARNING_DELIVERY_MS = 2_000;
+
 /** Longer than the engine takes to send its next Reads after a batch is answered; shorter than a pause between runs. */
 const BURST_GAP_MS = 100;
 
@@ -233,13 +248,14 @@ export class HostingProviderService {
     this.inFlight.add(controller);
     const deadline = setTimeout(() => controller.abort(new OperationDeadline("the operation ran past its timeout")), Math.max(timeout, 1) + grace);
     deadline.unref();
+    const warnings: Promise<void>[] = [];
     const ctx: OperationContext<HostingClient> = {
       client,
       config: configured.values,
       signal: controller.signal,
       operationTimeoutMs: timeout,
-      progress: (message) => this.options.engine.log("info", this.redact(message), urn, true),
-      warn: (message) => this.options.engine.log("warning", this.redact(message), urn, false),
+      progress: (message) => void this.options.engine.log("info", this.redact(message), urn, true),
+      warn: (message) => void warnings.push(this.options.engine.log("warning", this.redact(message), urn, false)),
       redact: this.redact,
       sharedPoll: <P>(key: string, fetch: () => Promise<P>) => {
         if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
@@ -256,6 +272,7 @@ export class HostingProviderService {
     } finally {
       clearTimeout(deadline);
       this.inFlight.delete(controller);
+      await delivered(warnings);
     }
   }
 
