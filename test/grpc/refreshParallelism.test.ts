@@ -1,6 +1,10 @@
 // A refresh at the engine's parallelism: the engine keeps P Reads in flight and sends the next as
 // each is answered (step_executor.go). Every Read is answered by a request that began after it;
 // shared list GETs gather all P at once (no quiet to wait for), so N Reads cost about N / P lists.
+// The tests allow twice that: here the engine's side runs in this process beside the simulator,
+// and on a loaded machine a pause of its own between sending two Reads splits a batch. The exact
+// target, ⌈N/P⌉ + 2, is measured by the benchmark (`npm run bench`, rows 11-13) with Go's gRPC as
+// the engine. What the tests catch is Reads that stop sharing: one request each is N, not 2N/P.
 // Volumes and registries, which the API reads by id too: a lone Read is a GET by id, a batch one
 // list. And `readConsistency: snapshot`: one list per kind per run, taken again after any write.
 import { ALICE } from "../../simulator/src";
@@ -24,6 +28,9 @@ async function refresh(plugin: Plugin, type: string, stack: ResourceState[], win
   return found.sort();
 }
 
+/** The most requests `count` Reads, `window` at a time, may cost while they share: see the top of this file. */
+const sharedBound = (count: number, window: number) => 2 * Math.ceil(count / window) + 2;
+
 const gets = (f: Fixture, mark: number, path: RegExp) => f.requestsSince(mark).filter((r) => r.method === "GET" && path.test(r.path)).length;
 
 async function stackOf(type: string, count: number, inputs: (i: number) => Record<string, unknown>): Promise<ResourceState[]> {
@@ -45,7 +52,7 @@ test.each([8, 16, 32, 48])("%i Reads in flight: every app found, in about 96 / P
   const mark = fixture.mark();
   const found = await refresh(fixture.plugin, CONTAINER, apps, window);
   expect(found).toEqual(apps.map((a) => a.id).sort());
-  expect(gets(fixture, mark, /\/containers$/)).toBeLessThanOrEqual(Math.ceil(96 / window) + 2);
+  expect(gets(fixture, mark, /\/containers$/)).toBeLessThanOrEqual(sharedBound(96, window));
 });
 
 test("volumes: a lone Read is one GET by id; a window of Reads shares one list per batch", async () => {
@@ -55,14 +62,14 @@ test("volumes: a lone Read is one GET by id; a window of Reads shares one list p
   expect(fixture.requestsSince(mark).map((r) => r.path.replace(/[0-9a-f-]{36}$/, "{id}"))).toEqual([`/v1/projects/${PROJECT}/volumes/{id}`]);
   mark = fixture.mark();
   expect(await refresh(fixture.plugin, VOLUME, volumes, 8)).toEqual(volumes.map((v) => v.id).sort());
-  expect(fixture.requestsSince(mark).length).toBeLessThanOrEqual(Math.ceil(40 / 8) + 2);
+  expect(fixture.requestsSince(mark).length).toBeLessThanOrEqual(sharedBound(40, 8));
 });
 
 test("registries: the same choice", async () => {
   const registries = await stackOf(REGISTRY, 24, (i) => ({ name: `reg-${i}`, host: "ghcr.io" }));
   const mark = fixture.mark();
   expect(await refresh(fixture.plugin, REGISTRY, registries, 8)).toEqual(registries.map((r) => r.id).sort());
-  expect(fixture.requestsSince(mark).length).toBeLessThanOrEqual(Math.ceil(24 / 8) + 2);
+  expect(fixture.requestsSince(mark).length).toBeLessThanOrEqual(sharedBound(24, 8));
 });
 
 describe("readConsistency: snapshot", () => {
