@@ -27,6 +27,12 @@ An offline simulator of the Container Hosting Service API.
   --link-env-in-consumer
                          a new service link also writes its injected_env into the consumer's env
                          (default: only the link record carries them)
+  --apps-require-env NAME[,NAME...]
+                         container apps fail to start while one of these variables is missing from their
+                         env and from what their links inject; the log names it (default none)
+  --link-restarts-consumer
+                         a new service link restarts its consumer app (default: the app reads the
+                         variables on its next start or restart)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
   --max-body-bytes N     an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE
@@ -66,6 +72,8 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
       "service-start-ms": { type: "string" },
       "crashing-image-tags": { type: "string" },
       "link-env-in-consumer": { type: "boolean" },
+      "apps-require-env": { type: "string" },
+      "link-restarts-consumer": { type: "boolean" },
       "error-shape": { type: "string" },
       "rate-limit": { type: "string" },
       "max-body-bytes": { type: "string" },
@@ -82,6 +90,8 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     serviceStartMs: number("service-start-ms", values["service-start-ms"]),
     crashingImageTags: list(values["crashing-image-tags"]),
     linkEnvInConsumer: values["link-env-in-consumer"],
+    appsRequireEnv: list(values["apps-require-env"]),
+    linkRestartsConsumer: values["link-restarts-consumer"],
     errorShape: values["error-shape"],
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
     maxRequestBodyBytes: number("max-body-bytes", values["max-body-bytes"]),

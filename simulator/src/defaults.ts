@@ -20,6 +20,8 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   serviceStartMs: 0,
   crashingImageTags: [],
   linkEnvInConsumer: false,
+  appsRequireEnv: [],
+  linkRestartsConsumer: false,
   billing: "ok",
   capacityGb: 1000,
   errorShape: "code",

@@ -1,7 +1,7 @@
 // The in-memory world, and its optional persistence to a JSON file.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { iso } from "./clock";
-import { startEndedLines } from "./starts";
+import { endStatus, startEndedLines } from "./starts";
 import type { SimService, SimState } from "./types";
 
 const FILE_VERSION = 1;
@@ -58,7 +58,7 @@ export class Store {
    */
   private endStart(service: SimService, endedAt: number): void {
     const outcome = service.start_outcome ?? "running";
-    service.status = outcome;
+    service.status = endStatus(outcome);
     service.ready_at = null;
     service.start_outcome = null;
     const lines = (this.state.logs[service.id] ??= []);

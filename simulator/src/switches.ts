@@ -11,6 +11,8 @@ const TAG_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 
 const isTag = (value: unknown): boolean => typeof value === "string" && TAG_PATTERN.test(value);
 
+const VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 const isTagList: Check = (value) => Array.isArray(value) && value.every(isTag);
 
 /** A whole image reference is the likely slip here; naming the entry shows it. */
@@ -29,6 +31,11 @@ const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (va
     expected: `a list of image tags such as ["2.0.0-bad"] (the text after the image's last ':'; letters, digits, '_', '.', '-')`,
   },
   linkEnvInConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
+  appsRequireEnv: {
+    ok: (v) => Array.isArray(v) && v.every((name) => typeof name === "string" && VARIABLE_PATTERN.test(name)),
+    expected: 'a list of environment variable names such as ["DATABASE_URL"]',
+  },
+  linkRestartsConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   billing: { ok: (v) => BILLING.includes(v as BillingState), expected: `one of ${BILLING.join(", ")}` },
   capacityGb: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
   errorShape: { ok: (v) => v === "code" || v === "error", expected: "code or error" },

@@ -19,6 +19,13 @@ export interface Switches {
   crashingImageTags: string[];
   /** A new service link also writes its `injected_env` into the consumer's `env`. */
   linkEnvInConsumer: boolean;
+  /**
+   * Variables every container app needs to start: a start with one missing from its env and from
+   * what its links inject ends `failed`, its log naming the variable (apps that need DATABASE_URL).
+   */
+  appsRequireEnv: string[];
+  /** A new service link restarts its consumer (a container that is not stopped), which picks up the variables. */
+  linkRestartsConsumer: boolean;
   billing: BillingState;
   /** Total volume GB one user can reserve. */
   capacityGb: number;
@@ -150,8 +157,8 @@ export interface SimService {
   start_outcome: StartOutcome | null;
 }
 
-/** How a start of a service ends. */
-export type StartOutcome = "running" | "failed";
+/** How a start of a service ends: running, failed (a crashing image), or failed for want of these variables. */
+export type StartOutcome = "running" | "failed" | { missingEnv: string[] };
 
 /** Document section 2.8. */
 export interface SimVolume {

@@ -41,7 +41,8 @@ describe("imageTag", () => {
 });
 
 describe("startOutcome and startEndedLines", () => {
-  const service = (type: SimService["type"], image: string) => ({ type, image, port: 8080 }) as SimService;
+  const service = (type: SimService["type"], image: string, env: Record<string, string> = {}) => ({ type, image, port: 8080, env }) as SimService;
+  const crashing = (tags: readonly string[]) => ({ crashingImageTags: tags, appsRequireEnv: [], injected: new Set<string>() });
 
   test.each([
     ["container", "acme/web:2.0.0-bad", ["2.0.0-bad"], "failed"],
@@ -50,7 +51,23 @@ describe("startOutcome and startEndedLines", () => {
     ["container", "acme/web:2.0.0-bad", [], "running"],
     ["postgres", "registry.sim.hosting.test/managed/postgres:16", ["16"], "running"],
   ] as const)("%s %s with %j -> %s", (type, image, tags, outcome) => {
-    expect(startOutcome(service(type, image), tags)).toBe(outcome);
+    expect(startOutcome(service(type, image), crashing(tags))).toBe(outcome);
+  });
+
+  test.each([
+    ["neither in env nor injected", {}, [], { missingEnv: ["DATABASE_URL"] }],
+    ["in the app's env", { DATABASE_URL: "x" }, [], "running"],
+    ["injected by a link", {}, ["DATABASE_URL"], "running"],
+  ] as const)("an app that needs DATABASE_URL, %s", (_, env, injected, outcome) => {
+    const conditions = { crashingImageTags: [], appsRequireEnv: ["DATABASE_URL"], injected: new Set<string>(injected) };
+    expect(startOutcome(service("container", "acme/web:1", env), conditions)).toEqual(outcome);
+    expect(startOutcome(service("postgres", "managed/postgres:16"), conditions)).toBe("running");
+  });
+
+  test("a start that lacks a variable names it in its log", () => {
+    const lines = startEndedLines(service("container", "acme/web:1"), { missingEnv: ["DATABASE_URL"] });
+    expect(lines[0]).toBe("Error: environment variable DATABASE_URL is not set");
+    expect(lines.join("\n")).toMatch(/exit code 1/);
   });
 
   test("a failed start explains itself in 2 to 4 lines; a good one says where it listens", () => {

@@ -4,7 +4,7 @@ import { type Ctx, type Reply, created, ok } from "../context";
 import { conflict, validationFailed } from "../errors";
 import type { SimLink, SimService } from "../types";
 import { optionalString, requiredString } from "../validate";
-import { appendLog, envLine, requireService, touch } from "./services";
+import { appendLog, envLine, requireService, startService, touch } from "./services";
 
 const LINK_TYPE_PATTERN = /^[a-z]+$/;
 
@@ -46,6 +46,7 @@ export function createLink(ctx: Ctx): Reply {
   };
   ctx.store.state.links.push(link);
   if (ctx.switches.linkEnvInConsumer) materialiseEnv(ctx, consumer, provider, link.injected_env);
+  if (ctx.switches.linkRestartsConsumer) restartForLink(ctx, consumer, provider);
   return created(toWireLink(link));
 }
 
@@ -58,6 +59,13 @@ function materialiseEnv(ctx: Ctx, consumer: SimService, provider: SimService, in
   consumer.env = { ...consumer.env, ...injected };
   touch(consumer, ctx.now);
   appendLog(ctx.store, consumer.id, ctx.now, envLine(`env updated by the link to ${provider.name}`, injected));
+}
+
+/** The platform variant that restarts a running (or failed) app when a link is made, so that it reads the variables. */
+function restartForLink(ctx: Ctx, consumer: SimService, provider: SimService): void {
+  if (consumer.type !== "container" || consumer.status === "stopped") return;
+  touch(consumer, ctx.now);
+  startService(ctx, consumer, `restarted: linked to ${provider.name}`);
 }
 
 /** A database provides its connection URL; any other service its in-cluster HTTP address. */

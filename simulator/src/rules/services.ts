@@ -67,7 +67,8 @@ export function beginStart(service: SimService, now: number, startMs: number, ou
 
 /** Start (or start again) with the service's current image: whether it crashes is decided now. */
 export function startService(ctx: Ctx, service: SimService, logLine: string): void {
-  beginStart(service, ctx.now, ctx.switches.serviceStartMs, startOutcome(service, ctx.switches.crashingImageTags));
+  const conditions = { ...ctx.switches, injected: injectedInto(ctx.store.state, service.id) };
+  beginStart(service, ctx.now, ctx.switches.serviceStartMs, startOutcome(service, conditions));
   appendLog(ctx.store, service.id, ctx.now, logLine);
 }
 
@@ -76,6 +77,12 @@ export function stopService(service: SimService): void {
   service.status = "stopped";
   service.ready_at = null;
   service.start_outcome = null;
+}
+
+/** The variables the service's links inject into it. */
+function injectedInto(state: SimState, serviceId: string): Set<string> {
+  const links = state.links.filter((link) => link.consumer_service_id === serviceId);
+  return new Set(links.flatMap((link) => Object.keys(link.injected_env)));
 }
 
 export function hasAttachment(store: Store, serviceId: string): boolean {
