@@ -71,6 +71,10 @@ describe("refusedChange: what an update cannot do, judged against the live outpu
     ["fixed: unchanged", { cpu: 250 }, { cpu: 250 }],
     ["fixed: set for the first time where the service has none", {}, { cpu: 250 }],
     ["an unknown (a preview) is judged when it is known", { size: 10 }, { size: Unknown }],
+    ["append-only: an item added", { links: ["a"] }, { links: ["a", "b"] }],
+    ["append-only: reordered", { links: ["a", "b"] }, { links: ["b", "a"] }],
+    ["append-only: an unknown item (a preview) is judged when it is known", { links: ["a"] }, { links: [Unknown] }],
+    ["append-only: the state has none yet (written before the property existed)", {}, { links: [] }],
   ])("%s: allowed", (_name, olds, news) => {
     expect(refusedChange(spec, olds as any, news as any)).toBeUndefined();
   });
@@ -79,6 +83,7 @@ describe("refusedChange: what an update cannot do, judged against the live outpu
     ["grow-only: shrink", { size: 10 }, { size: 5 }, "size", /size can only grow: it is 10 now, and 5 would shrink it.*Use 10 or more/],
     ["fixed: changed", { cpu: 250 }, { cpu: 500 }, "cpu", /cpu cannot change from 250 to 500: the API cannot resize it/],
     ["fixed: set to other than what the service chose", { cpu: 250 }, { cpu: 1000 }, "cpu", /cpu cannot change from 250 to 1000/],
+    ["append-only: an item dropped", { links: ["a", "b"] }, { links: ["b", "c"] }, "links", /links cannot drop "a": the API cannot remove one/],
   ])("%s: refused, naming the property", (_name, olds, news, property, reason) => {
     expect(refusedChange(spec, olds as any, news as any)).toEqual({ property, reason: expect.stringMatching(reason) });
   });

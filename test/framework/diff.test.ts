@@ -2,7 +2,7 @@ import { diffInputs } from "../../provider/src/framework/diff";
 import { Unknown } from "../../provider/src/framework/values";
 import { spec } from "./cases";
 
-const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: { A: "1" }, status: "running", image: "r.io/a/b:1", password: "old" };
+const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: { A: "1" }, links: ["a", "b"], status: "running", image: "r.io/a/b:1", password: "old" };
 const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A: "1" }, password: "old" };
 const kinds = (detailed: Record<string, { kind: string }>) => Object.fromEntries(Object.entries(detailed).map(([k, v]) => [k, v.kind]));
 
@@ -16,6 +16,8 @@ describe("diffInputs: named cases per flag", () => {
     ["replace", { ...oldInputs, name: "web-2" }, { name: "UPDATE_REPLACE" }],
     ["unknown on a replace-on-change property replaces", { ...oldInputs, projectId: Unknown }, { projectId: "UPDATE_REPLACE" }],
     ["unknown on an in-place property updates", { ...oldInputs, port: Unknown }, { port: "UPDATE" }],
+    ["unordered: the same items in another order", { ...oldInputs, links: ["b", "a"] }, {}],
+    ["unordered: an item more", { ...oldInputs, links: ["a", "b", "c"] }, { links: "UPDATE" }],
     ["grow-only: same", { ...oldInputs, size: 10 }, {}],
     ["grow-only: grow", { ...oldInputs, size: 11 }, { size: "UPDATE" }],
     ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],

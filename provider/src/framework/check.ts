@@ -2,7 +2,7 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
-import { CheckFailure, Field, ObjectSpec, PropertyType, filledIn, inputFields } from "./spec";
+import { CheckFailure, Field, ObjectSpec, PropertyType, droppedItems, filledIn, inputFields, sameValue } from "./spec";
 import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown, stringsIn } from "./values";
 
 export interface CheckResult {
@@ -63,12 +63,16 @@ export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: Propert
   for (const field of inputFields(spec)) {
     const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
-    if (current === undefined || current === null || containsUnknown(current) || deepEqual(current, next)) continue;
+    if (current === undefined || current === null || containsUnknown(current) || sameValue(field, current, next)) continue;
     if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
       const reason =
         `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +
         `replacement would destroy the data. Use ${current} or more.`;
       return { property: field.name, reason };
+    }
+    const dropped = field.appendOnly && Array.isArray(current) && Array.isArray(next) ? droppedItems(current, next) : [];
+    if (dropped.length > 0) {
+      return { property: field.name, reason: `${field.name} cannot drop ${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}` };
     }
     if (field.fixedAfterCreate) {
       return { property: field.name, reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}` };

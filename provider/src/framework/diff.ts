@@ -3,8 +3,8 @@
 // stored inputs), where a shrink or a resize is drift to show, not an error. Changes the API
 // cannot make are refused by the update's preview (check.ts `refusedChange`).
 import { parsePropertyPath, resetPath } from "./paths";
-import { Field, ObjectSpec, inputFields } from "./spec";
-import { PropertyMap, containsUnknown, deepEqual } from "./values";
+import { Field, ObjectSpec, inputFields, sameValue } from "./spec";
+import { PropertyMap, containsUnknown } from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
 
@@ -55,7 +55,7 @@ function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInpu
   // What the API returns is the truth, except for what it never returns: there the old input is.
   const live = field.notReturned ? undefined : olds[field.name];
   const current = live ?? oldInputs[field.name];
-  if (!containsUnknown(next) && deepEqual(next, current)) return undefined;
+  if (!containsUnknown(next) && sameValue(field, next, current)) return undefined;
   const base = current === undefined ? "ADD" : "UPDATE";
   return { kind: field.replaceOnChange ? `${base}_REPLACE` : base, inputDiff: live === undefined };
 }

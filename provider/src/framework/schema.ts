@@ -50,6 +50,8 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.replaceOnChange && "Changing it replaces the resource.",
     flags.growOnly && "It can only grow: a smaller value fails at preview.",
     flags.fixedAfterCreate && "Fixed at creation: a change fails at preview.",
+    flags.unordered && "Its order does not matter.",
+    flags.appendOnly && "Items can be added, not removed: dropping one fails at preview.",
     flags.default !== undefined && `Defaults to \`${JSON.stringify(flags.default)}\`.`,
     flags.configDefault && `Defaults to the provider's \`${flags.configDefault}\`.`,
     flags.env && `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,

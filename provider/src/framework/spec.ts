@@ -2,7 +2,7 @@
 // TypeScript interface gives each property its type, its optionality and its documentation;
 // a flags table gives its behaviour. Check, Diff, previews, reads and the schema are all
 // derived from the pair, so nothing declared here is re-implemented anywhere else.
-import type { PropertyMap, PropertyValue } from "./values";
+import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
 
 export type PropertyType =
   | { kind: "string" }
@@ -58,6 +58,13 @@ export interface FieldFlags {
   resentOnUpdate?: boolean;
   /** The API cannot change it after creation: an update that changes it fails at preview with this explanation. */
   fixedAfterCreate?: string;
+  /** A list whose order means nothing: diffs compare it as a set, so reordering it is no change. */
+  unordered?: boolean;
+  /**
+   * A list the API can add items to but never remove them from: an update that drops an item
+   * fails at preview with this explanation (why, and what the user can do instead).
+   */
+  appendOnly?: string;
   /** Format check run by Check on known values. */
   validate?: Validator;
 }
@@ -98,6 +105,17 @@ export type Checked<T, F> = Omit<T, FilledKeys<F> & keyof T> & Required<Pick<T, 
 
 export const inputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => !f.output);
 export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => f.output);
+
+/** Whether two values of a property are the same: a list flagged `unordered` compares as a set. */
+export function sameValue(field: FieldFlags, a: PropertyValue | undefined, b: PropertyValue | undefined): boolean {
+  if (!field.unordered || !Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  return a.length === b.length && a.every((item) => b.some((other) => deepEqual(item, other))) && b.every((item) => a.some((other) => deepEqual(item, other)));
+}
+
+/** The items of list `from` that list `to` lacks (what an update from one to the other would drop). */
+export function droppedItems(from: readonly PropertyValue[], to: readonly PropertyValue[]): PropertyValue[] {
+  return from.filter((item) => !to.some((other) => deepEqual(item, other)));
+}
 
 /** The value a property has once the program took it out, for a property cleared by removal. */
 export const clearedValue = (field: Field): PropertyValue | undefined => (field.type.kind === "map" ? {} : undefined);

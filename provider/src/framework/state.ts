@@ -46,7 +46,7 @@ export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs:
     if (!importing && !alwaysFilled(field) && oldInputs[field.name] === undefined) continue;
     const value: PropertyValue | undefined = field.notReturned ? oldInputs[field.name] : outputs[field.name];
     if (value === undefined || value === null) continue;
-    if (importing && field.clearedWhenRemoved && isEmpty(value)) continue;
+    if (importing && (field.clearedWhenRemoved || field.appendOnly) && isEmpty(value)) continue;
     if (importing && field.configDefault && deepEqual(config[field.configDefault], value)) continue;
     inputs[field.name] = value;
   }
