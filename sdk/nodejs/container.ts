@@ -10,6 +10,8 @@ import * as utilities from "./utilities";
  * `httpPort`, a start or a restart) is awaited until the app leaves `provisioning`; an app
  * that ends `failed` fails the operation with the last lines of its logs. Variables that
  * service links inject into it belong to the links: they are never reported in `env`.
+ * `links` names the services whose variables the app needs: a create links them before the
+ * app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
  *
  * ## Example Usage
  *
@@ -19,6 +21,15 @@ import * as utilities from "./utilities";
  * import * as hosting from "@hosting/pulumi";
  *
  * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * ```
+ *
+ * ### An app that needs its database's variables to start
+ *
+ * ```typescript
+ * import * as hosting from "@hosting/pulumi";
+ *
+ * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const api = new hosting.Container("api", { name: "api", image: "registry.example.com/team/api:2.0.1", links: [ordersDb.id] });
  * ```
  *
  * ## Import
@@ -83,9 +94,20 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly image: pulumi.Output<string>;
     /**
+     * The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`.
+     */
+    declare public /*out*/ readonly injectedEnv: pulumi.Output<{[key: string]: string}>;
+    /**
      * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
      */
     declare public /*out*/ readonly internalHost: pulumi.Output<string>;
+    /**
+     * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
+     * Postgres database: a create links the app to each before its first start, and awaits that
+     * start. Adding an id links it and restarts the app; removing one fails at preview, since the
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     */
+    declare public readonly links: pulumi.Output<string[] | undefined>;
     /**
      * Name of the marketplace app it came from, if any.
      */
@@ -162,7 +184,9 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["env"] = state?.env;
             resourceInputs["httpPort"] = state?.httpPort;
             resourceInputs["image"] = state?.image;
+            resourceInputs["injectedEnv"] = state?.injectedEnv;
             resourceInputs["internalHost"] = state?.internalHost;
+            resourceInputs["links"] = state?.links;
             resourceInputs["marketplaceApp"] = state?.marketplaceApp;
             resourceInputs["memoryMb"] = state?.memoryMb;
             resourceInputs["name"] = state?.name;
@@ -190,6 +214,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["env"] = args?.env;
             resourceInputs["httpPort"] = (args?.httpPort) ?? 8080;
             resourceInputs["image"] = args?.image;
+            resourceInputs["links"] = args?.links;
             resourceInputs["memoryMb"] = args?.memoryMb;
             resourceInputs["name"] = args?.name;
             resourceInputs["projectId"] = args?.projectId;
@@ -199,6 +224,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["running"] = (args?.running) ?? true;
             resourceInputs["storageGb"] = args?.storageGb;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["injectedEnv"] = undefined /*out*/;
             resourceInputs["internalHost"] = undefined /*out*/;
             resourceInputs["marketplaceApp"] = undefined /*out*/;
             resourceInputs["publicUrl"] = undefined /*out*/;
@@ -208,6 +234,8 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const secretOpts = { additionalSecretOutputs: ["injectedEnv"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["name", "projectId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(Container.__pulumiType, name, resourceInputs, opts);
@@ -243,9 +271,20 @@ export interface ContainerState {
      */
     image?: pulumi.Input<string>;
     /**
+     * The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`.
+     */
+    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    /**
      * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
      */
     internalHost?: pulumi.Input<string>;
+    /**
+     * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
+     * Postgres database: a create links the app to each before its first start, and awaits that
+     * start. Adding an id links it and restarts the app; removing one fails at preview, since the
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     */
+    links?: pulumi.Input<pulumi.Input<string>[]>;
     /**
      * Name of the marketplace app it came from, if any.
      */
@@ -328,6 +367,13 @@ export interface ContainerArgs {
      * Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`.
      */
     image: pulumi.Input<string>;
+    /**
+     * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
+     * Postgres database: a create links the app to each before its first start, and awaits that
+     * start. Adding an id links it and restarts the app; removing one fails at preview, since the
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     */
+    links?: pulumi.Input<pulumi.Input<string>[]>;
     /**
      * Memory in megabytes.
      */

@@ -60,6 +60,10 @@ export interface GetMysqlResult {
      */
     readonly cpuMilli?: number;
     /**
+     * When the database was created (ISO 8601, UTC).
+     */
+    readonly createdAt: string;
+    /**
      * The id the API assigned.
      */
     readonly id: string;
@@ -80,13 +84,25 @@ export interface GetMysqlResult {
      */
     readonly projectId: string;
     /**
-     * Status reported by the platform.
+     * Public URL, when the platform gives the database one.
+     */
+    readonly publicUrl?: string;
+    /**
+     * Runtime reported by the platform (`postgres-16`).
+     */
+    readonly runtime: string;
+    /**
+     * Status reported by the platform: a create returns once it reads `running`.
      */
     readonly status: string;
     /**
      * Storage in gigabytes.
      */
     readonly storageGb?: number;
+    /**
+     * When the database last changed (ISO 8601, UTC).
+     */
+    readonly updatedAt: string;
 }
 /**
  * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.

@@ -65,6 +65,10 @@ export class Redis extends pulumi.CustomResource {
      */
     declare public readonly cpuMilli: pulumi.Output<number | undefined>;
     /**
+     * When the database was created (ISO 8601, UTC).
+     */
+    declare public /*out*/ readonly createdAt: pulumi.Output<string>;
+    /**
      * In-cluster address of the database service.
      */
     declare public /*out*/ readonly internalHost: pulumi.Output<string>;
@@ -81,13 +85,25 @@ export class Redis extends pulumi.CustomResource {
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
-     * Status reported by the platform.
+     * Public URL, when the platform gives the database one.
+     */
+    declare public /*out*/ readonly publicUrl: pulumi.Output<string | undefined>;
+    /**
+     * Runtime reported by the platform (`postgres-16`).
+     */
+    declare public /*out*/ readonly runtime: pulumi.Output<string>;
+    /**
+     * Status reported by the platform: a create returns once it reads `running`.
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
      * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
     declare public readonly storageGb: pulumi.Output<number | undefined>;
+    /**
+     * When the database last changed (ISO 8601, UTC).
+     */
+    declare public /*out*/ readonly updatedAt: pulumi.Output<string>;
 
     /**
      * Create a Redis resource with the given unique name, arguments, and options.
@@ -104,12 +120,16 @@ export class Redis extends pulumi.CustomResource {
             const state = argsOrState as RedisState | undefined;
             resourceInputs["connection"] = state?.connection;
             resourceInputs["cpuMilli"] = state?.cpuMilli;
+            resourceInputs["createdAt"] = state?.createdAt;
             resourceInputs["internalHost"] = state?.internalHost;
             resourceInputs["memoryMb"] = state?.memoryMb;
             resourceInputs["name"] = state?.name;
             resourceInputs["projectId"] = state?.projectId;
+            resourceInputs["publicUrl"] = state?.publicUrl;
+            resourceInputs["runtime"] = state?.runtime;
             resourceInputs["status"] = state?.status;
             resourceInputs["storageGb"] = state?.storageGb;
+            resourceInputs["updatedAt"] = state?.updatedAt;
         } else {
             const args = argsOrState as RedisArgs | undefined;
             if (args?.name === undefined && !opts.urn) {
@@ -121,8 +141,12 @@ export class Redis extends pulumi.CustomResource {
             resourceInputs["projectId"] = args?.projectId;
             resourceInputs["storageGb"] = args?.storageGb;
             resourceInputs["connection"] = undefined /*out*/;
+            resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["internalHost"] = undefined /*out*/;
+            resourceInputs["publicUrl"] = undefined /*out*/;
+            resourceInputs["runtime"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["updatedAt"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const replaceOnChanges = { replaceOnChanges: ["name", "projectId"] };
@@ -144,6 +168,10 @@ export interface RedisState {
      */
     cpuMilli?: pulumi.Input<number>;
     /**
+     * When the database was created (ISO 8601, UTC).
+     */
+    createdAt?: pulumi.Input<string>;
+    /**
      * In-cluster address of the database service.
      */
     internalHost?: pulumi.Input<string>;
@@ -160,13 +188,25 @@ export interface RedisState {
      */
     projectId?: pulumi.Input<string>;
     /**
-     * Status reported by the platform.
+     * Public URL, when the platform gives the database one.
+     */
+    publicUrl?: pulumi.Input<string>;
+    /**
+     * Runtime reported by the platform (`postgres-16`).
+     */
+    runtime?: pulumi.Input<string>;
+    /**
+     * Status reported by the platform: a create returns once it reads `running`.
      */
     status?: pulumi.Input<string>;
     /**
      * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
     storageGb?: pulumi.Input<number>;
+    /**
+     * When the database last changed (ISO 8601, UTC).
+     */
+    updatedAt?: pulumi.Input<string>;
 }
 
 /**

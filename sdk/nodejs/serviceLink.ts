@@ -8,7 +8,10 @@ import * as utilities from "./utilities";
  * A link from a consumer service to a provider service: the platform injects the provider's
  * connection settings into the consumer's environment. The API cannot delete links: deleting
  * this resource only forgets it, with a warning. A create that finds the identical link
- * already there (a forced replacement creates before it deletes) adopts it.
+ * already there (a forced replacement creates before it deletes) adopts it. A link to an app
+ * that runs restarts the app (where the platform does not) and awaits it, so that it reads the
+ * variables; if the app fails that restart, the create fails with its logs and the link stays
+ * in state. For an app of the same program, prefer the Container's `links`.
  *
  * ## Example Usage
  *

@@ -16,7 +16,7 @@ import { ClientConfigError } from "../../provider/src/api/http";
 import { ALICE_PROJECT, IMAGE, IMAGE2, useApiSimulator, serviceById } from "./helpers";
 import { services } from "../../provider/src/resources/services";
 import { databaseCreation } from "../../provider/src/resources/database";
-import { serviceLinks } from "../../provider/src/resources/serviceLink";
+import { serviceLinks } from "../../provider/src/resources/links";
 import { registries } from "../../provider/src/resources/registry";
 import { volumes } from "../../provider/src/resources/volume";
 import { AttachmentRecord } from "../../provider/src/resources/volumeAttachment";

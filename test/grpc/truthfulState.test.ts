@@ -70,7 +70,7 @@ describe.each([false, true])("variables injected by links belong to the links (t
     app = refreshed.state;
   });
 
-  test("an update of env keeps the injected variable on the server, and state never holds its value", async () => {
+  test("an update of env keeps the injected variable on the server, and state holds its value only as the secret injectedEnv", async () => {
     const secretUrl = fixture.sim.control.snapshot().services.find((s) => s.id === db.id)!.connection!.instructions;
     const up = await engine().up(CONTAINER, `web-${tag}`, { name: `web-${tag}`, image: GOOD, env: { LOG_LEVEL: "debug" } }, app);
     expect(up.steps).toEqual(["update"]);
@@ -79,7 +79,8 @@ describe.each([false, true])("variables injected by links belong to the links (t
     expect(consumerEnv().DATABASE_URL).toBe(shown ? secretUrl : undefined);
     const read = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id, up.state.outputs, up.state.inputs);
     const imported = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id);
-    for (const state of [up.state.outputs, up.state.inputs, read.properties, read.inputs, imported.properties, imported.inputs]) {
+    for (const { injectedEnv, ...state } of [up.state.outputs, up.state.inputs, read.properties, read.inputs, imported.properties, imported.inputs]) {
+      if (injectedEnv !== undefined) expect(isSecret(injectedEnv) && plain(injectedEnv)).toEqual({ DATABASE_URL: secretUrl });
       expect(JSON.stringify(state)).not.toContain(secretUrl);
       expect(JSON.stringify(state)).not.toContain("DATABASE_URL");
     }

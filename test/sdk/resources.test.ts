@@ -44,9 +44,12 @@ const named = (name: string, type: string, create: Case["create"], inputs: Recor
 /** One constructor call per resource, with its required inputs and a few optional ones. */
 const cases: Case[] = [
   // httpPort and running are filled with the schema's defaults.
-  named("app", "Container", () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2 }), {
-    name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, replicas: 2, httpPort: 8080, running: true,
-  }),
+  {
+    ...named("app", "Container", () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2 }), {
+      name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2, httpPort: 8080, running: true,
+    }),
+    additionalSecretOutputs: ["injectedEnv"],
+  },
   named("pg", "Postgres", () => new hosting.Postgres("pg", { name: "db", storageGb: 10 }), { name: "db", storageGb: 10 }),
   named("my", "Mysql", () => new hosting.Mysql("my", { name: "mysql", projectId: PROJECT }), { name: "mysql", projectId: PROJECT }),
   named("cache", "Redis", () => new hosting.Redis("cache", { name: "cache", memoryMb: 256 }), { name: "cache", memoryMb: 256 }),

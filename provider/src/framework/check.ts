@@ -63,7 +63,7 @@ export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: Propert
   for (const field of inputFields(spec)) {
     const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
-    if (current === undefined || current === null || containsUnknown(current) || sameValue(field, current, next)) continue;
+    if (current === undefined || current === null || containsUnknown(current) || sameValue(field, current as PropertyValue, next as PropertyValue)) continue;
     if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
       const reason =
         `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +

@@ -88,7 +88,7 @@ export interface ExampleSecret {
   sample: string;
 }
 
-export type ExampleValue = PropertyValue | ExampleReference | ExampleSecret | { [key: string]: ExampleValue };
+export type ExampleValue = PropertyValue | ExampleReference | ExampleSecret | ExampleValue[] | { [key: string]: ExampleValue };
 
 export interface ResourceExample {
   /** What the example shows: "An app", "A database with its size". */

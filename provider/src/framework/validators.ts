@@ -42,6 +42,22 @@ export const keys = (validate: Validator): Validator => (value, path) => {
   return undefined;
 };
 
+/** Every item of a list passes `validate` (its path is `<list>[<index>]`). */
+export const items = (validate: Validator): Validator => (value, path) => {
+  for (const [index, item] of (value as PropertyValue[]).entries()) {
+    const problem = validate(item, `${path}[${index}]`);
+    if (problem) return problem;
+  }
+  return undefined;
+};
+
+/** No item of a list twice. */
+export const distinct = (): Validator => (value, path) => {
+  const list = value as PropertyValue[];
+  const twice = list.find((item, index) => list.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) !== index);
+  return twice === undefined ? undefined : `${path} lists ${JSON.stringify(twice)} twice; list each once`;
+};
+
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** A name the platform accepts: a DNS label of at most `max` characters. */

@@ -58,6 +58,8 @@ export interface SettleWait<W extends { id: string }> {
   /** The source the wait reads (a project's list), shared by every wait on it. */
   source: { key: string; fetch: () => Promise<readonly W[]> };
   id: string;
+  /** The resource state records if the wait ends early, when not the one waited on (a link awaiting its app). */
+  recordAs?: string;
   /** What it is, as the display says it: "container web". */
   subject: string;
   /** What it waits for: "start" ("waiting for container web to start"). */
@@ -97,7 +99,8 @@ export async function settled<W extends { id: string }>(ctx: Context, wait: Sett
         : err instanceof WaitCancelled
           ? err.message
           : `reading its status failed (${(err as Error).message})`;
-    throw new PartialFailure(`${wait.subject} ${wait.unfinished}: ${why}; it is recorded in state as it is`, wait.id, wait.outputsOf(last));
+    const recorded = wait.recordAs === undefined ? "it is recorded in state as it is" : "the resource is recorded in state";
+    throw new PartialFailure(`${wait.subject} ${wait.unfinished}: ${why}; ${recorded}`, wait.recordAs ?? wait.id, wait.outputsOf(last));
   }
   if (!found) throw new Error(`${wait.subject} disappeared while we waited for it`);
   return found;

@@ -1,11 +1,12 @@
 // hosting:index:Container — an HTTP app running one image in a project.
 import { isApiError } from "../api/errors";
-import { InputError, PartialFailure } from "../framework/declare";
-import type { FlagsOf } from "../framework/spec";
-import { all, atLeast, between, boundedMap, imageReference, keys, matches, maxBytes, variableName } from "../framework/validators";
+import { InputError, PartialFailure, referenceTo } from "../framework/declare";
+import { droppedItems, type FlagsOf } from "../framework/spec";
+import { all, atLeast, between, boundedMap, distinct, imageReference, items, keys, matches, maxBytes, uuid, variableName } from "../framework/validators";
 import { deepEqual, type PropertyMap } from "../framework/values";
-import { defined, ignoringNotFound, movingOutput, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
-import { injectedEnvNames } from "./serviceLink";
+import { defined, ignoringNotFound, movingOutput, name, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import { injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
+import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
 import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
 
 /**
@@ -14,6 +15,8 @@ import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRec
  * `httpPort`, a start or a restart) is awaited until the app leaves `provisioning`; an app
  * that ends `failed` fails the operation with the last lines of its logs. Variables that
  * service links inject into it belong to the links: they are never reported in `env`.
+ * `links` names the services whose variables the app needs: a create links them before the
+ * app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
  */
 export interface Container {
   /** Name of the app, unique within its project: lowercase letters, digits and dashes. */
@@ -29,6 +32,13 @@ export interface Container {
   httpPort?: number;
   /** Environment variables of the app (those that service links inject are the links', not these). */
   env?: Record<string, string>;
+  /**
+   * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
+   * Postgres database: a create links the app to each before its first start, and awaits that
+   * start. Adding an id links it and restarts the app; removing one fails at preview, since the
+   * API cannot remove a link.
+   */
+  links?: string[];
   /**
    * Number of instances. Leave it out when autoscaling controls the app.
    * @TJS-type integer
@@ -73,7 +83,15 @@ export interface Container {
   updatedAt: string;
   /** Name of the marketplace app it came from, if any. */
   marketplaceApp?: string;
+  /** The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`. */
+  injectedEnv: Record<string, string>;
 }
+
+/** Why `links` only grows, and the ways out. */
+const LINKS_STAY =
+  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the program says. " +
+  "Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, replace the app " +
+  "(`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its links.";
 
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
@@ -84,6 +102,7 @@ const flags = {
   image: { validate: all(maxBytes(512), imageReference()) },
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
   env: { validate: all(keys(variableName()), boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA })), clearedWhenRemoved: true },
+  links: { unordered: true, appendOnly: LINKS_STAY, validate: all(items(uuid()), distinct()) },
   replicas: { validate: atLeast(1) },
   cpuMilli: { validate: atLeast(1) },
   memoryMb: { validate: atLeast(1) },
@@ -100,11 +119,8 @@ const flags = {
   createdAt: output,
   updatedAt: movingOutput,
   marketplaceApp: output,
+  injectedEnv: { output: true, secret: true, movesOnUpdate: ["links"] },
 } satisfies FlagsOf<Container>;
-
-/** How many lines of an app's logs a failed rollout quotes, and at most how many bytes. */
-const LOG_TAIL_LINES = 20;
-const LOG_TAIL_BYTES = 4096;
 
 const kind = serviceKind("container", "Container");
 
@@ -158,14 +174,26 @@ export function ownEnv(live: Record<string, string>, injected: ReadonlySet<strin
   return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || key in program));
 }
 
-/** The outputs of a live service record, its env the app's own. */
-async function outputsOf(ctx: Context, project: string, service: ServiceRecord, program: Record<string, string> | undefined): Promise<Partial<Container>> {
-  const live = containerFromWire(service);
-  // Only an env holding variables the program did not set can hold a link's: read the links then.
-  const strangers = Object.keys(service.env).some((key) => !(key in (program ?? {})));
-  if (!strangers) return live;
-  const injected = await injectedEnvNames(ctx, project);
-  return { ...live, env: ownEnv(service.env, injected(service.id), program) };
+/** The ids in `live`, those the program lists first and in its order (so a refresh reads back what it wrote). */
+export function inProgramOrder(live: readonly string[], program: readonly string[] = []): string[] {
+  return [...program.filter((id) => live.includes(id)), ...live.filter((id) => !program.includes(id))];
+}
+
+/** A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`. */
+function withLinks(service: ServiceRecord, links: readonly LinkRecord[], program: Partial<Container> = {}): Partial<Container> {
+  const injectedEnv = injectedBy(links);
+  const providers = [...new Set(links.map((link) => link.providerServiceId))];
+  return {
+    ...containerFromWire(service),
+    env: ownEnv(service.env, new Set(Object.keys(injectedEnv)), program.env),
+    links: inProgramOrder(providers, program.links),
+    injectedEnv,
+  };
+}
+
+/** The outputs of a live service record: its env the app's own, its links read back. */
+async function outputsOf(ctx: Context, project: string, service: ServiceRecord, program: Partial<Container>): Promise<Partial<Container>> {
+  return withLinks(service, (await linksByConsumer(ctx, project))(service.id), program);
 }
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */
@@ -185,42 +213,27 @@ function explained(err: unknown, appName: string): unknown {
   );
 }
 
-/** The last lines of the app's logs, bounded and scrubbed of every secret the provider knows. */
-async function logTail(ctx: Context, project: string, id: string): Promise<string> {
-  try {
-    const lines = (await ctx.client.of(services).text(project, id, "logs", { signal: ctx.signal })).trimEnd().split("\n").slice(-LOG_TAIL_LINES);
-    let tail = lines.join("\n");
-    if (tail.length > LOG_TAIL_BYTES) tail = `…${tail.slice(-LOG_TAIL_BYTES)}`;
-    return ctx.redact(tail.split("\n").map((line) => `    ${line}`).join("\n"));
-  } catch (err) {
-    return `    (its logs could not be read: ${(err as Error).message})`;
-  }
-}
+/** What a failed start adds when the app has no links: most apps that fail their first start lack a database's variables. */
+const linksHint = (program: Partial<Container>) =>
+  (program.links ?? []).length > 0
+    ? ""
+    : "If the app needs a database's variables to start (DATABASE_URL, …), list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
 
 /**
  * Waits while the app is `provisioning` (a rollout under way), and returns it as it settled.
  * `failed`, a timeout or a cancel end in a PartialFailure that records what is live.
  */
 async function rolledOut(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord): Promise<Partial<Container>> {
-  const appName = program.name ?? id;
-  const service = await settled(ctx, {
-    source: { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
-    id,
-    subject: `container ${appName}`,
+  const service = await awaitRollout(ctx, {
+    project,
+    app: { id, name: program.name ?? id },
     until: "start",
-    unfinished: "is still provisioning",
-    done: (s) => s.status !== "provisioning",
+    recordAs: { id, outputs: (last) => (last ? containerFromWire(last) : program) as PropertyMap },
     initial,
-    outputsOf: (last) => (last ? containerFromWire(last) : program) as PropertyMap,
   });
-  const outputs = await outputsOf(ctx, project, service, program.env);
+  const outputs = await outputsOf(ctx, project, service, program);
   if (service.status === "failed") {
-    throw new PartialFailure(
-      `container ${appName} failed to start: its status is "failed" (image ${service.image}). ` +
-        `The last lines of its logs:\n${await logTail(ctx, project, id)}`,
-      id,
-      outputs as PropertyMap,
-    );
+    throw new PartialFailure(await failedRollout(ctx, project, service, "failed to start", linksHint(program)), id, outputs as PropertyMap);
   }
   return outputs;
 }
@@ -228,11 +241,20 @@ async function rolledOut(ctx: Context, project: string, id: string, program: Par
 const setRunning = (ctx: Context, project: string, id: string, running: boolean) =>
   ctx.client.of(services).act(project, id, running ? "start" : "stop", {}, { signal: ctx.signal });
 
+/** Links the app to the services an update added to `links`, the app as it stands now telling whether the platform restarted it. */
+async function linkAdded(ctx: Context, project: string, id: string, added: string[]) {
+  if (added.length === 0) return { made: false, platformRestarted: false };
+  const before = await kind.read(ctx, project, id);
+  if (!before) throw new Error(`container ${id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`);
+  ctx.progress(`linking the app to ${added.length === 1 ? "a new service" : `${added.length} new services`}`);
+  return linkApp(ctx, project, before, added);
+}
+
 /** Every service of the project (apps, and for getContainers the databases too), in a Container's terms. */
 async function everyService(ctx: Context, projectId: string | undefined) {
   const project = projectOf(ctx, { projectId });
-  const [list, injected] = await Promise.all([ctx.client.of(services).list(project, { signal: ctx.signal }), injectedEnvNames(ctx, project)]);
-  return list.map((s) => ({ ...containerFromWire(s), env: ownEnv(s.env, injected(s.id)), id: s.id }));
+  const [list, linksInto] = await Promise.all([ctx.client.of(services).list(project, { signal: ctx.signal }), linksByConsumer(ctx, project)]);
+  return list.map((s) => ({ ...withLinks(s, linksInto(s.id)), id: s.id }));
 }
 
 export const container: Declaration<Container, typeof flags> = {
@@ -262,33 +284,51 @@ export const container: Declaration<Container, typeof flags> = {
       inputs: { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } },
       update: { image: "registry.example.com/team/web:1.5.0" },
     },
+    {
+      title: "An app that needs its database's variables to start",
+      name: "api",
+      inputs: { name: "api", image: "registry.example.com/team/api:2.0.1", links: [referenceTo("Postgres")] },
+    },
   ],
   lifecycle: {
     async create(ctx, inputs) {
       const endpoints = ctx.client.of(services);
-      const created = await endpoints.create(inputs.projectId, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
+      const project = inputs.projectId;
+      const links = inputs.links ?? [];
+      const created = await endpoints.create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
       // The create request carries only name, image and port; the rest follows as a PATCH.
       // From here on the app exists: whatever fails, it must stay in state.
       let live = created;
       try {
         const settings = containerSettings(containerFromWire(created), inputs);
-        if (Object.keys(settings).length > 0) live = await endpoints.update(inputs.projectId, created.id, settings, { signal: ctx.signal });
-        if (!inputs.running) await setRunning(ctx, inputs.projectId, created.id, false);
+        if (Object.keys(settings).length > 0) live = await endpoints.update(project, created.id, settings, { signal: ctx.signal });
+        // The app's first start began without its links' variables: stopped, linked, then started,
+        // it starts once, with them (an app that needs DATABASE_URL fails any other start).
+        if (links.length > 0 || !inputs.running) await setRunning(ctx, project, created.id, false);
+        if (links.length > 0) {
+          ctx.progress(`linking container ${inputs.name} to ${links.length === 1 ? "its service" : `${links.length} services`}`);
+          await linkApp(ctx, project, { id: created.id, status: "stopped" }, links);
+          if (inputs.running) await setRunning(ctx, project, created.id, true);
+        }
       } catch (err) {
         const why = (explained(err, inputs.name) as Error).message;
         throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as PropertyMap);
       }
-      return { id: created.id, outputs: await rolledOut(ctx, inputs.projectId, created.id, inputs, inputs.running ? live : undefined) };
+      const settledAlready = inputs.running && links.length === 0;
+      return { id: created.id, outputs: await rolledOut(ctx, project, created.id, inputs, settledAlready ? live : undefined) };
     },
 
     async read(ctx, address, { outputs, inputs }) {
       const project = projectOf(ctx, address, outputs);
-      const service = await kind.read(ctx, project, address.id);
-      return service && outputsOf(ctx, project, service, inputs.env);
+      // Both at once, so that the Reads of a refresh still share each list (DESIGN section 2).
+      const [service, linksInto] = await Promise.all([kind.read(ctx, project, address.id), linksByConsumer(ctx, project)]);
+      return service && withLinks(service, linksInto(service.id), inputs);
     },
 
     async update(ctx, address, { olds, news, oldInputs }) {
       const project = projectOf(ctx, address, olds);
+      // Links first, so that whatever rollout follows (a PATCH's, a start, a restart) carries their variables.
+      const linked = await linkAdded(ctx, project, address.id, droppedItems(news.links ?? [], olds.links ?? []) as string[]);
       const settings = containerSettings(olds, news);
       if (settings.env) settings.env = await withLinkedVariables(ctx, project, address.id, settings.env);
       let patched: ServiceRecord | undefined;
@@ -305,6 +345,10 @@ export const container: Declaration<Container, typeof flags> = {
         rollout ||= news.running;
       } else if (news.running && news.restartTrigger !== oldInputs.restartTrigger && news.restartTrigger !== undefined) {
         await ctx.client.of(services).act(project, address.id, "restart", {}, { signal: ctx.signal });
+        rollout = true;
+      }
+      if (linked.made && news.running && !rollout) {
+        await restartForLinks(ctx, project, address.id, linked.platformRestarted);
         rollout = true;
       }
       // Without a rollout the PATCH's answer is how the app stands; after one (and when a create

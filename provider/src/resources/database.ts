@@ -3,9 +3,11 @@
 import { z } from "zod";
 import type { Collection } from "../api/client";
 import { toWire } from "../api/wire";
+import { PartialFailure } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { atLeast } from "../framework/validators";
-import { defined, ignoringNotFound, name, output, projectId, projectOf, type Declaration } from "./common";
+import type { PropertyMap } from "../framework/values";
+import { defined, ignoringNotFound, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
 import { ConnectionRecord, ServiceRecord, serviceKind, serviceNamed, services } from "./services";
 
 /** How to reach a managed database from an app in the same project. */
@@ -43,10 +45,18 @@ export interface ManagedDatabase {
    * @TJS-type integer
    */
   storageGb?: number;
-  /** Status reported by the platform. */
+  /** Status reported by the platform: a create returns once it reads `running`. */
   status: string;
   /** In-cluster address of the database service. */
   internalHost: string;
+  /** Public URL, when the platform gives the database one. */
+  publicUrl?: string;
+  /** Runtime reported by the platform (`postgres-16`). */
+  runtime: string;
+  /** When the database was created (ISO 8601, UTC). */
+  createdAt: string;
+  /** When the database last changed (ISO 8601, UTC). */
+  updatedAt: string;
   /** How to connect; `instructions` is secret. */
   connection: DatabaseConnection;
 }
@@ -67,6 +77,10 @@ export function databaseFlags(label: string) {
     storageGb: fixed,
     status: output,
     internalHost: output,
+    publicUrl: output,
+    runtime: output,
+    createdAt: output,
+    updatedAt: output,
     connection: { output: true, secretSubfields: ["instructions"] },
   } satisfies FlagsOf<ManagedDatabase>;
 }
@@ -90,6 +104,10 @@ export function databaseFromWire(service: ServiceRecord, connection = service.co
     storageGb: service.storageGb,
     status: service.status,
     internalHost: service.internalHost,
+    publicUrl: service.publicUrl,
+    runtime: service.runtime,
+    createdAt: service.createdAt,
+    updatedAt: service.updatedAt,
     connection: connection ? connectionFromWire(connection) : undefined,
   });
 }
@@ -130,6 +148,35 @@ export const databaseCreation = (type: string): Collection<DatabaseCreated> => (
 const sizedAsAsked = (s: ServiceRecord, resources: Record<string, number> = {}) =>
   (resources.cpu_milli ?? s.cpuMilli) === s.cpuMilli && (resources.memory_mb ?? s.memoryMb) === s.memoryMb && (resources.storage_gb ?? s.storageGb) === s.storageGb;
 
+/**
+ * Waits until the new database reads `running`, with progress; `failed`, a timeout or a Cancel end
+ * in a PartialFailure that records it (the next \`pulumi up\` waits again), never an orphan.
+ */
+async function running(ctx: Context, service: ServiceRecord, connection: DatabaseConnection | undefined, label: string): Promise<Partial<ManagedDatabase>> {
+  const project = service.projectId;
+  // The service record may omit the connection; the one from creation still holds then.
+  const outputsOf = (last: ServiceRecord | undefined) => ({ connection, ...databaseFromWire(last ?? service) }) as PropertyMap;
+  const live = await settled(ctx, {
+    source: { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
+    id: service.id,
+    subject: `${label} database ${service.name}`,
+    until: "be running",
+    unfinished: "is not running yet",
+    done: (s) => s.status !== "provisioning",
+    initial: service,
+    outputsOf,
+  });
+  if (live.status !== "running") {
+    throw new PartialFailure(
+      `${label} database ${service.name} did not start: its status is "${live.status}". It is recorded in state; the platform's ` +
+        `support can say why, and \`pulumi up\` waits for it again.`,
+      service.id,
+      outputsOf(live),
+    );
+  }
+  return outputsOf(live) as Partial<ManagedDatabase>;
+}
+
 /** A managed database of one kind. */
 export function managedDatabase({ type, typeName, label, noun, example }: DatabaseKind): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
   const kind = serviceKind(type, typeName);
@@ -147,7 +194,7 @@ export function managedDatabase({ type, typeName, label, noun, example }: Databa
         const resources = defined({ cpuMilli: inputs.cpuMilli, memoryMb: inputs.memoryMb, storageGb: inputs.storageGb });
         const body = { name: inputs.name, ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}) };
         const created = await ctx.client.of(creating).create(inputs.projectId, body, { signal: ctx.signal });
-        return { id: created.service.id, outputs: databaseFromWire(created.service, created.connection) };
+        return { id: created.service.id, outputs: await running(ctx, created.service, connectionFromWire(created.connection), label) };
       },
       async read(ctx, address, { outputs }) {
         const service = await kind.read(ctx, projectOf(ctx, address, outputs), address.id);
@@ -155,7 +202,13 @@ export function managedDatabase({ type, typeName, label, noun, example }: Databa
         // The service record may omit the connection; the one from creation still holds then.
         return { ...databaseFromWire(service), connection: service.connection ? connectionFromWire(service.connection) : outputs.connection };
       },
-      // No update: Update refuses every change the API cannot make (all of them but none).
+      // Update refuses every change the API cannot make (all of them): what is left is the retry of a
+      // create whose wait ended early, which waits again.
+      async update(ctx, address, { olds }) {
+        const service = await kind.read(ctx, projectOf(ctx, address, olds), address.id);
+        if (!service) throw new Error(`${label} database ${olds.name ?? address.id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`);
+        return running(ctx, service, olds.connection, label);
+      },
       async delete(ctx, address, outputs) {
         await ignoringNotFound(() => ctx.client.of(services).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
       },

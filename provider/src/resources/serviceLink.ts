@@ -1,18 +1,20 @@
 // hosting:index:ServiceLink — injects a provider service's connection settings into a consumer.
-import { z } from "zod";
-import type { Collection } from "../api/client";
-import { isNameTaken } from "../api/errors";
-import { listOf, record, stringMap, text } from "../api/wire";
-import { referenceTo } from "../framework/declare";
+import { PartialFailure, referenceTo } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { matches, uuid } from "../framework/validators";
+import type { PropertyMap } from "../framework/values";
 import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
+import { serviceLinks, type LinkRecord } from "./links";
+import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollouts";
 
 /**
  * A link from a consumer service to a provider service: the platform injects the provider's
  * connection settings into the consumer's environment. The API cannot delete links: deleting
  * this resource only forgets it, with a warning. A create that finds the identical link
- * already there (a forced replacement creates before it deletes) adopts it.
+ * already there (a forced replacement creates before it deletes) adopts it. A link to an app
+ * that runs restarts the app (where the platform does not) and awaits it, so that it reads the
+ * variables; if the app fails that restart, the create fails with its logs and the link stays
+ * in state. For an app of the same program, prefer the Container's `links`.
  */
 export interface ServiceLink {
   /** Id of the service that receives the settings (usually a Container's `id`). */
@@ -35,28 +37,6 @@ const flags = {
   injectedEnv: { output: true, secret: true },
 } satisfies FlagsOf<ServiceLink>;
 
-/** A service link (API document 2.6). */
-export const LinkRecord = record({
-  id: text(),
-  projectId: text(),
-  consumerServiceId: text(),
-  providerServiceId: text(),
-  linkType: text(),
-  injectedEnv: stringMap(),
-});
-export type LinkRecord = z.output<typeof LinkRecord>;
-
-/** A link is the same link when it joins the same two services the same way. */
-const sameLink = (a: Pick<LinkRecord, "consumerServiceId" | "providerServiceId" | "linkType">) => (b: LinkRecord) =>
-  b.consumerServiceId === a.consumerServiceId && b.providerServiceId === a.providerServiceId && b.linkType === a.linkType;
-
-/** Listed as `{ links: [...] }`; created, never read one by one, never deleted. */
-export const serviceLinks: Collection<LinkRecord> = {
-  path: "service-links", scope: "project", record: LinkRecord, list: listOf(LinkRecord, "links"),
-  // Links have no settings of their own: an identical one is as good as one made now.
-  created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link), proof: "identical" },
-};
-
 export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
   return defined({
     consumerServiceId: link.consumerServiceId,
@@ -67,20 +47,29 @@ export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
   });
 }
 
-/** The variable names the project's links inject, by consumer service, as the API reports them. */
-export async function injectedEnvNames(ctx: Context, project: string): Promise<(serviceId: string) => ReadonlySet<string>> {
-  const byConsumer = new Map<string, Set<string>>();
-  for (const link of await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal })) {
-    const names = byConsumer.get(link.consumerServiceId) ?? new Set<string>();
-    for (const key of Object.keys(link.injectedEnv)) names.add(key);
-    byConsumer.set(link.consumerServiceId, names);
-  }
-  return (serviceId) => byConsumer.get(serviceId) ?? new Set();
-}
-
 async function list(ctx: Context, projectId: string | undefined) {
   const links = await ctx.client.of(serviceLinks).list(projectOf(ctx, { projectId }), { signal: ctx.signal });
   return links.map((l) => ({ ...serviceLinkFromWire(l), id: l.id }));
+}
+
+/** The consumer restarted with the new link's variables, and awaited; the link stays in state whatever the app does. */
+async function restartedWithLink(ctx: Context, consumer: { id: string; name: string; projectId: string }, link: LinkRecord, outputs: PropertyMap, platformRestarted: boolean) {
+  const project = consumer.projectId;
+  const provider = (await currentService(ctx, project, link.providerServiceId))?.name ?? link.providerServiceId;
+  const recordAs = { id: link.id, outputs: () => outputs };
+  try {
+    await restartForLinks(ctx, project, consumer.id, platformRestarted);
+  } catch (err) {
+    throw new PartialFailure(`the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`, link.id, outputs);
+  }
+  await awaitRestart(ctx, {
+    project,
+    app: consumer,
+    until: `restart with the link to ${provider}`,
+    recordAs,
+    failure: `failed to restart after the link to ${provider} was made`,
+    hint: "The link is made and recorded in state; fix the app (its image or env) and it reads the variables on its next start.",
+  });
 }
 
 export const serviceLink: Declaration<ServiceLink, typeof flags> = {
@@ -114,19 +103,16 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
   ],
   lifecycle: {
     async create(ctx, inputs) {
-      const wanted = { consumerServiceId: inputs.consumerServiceId, providerServiceId: inputs.providerServiceId, linkType: inputs.linkType };
-      const links = ctx.client.of(serviceLinks);
-      try {
-        const link = await links.create(inputs.projectId, wanted, { signal: ctx.signal });
-        return { id: link.id, outputs: serviceLinkFromWire(link) };
-      } catch (err) {
-        // The link is taken (whatever code the API gives it): the identical link is adopted, as links have no
-        // settings of their own to overwrite, and deleting one only forgets it.
-        const same = isNameTaken(err) ? (await links.list(inputs.projectId, { signal: ctx.signal })).find(sameLink(wanted)) : undefined;
-        if (!same) throw err;
-        ctx.warn(`an identical service link already exists (${same.id}); it is adopted rather than created again.`);
-        return { id: same.id, outputs: serviceLinkFromWire(same) };
-      }
+      const project = inputs.projectId;
+      const consumer = await currentService(ctx, project, inputs.consumerServiceId);
+      const linked = await linkApp(ctx, project, consumer ?? { id: inputs.consumerServiceId, status: "unknown" }, [inputs.providerServiceId], inputs.linkType);
+      const [link] = linked.links;
+      const outputs = serviceLinkFromWire(link);
+      if (!linked.made) ctx.warn(`an identical service link already exists (${link.id}); it is adopted rather than created again.`);
+      // A new link reaches an app that runs only when it (re)starts; a stopped app reads it when it starts.
+      if (!linked.made || consumer?.type !== "container" || consumer.status === "stopped") return { id: link.id, outputs };
+      await restartedWithLink(ctx, consumer, link, outputs as PropertyMap, linked.platformRestarted);
+      return { id: link.id, outputs };
     },
     async read(ctx, address, { outputs }) {
       const link = await orGone(() => ctx.client.of(serviceLinks).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));

@@ -3,9 +3,11 @@ import { z } from "zod";
 import { outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
 import { InputError, referenceTo, type ResourceAddress } from "../framework/declare";
+import type { PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
+import { awaitRestart, currentService } from "./rollouts";
 import { volumes, type VolumeRecord } from "./volume";
 
 /**
@@ -109,6 +111,19 @@ async function list(ctx: Context, projectId: string | undefined) {
   });
 }
 
+/** The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded in state. */
+async function restartedWith(ctx: Context, inputs: VolumeAttachment, outputs: Partial<VolumeAttachment>): Promise<Partial<VolumeAttachment>> {
+  await awaitRestart(ctx, {
+    project: inputs.projectId!,
+    app: { id: inputs.containerId, name: inputs.containerId },
+    until: `restart with volume ${inputs.volumeId} at ${inputs.mountPath}`,
+    recordAs: { id: attachmentId(inputs.volumeId, inputs.containerId), outputs: () => outputs as PropertyMap },
+    failure: `failed to restart after volume ${inputs.volumeId} was attached at ${inputs.mountPath}`,
+    hint: "The volume is attached and the attachment recorded in state; fix the app (its image or env) and it mounts the volume when it starts.",
+  });
+  return outputs;
+}
+
 export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
   typeName: "VolumeAttachment",
   flags,
@@ -137,20 +152,18 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
             `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
         );
-        return { id, outputs: defined({ ...inputs }) };
+        return { id, outputs: await restartedWith(ctx, inputs, defined({ ...inputs })) };
       }
-      return {
-        id,
-        outputs: defined({
-          volumeId: attached.volumeId,
-          containerId: attached.containerId,
-          mountPath: attached.mountPath,
-          readOnly: attached.readOnly,
-          projectId: inputs.projectId,
-          attachmentId: attached.id,
-          createdAt: attached.createdAt,
-        }),
-      };
+      const outputs = defined({
+        volumeId: attached.volumeId,
+        containerId: attached.containerId,
+        mountPath: attached.mountPath,
+        readOnly: attached.readOnly,
+        projectId: inputs.projectId,
+        attachmentId: attached.id,
+        createdAt: attached.createdAt,
+      });
+      return { id, outputs: await restartedWith(ctx, inputs, outputs) };
     },
     async read(ctx, address, { outputs }) {
       return readAttachment(ctx, address, outputs);
@@ -166,6 +179,19 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           recover: async (o) => ((await endpoints.get(project, volumeId, o)).attachment?.containerId === containerId ? undefined : { value: undefined }),
         }, { signal: ctx.signal }),
       );
+      // The detach restarts the app (API document, section 3): a failure to come back fails the delete, which keeps it
+      // in state. An app deleted meanwhile has nothing to restart.
+      const app = await currentService(ctx, project, containerId);
+      if (!app) return;
+      await awaitRestart(ctx, {
+        project,
+        app,
+        initial: app,
+        until: "restart without the volume",
+        recordAs: { id: address.id, outputs: () => outputs as PropertyMap },
+        failure: `failed to restart after volume ${volumeId} was detached from it`,
+        hint: "The volume is detached; the attachment stays in state until the app runs, and the next `pulumi up` or `pulumi destroy` deletes it.",
+      });
     },
   },
 };

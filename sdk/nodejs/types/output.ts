@@ -60,9 +60,20 @@ export interface getContainersItem {
      */
     image?: string;
     /**
+     * The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`.
+     */
+    injectedEnv?: {[key: string]: string};
+    /**
      * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
      */
     internalHost?: string;
+    /**
+     * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
+     * Postgres database: a create links the app to each before its first start, and awaits that
+     * start. Adding an id links it and restarts the app; removing one fails at preview, since the
+     * API cannot remove a link.
+     */
+    links?: string[];
     /**
      * Name of the marketplace app it came from, if any.
      */
