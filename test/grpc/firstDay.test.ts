@@ -159,7 +159,7 @@ describe("refresh and import read the links back", () => {
     const refreshed = await engine().refresh(CONTAINER, name, state);
     expect(refreshed.diff).toMatchObject({ changes: DIFF_NONE });
     const preview = await engine().preview(CONTAINER, name, { name, image: IMAGE }, refreshed.state!);
-    expect(preview.diff.changes).toBe(DIFF_NONE);
+    expect(preview.diff?.changes).toBe(DIFF_NONE);
   });
 });
 
