@@ -86,8 +86,9 @@ make --no-print-directory install
 step "Building the Node.js SDK (make sdk-build: sdk/nodejs, npm install and tsc)"
 make --no-print-directory sdk-build
 
-step "Starting the API simulator (state in $work/simulator-state.json)"
-node dist/simulator.js --port 0 --state "$work/simulator-state.json" >"$work/simulator.log" 2>&1 &
+# Apps need DATABASE_URL to start, as most real ones do: the example's links: [db.id] provides it.
+step "Starting the API simulator (state in $work/simulator-state.json; apps need DATABASE_URL to start)"
+node dist/simulator.js --port 0 --state "$work/simulator-state.json" --apps-require-env DATABASE_URL >"$work/simulator.log" 2>&1 &
 sim_pid=$!
 # It prints its address, then a line per default user; we sign in as the first.
 url=""

@@ -1,9 +1,9 @@
 // A web app on the hosting platform with its database:
 //   - a Registry entry, so the platform can pull the app's image from a private registry;
-//   - a Container running that image on a public URL;
-//   - a Postgres database;
-//   - a ServiceLink from the app to the database, which injects the connection settings into
-//     the app's environment.
+//   - a Postgres database, awaited until it runs;
+//   - a Container running that image on a public URL, linked to the database (`links`): the
+//     platform injects the database's DATABASE_URL into the app, which it needs to start. The
+//     provider links the app before its first start, and awaits that start.
 //
 // Configuration (all optional):
 //   pulumi config set image registry.example.com/demo/web:1.1.0   # a new release, updated in place
@@ -25,24 +25,19 @@ const registry = new hosting.Registry("registry", {
     password: config.getSecret("registryPassword"),
 });
 
+const db = new hosting.Postgres("db", { name: "web-db" });
+
 const app = new hosting.Container("web", {
     name: "web",
     image,
     httpPort: 8080,
     public: true,
     env: { LOG_LEVEL: "info" },
+    links: [db.id],
 }, { dependsOn: [registry] });
-
-const db = new hosting.Postgres("db", { name: "web-db" });
-
-const link = new hosting.ServiceLink("web-to-db", {
-    consumerServiceId: app.id,
-    providerServiceId: db.id,
-});
 
 export const publicUrl = app.publicUrl;
 export const appStatus = app.status;
 export const databaseHost = db.internalHost;
-/** The variable the link puts into the app's environment (its value is secret). */
+/** The variable the link puts into the app's environment (its value is secret, in app.injectedEnv). */
 export const databaseEnvVar = db.connection.envVar;
-export const linkId = link.id;

@@ -35,17 +35,16 @@ async function runProgram(name: string, config: Record<string, string>, secretKe
 }
 
 describe("app-with-postgres", () => {
-  test("a registry, a container, a Postgres database and a link from the app to the database; exports the public URL", async () => {
+  test("a registry, a Postgres database and a container linked to it (links: [db.id]); exports the public URL", async () => {
     const { engine, exported, urnOf } = await runProgram("app-with-postgres", { registryUsername: "deploy", registryPassword: "s3cret" }, ["registryPassword"]);
     expect(engine.registrations.map((r) => r.type).sort()).toEqual(
-      ["hosting:index:Container", "hosting:index:Postgres", "hosting:index:Registry", "hosting:index:ServiceLink"].sort(),
+      ["hosting:index:Container", "hosting:index:Postgres", "hosting:index:Registry"].sort(),
     );
     expect(engine.registration("registry").inputs).toMatchObject({ host: "registry.example.com", username: "deploy", password: "s3cret" });
     expect(engine.registration("registry").secretInputs).toEqual(["password"]);
-    expect(engine.registration("web").inputs).toMatchObject({ name: "web", image: "registry.example.com/demo/web:1.0.0", public: true });
-    expect(engine.registration("web").dependencies).toEqual([urnOf("registry")]);
-    expect(engine.registration("web-to-db").inputs).toMatchObject({ consumerServiceId: "web-id", providerServiceId: "db-id" });
-    expect(engine.registration("web-to-db").dependencies).toEqual([urnOf("db"), urnOf("web")].sort());
+    expect(engine.registration("web").inputs).toMatchObject({ name: "web", image: "registry.example.com/demo/web:1.0.0", public: true, links: ["db-id"] });
+    // The app depends on its database: the graph says what the platform needs.
+    expect(engine.registration("web").dependencies).toEqual([urnOf("db"), urnOf("registry")].sort());
     expect(exported).toMatchObject({ publicUrl: "https://web.apps.example.com", databaseEnvVar: "DATABASE_URL" });
   });
 
