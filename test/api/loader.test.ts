@@ -188,3 +188,23 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
     expect(byId.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
   });
 });
+
+test("a read made alongside another of the same caller is not counted: 8 callers that each read two lists at once send each list once", async () => {
+  const services = source();
+  const links = source();
+  const gathering = new Gathering({ expected: () => 8 });
+  const serviceList = new FreshList(services.fetch, gathering);
+  const linkList = new FreshList(links.fetch, gathering);
+  // Counted twice, 4 of the 8 callers would seem to be every read the provider expects, and go alone.
+  const reads = [];
+  for (let i = 0; i < 8; i++) {
+    // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
+    reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
+    await new Promise((r) => setImmediate(r));
+  }
+  await turn();
+  expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);
+  services.fetches[0].resolve(1);
+  links.fetches[0].resolve(2);
+  expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
+});

@@ -136,10 +136,8 @@ describe("planExport: names", () => {
       ["Volume", "data"],
       ["Volume", "scratch"],
       ["VolumeAttachment", "data-on-worker"],
-      ["ServiceLink", "worker-to-cache-http"],
+      // The app's http links are its Container's `links`, which its import reads back.
       ["ServiceLink", "worker-to-cache-tcp"],
-      ["ServiceLink", "worker-to-db"],
-      ["ServiceLink", "worker-to-service-ffffffff"],
     ]);
   });
 });
@@ -169,7 +167,6 @@ describe("planExport: the file", () => {
       { type: "hosting:index:Redis", name: "cache", id: `${P}/${id(4)}`, version: "0.1.0" },
       { type: "hosting:index:Volume", name: "web-volume", id: `${P}/${id(6)}`, version: "0.1.0" },
       { type: "hosting:index:VolumeAttachment", name: "web-on-web", id: `${P}/${id(6)}:${id(1)}`, version: "0.1.0" },
-      { type: "hosting:index:ServiceLink", name: "web-to-db", id: `${P}/${id(9)}`, version: "0.1.0" },
     ]);
   });
 
@@ -183,7 +180,6 @@ describe("planExport: the file", () => {
       { type: "Redis", count: 1 },
       { type: "Volume", count: 1 },
       { type: "VolumeAttachment", count: 1 },
-      { type: "ServiceLink", count: 1 },
     ]);
     expect(planned.secretsToSet).toEqual([
       { name: "docker-hub", apiName: "Docker Hub", typeName: "Registry", property: "password" },

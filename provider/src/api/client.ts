@@ -182,7 +182,7 @@ export class CollectionApi<R, L> {
     this.listShape();
     const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true });
     const scope = projectId ?? "";
-    return raceSignal(readConsistency.getStore() === "snapshot" ? this.snapshot(scope) : this.lists.get(scope).read(), opts.signal, aborted);
+    return raceSignal(readConsistency.getStore() === "snapshot" ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside), opts.signal, aborted);
   }
 
   /**

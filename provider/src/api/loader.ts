@@ -80,6 +80,8 @@ class Batches<K, V> {
   /** How many reads the last request answered. */
   private lastBatch = 0;
   private readonly loader: DataLoader<K, V>;
+  /** Keys of reads that another read of the same caller already counts (see `load`). */
+  private readonly uncounted = new Set<K>();
 
   constructor(
     send: (keys: readonly K[]) => Promise<(V | Error)[]>,
@@ -89,9 +91,10 @@ class Batches<K, V> {
       async (keys) => {
         this.lastBatch = keys.length;
         const sent = send(keys);
+        const counted = keys.filter((key) => !this.uncounted.delete(key)).length;
         this.inFlight = sent.then(
-          () => this.answered(keys.length),
-          () => this.answered(keys.length),
+          () => this.answered(counted),
+          () => this.answered(counted),
         );
         return sent;
       },
@@ -99,10 +102,17 @@ class Batches<K, V> {
     );
   }
 
-  load(key: K): Promise<V> {
+  /**
+   * `counted`: whether this read is one the gathering expects. A caller that waits on two batches
+   * at once (a Container's Read: its project's services and their links) counts once, or every
+   * read would seem to wait when half of them do. It joins the uncounted batch first: joining
+   * the counted one may complete the gathering, which sends every armed batch at once.
+   */
+  load(key: K, counted = true): Promise<V> {
     this.lastJoin = performance.now();
     const answer = this.loader.load(key);
-    this.gathering.joined();
+    if (counted) this.gathering.joined();
+    else this.uncounted.add(key);
     return answer;
   }
 
@@ -154,6 +164,8 @@ class Batches<K, V> {
 /** A list, read fresh and shared: every read is answered by one GET that began after it. */
 export class FreshList<T> {
   private readonly batches: Batches<number, T>;
+  /** Each read its own key, so that the uncounted ones are told apart. */
+  private nextKey = 0;
 
   constructor(fetch: () => Promise<T>, gathering = new Gathering()) {
     this.batches = new Batches(async (keys) => {
@@ -163,8 +175,8 @@ export class FreshList<T> {
   }
 
   /** The list, from a GET that starts after this call, shared with other readers (wire.ts `ListAnswer` freezes what they read). */
-  read(): Promise<T> {
-    return this.batches.load(0);
+  read(counted = true): Promise<T> {
+    return this.batches.load(this.nextKey++, counted);
   }
 }
 

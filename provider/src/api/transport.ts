@@ -53,6 +53,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's per-request timeout for this call. */
   requestTimeoutMs?: number;
+  /** A list read made alongside another read of the same caller, which the batching counts instead (loader.ts). */
+  alongside?: boolean;
 }
 
 export type ResponseKind<T> =

@@ -159,7 +159,9 @@ const neverReturnedSecrets = (kind: ExportKind) =>
 
 /** The import file for a project's resources, and what to tell the user. */
 export function planExport(pkg: { name: string }, kinds: ExportKind[], world: World, options: { version?: string } = {}): ExportPlan {
-  const named = kinds.flatMap((kind, order) => (world.found[kind.typeName] ?? []).map((listed) => ({ kind, order, listed })));
+  const named = kinds.flatMap((kind, order) =>
+    (world.found[kind.typeName] ?? []).filter((listed) => !kind.export.heldBy?.(listed, world.found)).map((listed) => ({ kind, order, listed })),
+  );
   // A name of its own (its API name), for those that have one; the others are named after them.
   const apiNames = new Map(named.flatMap(({ kind, listed }) => (typeof listed.name === "string" ? [[listed.id, pulumiName(listed.name, kind.export.word)]] : [])));
   const nameOf = (id: string, unknown = "service") => apiNames.get(id) ?? `${unknown}-${shortId(id)}`;

@@ -163,6 +163,11 @@ export interface ExportDeclaration<T, C> {
   word: string;
   /** The name of one that has no name of its own, from the names of what it connects (`data-on-worker`). */
   name?(listed: Listed<T>, names: ExportNames): string;
+  /**
+   * Whether another exported resource takes it in on import (a Container's `links` holds the app's
+   * http links): then it is left out of the file, so that nothing is imported twice.
+   */
+  heldBy?(listed: Listed<T>, found: Readonly<Record<string, ReadonlyArray<Listed>>>): boolean;
   /** What its collection holds that no resource manages (services of an unknown type): left out, and said. */
   strays?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<{ id: string; name: string; type: string }>>;
 }

@@ -4,8 +4,8 @@ import { InputError, PartialFailure, referenceTo } from "../framework/declare";
 import { droppedItems, type FlagsOf } from "../framework/spec";
 import { all, atLeast, between, boundedMap, distinct, imageReference, items, keys, matches, maxBytes, uuid, variableName } from "../framework/validators";
 import { deepEqual, type PropertyMap } from "../framework/values";
-import { defined, ignoringNotFound, movingOutput, name, output, projectId, projectOf, type Context, type Declaration } from "./common";
-import { injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
+import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import { CONTAINER_LINK_TYPE, injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
 import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
 import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
 
@@ -182,7 +182,7 @@ export function inProgramOrder(live: readonly string[], program: readonly string
 /** A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`. */
 function withLinks(service: ServiceRecord, links: readonly LinkRecord[], program: Partial<Container> = {}): Partial<Container> {
   const injectedEnv = injectedBy(links);
-  const providers = [...new Set(links.map((link) => link.providerServiceId))];
+  const providers = [...new Set(links.filter((link) => link.linkType === CONTAINER_LINK_TYPE).map((link) => link.providerServiceId))];
   return {
     ...containerFromWire(service),
     env: ownEnv(service.env, new Set(Object.keys(injectedEnv)), program.env),
@@ -198,7 +198,7 @@ async function outputsOf(ctx: Context, project: string, service: ServiceRecord, 
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */
 async function withLinkedVariables(ctx: Context, project: string, id: string, env: Record<string, string>): Promise<Record<string, string>> {
-  const [service, injected] = await Promise.all([kind.read(ctx, project, id), injectedEnvNames(ctx, project)]);
+  const [injected, service] = await Promise.all([injectedEnvNames(ctx, project, { alongside: true }), kind.read(ctx, project, id)]);
   const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected(id).has(key) && !(key in env));
   return { ...Object.fromEntries(kept), ...env };
 }
@@ -253,7 +253,7 @@ async function linkAdded(ctx: Context, project: string, id: string, added: strin
 /** Every service of the project (apps, and for getContainers the databases too), in a Container's terms. */
 async function everyService(ctx: Context, projectId: string | undefined) {
   const project = projectOf(ctx, { projectId });
-  const [list, linksInto] = await Promise.all([ctx.client.of(services).list(project, { signal: ctx.signal }), linksByConsumer(ctx, project)]);
+  const [linksInto, list] = await Promise.all([linksByConsumer(ctx, project, { alongside: true }), ctx.client.of(services).list(project, { signal: ctx.signal })]);
   return list.map((s) => ({ ...withLinks(s, linksInto(s.id)), id: s.id }));
 }
 
@@ -320,9 +320,10 @@ export const container: Declaration<Container, typeof flags> = {
 
     async read(ctx, address, { outputs, inputs }) {
       const project = projectOf(ctx, address, outputs);
-      // Both at once, so that the Reads of a refresh still share each list (DESIGN section 2).
-      const [service, linksInto] = await Promise.all([kind.read(ctx, project, address.id), linksByConsumer(ctx, project)]);
-      return service && withLinks(service, linksInto(service.id), inputs);
+      // Both at once, so that the Reads of a refresh still share each list (DESIGN section 2); the
+      // links first, as the batching wants a read made alongside another (loader.ts `load`).
+      const [linksInto, service] = await Promise.all([orGone(() => linksByConsumer(ctx, project, { alongside: true })), kind.read(ctx, project, address.id)]);
+      return service && withLinks(service, linksInto?.(service.id) ?? [], inputs);
     },
 
     async update(ctx, address, { olds, news, oldInputs }) {

@@ -19,6 +19,9 @@ export const LinkRecord = record({
 });
 export type LinkRecord = z.output<typeof LinkRecord>;
 
+/** The type of the links a Container's `links` makes and reads back; links of other types are ServiceLinks' alone. */
+export const CONTAINER_LINK_TYPE = "http";
+
 export type WantedLink = Pick<LinkRecord, "consumerServiceId" | "providerServiceId" | "linkType">;
 
 /** A link is the same link when it joins the same two services the same way. */
@@ -32,10 +35,13 @@ export const serviceLinks: Collection<LinkRecord> = {
   created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link), proof: "identical" },
 };
 
-/** The project's links by consumer service, as the API reports them now. */
-export async function linksByConsumer(ctx: Context, project: string): Promise<(serviceId: string) => LinkRecord[]> {
+/**
+ * The project's links by consumer service, as the API reports them now. `alongside`: read beside
+ * the project's services, by the same caller (a Container's Read), which the batching counts.
+ */
+export async function linksByConsumer(ctx: Context, project: string, { alongside = false } = {}): Promise<(serviceId: string) => LinkRecord[]> {
   const byConsumer = new Map<string, LinkRecord[]>();
-  for (const link of await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal })) {
+  for (const link of await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal, alongside })) {
     byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
   }
   return (serviceId) => byConsumer.get(serviceId) ?? [];
@@ -45,8 +51,8 @@ export async function linksByConsumer(ctx: Context, project: string): Promise<(s
 export const injectedBy = (links: readonly LinkRecord[]): Record<string, string> => Object.assign({}, ...links.map((link) => link.injectedEnv));
 
 /** The variable names the project's links inject, by consumer service. */
-export async function injectedEnvNames(ctx: Context, project: string): Promise<(serviceId: string) => ReadonlySet<string>> {
-  const linksInto = await linksByConsumer(ctx, project);
+export async function injectedEnvNames(ctx: Context, project: string, options: { alongside?: boolean } = {}): Promise<(serviceId: string) => ReadonlySet<string>> {
+  const linksInto = await linksByConsumer(ctx, project, options);
   return (serviceId) => new Set(Object.keys(injectedBy(linksInto(serviceId))));
 }
 

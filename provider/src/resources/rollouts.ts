@@ -5,7 +5,7 @@
 import { PartialFailure } from "../framework/declare";
 import type { PropertyMap } from "../framework/values";
 import { settled, type Context } from "./common";
-import { linkServices, type LinkRecord } from "./links";
+import { CONTAINER_LINK_TYPE, linkServices, type LinkRecord } from "./links";
 import { services, type ServiceRecord } from "./services";
 
 /** How many lines of an app's logs a failed rollout quotes, and at most how many bytes. */
@@ -82,7 +82,7 @@ export async function linkApp(
   project: string,
   before: Pick<ServiceRecord, "id" | "status">,
   providerIds: readonly string[],
-  linkType = "http",
+  linkType = CONTAINER_LINK_TYPE,
 ): Promise<{ links: LinkRecord[]; made: boolean; platformRestarted: boolean }> {
   const links: LinkRecord[] = [];
   let made = false;

@@ -4,7 +4,7 @@ import type { FlagsOf } from "../framework/spec";
 import { matches, uuid } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
 import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
-import { serviceLinks, type LinkRecord } from "./links";
+import { CONTAINER_LINK_TYPE, serviceLinks, type LinkRecord } from "./links";
 import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollouts";
 
 /**
@@ -87,6 +87,8 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
   },
   export: {
     word: "link",
+    // An app's http links are its Container's `links`, which its import reads back.
+    heldBy: (link, found) => link.linkType === CONTAINER_LINK_TYPE && (found.Container ?? []).some((app) => app.id === link.consumerServiceId),
     // Several links between the same two services (of different types) are told apart by type.
     name(link, { nameOf, siblings }) {
       const pair = (l: typeof link) => `${l.consumerServiceId} ${l.providerServiceId}`;
