@@ -133,13 +133,20 @@ export class Container extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly publicUrl: pulumi.Output<string>;
     /**
-     * Number of instances. Leave it out when autoscaling controls the app.
+     * Number of instances. Leave it out when autoscaling controls the app. An app with a
+     * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
     declare public readonly replicas: pulumi.Output<number | undefined>;
     /**
      * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     declare public readonly restartTrigger: pulumi.Output<string | undefined>;
+    /**
+     * When an update's new release (image, env or port) fails to start, send the last release that
+     * ran back and await it; the update still fails, with the new release's logs, and the next
+     * preview shows the change again. Defaults to `false`. The API never returns it: state keeps the value the program set.
+     */
+    declare public readonly rollbackOnFailure: pulumi.Output<boolean>;
     /**
      * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
@@ -195,6 +202,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["publicUrl"] = state?.publicUrl;
             resourceInputs["replicas"] = state?.replicas;
             resourceInputs["restartTrigger"] = state?.restartTrigger;
+            resourceInputs["rollbackOnFailure"] = state?.rollbackOnFailure;
             resourceInputs["running"] = state?.running;
             resourceInputs["runtime"] = state?.runtime;
             resourceInputs["status"] = state?.status;
@@ -221,6 +229,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["public"] = args?.public;
             resourceInputs["replicas"] = args?.replicas;
             resourceInputs["restartTrigger"] = args?.restartTrigger;
+            resourceInputs["rollbackOnFailure"] = (args?.rollbackOnFailure) ?? false;
             resourceInputs["running"] = (args?.running) ?? true;
             resourceInputs["storageGb"] = args?.storageGb;
             resourceInputs["createdAt"] = undefined /*out*/;
@@ -310,13 +319,20 @@ export interface ContainerState {
      */
     publicUrl?: pulumi.Input<string>;
     /**
-     * Number of instances. Leave it out when autoscaling controls the app.
+     * Number of instances. Leave it out when autoscaling controls the app. An app with a
+     * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
     replicas?: pulumi.Input<number>;
     /**
      * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     restartTrigger?: pulumi.Input<string>;
+    /**
+     * When an update's new release (image, env or port) fails to start, send the last release that
+     * ran back and await it; the update still fails, with the new release's logs, and the next
+     * preview shows the change again. Defaults to `false`. The API never returns it: state keeps the value the program set.
+     */
+    rollbackOnFailure?: pulumi.Input<boolean>;
     /**
      * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
@@ -391,13 +407,20 @@ export interface ContainerArgs {
      */
     public?: pulumi.Input<boolean>;
     /**
-     * Number of instances. Leave it out when autoscaling controls the app.
+     * Number of instances. Leave it out when autoscaling controls the app. An app with a
+     * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
     replicas?: pulumi.Input<number>;
     /**
      * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
     restartTrigger?: pulumi.Input<string>;
+    /**
+     * When an update's new release (image, env or port) fails to start, send the last release that
+     * ran back and await it; the update still fails, with the new release's logs, and the next
+     * preview shows the change again. Defaults to `false`. The API never returns it: state keeps the value the program set.
+     */
+    rollbackOnFailure?: pulumi.Input<boolean>;
     /**
      * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */

@@ -117,7 +117,8 @@ export interface GetContainerResult {
      */
     readonly publicUrl: string;
     /**
-     * Number of instances. Leave it out when autoscaling controls the app.
+     * Number of instances. Leave it out when autoscaling controls the app. An app with a
+     * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
     readonly replicas?: number;
     /**

@@ -9,6 +9,8 @@ import * as utilities from "./utilities";
 /**
  * A managed Redis database service. It cannot be resized; `connection.instructions` is secret.
  *
+ * A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
+ *
  * ## Example Usage
  *
  * ### A Redis database

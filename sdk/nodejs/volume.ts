@@ -10,6 +10,8 @@ import * as utilities from "./utilities";
  * not ready yet) waits for that, honouring `customTimeouts` (default 10 minutes), and if it
  * gives up the volume is still recorded in state.
  *
+ * A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
+ *
  * ## Example Usage
  *
  * ### A 20 GB volume, waited for up to 20 minutes

@@ -5,10 +5,12 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * Attaches a volume to an app at a mount path. The app restarts on attach and on detach.
- * The volume is ReadWriteOnce: the app must run one replica, the volume can have one
- * consumer, and the app can have one volume per mount path. A change detaches before it
- * attaches again. Its id is `<volumeId>:<containerId>`.
+ * Attaches a volume to an app at a mount path. The app restarts on attach and on detach, and
+ * the provider awaits it. The volume is ReadWriteOnce: the app must run one replica, the volume
+ * can have one consumer, and the app can have one volume per mount path; each rule is judged
+ * against the live platform at preview, before anything is sent. A change detaches before it
+ * attaches again; a move to another app is judged before the detach, and if the attach fails
+ * after it, the volume is attached back where it was. Its id is `<volumeId>:<containerId>`.
  *
  * ## Example Usage
  *

@@ -18,6 +18,7 @@ export const spec: ObjectSpec = {
     field("port", { kind: "integer" }, { default: 8080 }),
     field("size", { kind: "integer" }, { growOnly: true, validate: atLeast(1) }),
     field("password", { kind: "string" }, { secret: true, notReturned: true }),
+    field("rollback", { kind: "boolean" }, { notReturned: true, default: false }),
     field("cpu", { kind: "integer" }, { fixedAfterCreate: "the API cannot resize it" }),
     field("env", { kind: "map", values: { kind: "string" } }, { clearedWhenRemoved: true }),
     field("projectId", { kind: "string" }, { replaceOnChange: true, configDefault: "projectId" }),

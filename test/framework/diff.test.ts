@@ -22,6 +22,8 @@ describe("diffInputs: named cases per flag", () => {
     ["grow-only: grow", { ...oldInputs, size: 11 }, { size: "UPDATE" }],
     ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],
     ["not returned: unchanged", { ...oldInputs, password: "old" }, {}],
+    ["not returned, with a default: the default against a state written before it existed", { ...oldInputs, rollback: false }, {}],
+    ["not returned, with a default: another value against such a state", { ...oldInputs, rollback: true }, { rollback: "UPDATE" }],
     ["first value set where the API had none", { ...oldInputs, image: "r.io/a/b:1" }, {}],
     ["removed by the user, and removing clears it", { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" }, { env: "DELETE" }],
     ["removed by the user, and the service keeps it", { name: "web", projectId: "p1", port: 8080, env: { A: "1" }, password: "old" }, {}],

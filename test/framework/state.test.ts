@@ -5,11 +5,11 @@ import { spec } from "./cases";
 
 describe("desiredInputs: what an update works towards", () => {
   test.each([
-    ["defaults filled in", { name: "web" }, {}, { name: "web", port: 8080 }],
-    ["a set value kept", { name: "web", port: 9090 }, {}, { name: "web", port: 9090 }],
-    ["a removed map that removal clears becomes empty", { name: "web" }, { env: { A: "1" } }, { name: "web", port: 8080, env: {} }],
-    ["a removed scalar that removal clears stays absent", { name: "web" }, { password: "p" }, { name: "web", port: 8080 }],
-    ["a removed value the service keeps stays absent", { name: "web" }, { image: "r.io/a/b:1" }, { name: "web", port: 8080 }],
+    ["defaults filled in", { name: "web" }, {}, { name: "web", port: 8080, rollback: false }],
+    ["a set value kept", { name: "web", port: 9090, rollback: true }, {}, { name: "web", port: 9090, rollback: true }],
+    ["a removed map that removal clears becomes empty", { name: "web" }, { env: { A: "1" } }, { name: "web", port: 8080, rollback: false, env: {} }],
+    ["a removed scalar that removal clears stays absent", { name: "web" }, { password: "p" }, { name: "web", port: 8080, rollback: false }],
+    ["a removed value the service keeps stays absent", { name: "web" }, { image: "r.io/a/b:1" }, { name: "web", port: 8080, rollback: false }],
   ])("%s", (_name, news, oldInputs, expected) => expect(desiredInputs(spec, news as any, oldInputs as any)).toEqual(expected));
 });
 

@@ -427,12 +427,14 @@ export class Engine {
     const checked = await this.plugin.check(type, name, news, old.inputs);
     if (checked.failures.length > 0) return { checkFailures: checked.failures };
     const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
-    if (diff.replaces.length > 0) {
-      const planned = await this.plugin.create(type, name, checked.inputs, { preview: true });
-      return { diff, planned: planned.properties };
-    }
     if (diff.changes !== DIFF_SOME) return { diff };
     try {
+      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews the create.
+      if (diff.replaces.length > 0) {
+        const rechecked = await this.plugin.check(type, name, news);
+        const planned = await this.plugin.create(type, name, rechecked.inputs, { preview: true });
+        return { diff, planned: planned.properties };
+      }
       const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { preview: true, ignoreChanges: options.ignoreChanges });
       return { diff, planned: planned.properties };
     } catch (err) {

@@ -46,7 +46,7 @@ const cases: Case[] = [
   // httpPort and running are filled with the schema's defaults.
   {
     ...named("app", "Container", () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2 }), {
-      name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2, httpPort: 8080, running: true,
+      name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2, httpPort: 8080, running: true, rollbackOnFailure: false,
     }),
     additionalSecretOutputs: ["injectedEnv"],
   },

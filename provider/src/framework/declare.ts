@@ -62,11 +62,30 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
  * the resource stays as it is.
  */
 export interface Lifecycle<T, C, In = T> {
-  create(ctx: OperationContext<C>, inputs: In): Promise<{ id: string; outputs: Partial<T> }>;
+  /** `replacing`: the state of the resource this create replaces, when this run's Diff said so. */
+  create(ctx: OperationContext<C>, inputs: In, options?: { replacing?: Partial<T> }): Promise<{ id: string; outputs: Partial<T> }>;
   /** The live outputs, or undefined when the resource is gone. */
   read(ctx: OperationContext<C>, address: ResourceAddress, state: { outputs: Partial<T>; inputs: Partial<T> }): Promise<Partial<T> | undefined>;
   update?(ctx: OperationContext<C>, address: ResourceAddress, change: { olds: Partial<T>; news: In; oldInputs: Partial<T> }): Promise<Partial<T>>;
   delete(ctx: OperationContext<C>, address: ResourceAddress, outputs: Partial<T>): Promise<void>;
+  /**
+   * Rules that need the live world (ReadWriteOnce), judged before any write: at a preview's Create
+   * or Update, which a refusal fails, again just before the real one, and before the delete that
+   * starts a delete-before-replace. Returns why not (the rule, what it concerns, the fix) or nothing.
+   */
+  judge?(ctx: OperationContext<C>, proposal: Proposal<T, In>): Promise<string | undefined>;
+}
+
+/** What an operation would do, for a lifecycle's `judge`. */
+export interface Proposal<T, In> {
+  /** `create`, the create of a `replacement`, or an `update`. */
+  operation: "create" | "replacement" | "update";
+  /** The checked inputs it works towards. */
+  news: In;
+  /** The resource as it is: an update's, or the one a replacement replaces (detached or deleted first, for a delete-before-replace). */
+  olds?: Partial<T>;
+  /** Its id, for an update or the resource a replacement replaces. */
+  id?: string;
 }
 
 /** One resource as a list reads it: its properties (in the resource's terms) and its id. */
@@ -148,6 +167,12 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
    * engine keeps it failed through a refresh and the next `pulumi up` retries it.
    */
   unfinished?(live: Partial<T>): string | undefined;
+  /**
+   * What a replacement would destroy ("PostgreSQL database app-db and all its data (10 GB)"): a
+   * change that replaces it then fails at preview; `pulumi up --replace`, `pulumi destroy` and
+   * deleting it from the program still work.
+   */
+  dataAtStake?(olds: Partial<T>): string;
   /** Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export read through it. */
   list?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<Listed<T>>>;
   /** The lookup functions it has: `get<TypeName>` (through `list` and the lifecycle's read), `get<Plural>`. */

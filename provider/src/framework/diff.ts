@@ -52,9 +52,10 @@ function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInpu
     if (!field.clearedWhenRemoved || oldInputs[field.name] === undefined) return undefined;
     return { kind: field.replaceOnChange ? "DELETE_REPLACE" : "DELETE", inputDiff: true };
   }
-  // What the API returns is the truth, except for what it never returns: there the old input is.
+  // What the API returns is the truth, except for what it never returns: there the old input is
+  // (or its default, for a state written before the property existed).
   const live = field.notReturned ? undefined : olds[field.name];
-  const current = live ?? oldInputs[field.name];
+  const current = live ?? oldInputs[field.name] ?? (field.notReturned ? field.default : undefined);
   if (!containsUnknown(next) && sameValue(field, next, current)) return undefined;
   const base = current === undefined ? "ADD" : "UPDATE";
   return { kind: field.replaceOnChange ? `${base}_REPLACE` : base, inputDiff: live === undefined };

@@ -187,6 +187,14 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
 }
 
 /** How `pulumi import` takes a resource: its id, in the resource's form, and the project in front for project resources. */
+/** What a resource-level declaration adds to the resource's documentation. */
+function resourceSentences(resource: ResourceDeclaration): string[] {
+  return [
+    resource.dataAtStake &&
+      "A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.",
+  ].filter((sentence): sentence is string => typeof sentence === "string");
+}
+
 function importSection(pkg: PackageDeclaration, resource: ResourceDeclaration): string {
   const token = tokenOf(pkg, resource.typeName);
   const id = resource.idFormat ?? "<id>";
@@ -207,7 +215,8 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
   const resourceSpec = (r: ResourceDeclaration) => {
     const object = objectSpec(r.typeName, readType(r.typeName), r.flags as Record<string, FieldFlags>, building);
     const examples = r.examples.map((e) => ({ title: e.title, code: resourceExampleProgram(sdk, r, e) }));
-    return { ...object, description: withSections(object.description, examplesSection(examples), importSection(pkg, r)) };
+    const description = [object.description, ...resourceSentences(r)].filter(Boolean).join("\n\n");
+    return { ...object, description: withSections(description, examplesSection(examples), importSection(pkg, r)) };
   };
   const resources = sortedByKey(pkg.resources.map((r) => [tokenOf(pkg, r.typeName), resourceSpec(r)]));
   const provider = objectSpec(pkg.config.typeName, readType(pkg.config.typeName), pkg.config.flags, building);

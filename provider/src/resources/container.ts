@@ -8,6 +8,7 @@ import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectI
 import { CONTAINER_LINK_TYPE, injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
 import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
 import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
+import { attachmentsIn } from "./volume";
 
 /**
  * A container app: an HTTP service that runs one image in a project, on an automatic
@@ -40,7 +41,8 @@ export interface Container {
    */
   links?: string[];
   /**
-   * Number of instances. Leave it out when autoscaling controls the app.
+   * Number of instances. Leave it out when autoscaling controls the app. An app with a
+   * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
    * @TJS-type integer
    */
   replicas?: number;
@@ -67,6 +69,12 @@ export interface Container {
   running?: boolean;
   /** Any value; changing it restarts the app (for example a config hash or a timestamp). */
   restartTrigger?: string;
+  /**
+   * When an update's new release (image, env or port) fails to start, send the last release that
+   * ran back and await it; the update still fails, with the new release's logs, and the next
+   * preview shows the change again.
+   */
+  rollbackOnFailure?: boolean;
   /** Status reported by the platform: `provisioning`, `running`, `stopped` or `failed`. */
   status: string;
   /** HTTPS URL on the automatic subdomain. */
@@ -111,6 +119,7 @@ const flags = {
   displayName: { validate: maxBytes(256) },
   running: { default: true },
   restartTrigger: { notReturned: true, validate: maxBytes(1024, "use a hash of what changed, not the content itself") },
+  rollbackOnFailure: { default: false, notReturned: true },
   status: movingOutput,
   publicUrl: output,
   internalHost: { output: true, movesOnUpdate: ["httpPort"] },
@@ -219,23 +228,72 @@ const linksHint = (program: Partial<Container>) =>
     ? ""
     : "If the app needs a database's variables to start (DATABASE_URL, …), list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
 
-/**
- * Waits while the app is `provisioning` (a rollout under way), and returns it as it settled.
- * `failed`, a timeout or a cancel end in a PartialFailure that records what is live.
- */
-async function rolledOut(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord): Promise<Partial<Container>> {
-  const service = await awaitRollout(ctx, {
+/** Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that records what is live. */
+const awaitStart = (ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord) =>
+  awaitRollout(ctx, {
     project,
     app: { id, name: program.name ?? id },
     until: "start",
     recordAs: { id, outputs: (last) => (last ? containerFromWire(last) : program) as PropertyMap },
     initial,
   });
+
+/**
+ * Waits while the app is `provisioning`, and returns it as it settled. `failed` ends in a
+ * PartialFailure that records what is live, after rolling back to `lastThatRan` where given.
+ */
+async function rolledOut(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord, lastThatRan?: Partial<Container>): Promise<Partial<Container>> {
+  const service = await awaitStart(ctx, project, id, program, initial);
+  if (service.status === "failed" && lastThatRan) return rolledBack(ctx, project, service, program, lastThatRan);
   const outputs = await outputsOf(ctx, project, service, program);
   if (service.status === "failed") {
     throw new PartialFailure(await failedRollout(ctx, project, service, "failed to start", linksHint(program)), id, outputs as PropertyMap);
   }
   return outputs;
+}
+
+/** The parts of a container that make a release: what rollbackOnFailure sends back. */
+const RELEASE = ["image", "env", "httpPort"] as const;
+const releaseOf = (c: Partial<Container>) => Object.fromEntries(RELEASE.map((key) => [key, c[key]])) as Partial<Container>;
+
+/**
+ * rollbackOnFailure: the new release failed, so the last one that ran goes back (one PATCH, awaited,
+ * never again). The update still fails, with the new release's log tail and what the rollback did;
+ * state records what runs, so the next preview shows the change again.
+ */
+async function rolledBack(ctx: Context, project: string, failed: ServiceRecord, program: Partial<Container>, last: Partial<Container>): Promise<never> {
+  const id = failed.id;
+  const failure = await failedRollout(ctx, project, failed, "failed to start", "");
+  const back = containerSettings(program, releaseOf(last));
+  if (back.env) back.env = await withLinkedVariables(ctx, project, id, back.env);
+  ctx.progress(`rolling container ${failed.name} back to image ${last.image}`);
+  let outcome: string;
+  try {
+    await ctx.client.of(services).update(project, id, back, { signal: ctx.signal });
+    const settledBack = await awaitStart(ctx, project, id, { ...program, ...releaseOf(last) });
+    outcome =
+      settledBack.status === "failed"
+        ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ${await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to")}`
+        : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; state records it, so the next preview shows the change again.`;
+  } catch (err) {
+    if (err instanceof PartialFailure) throw new PartialFailure(`${failure}\nRolling it back to image ${last.image} did not finish: ${err.message}`, id, err.outputs);
+    outcome = `Rolling it back to image ${last.image} (rollbackOnFailure) failed: ${(err as Error).message}`;
+  }
+  const live = await kind.read(ctx, project, id);
+  const outputs = live ? await outputsOf(ctx, project, live, program) : containerFromWire(failed);
+  throw new PartialFailure(`${failure}\n${outcome}`, id, outputs as PropertyMap);
+}
+
+/** RWO_REPLICA_LIMIT at preview: an app that has a ReadWriteOnce volume attached runs one replica. */
+async function replicaRefusal(ctx: Context, id: string, news: Container, olds: Partial<Container>): Promise<string | undefined> {
+  if (news.replicas === undefined || news.replicas <= Math.max(olds.replicas ?? 1, 1)) return undefined;
+  const held = (await attachmentsIn(ctx, news.projectId!)).filter((a) => a.containerId === id);
+  if (held.length === 0) return undefined;
+  const volumesHeld = held.map((a) => `volume ${a.volume.name} at ${a.mountPath}`).join(", ");
+  return (
+    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ReadWriteOnce volume runs one ` +
+    `replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
+  );
 }
 
 const setRunning = (ctx: Context, project: string, id: string, running: boolean) =>
@@ -291,6 +349,7 @@ export const container: Declaration<Container, typeof flags> = {
     },
   ],
   lifecycle: {
+    judge: async (ctx, { operation, news, olds, id }) => (operation === "update" && id ? replicaRefusal(ctx, id, news, olds ?? {}) : undefined),
     async create(ctx, inputs) {
       const endpoints = ctx.client.of(services);
       const project = inputs.projectId;
@@ -354,7 +413,9 @@ export const container: Declaration<Container, typeof flags> = {
       }
       // Without a rollout the PATCH's answer is how the app stands; after one (and when a create
       // left it unfinished, which the engine retries as an update) it is awaited.
-      return rolledOut(ctx, project, address.id, news, rollout ? undefined : patched);
+      const newRelease = RELEASE.some((key) => key in settings);
+      const lastThatRan = news.rollbackOnFailure && newRelease && olds.status === "running" ? olds : undefined;
+      return rolledOut(ctx, project, address.id, news, rollout ? undefined : patched, lastThatRan);
     },
 
     async delete(ctx, address, outputs) {

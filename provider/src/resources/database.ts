@@ -185,6 +185,7 @@ export function managedDatabase({ type, typeName, label, noun, example }: Databa
     typeName,
     flags: databaseFlags(label),
     scope: "project",
+    dataAtStake: (olds) => `${label} database ${olds.name} and all its data${olds.storageGb ? ` (${olds.storageGb} GB of storage)` : ""}`,
     list: async (ctx, projectId) => (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
     lookups: { byIdOrName: { noun, show: "internalHost", findByName: (ctx, n, projectId) => serviceNamed(ctx, n, projectOf(ctx, { projectId })) } },
     export: { word: type },

@@ -148,11 +148,20 @@ async function ready(ctx: Context, project: string, id: string, volumeName: stri
   return volumeFromWire(volume);
 }
 
+/** Where each volume of the project is attached, read from each attached volume (the list says only whether). */
+export async function attachmentsIn(ctx: Context, project: string): Promise<Array<{ volume: VolumeRecord; containerId: string; mountPath: string; readOnly: boolean }>> {
+  const endpoints = ctx.client.of(volumes);
+  const attached = (await endpoints.list(project, { signal: ctx.signal })).filter((v) => v.attached);
+  const read = await Promise.all(attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))));
+  return read.flatMap((v) => (v?.attachment ? [{ volume: v, ...v.attachment }] : []));
+}
+
 export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
   unfinished: (live) => (live.status === "running" ? undefined : `volume ${live.name} is not running yet: its status is "${live.status}"`),
+  dataAtStake: (olds) => `volume ${olds.name} and all the data on it (${olds.sizeGb} GB)`,
   list: async (ctx, projectId) =>
     (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({ ...volumeFromWire(v), id: v.id })),
   lookups: { byIdOrName: { noun: "volume", show: "sizeGb" }, list: { name: "getVolumes", key: "volumes", description: "Lists the volumes of a project." } },

@@ -2,19 +2,22 @@
 import { z } from "zod";
 import { outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
-import { InputError, referenceTo, type ResourceAddress } from "../framework/declare";
+import { InputError, PartialFailure, referenceTo, type ResourceAddress } from "../framework/declare";
 import type { PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 import { awaitRestart, currentService } from "./rollouts";
-import { volumes, type VolumeRecord } from "./volume";
+import { services } from "./services";
+import { attachmentsIn, volumes, type VolumeRecord } from "./volume";
 
 /**
- * Attaches a volume to an app at a mount path. The app restarts on attach and on detach.
- * The volume is ReadWriteOnce: the app must run one replica, the volume can have one
- * consumer, and the app can have one volume per mount path. A change detaches before it
- * attaches again. Its id is `<volumeId>:<containerId>`.
+ * Attaches a volume to an app at a mount path. The app restarts on attach and on detach, and
+ * the provider awaits it. The volume is ReadWriteOnce: the app must run one replica, the volume
+ * can have one consumer, and the app can have one volume per mount path; each rule is judged
+ * against the live platform at preview, before anything is sent. A change detaches before it
+ * attaches again; a move to another app is judged before the detach, and if the attach fails
+ * after it, the volume is attached back where it was. Its id is `<volumeId>:<containerId>`.
  */
 export interface VolumeAttachment {
   /** Id of the volume to attach. */
@@ -102,13 +105,81 @@ async function attachedAnyway(ctx: Context, project: string, inputs: VolumeAttac
 /** Every attachment of the project: the list says which volumes are attached, each volume to what. */
 async function list(ctx: Context, projectId: string | undefined) {
   const project = projectOf(ctx, { projectId });
-  const endpoints = ctx.client.of(volumes);
-  const attached = (await endpoints.list(project, { signal: ctx.signal })).filter((v) => v.attached);
-  const found = await Promise.all(attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))));
-  return found.flatMap((volume) => {
-    const attachment = volume && attachmentOf(volume, undefined, project);
+  return (await attachmentsIn(ctx, project)).flatMap(({ volume }) => {
+    const attachment = attachmentOf(volume, undefined, project);
     return attachment ? [{ ...attachment, id: attachmentId(attachment.volumeId!, attachment.containerId!) }] : [];
   });
+}
+
+/**
+ * The ReadWriteOnce rules (API document, section 8) against the live world, before any write:
+ * one consumer a volume, one replica an app that has one, one volume a mount path. `freed`: the
+ * attachment a replacement detaches first (a move), whose hold does not count.
+ */
+async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?: Partial<VolumeAttachment>): Promise<string | undefined> {
+  const project = news.projectId!;
+  const [target, apps, attachments] = await Promise.all([
+    orGone(() => ctx.client.of(volumes).get(project, news.volumeId, { signal: ctx.signal })),
+    ctx.client.of(services).list(project, { signal: ctx.signal }),
+    attachmentsIn(ctx, project),
+  ]);
+  const app = apps.find((s) => s.id === news.containerId);
+  // Either missing: the attach itself says which, in the API's words.
+  if (!target || !app) return undefined;
+  const holds = (volumeId: string, containerId: string) => !(freed?.volumeId === volumeId && freed?.containerId === containerId);
+  const nameOf = (id: string) => apps.find((s) => s.id === id)?.name ?? id;
+  const consumer = target.attachment;
+  if (consumer && holds(target.id, consumer.containerId)) {
+    if (consumer.containerId === app.id) {
+      return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
+    }
+    return (
+      `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ${nameOf(consumer.containerId)} at ${consumer.mountPath}, and ` +
+      `a volume has one consumer at a time, so it cannot also be attached to app ${app.name}. To move it, change the containerId of the ` +
+      `VolumeAttachment that holds it (it detaches first); or delete that VolumeAttachment first.`
+    );
+  }
+  if ((app.replicas ?? 1) > 1) {
+    return (
+      `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${app.name} runs ${app.replicas} replicas, and a volume attaches only to an app of one replica, ` +
+      `so volume ${target.name} cannot be attached to it. Set replicas: 1 on app ${app.name} first, or attach the volume to an app of one replica.`
+    );
+  }
+  const clash = attachments.find((a) => a.containerId === app.id && a.mountPath === news.mountPath && a.volume.id !== target.id && holds(a.volume.id, a.containerId));
+  if (clash) {
+    return (
+      `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ${news.mountPath}, so volume ${target.name} ` +
+      `cannot be mounted there too. Choose another mountPath, or detach volume ${clash.volume.name} from it first.`
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A move (a replacement detaches before it attaches) whose attach failed: the volume goes back
+ * where it was, recorded as the resource, so that nothing is lost and the next preview shows the move again.
+ */
+async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs: VolumeAttachment, err: unknown): Promise<never> {
+  const why = (err as Error).message;
+  const back = { containerId: old.containerId!, mountPath: old.mountPath!, readOnly: old.readOnly ?? false };
+  ctx.progress(`attaching volume ${inputs.volumeId} back to app ${back.containerId} at ${back.mountPath}`);
+  try {
+    const again = await ctx.client.of(volumes).act(old.projectId ?? inputs.projectId, old.volumeId!, "attach", { body: back, answer: AttachmentRecord }, { signal: ctx.signal });
+    throw new PartialFailure(
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had been detached from app ` +
+        `${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is attached back there, at ${back.mountPath}: nothing ` +
+        `changed on the platform, and the next preview shows the move again.`,
+      attachmentId(old.volumeId!, back.containerId),
+      defined({ ...old, attachmentId: again.id, createdAt: again.createdAt }) as PropertyMap,
+    );
+  } catch (backErr) {
+    if (backErr instanceof PartialFailure) throw backErr;
+    throw new Error(
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; and attaching it back to app ${back.containerId} at ` +
+        `${back.mountPath} failed too: ${(backErr as Error).message}. The volume is attached to no app now (it and its data are safe, ` +
+        `and still in state); \`pulumi up\` tries the move again.`,
+    );
+  }
 }
 
 /** The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded in state. */
@@ -140,14 +211,18 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
     },
   ],
   lifecycle: {
-    async create(ctx, inputs) {
+    judge: (ctx, { operation, news, olds }) => readWriteOnceRefusal(ctx, news, operation === "replacement" ? olds : undefined),
+    async create(ctx, inputs, { replacing } = {}) {
       const id = attachmentId(inputs.volumeId, inputs.containerId);
       let attached: AttachmentRecord;
       try {
         const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
         attached = await ctx.client.of(volumes).act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
       } catch (err) {
-        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) throw err;
+        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) {
+          if (replacing?.containerId && replacing.volumeId) return attachedBack(ctx, replacing, inputs, err);
+          throw err;
+        }
         ctx.warn(
           `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
             `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,

@@ -11,7 +11,7 @@ import type { Admission } from "../api/rateControl";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkInputs, refusedChange } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/configure";
-import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext, type ResourceAddress } from "../framework/declare";
+import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext, type Proposal, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
@@ -51,6 +51,17 @@ function typeOf(request: { getType?(): string; getUrn(): string }): string {
   // urn:pulumi:<stack>::<project>::<parent$type>::<name>
   const qualified = request.getUrn().split("::")[2] ?? "";
   return qualified.split("$").pop() ?? "";
+}
+
+/** Why a replacement that would destroy data was refused, and the one deliberate way through. */
+function dataLoss(what: string, replacing: { olds: PropertyMap; news: PropertyMap; replaces: string[] }, urn: string): string {
+  const changes = replacing.replaces.map((key) => `${key} from ${JSON.stringify(replacing.olds[key])} to ${JSON.stringify(replacing.news[key])}`).join(", ");
+  return (
+    `changing ${changes} replaces ${what}: the replacement would delete it, so nothing was sent. ` +
+    `To keep it, set ${replacing.replaces.join(" and ")} back. To replace it deliberately, run \`pulumi up --replace ${urn}\` ` +
+    `(with the resource option deleteBeforeReplace: true if the new one keeps the name); \`pulumi destroy\`, or deleting ` +
+    `the resource from the program, deletes it as before.`
+  );
 }
 
 const toFailures = (failures: CheckFailure[]) =>
@@ -178,6 +189,13 @@ export class HostingProviderService {
   private readonly secrets: Secrets;
   /** The Reads in flight: how many reads the API client's shared requests may expect to gather. */
   private readonly reads = new ReadsInFlight();
+  /** The resources checked since their last Diff: a Diff after a Check plans an operation; one without (a refresh's) does not. */
+  private readonly checked = new Set<string>();
+  /**
+   * What this run's Diffs planned to replace, by URN: the engine replaces a resource only after a
+   * Diff said so, and a targeted replacement (`pulumi up --replace`) never asks Diff.
+   */
+  private readonly replacements = new Map<string, { olds: PropertyMap; news: PropertyMap; replaces: string[] }>();
 
   constructor(private readonly options: ServiceOptions) {
     this.secrets = options.secrets ?? new Secrets();
@@ -370,6 +388,7 @@ export class HostingProviderService {
   check: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
     const { spec } = this.resource(typeOf(request));
     const news = this.unmarshal(request.getNews());
+    this.checked.add(request.getUrn());
     const { inputs, failures } = checkInputs(spec, news.values, { packageName: pkg.name, config: this.config, secretPaths: news.secrets });
     return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
@@ -379,13 +398,39 @@ export class HostingProviderService {
     const { spec } = this.resource(typeOf(request));
     const olds = this.unmarshal(request.getOlds()).values;
     const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()).values : olds;
-    return diffResponse(diffInputs(spec, olds, this.unmarshal(request.getNews()).values, oldInputs, request.getIgnorechangesList()));
+    const news = this.unmarshal(request.getNews()).values;
+    const diff = diffInputs(spec, olds, news, oldInputs, request.getIgnorechangesList());
+    const urn = request.getUrn();
+    const planning = this.checked.delete(urn);
+    if (planning && diff.replaces.length > 0) this.replacements.set(urn, { olds, news, replaces: diff.replaces });
+    else this.replacements.delete(urn);
+    return diffResponse(diff);
   };
+
+  /**
+   * A replacement planned by this run's Diff may not destroy data (a database, a volume), nor break
+   * a rule of the live world (`judge`): refused here, before any write, at a preview and for real.
+   */
+  private async judged(request: { getUrn(): string; getTimeout(): number }, declaration: ResourceDeclaration, proposal: Proposal<any, any>): Promise<void> {
+    const urn = request.getUrn();
+    const replacing = proposal.operation === "replacement" ? this.replacements.get(urn) : undefined;
+    if (replacing && declaration.dataAtStake) throw new InputError(dataLoss(declaration.dataAtStake(replacing.olds), replacing, urn));
+    const judge = declaration.lifecycle.judge;
+    // Unknowns (a preview) are judged at apply time; so is everything when the provider cannot reach the API yet.
+    if (!judge || containsUnknown(proposal.news) || !this.configured?.client) return;
+    const refusal = await this.operation(urn, operationTimeoutMs(request.getTimeout()), (ctx) => judge(ctx, proposal));
+    if (refusal) throw new InputError(refusal);
+  }
 
   create: Handler<provproto.CreateRequest, provproto.CreateResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
     const inputs = this.unmarshal(request.getProperties());
     this.refuseUnchecked(spec, inputs);
+    // A Check's plan ends with the operation it planned (so a refresh's Diff after it plans nothing).
+    this.checked.delete(request.getUrn());
+    const replacing = this.replacements.get(request.getUrn());
+    const proposal = { operation: replacing ? "replacement" : "create", news: desiredInputs(spec, inputs.values, {}, this.config), olds: replacing?.olds } as const;
+    await this.judged(request, declaration, proposal);
     const response = new provproto.CreateResponse();
     if (request.getPreview()) {
       response.setProperties(this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
@@ -394,10 +439,12 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
       const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
-        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, ctx.config) as any),
+        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, ctx.config) as any, { replacing: replacing?.olds }),
       );
       response.setId(id);
       response.setProperties(record(outputs as PropertyMap));
+      // Made: the old one's delete (create before delete) is no longer part of a plan to judge.
+      this.replacements.delete(request.getUrn());
       return response;
     } catch (err) {
       if (err instanceof PartialFailure) throw resourceInitFailed(this.redact(err.message), err.id, record(err.outputs), this.marshal(inputs.values, spec.fields, inputs.secrets));
@@ -445,8 +492,11 @@ export class HostingProviderService {
     const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
     this.refuseUnchecked(spec, news);
+    this.checked.delete(request.getUrn());
     const refused = refusedChange(spec, olds.values, news.values, request.getIgnorechangesList());
     if (refused) throw new InputError(refused.reason);
+    const id = addressOf(request.getId(), declaration).id;
+    await this.judged(request, declaration, { operation: "update", news: desiredInputs(spec, news.values, oldInputs.values, this.config), olds: olds.values, id });
     const response = new provproto.UpdateResponse();
     if (request.getPreview()) {
       response.setProperties(this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
@@ -474,6 +524,9 @@ export class HostingProviderService {
     const { declaration } = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.getProperties()).values;
     const address = addressOf(request.getId(), declaration);
+    // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
+    const replacing = this.replacements.get(request.getUrn());
+    if (replacing) await this.judged(request, declaration, { operation: "replacement", news: replacing.news, olds: outputs, id: address.id });
     await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };

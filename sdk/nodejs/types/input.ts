@@ -101,7 +101,8 @@ export interface getContainersItem {
      */
     publicUrl?: pulumi.Input<string>;
     /**
-     * Number of instances. Leave it out when autoscaling controls the app.
+     * Number of instances. Leave it out when autoscaling controls the app. An app with a
+     * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
     replicas?: pulumi.Input<number>;
     /**
