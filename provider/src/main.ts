@@ -25,12 +25,13 @@ import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
-import { PROVIDER, SERVER, informationRequested, loadStage, nodeTooOld, prefetchStage, serveFailure, startFailureMessage, type LoadedStage, type SecondStage, type ThirdStage } from "./startup";
+import { PROVIDER, SERVER, usage, informationRequested, loadStage, nodeTooOld, prefetchStage, serveFailure, startFailureMessage, type LoadedStage, type SecondStage, type ThirdStage } from "./startup";
 
+/** What the engine may pass (provider_plugin.go `buildPluginArguments`), and the build's flag; anything else is refused. */
 function cli() {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    strict: false,
+    strict: true,
     allowPositionals: true,
     // --code-cache-out is for the build only (scripts/code-cache.mjs): on exit, write V8 code caches of the second
     // stage (there) and, if it was loaded, of the third (beside it).
@@ -43,10 +44,27 @@ function cli() {
       help: { type: "boolean", short: "h" },
     },
   });
+  // The engine's address (host:port) is the one argument that is not a flag, and comes last.
+  if (positionals.length > 1 || (positionals.length === 1 && !ENGINE_ADDRESS.test(positionals[0]))) {
+    throw new TypeError(`unexpected argument ${JSON.stringify(positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0])}: the only argument is the engine's address (host:port)`);
+  }
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
   const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
   const codeCacheOut = typeof values["code-cache-out"] === "string" ? values["code-cache-out"] : undefined;
   return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true, codeCacheOut, information: informationRequested(values) };
+}
+
+/** `127.0.0.1:34567`, `localhost:34567`, `[::1]:34567`. */
+const ENGINE_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+
+/** The command line, or the usage and exit 2: a plugin started wrongly must not serve forever. */
+function cliOrExit(): ReturnType<typeof cli> {
+  try {
+    return cli();
+  } catch (err) {
+    process.stderr.write(`pulumi-resource-hosting: ${(err as Error).message}\n\n${usage()}`);
+    process.exit(2);
+  }
 }
 
 function listen(server: Server): Promise<number> {
@@ -60,7 +78,7 @@ function listen(server: Server): Promise<number> {
 }
 
 async function main() {
-  const { codeCacheOut, information, ...options } = cli();
+  const { codeCacheOut, information, ...options } = cliOrExit();
   if (information !== undefined) {
     process.stdout.write(information);
     return;
@@ -90,6 +108,8 @@ async function main() {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  // A closed terminal or a supervisor's hang-up ends it the same way: what is in flight is recorded as it is.
+  process.on("SIGHUP", shutdown);
   // The build's training run ends by closing stdin: Windows has no SIGTERM to handle.
   if (codeCacheOut) process.stdin.on("end", shutdown).resume();
 

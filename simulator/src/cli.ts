@@ -33,6 +33,8 @@ An offline simulator of the Container Hosting Service API.
   --link-restarts-consumer
                          a new service link restarts its consumer app (default: the app reads the
                          variables on its next start or restart)
+  --normalizes-unicode   store a container's env and display_name in Unicode NFC, whatever form
+                         they were sent in (default: as sent)
   --error-shape SHAPE    code ({code,message}) | error ({error,request_id}) (default code)
   --rate-limit N         requests per second before 429 RATE_LIMITED; 0 = unlimited (default 0)
   --max-body-bytes N     an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE
@@ -74,6 +76,7 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
       "link-env-in-consumer": { type: "boolean" },
       "apps-require-env": { type: "string" },
       "link-restarts-consumer": { type: "boolean" },
+      "normalizes-unicode": { type: "boolean" },
       "error-shape": { type: "string" },
       "rate-limit": { type: "string" },
       "max-body-bytes": { type: "string" },
@@ -92,6 +95,7 @@ function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; 
     linkEnvInConsumer: values["link-env-in-consumer"],
     appsRequireEnv: list(values["apps-require-env"]),
     linkRestartsConsumer: values["link-restarts-consumer"],
+    normalizesUnicode: values["normalizes-unicode"],
     errorShape: values["error-shape"],
     rateLimitPerSecond: number("rate-limit", values["rate-limit"]),
     maxRequestBodyBytes: number("max-body-bytes", values["max-body-bytes"]),

@@ -22,6 +22,7 @@ export const DEFAULT_SWITCHES: Readonly<Switches> = Object.freeze({
   linkEnvInConsumer: false,
   appsRequireEnv: [],
   linkRestartsConsumer: false,
+  normalizesUnicode: false,
   billing: "ok",
   capacityGb: 1000,
   errorShape: "code",

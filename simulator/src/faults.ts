@@ -4,7 +4,7 @@ import type { Reply } from "./context";
 import type { Fault, FaultKind } from "./types";
 
 const KINDS: readonly FaultKind[] = [
-  "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect",
+  "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect", "omit_record", "ignored",
 ];
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -80,6 +80,10 @@ export function checkFault(value: unknown): Fault {
       throw new Error(`fault.location: must be a URL or a path for the Location header (default: the same path on ${ELSEWHERE})`);
     }
   }
+  if (fault.kind === "ignored" && fault.status !== undefined && !isStatusBetween(fault.status, 200, 299)) {
+    throw new Error("fault.status: must be the 2xx status to answer with (default 204)");
+  }
+  if (fault.kind === "omit_record" && fault.id !== undefined && typeof fault.id !== "string") throw new Error("fault.id: must be a record's id");
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");
   }
@@ -92,6 +96,25 @@ export function chosenAnswer(fault: Fault): Reply {
   const headers = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   return { status: fault.status ?? 200, text: fault.body ?? "", headers: { "content-type": "application/json", ...headers } };
 }
+
+/**
+ * An omit_record fault's answer: the API's list answer (an array, or an object holding one) without
+ * the record of that id (or its first), as a list that is behind would answer. Other answers pass.
+ */
+export function withoutRecord(reply: Reply, fault: Fault): Reply {
+  if (reply.status !== 200 || reply.json === undefined) return reply;
+  const omit = (records: unknown[]) => {
+    const index = fault.id === undefined ? 0 : records.findIndex((r) => (r as { id?: unknown })?.id === fault.id);
+    return index < 0 ? records : records.filter((_, i) => i !== index);
+  };
+  if (Array.isArray(reply.json)) return { ...reply, json: omit(reply.json) };
+  const json = reply.json as Record<string, unknown>;
+  const key = Object.keys(json).find((k) => Array.isArray(json[k]));
+  return key === undefined ? reply : { ...reply, json: { ...json, [key]: omit(json[key] as unknown[]) } };
+}
+
+/** What an ignored fault answers, without acting: its 2xx (default 204), no body. */
+export const ignoredAnswer = (fault: Fault): Reply => ({ status: fault.status ?? 204 });
 
 /** What a redirect fault sends instead of acting: its status and a Location, no body. */
 export function redirectAnswer(fault: Fault, target: string): Reply {

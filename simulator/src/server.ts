@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
 import type { Core } from "./core";
-import { chosenAnswer, redirectAnswer } from "./faults";
+import { chosenAnswer, ignoredAnswer, redirectAnswer, withoutRecord } from "./faults";
 import { hugeBodyChunks, writeChunks } from "./hugeBody";
 import type { Fault, SimulatorControl } from "./types";
 
@@ -78,9 +78,11 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
       await sendHugeBody(res, fault, requestId);
       return;
     }
-    const reply =
-      (fault && core.faultReply(fault, requestId)) ??
-      core.handleApi(method, path, req.headers.authorization, rawBody, requestId);
+    const acted =
+      fault?.kind === "ignored"
+        ? ignoredAnswer(fault)
+        : ((fault && core.faultReply(fault, requestId)) ?? core.handleApi(method, path, req.headers.authorization, rawBody, requestId));
+    const reply = fault?.kind === "omit_record" ? withoutRecord(acted, fault) : acted;
     if (fault?.kind === "reset_after") {
       record("reset", reply.status);
       req.socket.destroy();
@@ -89,7 +91,8 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     if (fault?.kind === "respond_after") {
       const answer = chosenAnswer(fault);
       record(answer.status, reply.status);
-      send(res, answer, requestId);
+      if (answer.status === 204 && answer.text) sendBodyAfter204(res, answer, requestId);
+      else send(res, answer, requestId);
       return;
     }
     record(reply.status);
@@ -171,6 +174,17 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
   const { headers, payload } = render(reply, requestId);
   res.writeHead(reply.status, headers);
   res.end(payload);
+}
+
+/**
+ * A 204 that carries a body, which Node's own response never sends (it drops the body): written
+ * on the socket as a broken server would, with its Content-Length, and the connection closed.
+ */
+function sendBodyAfter204(res: ServerResponse, reply: Reply, requestId: string): void {
+  const payload = reply.text ?? "";
+  const headers = { "x-request-id": requestId, ...reply.headers, "content-length": String(Buffer.byteLength(payload)), connection: "close" };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  res.socket?.end(`HTTP/1.1 204 No Content\r\n${head}\r\n${payload}`);
 }
 
 /**

@@ -36,6 +36,7 @@ const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (va
     expected: 'a list of environment variable names such as ["DATABASE_URL"]',
   },
   linkRestartsConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
+  normalizesUnicode: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   billing: { ok: (v) => BILLING.includes(v as BillingState), expected: `one of ${BILLING.join(", ")}` },
   capacityGb: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
   errorShape: { ok: (v) => v === "code" || v === "error", expected: "code or error" },

@@ -26,6 +26,8 @@ export interface Switches {
   appsRequireEnv: string[];
   /** A new service link restarts its consumer (a container that is not stopped), which picks up the variables. */
   linkRestartsConsumer: boolean;
+  /** The API stores a container's env (keys and values) and display_name in Unicode NFC, whatever form it was sent in. */
+  normalizesUnicode: boolean;
   billing: BillingState;
   /** Total volume GB one user can reserve. */
   capacityGb: number;
@@ -38,7 +40,9 @@ export interface Switches {
 
 export type BillingState = "ok" | "insufficient_balance" | "not_initialized" | "suspended";
 
-export type FaultKind = "status" | "rate_limit" | "reset_before" | "reset_after" | "latency" | "respond_after" | "huge_body" | "redirect";
+export type FaultKind =
+  | "status" | "rate_limit" | "reset_before" | "reset_after" | "latency" | "respond_after" | "huge_body" | "redirect"
+  | "omit_record" | "ignored";
 
 export interface Fault {
   kind: FaultKind;
@@ -59,6 +63,8 @@ export interface Fault {
   withLength?: boolean;
   /** "redirect": where it points (default the same path on https://elsewhere.example.com). */
   location?: string;
+  /** "omit_record": the id of the record a list answer leaves out (an eventually consistent list); default: its first. */
+  id?: string;
   times?: number;
 }
 

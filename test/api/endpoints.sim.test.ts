@@ -5,6 +5,7 @@ import {
   ConflictError,
   ForbiddenError,
   NotFoundError,
+  ProjectNotVisibleError,
   PaymentRequiredError,
   ResponseValidationError,
   isApiError,
@@ -28,7 +29,7 @@ describe("containers (4.1)", () => {
     await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const list = await c.of(services).list(P);
     expect(list.map((s) => s.name)).toEqual(["web"]);
-    await expect(c.of(services).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.of(services).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(ProjectNotVisibleError);
   });
 
   test("create: returns the service record; a mutable tag is BAD_IMAGE; a taken name is 409", async () => {
@@ -241,6 +242,6 @@ describe("volumes (4.5)", () => {
     expect(isApiError(rwo, "RWO_REPLICA_LIMIT")).toBe(true);
     await expect(c.of(volumes).act(P, "00000000-0000-4000-8000-00000000dead", "detach", { body: { containerId: web.id } })).rejects.toBeInstanceOf(NotFoundError);
     await expect(c.of(volumes).delete(P, "00000000-0000-4000-8000-00000000dead")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(c.of(volumes).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(c.of(volumes).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(ProjectNotVisibleError);
   });
 });

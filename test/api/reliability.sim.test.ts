@@ -7,6 +7,7 @@ import {
   ApiError,
   NetworkError,
   NotFoundError,
+  ProjectNotVisibleError,
   RateLimitedError,
   ServerError,
   RequestTimeoutError,
@@ -50,10 +51,11 @@ describe("retries", () => {
   test("a connection reset on a GET is retried", async () => {
     const c = h.alice();
     await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    const mark = h.sim.control.requests().length;
     h.sim.control.injectFault({ kind: "reset_before", method: "GET", path: "/containers$" });
     const list = await c.of(services).list(P);
     expect(list).toHaveLength(1);
-    const gets = h.sim.control.requests().filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
+    const gets = h.sim.control.requests().slice(mark).filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
     expect(gets.map((r) => r.status)).toEqual(["reset", 200]);
     expect(h.lines.some((l) => /GET .*containers -> \w+ after/.test(l))).toBe(true);
   });
@@ -208,16 +210,19 @@ describe("errors", () => {
     expect(e.message).toContain(`(HTTP 404, request ${logged.requestId})`);
   });
 
-  test("ownership: bob reads alice's resources as NotFoundError", async () => {
+  test("ownership: bob reads alice's resources as NotFoundError, and alice's project as one he cannot see", async () => {
     const alice = h.alice();
     const bob = h.bob();
     const s = await alice.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     const r = await alice.of(registries).create(undefined, { name: "ghcr", host: "ghcr.io" });
     const v = await alice.of(volumes).create(P, { name: "data", sizeGb: 1 });
-    await expect(bob.of(services).list(P)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(serviceById(bob, P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(bob.of(services).list(P)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+    await expect(serviceById(bob, P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
     await expect(bob.of(services).update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.of(services).delete(P, s.id)).rejects.toBeInstanceOf(NotFoundError);
+    // A 404 that could be the project's is checked against the project's list: nothing reads as deleted.
+    await expect(bob.of(services).delete(P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+    await expect(bob.of(volumes).find(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+    await expect(bob.of(volumes).delete(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
     await expect(bob.of(registries).get(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(bob.of(registries).delete(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(bob.of(volumes).get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -394,7 +399,8 @@ describe("fresh shared reads (loader.ts)", () => {
     const late = serviceById(c, P, s.id);
     expect((await early)?.image).toBe(IMAGE);
     expect((await late)?.image).toBe(IMAGE2);
-    expect(h.seen("GET", CONTAINERS)).toBe(2);
+    // The create's list of what was there before it, then one list for each read.
+    expect(h.seen("GET", CONTAINERS)).toBe(3);
   });
 
   test("what readers share cannot be changed by one of them: the answer is frozen", async () => {

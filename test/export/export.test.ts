@@ -329,7 +329,7 @@ describe("hosting-export's configuration and failures", () => {
     const run = await runExport(["--project", BOB.projects[0], "--out", "-"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/NOT_FOUND: .*\(is 00000000-0000-4000-8000-000000000b0b a project of the token's user\?/);
+    expect(run.stderr).toMatch(/project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it/);
   });
 
   test("a file that cannot be written exits 1", async () => {

@@ -280,9 +280,10 @@ export class Plugin {
     return { properties: response.getProperties()?.toJavaScript() ?? {} };
   }
 
-  async delete(type: string, name: string, id: string, properties: Record<string, unknown>, oldInputs: Record<string, unknown> = {}) {
+  async delete(type: string, name: string, id: string, properties: Record<string, unknown>, oldInputs: Record<string, unknown> = {}, options: { timeout?: number } = {}) {
     const request = addressed(new provproto.DeleteRequest(), type, name);
     request.setId(id);
+    request.setTimeout(options.timeout ?? 0);
     request.setProperties(struct(properties));
     request.setOldInputs(struct(oldInputs));
     await this.call("delete", request);

@@ -137,11 +137,11 @@ describe("the wrong kind", () => {
 });
 
 describe("another user's project", () => {
-  test("a lookup there finds nothing, and says so in the lookup's terms", async () => {
+  test("a lookup there fails, saying the token cannot see the project (not that nothing is there)", async () => {
     const project = BOB.projects[0];
     for (const args of [{ name: "web", projectId: project }, { id: ids.web, projectId: project }]) {
       await expect(failureOf("getContainer", args)).resolves.toMatchObject({
-        details: expect.stringMatching(new RegExp(`^no container with .* in project ${project} \\(or it belongs to another user\\)`)),
+        details: expect.stringMatching(new RegExp(`project ${project} reads as 404 NOT_FOUND: the token cannot see it`)),
       });
     }
   });
@@ -204,8 +204,11 @@ describe("getVolumes", () => {
     expect(plain(result.volumes)).toEqual([expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT })]);
   });
 
-  test("a project that is not the user's is NOT_FOUND, with the API's code", async () => {
-    await expect(failureOf("getVolumes", { projectId: BOB.projects[0] })).resolves.toMatchObject({ code: 5, details: expect.stringContaining("NOT_FOUND") });
+  test("a project that is not the user's fails as one the token cannot see, with the API's code", async () => {
+    await expect(failureOf("getVolumes", { projectId: BOB.projects[0] })).resolves.toMatchObject({
+      code: 9,
+      details: expect.stringMatching(/the token cannot see it.*NOT_FOUND/),
+    });
   });
 });
 

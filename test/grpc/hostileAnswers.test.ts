@@ -42,6 +42,8 @@ describe("a create whose outcome is unknown is never orphaned", () => {
     // The first attempt acts, and its connection is cut; the lookup's list does not show the app yet (a lagging
     // read); the POST sent again meets the name the first one took, and the lookup after that 409 finds it.
     fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
+    // (The list a create reads first, of what was there before it, goes through.)
+    fixture.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 0 });
     fixture.sim.control.injectFault({ kind: "respond_after", method: "GET", path: "/containers$", status: 200, body: "[]" });
     const mark = fixture.mark();
     const state = await engine().created(CONTAINER, "retried", { name: "retried", image: IMAGE });

@@ -1,5 +1,7 @@
-// Ownership: another user's token gets the API's 404 for alice's resources. The provider reads
-// them as gone (an empty id), never as its own, whichever way the id is given.
+// Ownership: another user's token gets the API's 404 for alice's resources, and for alice's project.
+// The provider never reads them as its own; and since the 404 of a project the token cannot see is
+// no proof that anything in it was deleted, a Read there fails (a swapped CI token must not empty
+// the stack). Registries are the user's, outside projects: another user's token reads them as gone.
 import { ALICE, BOB, startSimulator, type Simulator } from "../../simulator/src";
 import { Plugin, secret } from "./engine";
 
@@ -32,23 +34,42 @@ afterAll(async () => {
   await sim?.close();
 });
 
-describe.each(["web", "db", "data", "ghcr"])("alice's %s, seen with bob's token", (key) => {
-  test("a refresh with alice's state reads it as gone", async () => {
+const NOT_VISIBLE = new RegExp(`project ${ALICE_PROJECT} reads as 404 NOT_FOUND: the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`);
+
+describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) => {
+  test("a refresh with alice's state fails, naming the project the token cannot see: nothing leaves the stack", async () => {
     const r = mine[key];
-    const read = await bob.read(r.type, key, r.id, r.outputs, r.inputs);
-    expect(read).toEqual({ id: "", properties: {}, inputs: {} });
+    await expect(bob.read(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
   });
 
-  test("an import by id, and by <alice's project>/<id>, finds nothing", async () => {
+  test("an import by id finds nothing in bob's project; by <alice's project>/<id> it fails the same way", async () => {
     const r = mine[key];
-    for (const id of [r.id, `${ALICE_PROJECT}/${r.id}`]) {
-      expect((await bob.read(r.type, key, id)).id).toBe("");
-    }
+    expect((await bob.read(r.type, key, r.id)).id).toBe("");
+    await expect(bob.read(r.type, key, `${ALICE_PROJECT}/${r.id}`)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
+  });
+
+  test("a destroy with bob's token fails the same way, and deletes nothing", async () => {
+    const r = mine[key];
+    await expect(bob.delete(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
+    expect((await alice.read(r.type, key, r.id, r.outputs, r.inputs)).id).toBe(r.id);
   });
 
   test("alice still reads it as hers", async () => {
     const r = mine[key];
     expect((await alice.read(r.type, key, r.id, r.outputs, r.inputs)).id).toBe(r.id);
+  });
+});
+
+describe("alice's registry, seen with bob's token (registries are the user's: a 404 cannot be told from a deletion)", () => {
+  test("a refresh reads it as gone, and an import finds nothing", async () => {
+    const r = mine.ghcr;
+    expect(await bob.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).toEqual({ id: "", properties: {}, inputs: {} });
+    expect((await bob.read(r.type, "ghcr", r.id)).id).toBe("");
+  });
+
+  test("alice still reads it as hers", async () => {
+    const r = mine.ghcr;
+    expect((await alice.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).id).toBe(r.id);
   });
 });
 
@@ -61,8 +82,8 @@ test("bob cannot change alice's container: the update fails with the API's NOT_F
   expect(sim.control.snapshot().services.find((s) => s.id === r.id)?.image).toBe(IMAGE);
 });
 
-test("bob's delete of alice's container deletes nothing (to bob it is already gone)", async () => {
+test("bob's delete of alice's container with bob's own project deletes nothing (to bob it is already gone there)", async () => {
   const r = mine.web;
-  await bob.delete(r.type, "web", r.id, r.outputs, r.inputs);
+  await bob.delete(r.type, "web", r.id, { ...r.outputs, projectId: BOB_PROJECT }, r.inputs);
   expect(sim.control.snapshot().services.some((s) => s.id === r.id)).toBe(true);
 });

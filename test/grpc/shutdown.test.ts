@@ -29,7 +29,7 @@ async function until(condition: () => boolean) {
   if (!condition()) throw new Error("timed out");
 }
 
-test.each(["SIGTERM", "SIGINT"] as const)("%s while a create's request is in flight: the create answers with the id, then the plugin exits 0", (signal) =>
+test.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("%s while a create's request is in flight: the create answers with the id, then the plugin exits 0", (signal) =>
   withPlugin(async (plugin) => {
     const name = `web-${signal.toLowerCase()}`;
     // The server acts at once but answers 1.5 s later: the request is in flight when the signal comes.

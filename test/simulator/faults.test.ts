@@ -147,3 +147,50 @@ describe("rate limit switch", () => {
     expect(h.sim.control.snapshot().services.map((s) => s.name)).toEqual(["web"]);
   });
 });
+
+describe("faults of a lagging or careless API (issue 30)", () => {
+  const h = useSimulator();
+
+  test("omit_record: one list answer leaves out the record of that id (or the first); the next is whole", async () => {
+    const a = await createContainer(h.alice, { name: "a" });
+    const b = await createContainer(h.alice, { name: "b" });
+    h.sim.control.injectFault({ kind: "omit_record", method: "GET", path: "/containers$", id: b.id });
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([a.id]);
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
+    await createContainer(h.alice, { name: "c" });
+    await h.alice.post(p("/service-links"), { consumer_service_id: a.id, provider_service_id: b.id });
+    h.sim.control.injectFault({ kind: "omit_record", method: "GET", path: "/service-links$" });
+    expect((await h.alice.get(p("/service-links"))).body).toEqual({ links: [] });
+  });
+
+  test("ignored: a DELETE answered 204 that leaves the record", async () => {
+    const a = await createContainer(h.alice);
+    h.sim.control.injectFault({ kind: "ignored", method: "DELETE" });
+    expect((await h.alice.call("DELETE", p(`/containers/${a.id}`))).status).toBe(204);
+    expect(h.sim.control.snapshot().services.map((s) => s.id)).toEqual([a.id]);
+  });
+
+  test("respond_after with a 204 and a body sends both, as a broken server does (fetch reads the 204 and no body)", async () => {
+    const a = await createContainer(h.alice);
+    h.sim.control.injectFault({ kind: "respond_after", method: "DELETE", status: 204, body: "oops" });
+    const res = await h.alice.call("DELETE", p(`/containers/${a.id}`)).catch((err: Error) => err);
+    expect(res instanceof Error || (res as { status: number }).status === 204).toBe(true);
+    expect(h.sim.control.snapshot().services).toEqual([]);
+  });
+
+  test("bad fields are refused, naming them", () => {
+    expect(() => h.sim.control.injectFault({ kind: "ignored", status: 500 })).toThrow(/fault.status: must be the 2xx status/);
+  });
+});
+
+describe("normalizesUnicode", () => {
+  const h = useSimulator({ normalizesUnicode: true });
+
+  test("a container's env and display_name are stored in NFC, whatever was sent; off, as sent", async () => {
+    const a = await createContainer(h.alice, { env: { GREETING: "cafe\u0301" }, display_name: "Cafe\u0301" });
+    expect(a).toMatchObject({ env: { GREETING: "caf\u00e9" }, display_name: "Caf\u00e9" });
+    h.sim.control.setSwitches({ normalizesUnicode: false });
+    const b = await createContainer(h.alice, { name: "b", env: { GREETING: "cafe\u0301" } });
+    expect(b.env).toEqual({ GREETING: "cafe\u0301" });
+  });
+});

@@ -13,7 +13,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
-import { AbortedError, InvalidIdError, isNotFound } from "./errors";
+import { AbortedError, InvalidIdError, ProjectNotVisibleError, UnusableIdError, isNotFound, outcomeUnknown } from "./errors";
 import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshList, FreshLookups, Gathering, PerKey, readConsistency, type Demand, type ReadPrices } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
@@ -64,8 +64,11 @@ export interface CreatedLookup<R, L> {
   match(listed: L, body: Record<string, any>): boolean;
   /**
    * What proves a matching record was made by this create:
-   * - `createdAt`: the server created it (by its own clock, from its Date header) after this create was first sent;
-   * - `absentBefore`: no matching record was listed just before the create was sent (a list read before every create);
+   * - `createdAt`: it was not listed just before the create was sent, and the server created it (by its own
+   *   clock, from its Date header) after it was sent. The time alone cannot tell our record from one another
+   *   stack made a moment before; the list can, and the time closes the gap between the list and the POST;
+   * - `absentBefore`: no matching record was listed just before the create was sent.
+   * Both cost one list before a create, shared by the creates in flight together (one fresh list).
    * - `identical`: any matching record is as good as one made now (a link: it has nothing of its own to overwrite).
    */
   proof: "createdAt" | "absentBefore" | "identical";
@@ -174,15 +177,16 @@ export class CollectionApi<R, L> {
    * client has written anything since it was taken.
    */
   async list(projectId: string | undefined, opts: CallOptions = {}): Promise<readonly L[]> {
-    return (await this.listAnswer(projectId, opts)).all();
+    return (await this.visible(projectId, () => this.listAnswer(projectId, opts))).all();
   }
 
-  private listAnswer(projectId: string | undefined, opts: CallOptions): Promise<ListAnswer<L>> {
+  /** `snapshot`: this run's list (hosting:readConsistency), where a fresh one is not needed. */
+  private listAnswer(projectId: string | undefined, opts: CallOptions, snapshot = readConsistency.getStore() === "snapshot"): Promise<ListAnswer<L>> {
     const path = this.base(projectId);
     this.listShape();
-    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true });
+    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) });
     const scope = projectId ?? "";
-    return raceSignal(readConsistency.getStore() === "snapshot" ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside), opts.signal, aborted);
+    return raceSignal(snapshot ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside), opts.signal, aborted);
   }
 
   /**
@@ -191,11 +195,31 @@ export class CollectionApi<R, L> {
    * the collection has GETs by id; else from the list.
    */
   async find(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | L | undefined> {
-    if (!this.collection.readById || readConsistency.getStore() === "snapshot") {
-      return (await this.listAnswer(projectId, opts)).withId(id);
-    }
-    const aborted = () => new AbortedError({ method: "GET", path: `${this.base(projectId)}/${segment(id)}`, mayHaveReachedServer: true });
+    const first = await this.visible(projectId, () => this.findOnce(projectId, id, opts, readConsistency.getStore() === "snapshot"));
+    if (first !== undefined) return first;
+    // Gone only after a second look, with a fresh request: one answer that omits a record (an
+    // eventually consistent list, a replica behind) is no proof.
+    const second = await this.visible(projectId, () => this.findOnce(projectId, id, opts, false));
+    // A GET by id answers 404 for a project the token cannot see, too: its list tells which.
+    if (second === undefined && this.collection.readById && this.collection.scope === "project") await this.list(projectId, opts);
+    return second;
+  }
+
+  private findOnce(projectId: string | undefined, id: string, opts: CallOptions, snapshot: boolean): Promise<R | L | undefined> {
+    if (!this.collection.readById || snapshot) return this.listAnswer(projectId, opts, snapshot).then((answer) => answer.withId(id));
+    const path = `${this.base(projectId)}/${segment(id)}`;
+    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) ?? this.t.lastFailure("GET", this.base(projectId)) });
     return raceSignal(this.lookups.get(projectId ?? "").read(id), opts.signal, aborted);
+  }
+
+  /** A project collection's list that answers 404 is the project the token cannot see, never a record gone. */
+  private async visible<T>(projectId: string | undefined, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (err) {
+      if (this.collection.scope === "project" && projectId !== undefined && isNotFound(err) && err.path === this.base(projectId)) throw new ProjectNotVisibleError(projectId, err);
+      throw err;
+    }
   }
 
   /** This run's list of a project: taken once, and again only after this client has written something. */
@@ -233,11 +257,12 @@ export class CollectionApi<R, L> {
     const lookup = this.collection.created as CreatedLookup<R, { id: string }> | undefined;
     const where = lookup?.in ? this.client.of(lookup.in) : (this as unknown as CollectionApi<R, { id: string }>);
     const matching = async (o: CallOptions) => (await where.list(projectId, o)).filter((record) => lookup!.match(record, body));
-    const before = lookup?.proof === "absentBefore" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
+    const before = lookup && lookup.proof !== "identical" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
     const sentAt = Date.now();
     const ours = (record: { id: string }): boolean => {
       if (lookup!.proof === "identical") return true;
-      if (before) return !before.has(record.id);
+      if (before!.has(record.id)) return false;
+      if (lookup!.proof === "absentBefore") return true;
       const created = Date.parse(lookup!.createdAt?.(record) ?? "");
       const offset = this.t.serverClockOffsetMs;
       return Number.isFinite(created) && offset !== undefined && created >= sentAt + offset - CLOCK_SLACK_MS;
@@ -251,7 +276,24 @@ export class CollectionApi<R, L> {
         const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
         return value === undefined ? undefined : { value };
       });
-    return this.t.request({ ...opts, method: "POST", path: this.base(projectId), body: toWire(body), response: { kind: "json", schema: this.collection.record }, recover });
+    const made = await this.t.request({ ...opts, method: "POST", path: this.base(projectId), body: toWire(body), response: { kind: "json", schema: this.collection.record }, recover });
+    const id = (made as { id?: unknown; service?: { id?: unknown } }).service?.id ?? (made as { id?: unknown }).id;
+    if (typeof id === "string") this.usableId(id, body);
+    return made;
+  }
+
+  /** An id the API answered a create with, checked before anything uses it in a path or records it. */
+  private usableId(id: string, body: Record<string, unknown>): void {
+    try {
+      segment(id);
+    } catch (err) {
+      const what = `${this.collection.path}${typeof body.name === "string" ? ` "${body.name}"` : ""}`;
+      throw new UnusableIdError(
+        `the API answered the create of ${what} with the id ${JSON.stringify(id)}, which is not an id (${(err as InvalidIdError).why}), so ` +
+          `it is neither used nor recorded. The record may exist on the platform: find its id (a get… function, or the portal) and ` +
+          `adopt it with \`pulumi import\`, or delete it there and run \`pulumi up\` again.`,
+      );
+    }
   }
 
   update(projectId: string | undefined, id: string, body: object, opts: CallOptions = {}): Promise<R> {
@@ -260,8 +302,16 @@ export class CollectionApi<R, L> {
     return this.t.request({ ...opts, method, path: `${this.base(projectId)}/${segment(id)}`, body: toWire(body), response: { kind: "json", schema: this.collection.record } });
   }
 
-  delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
-    return this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });
+  /** A 404 means already gone, unless the project itself reads as 404 (then ProjectNotVisibleError: nothing may leave the stack). */
+  async delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
+    try {
+      await this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });
+    } catch (err) {
+      if (isNotFound(err) && this.collection.scope === "project") await this.list(projectId, opts);
+      // An answer lost or unreadable (a 204 that carries a body): the delete is done if the record is gone.
+      if (outcomeUnknown(err) && (await this.find(projectId, id, opts)) === undefined) return;
+      throw err;
+    }
   }
 
   /** GET <path>/{id}/<what> as text (an app's logs). */

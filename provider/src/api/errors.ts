@@ -15,7 +15,9 @@
 //   │   └─ AbortedError              the caller's AbortSignal fired
 //   ├─ ResponseValidationError       a 2xx body that does not match the wire schema
 //   ├─ SizeLimitError                a request or an answer larger than the client sends or reads
-//   └─ InvalidIdError                an id that cannot be a path segment (nothing was sent)
+//   ├─ InvalidIdError                an id that cannot be a path segment (nothing was sent)
+//   ├─ UnusableIdError               a create answered with an id that cannot be one
+//   └─ ProjectNotVisibleError        a project's list reads as 404: the token cannot see it
 //
 // Every ApiError is built by `createApiError`, the single factory that reads both error
 // body shapes of the API document (section 7) and the `x-request-id` header.
@@ -75,6 +77,23 @@ export class UnauthorizedError extends ApiError {}
 export class PaymentRequiredError extends ApiError {}
 export class ForbiddenError extends ApiError {}
 export class NotFoundError extends ApiError {}
+
+/**
+ * A project's own list answered 404. The API answers so both for a project that does not exist
+ * and for one the token may not see (section 5.4), so nothing in it may be read as deleted: a
+ * refresh with another account's token would empty the stack.
+ */
+export class ProjectNotVisibleError extends HostingApiClientError {
+  constructor(readonly projectId: string, cause: NotFoundError) {
+    super(
+      `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not ` +
+        `exist and for one the token's user may not see), so nothing in it is reported as deleted. Check hosting:token (another ` +
+        `account's token, a CI secret swapped?) and hosting:projectId. If the project really is gone, remove its resources from ` +
+        `the stack with \`pulumi state delete <urn>\`. (${cause.message})`,
+      { cause },
+    );
+  }
+}
 export class ConflictError extends ApiError {}
 export class RateLimitedError extends ApiError {}
 export class ServerError extends ApiError {}
@@ -123,8 +142,10 @@ export class RequestTimeoutError extends NetworkError {
 }
 
 export class AbortedError extends NetworkError {
-  constructor(init: Omit<NetworkErrorInit, "code" | "detail">) {
-    super({ ...init, code: "ABORT_ERR", detail: "the operation was aborted by the caller" });
+  /** `after`: the last attempt's failure, when the caller gave up while retrying (a deadline says what it was). */
+  constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { after?: Error }) {
+    const after = init.after ? `, after the last attempt failed: ${init.after.message}` : "";
+    super({ ...init, code: "ABORT_ERR", detail: `the operation was aborted by the caller${after}` });
   }
 }
 
@@ -153,10 +174,13 @@ const mebibytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes 
 
 /** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
 export class InvalidIdError extends HostingApiClientError {
-  constructor(what: string, value: unknown, why: string) {
+  constructor(what: string, value: unknown, readonly why: string) {
     super(`${JSON.stringify(value)} is not a valid ${what}: ${why}; use the id the API assigned (a UUID)`);
   }
 }
+
+/** A create answered with an id that cannot be one (`..`, `a/../b`, empty): never used in a path, never recorded. */
+export class UnusableIdError extends HostingApiClientError {}
 
 export class ResponseValidationError extends HostingApiClientError {
   readonly method: string;

@@ -83,7 +83,9 @@ export function parseBaseUrl(baseUrl: string): { origin: string; prefix: string 
     throw new ClientConfigError(`baseUrl must start with https:// (got ${url.protocol}//)`);
   }
   if (url.search || url.hash) throw new ClientConfigError("baseUrl must not carry a query string or fragment");
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "") };
+  // Every path of the API starts with /v1 (document section 9), which the client adds: a base URL
+  // copied with it (https://api.example.com/v1) means the same API, not /v1/v1.
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "") };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -132,7 +132,21 @@ export class Transport {
   }
 
   request<T>(spec: RequestSpec<T>): Promise<T> {
-    return this.loop(spec);
+    return this.tracked(spec);
+  }
+
+  /** The attempts of one request, whose last failure is known while it is retried. */
+  private tracked<T>(spec: RequestSpec<T>): Promise<T> {
+    const key = `${spec.method} ${spec.path}`;
+    return this.loop(spec, (failure) => this.retrying.set(key, failure)).finally(() => this.retrying.delete(key));
+  }
+
+  /** The last failed attempt of each request still retrying (`GET /v1/…`), so that a caller who gives up can say what it was. */
+  private readonly retrying = new Map<string, HostingApiClientError>();
+
+  /** Why the request to `path` was still being retried, if it was: a caller that gives up names it (a 503, a reset). */
+  lastFailure(method: string, path: string): HostingApiClientError | undefined {
+    return this.retrying.get(`${method} ${path}`);
   }
 
   /** How many answers were 429 since `since` (epoch ms): what held up an operation that ran out of time. */
@@ -151,7 +165,7 @@ export class Transport {
    * that one caller giving up does not fail the others; `awaitShared` gives each its own.
    */
   shared<T>(spec: Omit<RequestSpec<T>, "method" | "recover" | "signal">): Promise<T> {
-    return this.loop<T>({ ...spec, method: "GET" });
+    return this.tracked<T>({ ...spec, method: "GET" });
   }
 
   private log(line: string): void {
@@ -164,7 +178,7 @@ export class Transport {
     }
   }
 
-  private async loop<T>(spec: RequestSpec<T>): Promise<T> {
+  private async loop<T>(spec: RequestSpec<T>, failed: (failure: HostingApiClientError) => void = () => {}): Promise<T> {
     const { method, path } = spec;
     if (method !== "GET") this.writes++;
     const requestTimeoutMs = spec.requestTimeoutMs ?? this.opts.requestTimeoutMs;
@@ -185,7 +199,9 @@ export class Transport {
     let mayHaveActed = false;
     // A read is aborted at once; a write in flight never is (see the top of this file).
     const attemptSignal = method === "GET" ? spec.signal : undefined;
-    const aborted = () => new AbortedError({ method, path, mayHaveReachedServer: mayHaveActed });
+    /** The last attempt's failure: an operation that runs out of time while retrying says what it was (a 503, a reset). */
+    let lastFailure: HostingApiClientError | undefined;
+    const aborted = () => new AbortedError({ method, path, mayHaveReachedServer: mayHaveActed, after: lastFailure });
     /** The caller gave up between steps: settle an unknown outcome first, then stop. */
     const abandon = async (): Promise<T> => {
       if (method === "GET") throw aborted();
@@ -280,6 +296,8 @@ export class Transport {
         this.log(`${method} ${path} -> ${failure!.message}`);
       }
       failure = failure!;
+      lastFailure = failure;
+      failed(failure);
       /** The server answered that it did it: a lookup that finds nothing must not send it again. */
       const acted = (res !== undefined && res.status < 300) || (failure instanceof SizeLimitError && (failure.status ?? 0) < 300);
 

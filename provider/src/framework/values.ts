@@ -31,16 +31,25 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Structural equality of JSON values; key order does not matter. */
+/**
+ * Structural equality of JSON values; key order does not matter, and strings compare in Unicode's
+ * NFC form: an API that normalizes what it stores (NFD in, NFC back) must not read as drift.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a === "string" && typeof b === "string") return a.normalize("NFC") === b.normalize("NFC");
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((item, i) => deepEqual(item, b[i]));
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a).filter((k) => a[k] !== undefined);
     const otherKeys = Object.keys(b).filter((k) => b[k] !== undefined);
-    return keys.length === otherKeys.length && keys.every((k) => deepEqual(a[k], b[k]));
+    if (keys.length !== otherKeys.length) return false;
+    if (keys.every((k) => deepEqual(a[k], b[k]))) return true;
+    // Keys in another normal form (a name normalized by the API) are the same keys.
+    const nfc = (map: Record<string, unknown>) => new Map(Object.entries(map).map(([k, v]) => [k.normalize("NFC"), v]));
+    const [left, right] = [nfc(a), nfc(b)];
+    return left.size === right.size && [...left].every(([k, v]) => right.has(k) && deepEqual(v, right.get(k)));
   }
   return false;
 }

@@ -49,6 +49,28 @@ export async function ignoringNotFound(action: () => Promise<unknown>): Promise<
   }
 }
 
+/**
+ * A delete is done when the resource is gone, not when the API accepts it: awaited (with progress)
+ * within the delete's customTimeouts. One that stays fails plainly, and so stays in the stack.
+ */
+export async function awaitGone<W extends { id: string }>(ctx: Context, source: SettleWait<W>["source"], id: string, subject: string): Promise<void> {
+  try {
+    await ctx.sharedPoll(source.key, source.fetch).wait({
+      what: `${subject} to be gone`,
+      select: (list: readonly W[]) => byId(list).get(id),
+      done: (record) => record === undefined,
+      timeoutMs: ctx.operationTimeoutMs,
+      signal: ctx.signal,
+      progress: (message) => ctx.progress(message),
+    });
+  } catch (err) {
+    throw new Error(
+      `the API accepted the delete of ${subject}, but it is still there (${(err as Error).message}), so it stays in the stack. ` +
+        `Run the delete again (\`pulumi destroy\` or \`pulumi up\`), raise customTimeouts.delete, or ask the platform's support.`,
+    );
+  }
+}
+
 /** Drops undefined entries, so a body or a state carries only what is there. */
 export function defined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

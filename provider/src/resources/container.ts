@@ -4,10 +4,10 @@ import { InputError, PartialFailure, referenceTo } from "../framework/declare";
 import { droppedItems, type FlagsOf } from "../framework/spec";
 import { all, atLeast, between, boundedMap, distinct, imageReference, items, keys, matches, maxBytes, uuid, variableName } from "../framework/validators";
 import { deepEqual, type PropertyMap } from "../framework/values";
-import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import { defined, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
 import { CONTAINER_LINK_TYPE, injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
 import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
-import { serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
+import { deleteService, serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
 import { attachmentsIn } from "./volume";
 
 /**
@@ -419,7 +419,7 @@ export const container: Declaration<Container, typeof flags> = {
     },
 
     async delete(ctx, address, outputs) {
-      await ignoringNotFound(() => ctx.client.of(services).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      await deleteService(ctx, projectOf(ctx, address, outputs), address.id, `container ${outputs.name ?? address.id}`);
     },
   },
 };

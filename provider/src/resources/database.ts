@@ -7,8 +7,8 @@ import { PartialFailure } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { atLeast } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
-import { defined, ignoringNotFound, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
-import { ConnectionRecord, ServiceRecord, serviceKind, serviceNamed, services } from "./services";
+import { defined, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import { ConnectionRecord, ServiceRecord, deleteService, serviceKind, serviceNamed, services } from "./services";
 
 /** How to reach a managed database from an app in the same project. */
 export interface DatabaseConnection {
@@ -211,7 +211,7 @@ export function managedDatabase({ type, typeName, label, noun, example }: Databa
         return running(ctx, service, olds.connection, label);
       },
       async delete(ctx, address, outputs) {
-        await ignoringNotFound(() => ctx.client.of(services).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        await deleteService(ctx, projectOf(ctx, address, outputs), address.id, `${label} database ${outputs.name ?? address.id}`);
       },
     },
   };

@@ -5,7 +5,7 @@ import { listOf, optional, record, text } from "../api/wire";
 import { secretConfig } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { hostname, maxBytes } from "../framework/validators";
-import { defined, ignoringNotFound, name, orGone, type Declaration } from "./common";
+import { awaitGone, defined, ignoringNotFound, name, orGone, type Declaration } from "./common";
 
 /**
  * Credentials for a private image registry, stored for the user (not scoped to a project).
@@ -76,8 +76,9 @@ export const registry: Declaration<Registry, typeof flags> = {
     async update(ctx, address, { news }) {
       return registryFromWire(await ctx.client.of(registries).update(undefined, address.id, body(news), { signal: ctx.signal }));
     },
-    async delete(ctx, address) {
+    async delete(ctx, address, outputs) {
       await ignoringNotFound(() => ctx.client.of(registries).delete(undefined, address.id, { signal: ctx.signal }));
+      await awaitGone(ctx, { key: "registries", fetch: () => ctx.client.of(registries).list(undefined) }, address.id, `registry ${outputs.name ?? address.id}`);
     },
   },
 };

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Collection } from "../api/client";
 import { InputError } from "../framework/declare";
 import { integer, listOf, optional, record, stringMap, text, textual } from "../api/wire";
-import { orGone, type Context } from "./common";
+import { awaitGone, ignoringNotFound, orGone, type Context } from "./common";
 
 /** How to reach a managed database (API document 2.2). */
 export const ConnectionRecord = record({
@@ -87,4 +87,10 @@ export async function serviceNamed(ctx: Context, name: string, projectId: string
 export async function unmanagedServices(ctx: Context, projectId: string) {
   const list = await ctx.client.of(services).list(projectId, { signal: ctx.signal });
   return list.filter((s) => !managedTypes.has(s.type)).map((s) => ({ id: s.id, name: s.name, type: s.type }));
+}
+
+/** DELETE /containers/{id} (apps and managed databases alike), done when the service is gone from the list. */
+export async function deleteService(ctx: Context, project: string, id: string, subject: string): Promise<void> {
+  await ignoringNotFound(() => ctx.client.of(services).delete(project, id, { signal: ctx.signal }));
+  await awaitGone(ctx, { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) }, id, subject);
 }

@@ -7,7 +7,7 @@ import { InputError } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import type { PropertyMap } from "../framework/values";
 import { atLeast } from "../framework/validators";
-import { defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import { awaitGone, defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
 
 /**
  * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce). It is
@@ -160,7 +160,6 @@ export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
-  unfinished: (live) => (live.status === "running" ? undefined : `volume ${live.name} is not running yet: its status is "${live.status}"`),
   dataAtStake: (olds) => `volume ${olds.name} and all the data on it (${olds.sizeGb} GB)`,
   list: async (ctx, projectId) =>
     (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({ ...volumeFromWire(v), id: v.id })),
@@ -203,11 +202,13 @@ export const volume: Declaration<Volume, typeof flags> = {
       return ready(ctx, project, address.id, news.name, resized);
     },
     async delete(ctx, address, outputs) {
+      const project = projectOf(ctx, address, outputs);
       try {
-        await ignoringNotFound(() => ctx.client.of(volumes).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+        await ignoringNotFound(() => ctx.client.of(volumes).delete(project, address.id, { signal: ctx.signal }));
       } catch (err) {
         throw explained(err);
       }
+      await awaitGone(ctx, { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) }, address.id, `volume ${outputs.name ?? address.id}`);
     },
   },
 };

@@ -6,7 +6,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { AbortedError, ApiError, InvalidIdError, NetworkError, ResponseValidationError, outcomeUnknown } from "../api/errors";
+import { AbortedError, ApiError, InvalidIdError, NetworkError, ProjectNotVisibleError, ResponseValidationError, UnusableIdError, outcomeUnknown } from "../api/errors";
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
@@ -69,7 +69,7 @@ export function statusOf(err: unknown): grpc.status {
   if (outcomeUnknown(err)) return grpc.status.UNKNOWN;
   if (err instanceof AbortedError) return grpc.status.CANCELLED;
   if (err instanceof NetworkError) return grpc.status.UNAVAILABLE;
-  if (err instanceof ResponseValidationError) return grpc.status.FAILED_PRECONDITION;
+  if (err instanceof ResponseValidationError || err instanceof ProjectNotVisibleError || err instanceof UnusableIdError) return grpc.status.FAILED_PRECONDITION;
   if (err instanceof ApiError) return err.status >= 500 ? grpc.status.UNAVAILABLE : (API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION);
   return grpc.status.UNKNOWN;
 }

@@ -30,7 +30,22 @@ type Settings = Partial<{
   http_port: number;
 }>;
 
-function readSettings(fields: Fields): Settings {
+/** The settings as an API that stores Unicode in NFC keeps them (the normalizesUnicode switch). */
+function normalized(settings: Settings): Settings {
+  const nfc = (text: string) => text.normalize("NFC");
+  return {
+    ...settings,
+    env: settings.env && Object.fromEntries(Object.entries(settings.env).map(([key, value]) => [nfc(key), nfc(value)])),
+    display_name: settings.display_name === undefined ? undefined : nfc(settings.display_name),
+  };
+}
+
+function readSettings(fields: Fields, normalizesUnicode = false): Settings {
+  const settings = readSettingsAsSent(fields);
+  return normalizesUnicode ? normalized(settings) : settings;
+}
+
+function readSettingsAsSent(fields: Fields): Settings {
   return {
     image: has(fields, "image") ? requiredString(fields, "image") : undefined,
     env: optionalStringMap(fields, "env"),
@@ -58,7 +73,7 @@ export function createContainer(ctx: Ctx): Reply {
   const name = requiredName(fields);
   const image = requiredString(fields, "image");
   const port = requiredInt(fields, "http_port", 1, 65535);
-  const settings = readSettings(fields);
+  const settings = readSettings(fields, ctx.switches.normalizesUnicode);
   billingGate(ctx.switches.billing);
   const projectId = ctx.params.projectId;
   assertNameFree(ctx.store, projectId, name);
@@ -94,7 +109,7 @@ export function createContainer(ctx: Ctx): Reply {
 export function updateContainer(ctx: Ctx): Reply {
   const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
   lifecycleGate(service, "update");
-  const settings = readSettings(ctx.body(SETTING_FIELDS));
+  const settings = readSettings(ctx.body(SETTING_FIELDS), ctx.switches.normalizesUnicode);
   if (settings.replicas !== undefined) {
     if (service.autoscaling) {
       throw conflict("AUTOSCALING_OWNS_REPLICAS", "autoscaling controls the instance count of this container");
