@@ -40,12 +40,19 @@ export const serviceLinks: Collection<LinkRecord> = {
  * the project's services, by the same caller (a Container's Read), which the batching counts.
  */
 export async function linksByConsumer(ctx: Context, project: string, { alongside = false } = {}): Promise<(serviceId: string) => LinkRecord[]> {
-  const byConsumer = new Map<string, LinkRecord[]>();
-  for (const link of await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal, alongside })) {
-    byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
+  const links = await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal, alongside });
+  let byConsumer = indexed.get(links);
+  if (!byConsumer) {
+    byConsumer = new Map();
+    for (const link of links) byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
+    indexed.set(links, byConsumer);
   }
-  return (serviceId) => byConsumer.get(serviceId) ?? [];
+  const index = byConsumer;
+  return (serviceId) => index.get(serviceId) ?? [];
 }
+
+/** Each list answer's links by consumer, made once: the Reads a list answers share it (the answer is frozen). */
+const indexed = new WeakMap<readonly LinkRecord[], Map<string, LinkRecord[]>>();
 
 /** The variables these links inject, merged (a later link's value wins, as on the platform). */
 export const injectedBy = (links: readonly LinkRecord[]): Record<string, string> => Object.assign({}, ...links.map((link) => link.injectedEnv));
