@@ -166,8 +166,8 @@ export function containerFromWire(service: ServiceRecord): Partial<Container> {
 export type ContainerSettings = Partial<Pick<Container, "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName" | "httpPort">>;
 
 const SETTINGS = ["image", "env", "replicas", "cpuMilli", "memoryMb", "storageGb", "public", "displayName", "httpPort"] as const;
-/** A change to any of these rolls the app out again. */
-const ROLLS_OUT: ReadonlyArray<keyof ContainerSettings> = ["image", "env", "httpPort"];
+/** A change to any of these rolls the app out again: together they are a release, which rollbackOnFailure sends back. */
+const ROLLS_OUT = ["image", "env", "httpPort"] as const satisfies ReadonlyArray<keyof ContainerSettings>;
 
 /** The settings that move `from` to `to`: only what the program set and what differs. */
 export function containerSettings(from: Partial<Container>, to: Partial<Container>): ContainerSettings {
@@ -252,9 +252,8 @@ async function rolledOut(ctx: Context, project: string, id: string, program: Par
   return outputs;
 }
 
-/** The parts of a container that make a release: what rollbackOnFailure sends back. */
-const RELEASE = ["image", "env", "httpPort"] as const;
-const releaseOf = (c: Partial<Container>) => Object.fromEntries(RELEASE.map((key) => [key, c[key]])) as Partial<Container>;
+/** The release a container runs (ROLLS_OUT): what rollbackOnFailure sends back. */
+const releaseOf = (c: Partial<Container>) => Object.fromEntries(ROLLS_OUT.map((key) => [key, c[key]])) as Partial<Container>;
 
 /**
  * rollbackOnFailure: the new release failed, so the last one that ran goes back (one PATCH, awaited,
@@ -399,7 +398,8 @@ export const container: Declaration<Container, typeof flags> = {
           throw explained(err, news.name);
         }
       }
-      let rollout = ROLLS_OUT.some((key) => key in settings);
+      const newRelease = ROLLS_OUT.some((key) => key in settings);
+      let rollout = newRelease;
       if (news.running !== olds.running) {
         await setRunning(ctx, project, address.id, news.running);
         rollout ||= news.running;
@@ -413,7 +413,6 @@ export const container: Declaration<Container, typeof flags> = {
       }
       // Without a rollout the PATCH's answer is how the app stands; after one (and when a create
       // left it unfinished, which the engine retries as an update) it is awaited.
-      const newRelease = RELEASE.some((key) => key in settings);
       const lastThatRan = news.rollbackOnFailure && newRelease && olds.status === "running" ? olds : undefined;
       return rolledOut(ctx, project, address.id, news, rollout ? undefined : patched, lastThatRan);
     },

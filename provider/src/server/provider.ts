@@ -429,8 +429,8 @@ export class HostingProviderService {
     // A Check's plan ends with the operation it planned (so a refresh's Diff after it plans nothing).
     this.checked.delete(request.getUrn());
     const replacing = this.replacements.get(request.getUrn());
-    const proposal = { operation: replacing ? "replacement" : "create", news: desiredInputs(spec, inputs.values, {}, this.config), olds: replacing?.olds } as const;
-    await this.judged(request, declaration, proposal);
+    const wanted = desiredInputs(spec, inputs.values, {}, this.config);
+    await this.judged(request, declaration, { operation: replacing ? "replacement" : "create", news: wanted, olds: replacing?.olds });
     const response = new provproto.CreateResponse();
     if (request.getPreview()) {
       response.setProperties(this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
@@ -439,7 +439,7 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
       const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
-        declaration.lifecycle.create(ctx, desiredInputs(spec, inputs.values, {}, ctx.config) as any, { replacing: replacing?.olds }),
+        declaration.lifecycle.create(ctx, wanted as any, { replacing: replacing?.olds }),
       );
       response.setId(id);
       response.setProperties(record(outputs as PropertyMap));
@@ -495,16 +495,15 @@ export class HostingProviderService {
     this.checked.delete(request.getUrn());
     const refused = refusedChange(spec, olds.values, news.values, request.getIgnorechangesList());
     if (refused) throw new InputError(refused.reason);
-    const id = addressOf(request.getId(), declaration).id;
-    await this.judged(request, declaration, { operation: "update", news: desiredInputs(spec, news.values, oldInputs.values, this.config), olds: olds.values, id });
+    const address = addressOf(request.getId(), declaration);
+    const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
+    await this.judged(request, declaration, { operation: "update", news: wanted, olds: olds.values, id: address.id });
     const response = new provproto.UpdateResponse();
     if (request.getPreview()) {
       response.setProperties(this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
       return response;
     }
-    const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
-    const address = addressOf(request.getId(), declaration);
     const update = declaration.lifecycle.update;
     try {
       // Without an update of its own, the resource has nothing to send: it stays as it is.
