@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import * as hosting from "../../sdk/nodejs/index";
+import { hosting } from "./sdk";
 import { startMockEngine, valueOf, type MockEngine } from "./mockEngine";
 import { typecheckAgainstSdk } from "./typecheck";
 
@@ -43,7 +43,7 @@ const lastInvocation = () => engine.invocations.at(-1)!;
 
 describe("get<Kind> by id or by name", () => {
   test("getContainer by name sends the token, the arguments and the plugin version, and answers typed", async () => {
-    const web: hosting.GetContainerResult = await hosting.getContainer({ name: "web" });
+    const web = await hosting.getContainer({ name: "web" });
     expect(lastInvocation()).toEqual({ token: "hosting:index:getContainer", args: { name: "web" }, version: schema.version, pluginDownloadURL: schema.pluginDownloadURL });
     const port: number = web.httpPort;
     const env: { [key: string]: string } | undefined = web.env;
@@ -84,7 +84,7 @@ describe("get<Kind> by id or by name", () => {
 describe("get<Kind>Output", () => {
   test("takes an output (another resource's id) and returns an output of the result", async () => {
     const app = new hosting.Container("app", { name: "app", image: IMAGE });
-    const found: pulumi.Output<hosting.GetContainerResult> = hosting.getContainerOutput({ id: app.id });
+    const found = hosting.getContainerOutput({ id: app.id });
     expect(await valueOf(found.image)).toBe(IMAGE);
     expect(lastInvocation()).toMatchObject({ token: "hosting:index:getContainer", args: { id: "app-id" }, version: schema.version });
   });
@@ -121,7 +121,7 @@ describe("get<Kind>Output", () => {
 
 describe("the lists", () => {
   test("getContainers with a type, getVolumes, getRegistries and getServiceLinks answer their arrays", async () => {
-    const services: hosting.types.output.getContainersItem[] = (await hosting.getContainers({ type: "postgres" })).services;
+    const services = (await hosting.getContainers({ type: "postgres" })).services;
     expect(lastInvocation()).toMatchObject({ token: "hosting:index:getContainers", args: { type: "postgres" } });
     expect(services).toEqual([expect.objectContaining({ id: ID, type: "postgres" })]);
     expect((await hosting.getVolumes()).volumes.map((v) => v.sizeGb)).toEqual([20]);
@@ -140,7 +140,7 @@ describe("the lists", () => {
     expect((await valueOf(links))[0].consumerServiceId).toBe("consumer-id");
     expect((await valueOf(hosting.getContainersOutput({ type: pulumi.output("redis") }).services))[0].type).toBe("redis");
     expect(await valueOf(hosting.getVolumesOutput().volumes.apply((v) => v.length))).toBe(1);
-    expect(await valueOf(hosting.getRegistriesOutput({}).registries.apply((r) => r[0].host))).toBe("ghcr.io");
+    expect(await valueOf(hosting.getRegistriesOutput().registries.apply((r) => r[0].host))).toBe("ghcr.io");
   });
 });
 

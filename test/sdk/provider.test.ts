@@ -1,6 +1,6 @@
 // The generated Provider class, getContainerLogs and the config module against pulumi.runtime.setMocks.
 import * as pulumi from "@pulumi/pulumi";
-import * as hosting from "../../sdk/nodejs/index";
+import { hosting } from "./sdk";
 import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");

@@ -1,7 +1,7 @@
 // The generated SDK (imported from its TypeScript sources) against pulumi.runtime.setMocks: what
 // each resource sends to the engine. Named cases first, then the same rules checked for every
 // resource in schema.json, so a resource added later is covered without touching this file.
-import * as hosting from "../../sdk/nodejs/index";
+import { hosting } from "./sdk";
 import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");
