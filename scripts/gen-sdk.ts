@@ -15,10 +15,26 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-import type { FunctionSpec, ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "../provider/src/framework/packageSchema";
-import { exampleCode, firstSentence, nameOfToken, referencePage, splitDescription, stripShortcodes } from "./schema-text";
+import type {
+  FunctionSpec,
+  ObjectTypeSpec,
+  PackageSpec,
+  PropertySpec,
+  ResourceSpec,
+} from "../provider/src/framework/packageSchema";
+import {
+  exampleCode,
+  firstSentence,
+  nameOfToken,
+  referencePage,
+  splitDescription,
+  stripShortcodes,
+} from "./schema-text";
 
-/** What Pulumi's generator writes where the schema names none (gen.go's MinimumValidSDKVersion, MinimumTypescriptVersion, MinimumNodeTypesVersion). */
+/**
+ * What Pulumi's generator writes where the schema names none (gen.go's MinimumValidSDKVersion,
+ * MinimumTypescriptVersion, MinimumNodeTypesVersion).
+ */
 const DEFAULT_PULUMI = "^3.142.0";
 const DEFAULT_TYPESCRIPT = "^4.7.0";
 const NODE_TYPES = "^20";
@@ -108,7 +124,8 @@ function typesReferenced(pkg: PackageSpec, groups: Array<Record<string, Property
   return found;
 }
 
-const usesTypes = (pkg: PackageSpec, ...groups: Array<Record<string, PropertySpec> | undefined>) => typesReferenced(pkg, groups).size > 0;
+const usesTypes = (pkg: PackageSpec, ...groups: Array<Record<string, PropertySpec> | undefined>) =>
+  typesReferenced(pkg, groups).size > 0;
 
 /** gen.go's sdkImports: @pulumi/pulumi, the types modules when something refers to a type, utilities. */
 function imports(nested: boolean, utilities: boolean, root = "."): string {
@@ -123,7 +140,14 @@ function imports(nested: boolean, utilities: boolean, root = "."): string {
  * gen.go's genPlainType: an interface, one member per property with its doc. In the input shape an
  * optional member is `name?: pulumi.Input<T | undefined>`; otherwise `name?: T`.
  */
-function plainType(name: string, comment: string | undefined, properties: Record<string, PropertySpec> | undefined, required: Iterable<string>, mode: "plain" | "input" | "output", readonly = false): string {
+function plainType(
+  name: string,
+  comment: string | undefined,
+  properties: Record<string, PropertySpec> | undefined,
+  required: Iterable<string>,
+  mode: "plain" | "input" | "output",
+  readonly = false,
+): string {
   const isRequired = new Set(required);
   const members = sortedEntries(properties)
     .map(([prop, p]) => {
@@ -164,8 +188,12 @@ function extraOptions(r: ResourceSpec): string {
   const secrets = properties.filter(([, p]) => p.secret).map(([n]) => n);
   const replace = properties.filter(([, p]) => p.replaceOnChanges).map(([n]) => n);
   return [
-    ...(secrets.length ? [`        const secretOpts = { additionalSecretOutputs: ${list(secrets)} };\n        opts = pulumi.mergeOptions(opts, secretOpts);\n`] : []),
-    ...(replace.length ? [`        const replaceOnChanges = { replaceOnChanges: ${list(replace)} };\n        opts = pulumi.mergeOptions(opts, replaceOnChanges);\n`] : []),
+    ...(secrets.length
+      ? [`        const secretOpts = { additionalSecretOutputs: ${list(secrets)} };\n`, "        opts = pulumi.mergeOptions(opts, secretOpts);\n"]
+      : []),
+    ...(replace.length
+      ? [`        const replaceOnChanges = { replaceOnChanges: ${list(replace)} };\n`, "        opts = pulumi.mergeOptions(opts, replaceOnChanges);\n"]
+      : []),
   ].join("");
 }
 
@@ -196,7 +224,9 @@ const CONSTRUCTOR_DOC = (name: string) => `    /**
 
 function packageJson(pkg: PackageSpec): string {
   const nodejs = pkg.language?.nodejs ?? {};
-  if (!nodejs.respectSchemaVersion) throw new Error("language.nodejs.respectSchemaVersion must be true: the SDK's version is the schema's");
+  if (!nodejs.respectSchemaVersion) {
+    throw new Error("language.nodejs.respectSchemaVersion must be true: the SDK's version is the schema's");
+  }
   // gen.go's npmPackage, in its order; then what publishing from sdk/nodejs needs (docs/sdk.md).
   const json = {
     name: nodejs.packageName ?? `@pulumi/${pkg.name}`,
@@ -361,10 +391,19 @@ function resourceFile(pkg: PackageSpec, token: string, r: ResourceSpec): string 
     .join("");
   const checks = sortedEntries(r.inputProperties)
     .filter(([prop]) => requiredInputs.has(prop))
-    .map(([prop]) => `            if (args?.${prop} === undefined && !opts.urn) {\n                throw new Error("Missing required property '${prop}'");\n            }\n`)
+    .map(([prop]) =>
+      [
+        `            if (args?.${prop} === undefined && !opts.urn) {\n`,
+        `                throw new Error("Missing required property '${prop}'");\n`,
+        "            }\n",
+      ].join(""),
+    )
     .join("");
   const fromArgs = sortedEntries(r.inputProperties).map(([prop, p]) => setInput(prop, p, false)).join("");
-  const outs = properties.filter(([prop]) => !isInput(prop)).map(([prop]) => `            resourceInputs["${prop}"] = undefined /*out*/;\n`).join("");
+  const outs = properties
+    .filter(([prop]) => !isInput(prop))
+    .map(([prop]) => `            resourceInputs["${prop}"] = undefined /*out*/;\n`)
+    .join("");
   const argsOptional = requiredInputs.size === 0 ? "?" : "";
   const opts = "pulumi.CustomResourceOptions";
   const get = `    /**
@@ -420,7 +459,8 @@ ${plainType(`${name}Args`, `The set of arguments for constructing a ${name} reso
  * The provider's outputs that Pulumi's schema binder keeps: only string ones (non-string provider
  * configuration travels JSON-encoded, so the binder drops those outputs before any generator runs).
  */
-const providerOutputs = (p: ResourceSpec) => Object.fromEntries(sortedEntries(p.properties).filter(([, spec]) => spec.type === "string"));
+const providerOutputs = (p: ResourceSpec) =>
+  Object.fromEntries(sortedEntries(p.properties).filter(([, spec]) => spec.type === "string"));
 
 function providerFile(pkg: PackageSpec): string {
   const p = pkg.provider ?? {};
@@ -508,7 +548,10 @@ function typesFile(pkg: PackageSpec, mode: "input" | "output"): string {
   const body = sortedEntries<ObjectTypeSpec>(pkg.types)
     .filter(([token]) => used.has(token))
     .sort(([a], [b]) => (typeName(a) < typeName(b) ? -1 : 1))
-    .map(([token, t]) => plainType(`${typeName(token)}${mode === "input" ? "Args" : ""}`, t.description, t.properties, t.required ?? [], mode))
+    .map(([token, t]) => {
+      const name = `${typeName(token)}${mode === "input" ? "Args" : ""}`;
+      return plainType(name, t.description, t.properties, t.required ?? [], mode);
+    })
     .join("\n");
   return `${HEADER}
 ${imports(true, false, "..")}
@@ -698,12 +741,17 @@ function generateNodejsSdk(pkg: PackageSpec, license?: string): Map<string, stri
   files.set(".gitattributes", "* linguist-generated\n");
   files.set("utilities.ts", utilities(pkg));
   files.set("provider.ts", providerFile(pkg));
-  for (const [token, r] of sortedEntries(pkg.resources)) files.set(`${camel(nameOf(token))}.ts`, resourceFile(pkg, token, r));
-  for (const [token, fn] of sortedEntries(pkg.functions)) files.set(`${camel(nameOf(token))}.ts`, functionFile(pkg, token, fn));
+  for (const [token, r] of sortedEntries(pkg.resources)) {
+    files.set(`${camel(nameOf(token))}.ts`, resourceFile(pkg, token, r));
+  }
+  for (const [token, fn] of sortedEntries(pkg.functions)) {
+    files.set(`${camel(nameOf(token))}.ts`, functionFile(pkg, token, fn));
+  }
   if (Object.keys(pkg.types ?? {}).length) {
     files.set("types/input.ts", typesFile(pkg, "input"));
     files.set("types/output.ts", typesFile(pkg, "output"));
-    files.set("types/index.ts", `${HEADER}\nimport * as utilities from "../utilities";\n\n// Export sub-modules:\nimport * as input from "./input";\nimport * as output from "./output";\n\nexport {\n    input,\n    output,\n};\n`);
+    const submodules = `// Export sub-modules:\nimport * as input from "./input";\nimport * as output from "./output";\n`;
+    files.set("types/index.ts", `${HEADER}\nimport * as utilities from "../utilities";\n\n${submodules}\nexport {\n    input,\n    output,\n};\n`);
   }
   files.set("config/vars.ts", configVars(pkg));
   files.set("config/index.ts", `${HEADER}\n// Export members:\nexport * from "./vars";\n`);
