@@ -58,8 +58,8 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
 /**
  * The verbs of a resource. Inputs arrive checked, with defaults filled in; what a lifecycle
  * returns are the live values (properties the API never returns are added by the framework).
- * Without `update`, an update has nothing to send (every input replaces, or none needs a call):
- * the resource stays as it is.
+ * Without `update`, every input must replace the resource (or be `fixedAfterCreate`): the binder
+ * refuses a declaration with an input that would change in place with nothing to send it.
  */
 export interface Lifecycle<T, C, In = T> {
   /** `replacing`: the state of the resource this create replaces, when this run's Diff said so. */

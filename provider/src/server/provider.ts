@@ -506,7 +506,7 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const update = declaration.lifecycle.update;
     try {
-      // Without an update of its own, the resource has nothing to send: it stays as it is.
+      // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
       const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), async (ctx) =>
         update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
