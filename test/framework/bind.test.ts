@@ -99,7 +99,7 @@ describe("a resource without an update of its own: every input replaces it, or t
 
   test.each([
     ["every input replaces", bindTag({ name: replaces, color: replaces, size: replaces })],
-    ["a change the API cannot make is refused", bindTag({ name: replaces, color: replaces, size: { fixedAfterCreate: "no" } })],
+    ["a change it cannot make is refused", bindTag({ name: replaces, color: replaces, size: { fixedAfterCreate: "-" } })],
     ["it has an update", bindTag({ name: replaces, color: {}, size: {} }, async () => ({}))],
   ])("bound when %s", (_, bind) => expect(bind()).toBeDefined());
 });
