@@ -87,6 +87,7 @@ describe("a resource without an update of its own: every input replaces it, or t
     return bindPackage({ ...hostingPackage, resources: [tag as any] }, () => tagSchema).resource("hosting:index:Tag");
   };
   const replaces = { replaceOnChange: true };
+  const fixed = { fixedAfterCreate: "the API cannot resize it" };
 
   test("refused, naming the resource and every input that would change in place with nothing to send it", () => {
     expect(bindTag({ name: replaces, color: {}, size: {}, at: { output: true } })).toThrow(
@@ -99,7 +100,7 @@ describe("a resource without an update of its own: every input replaces it, or t
 
   test.each([
     ["every input replaces", bindTag({ name: replaces, color: replaces, size: replaces })],
-    ["a change it cannot make is refused", bindTag({ name: replaces, color: replaces, size: { fixedAfterCreate: "-" } })],
+    ["a change it cannot make is refused", bindTag({ name: replaces, color: replaces, size: fixed })],
     ["it has an update", bindTag({ name: replaces, color: {}, size: {} }, async () => ({}))],
   ])("bound when %s", (_, bind) => expect(bind()).toBeDefined());
 });
