@@ -1,36 +1,89 @@
-// Records a stack as a release writes it: the simulator's world (its state file) and the engine's
-// state of every resource (Check's inputs and the Create's outputs, secrets as the engine marks
-// them). Run against a release's plugin to keep its state as a fixture for upgrades.test.ts:
-//   node scripts/run-ts.mjs test/upgrades/record.ts test/upgrades/states/<version>
-import { mkdirSync, writeFileSync } from "node:fs";
+// Records the current provider's state as a fixture for the upgrade tests (make record-state):
+// every resource of the package, made from its first example (what it refers to made first), as
+// the engine stores it, with the simulator's world behind it. It writes states/<n + 1> when the
+// state shape differs from the newest fixture's (states/<n>), and refuses when it does not: a
+// fixture is what a release wrote, and stays as it was (--replace records the newest one again).
+//   node scripts/run-ts.mjs test/upgrades/record.ts [--replace]
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { isExampleSecret, isReference, type ExampleValue } from "../../provider/src/framework/declare";
+import { hostingPackage } from "../../provider/src/package";
 import { ALICE, startSimulator } from "../../simulator/src";
-import { Engine, Plugin } from "../grpc/engine";
-import { STACK } from "./stack";
+import { Engine, Plugin, secret, type ResourceState } from "../grpc/engine";
+import { STATES, fixtures, type About, type Recorded } from "./fixtures";
+import { shapeChanges, stateShape } from "./shape";
 
-async function main(dir: string) {
+const ROOT = resolve(__dirname, "../..");
+
+/** An example's inputs as the engine sends them: references as the ids of what was made, secrets wrapped. */
+function programOf(values: Record<string, ExampleValue>, made: Map<string, ResourceState>): Record<string, unknown> {
+  const value = (v: ExampleValue): unknown => {
+    if (isExampleSecret(v)) return secret(v.sample);
+    if (!isReference(v)) return v;
+    const target = made.get(v.reference);
+    if (!target) throw new Error(`an example refers to ${v.reference}, which the package lists after it`);
+    return target.outputs[v.output] ?? target.id;
+  };
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, value(v)]));
+}
+
+/** The schema version these states are recorded as: one past the newest fixture's, or the newest's with --replace. */
+function versionToRecord(replace: boolean, shape: ReturnType<typeof stateShape>): number {
+  const newest = fixtures().at(-1);
+  if (!newest) return 1;
+  const changes = shapeChanges(newest.shape, shape);
+  if (replace) return newest.version;
+  if (changes.length === 0) {
+    throw new Error(
+      `the state shape is schema version ${newest.version}'s, which has its fixture (${newest.dir}). A fixture ` +
+        `is what a release wrote and stays as it was; run with --replace to record version ${newest.version} again.`,
+    );
+  }
+  console.log(`the state shape changed since schema version ${newest.version}:\n  ${changes.join("\n  ")}`);
+  return newest.version + 1;
+}
+
+async function main(replace: boolean) {
+  const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
+  const shape = stateShape(schema);
+  const version = versionToRecord(replace, shape);
+  const dir = join(STATES, String(version));
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const sim = await startSimulator({ volumeProvisioningMs: 0, stateFile: join(dir, "simulator.json") });
   const plugin = await Plugin.start();
   try {
     await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: ALICE.projects[0] });
     const engine = new Engine(plugin);
-    const states: Record<string, unknown> = {};
-    const ids: Record<string, string> = {};
-    for (const resource of STACK) {
-      const program = resource.program(ids);
-      const state = await engine.created(resource.type, resource.name, program);
-      ids[resource.name] = state.id;
-      states[resource.name] = { type: resource.type, ...state };
+    const made = new Map<string, ResourceState>();
+    const stack: Record<string, Recorded> = {};
+    const program: Record<string, Record<string, unknown>> = {};
+    for (const resource of hostingPackage.resources) {
+      const example = resource.examples[0];
+      const type = `${hostingPackage.name}:index:${resource.typeName}`;
+      program[example.name] = programOf(example.inputs, made);
+      const state = await engine.created(type, example.name, program[example.name]);
+      made.set(resource.typeName, state);
+      stack[example.name] = { type, ...state };
     }
-    writeFileSync(join(dir, "stack.json"), `${JSON.stringify(states, null, 2)}\n`);
+    const commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const release = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+    const about: About = { schemaVersion: version, release, commit };
+    const write = (file: string, value: unknown) =>
+      writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
+    write("stack.json", stack);
+    write("program.json", program);
+    write("shape.json", shape);
+    write("about.json", about);
+    console.log(`recorded schema version ${version} in ${dir}`);
   } finally {
     await plugin.stop();
     await sim.close();
   }
 }
 
-main(resolve(process.argv[2])).catch((err) => {
-  console.error(err);
+main(process.argv.includes("--replace")).catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });

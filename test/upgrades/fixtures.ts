@@ -1,0 +1,53 @@
+// The recorded states in states/, one directory per schema version (1, 2, …): each holds the
+// engine's state of every resource as the release that recorded it wrote it (stack.json: Check's
+// inputs and Create's outputs, secrets as the engine marks them), the program they were made from
+// (program.json: the inputs as the engine sends them, references as ids), the simulator's world
+// behind them (simulator.json), the state shape they were recorded under (shape.json, see
+// shape.ts), and who recorded them (about.json).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ResourceState } from "../grpc/engine";
+import type { StateShape } from "./shape";
+
+export const STATES = resolve(__dirname, "states");
+
+export interface Recorded extends ResourceState {
+  type: string;
+}
+
+export interface About {
+  schemaVersion: number;
+  /** package.json's version when it was recorded. */
+  release: string;
+  /** The commit whose plugin recorded it. */
+  commit: string;
+  note?: string;
+}
+
+export interface Fixture {
+  version: number;
+  dir: string;
+  about: About;
+  /** Resource name → its state as the engine stored it, in the order they were made. */
+  stack: Record<string, Recorded>;
+  /** Resource name → the inputs its program sent (before Check). */
+  program: Record<string, Record<string, unknown>>;
+  shape: StateShape;
+}
+
+const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), "utf8"));
+
+/** Every schema version's fixture, oldest first. */
+export function fixtures(): Fixture[] {
+  if (!existsSync(STATES)) return [];
+  return readdirSync(STATES)
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((version) => {
+      const dir = join(STATES, String(version));
+      const read = (file: string) => json(dir, `${file}.json`);
+      const [about, stack, program, shape] = [read("about"), read("stack"), read("program"), read("shape")];
+      return { version, dir, about, stack, program, shape };
+    });
+}
