@@ -37,15 +37,15 @@ export interface Fixture {
 
 const json = (dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), "utf8"));
 
-/** Every schema version's fixture, oldest first. */
-export function fixtures(): Fixture[] {
-  if (!existsSync(STATES)) return [];
-  return readdirSync(STATES)
+/** Every schema version's fixture in `states`, oldest first. */
+export function fixtures(states = STATES): Fixture[] {
+  if (!existsSync(states)) return [];
+  return readdirSync(states)
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
     .sort((a, b) => a - b)
     .map((version) => {
-      const dir = join(STATES, String(version));
+      const dir = join(states, String(version));
       const read = (file: string) => json(dir, `${file}.json`);
       const [about, stack, program, shape] = [read("about"), read("stack"), read("program"), read("shape")];
       return { version, dir, about, stack, program, shape };

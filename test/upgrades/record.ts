@@ -6,15 +6,17 @@
 //   node scripts/run-ts.mjs test/upgrades/record.ts [--replace]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { isExampleSecret, isReference, type ExampleValue } from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
 import { ALICE, startSimulator } from "../../simulator/src";
 import { Engine, Plugin, secret, type ResourceState } from "../grpc/engine";
-import { STATES, fixtures, type About, type Recorded } from "./fixtures";
+import { fixtures, type About, type Recorded } from "./fixtures";
 import { shapeChanges, stateShape } from "./shape";
 
-const ROOT = resolve(__dirname, "../..");
+// Run from the repository's root (make record-state): run-ts.mjs runs a bundle, from dist/run/.
+const ROOT = process.cwd();
+const STATES = join(ROOT, "test/upgrades/states");
 
 /** An example's inputs as the engine sends them: references as the ids of what was made, secrets wrapped. */
 function programOf(values: Record<string, ExampleValue>, made: Map<string, ResourceState>): Record<string, unknown> {
@@ -30,7 +32,7 @@ function programOf(values: Record<string, ExampleValue>, made: Map<string, Resou
 
 /** The schema version these states are recorded as: one past the newest fixture's, or the newest's with --replace. */
 function versionToRecord(replace: boolean, shape: ReturnType<typeof stateShape>): number {
-  const newest = fixtures().at(-1);
+  const newest = fixtures(STATES).at(-1);
   if (!newest) return 1;
   const changes = shapeChanges(newest.shape, shape);
   if (replace) return newest.version;
