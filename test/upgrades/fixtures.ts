@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ResourceState } from "../grpc/engine";
-import type { StateShape } from "./shape";
+import { shapeChanges, type StateShape } from "./shape";
 
 export const STATES = resolve(__dirname, "states");
 
@@ -50,4 +50,24 @@ export function fixtures(states = STATES): Fixture[] {
       const [about, stack, program, shape] = [read("about"), read("stack"), read("program"), read("shape")];
       return { version, dir, about, stack, program, shape };
     });
+}
+
+/**
+ * The schema version to record the current shape as: one past the newest fixture's when the shape
+ * changed since (with the changes), none when it did not, as a fixture is what a release wrote and
+ * stays as it was; `replace` records the newest again (before it is released).
+ */
+export function versionToRecord(
+  newest: Pick<Fixture, "version" | "shape"> | undefined,
+  shape: StateShape,
+  replace = false,
+): { version: number; changes: string[] } {
+  if (!newest) return { version: 1, changes: [] };
+  const changes = shapeChanges(newest.shape, shape);
+  if (changes.length > 0) return { version: newest.version + 1, changes };
+  if (replace) return { version: newest.version, changes };
+  throw new Error(
+    `the state shape is schema version ${newest.version}'s, which has its fixture already. A fixture is what a ` +
+      `release wrote and stays as it was; run with --replace (make record-state ARGS=--replace) to record it again.`,
+  );
 }

@@ -11,8 +11,8 @@ import { isExampleSecret, isReference, type ExampleValue } from "../../provider/
 import { hostingPackage } from "../../provider/src/package";
 import { ALICE, startSimulator } from "../../simulator/src";
 import { Engine, Plugin, secret, type ResourceState } from "../grpc/engine";
-import { fixtures, type About, type Recorded } from "./fixtures";
-import { shapeChanges, stateShape } from "./shape";
+import { fixtures, versionToRecord, type About, type Recorded } from "./fixtures";
+import { stateShape } from "./shape";
 
 // Run from the repository's root (make record-state): run-ts.mjs runs a bundle, from dist/run/.
 const ROOT = process.cwd();
@@ -30,26 +30,11 @@ function programOf(values: Record<string, ExampleValue>, made: Map<string, Resou
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, value(v)]));
 }
 
-/** The schema version these states are recorded as: one past the newest fixture's, or the newest's with --replace. */
-function versionToRecord(replace: boolean, shape: ReturnType<typeof stateShape>): number {
-  const newest = fixtures(STATES).at(-1);
-  if (!newest) return 1;
-  const changes = shapeChanges(newest.shape, shape);
-  if (replace) return newest.version;
-  if (changes.length === 0) {
-    throw new Error(
-      `the state shape is schema version ${newest.version}'s, which has its fixture (${newest.dir}). A fixture ` +
-        `is what a release wrote and stays as it was; run with --replace to record version ${newest.version} again.`,
-    );
-  }
-  console.log(`the state shape changed since schema version ${newest.version}:\n  ${changes.join("\n  ")}`);
-  return newest.version + 1;
-}
-
 async function main(replace: boolean) {
   const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
   const shape = stateShape(schema);
-  const version = versionToRecord(replace, shape);
+  const { version, changes } = versionToRecord(fixtures(STATES).at(-1), shape, replace);
+  if (changes.length > 0) console.log(`changed since schema version ${version - 1}:\n  ${changes.join("\n  ")}`);
   const dir = join(STATES, String(version));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
