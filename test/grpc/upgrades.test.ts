@@ -50,6 +50,11 @@ describe.each(byVersion)("a stack recorded as schema version %s", (version, fixt
   let plugin: Plugin;
   const engine = () => new Engine(plugin);
   const resources = Object.entries(fixture.stack).map(([name, state]) => [name, state.type, state] as const);
+  /** Each resource's state as its release stored it after the Create, and after a refresh. */
+  const stored = [
+    ...Object.entries(fixture.stack).map(([name, state]) => [name, state.type, "created", state] as const),
+    ...Object.entries(fixture.refreshed).map(([name, state]) => [name, state.type, "refreshed", state] as const),
+  ];
 
   beforeAll(async () => {
     // The world as that release left it, in a copy: the simulator writes to its state file.
@@ -64,12 +69,13 @@ describe.each(byVersion)("a stack recorded as schema version %s", (version, fixt
     await sim?.close();
   });
 
-  test("holds the program of every resource it recorded", () => {
-    expect(Object.keys(fixture.program)).toEqual(Object.keys(fixture.stack));
+  test("holds the program of every resource it recorded, and its state after a refresh", () => {
+    const names = Object.keys(fixture.stack);
+    expect([Object.keys(fixture.program), Object.keys(fixture.refreshed)]).toEqual([names, names]);
   });
 
-  const refreshesAndPreviews = "%s (%s) refreshes with no drift, then previews its program with no changes";
-  test.each(resources)(refreshesAndPreviews, async (name, type, old) => {
+  const refreshesAndPreviews = "%s (%s) as %s: refreshes with no drift, then previews its program with no changes";
+  test.each(stored)(refreshesAndPreviews, async (name, type, _, old) => {
     const refreshed = await engine().refresh(type, name, old);
     if (refreshed.gone) throw new Error(`${name} read as gone`);
     const { initErrors } = refreshed.state;

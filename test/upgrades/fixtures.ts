@@ -1,6 +1,7 @@
 // The recorded states in states/, one directory per schema version (1, 2, …): each holds the
 // engine's state of every resource as the release that recorded it wrote it (stack.json: Check's
-// inputs and Create's outputs, secrets as the engine marks them), the program they were made from
+// inputs and Create's outputs, secrets as the engine marks them; refreshed.json: the same stack
+// after a refresh, Read's inputs and outputs), the program they were made from
 // (program.json: the inputs as the engine sends them, references as ids), the simulator's world
 // behind them (simulator.json), the state shape they were recorded under (shape.json, see
 // shape.ts), and who recorded them (about.json).
@@ -30,6 +31,8 @@ export interface Fixture {
   about: About;
   /** Resource name → its state as the engine stored it, in the order they were made. */
   stack: Record<string, Recorded>;
+  /** The same, after a refresh (Read's inputs and outputs as the engine stores them). */
+  refreshed: Record<string, Recorded>;
   /** Resource name → the inputs its program sent (before Check). */
   program: Record<string, Record<string, unknown>>;
   shape: StateShape;
@@ -47,8 +50,8 @@ export function fixtures(states = STATES): Fixture[] {
     .map((version) => {
       const dir = join(states, String(version));
       const read = (file: string) => json(dir, `${file}.json`);
-      const [about, stack, program, shape] = [read("about"), read("stack"), read("program"), read("shape")];
-      return { version, dir, about, stack, program, shape };
+      const [about, stack, refreshed, program, shape] = ["about", "stack", "refreshed", "program", "shape"].map(read);
+      return { version, dir, about, stack, refreshed, program, shape };
     });
 }
 

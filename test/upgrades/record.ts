@@ -1,8 +1,9 @@
 // Records the current provider's state as a fixture for the upgrade tests (make record-state):
 // every resource of the package, made from its first example (what it refers to made first), as
-// the engine stores it, with the simulator's world behind it. It writes states/<n + 1> when the
-// state shape differs from the newest fixture's (states/<n>), and refuses when it does not: a
-// fixture is what a release wrote, and stays as it was (--replace records the newest one again).
+// the engine stores it after the Create and after a refresh, with the simulator's world behind
+// it. It writes states/<n + 1> when the state shape differs from the newest fixture's
+// (states/<n>), and refuses when it does not: a fixture is what a release wrote, and stays as it
+// was (--replace records the newest one again).
 //   node scripts/run-ts.mjs test/upgrades/record.ts [--replace]
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -54,12 +55,19 @@ async function main(replace: boolean) {
       made.set(resource.typeName, state);
       stack[example.name] = { type, ...state };
     }
+    const refreshed: Record<string, Recorded> = {};
+    for (const [name, { type, ...state }] of Object.entries(stack)) {
+      const read = await engine.refresh(type, name, state);
+      if (read.gone) throw new Error(`${name} read as gone right after its create`);
+      refreshed[name] = { type, ...read.state };
+    }
     const commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: ROOT, encoding: "utf8" }).trim();
     const release = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
     const about: About = { schemaVersion: version, release, commit };
     const write = (file: string, value: unknown) =>
       writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
     write("stack.json", stack);
+    write("refreshed.json", refreshed);
     write("program.json", program);
     write("shape.json", shape);
     write("about.json", about);
