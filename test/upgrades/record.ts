@@ -36,6 +36,8 @@ async function main(replace: boolean) {
   const shape = stateShape(schema);
   const { version, changes } = versionToRecord(fixtures(STATES).at(-1), shape, replace);
   if (changes.length > 0) console.log(`changed since schema version ${version - 1}:\n  ${changes.join("\n  ")}`);
+  // The code that records, before the recording changes the working tree.
+  const commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: ROOT, encoding: "utf8" }).trim();
   const dir = join(STATES, String(version));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -61,7 +63,6 @@ async function main(replace: boolean) {
       if (read.gone) throw new Error(`${name} read as gone right after its create`);
       refreshed[name] = { type, ...read.state };
     }
-    const commit = execFileSync("git", ["describe", "--always", "--dirty"], { cwd: ROOT, encoding: "utf8" }).trim();
     const release = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
     const about: About = { schemaVersion: version, release, commit };
     const write = (file: string, value: unknown) =>
