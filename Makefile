@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack sdk-compare sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows
+.PHONY: all build typecheck test simulator export schema sdk sdk-build sdk-pack sdk-compare sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows record-state
 
 all: build
 
@@ -145,6 +145,12 @@ bench: build
 # prints the curve and writes bench/curve.json. ARGS="--sizes 1000,2000 --engine16-up-to 2000" to choose.
 bench-curve: build
 	node scripts/run-ts.mjs bench/curve.ts $(ARGS)
+
+# A fixture for the upgrade tests when the state shape changed: every resource, made through the plugin from its
+# first example, as the engine stores it, in test/upgrades/states/<schema version> (docs/testing.md, "Upgrades").
+# ARGS=--replace records the newest schema version again.
+record-state: build
+	node scripts/run-ts.mjs test/upgrades/record.ts $(ARGS)
 
 # Fault-injection soak (issue 6): `npm run soak -- --ops 500 --seed 7`, or make soak ARGS="--ops 500 --seed 7".
 soak: build
