@@ -25,7 +25,13 @@
 // makes the shares converge (fairness, as in TCP); the proportional part lets one client that
 // is alone after all recover at a pace that grows with its rate (75 to 1000 req/s in about two
 // minutes after a single stray 429). A client alone on a 20 req/s limit gives little away: the
-// server's burst covers the time spent below it (row 9: 1.00× ideal).
+// server's burst covers the time spent below it (row 9: 1.00× ideal). Jitter on the pause was
+// tried in the model and changed nothing: a 429 already falls on one process at a time, so the
+// processes do not move in step.
+//
+// Why home-made: Bottleneck and p-limit pace at a rate they are given, within one process
+// (Bottleneck's clustering shares a Redis, which independent plugin processes do not have); what
+// is needed here is a rate learned from 429s, and an in-flight window, in each process alone.
 //
 // Window. A server's rate limit usually allows a burst; when the burst is spent, EVERY
 // request then in flight is refused, because none of their 429s has come back yet to slow
