@@ -204,10 +204,7 @@ export class Transport {
     const state: LoopState = { recovering: false, mayHaveActed: false };
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) return this.abandon(spec, state);
-      const ticket = await this.rate.acquire(spec.signal).then(
-        (t) => t,
-        () => undefined,
-      );
+      const ticket = await this.rate.acquire(spec.signal).catch(() => undefined); // rejects only on abort
       if (ticket === undefined) return this.abandon(spec, state);
       const outcome = await this.attempt(spec, prepared, ticket, attempt);
       if (outcome.kind === "answered") return outcome.value;
