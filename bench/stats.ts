@@ -59,13 +59,13 @@ export function roundOrder<K>(sides: readonly K[], round: number): K[] {
  * side and then a phase of the other: on a shared machine the speed moves between phases, and a
  * ratio of two phases measures that as much as the plugin. Returns every side's figures by round.
  */
-export async function alternate<K extends string, T>(
+export async function alternate<S extends Record<string, unknown>>(
   rounds: number,
-  sides: Record<K, () => Promise<T>>,
+  sides: { [K in keyof S]: () => Promise<S[K]> },
   { warmUp = 0 }: { warmUp?: number } = {},
-): Promise<Record<K, T[]>> {
-  const names = Object.keys(sides) as K[];
-  const figures = Object.fromEntries(names.map((name) => [name, [] as T[]])) as Record<K, T[]>;
+): Promise<{ [K in keyof S]: Array<S[K]> }> {
+  const names = Object.keys(sides) as Array<keyof S>;
+  const figures = Object.fromEntries(names.map((name) => [name, []])) as unknown as { [K in keyof S]: Array<S[K]> };
   for (let round = 0; round < warmUp + rounds; round++) {
     for (const name of roundOrder(names, round)) {
       const figure = await sides[name]();
