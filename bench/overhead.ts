@@ -189,6 +189,7 @@ async function previews() {
     floor: { cold: spread(cpu(rounds.floor, "cold")), warm: spread(cpu(rounds.floor, "warm")) },
     cold: roundRatios(cpu(rounds.plugin, "cold"), cpu(rounds.floor, "cold")),
     warm: roundRatios(cpu(rounds.plugin, "warm"), cpu(rounds.floor, "warm")),
+    warmOverCold: roundRatios(cpu(rounds.plugin, "warm"), cpu(rounds.floor, "cold")),
   };
 }
 
@@ -250,6 +251,7 @@ export async function overhead(): Promise<Row[]> {
         carriedWarmCpuMs: cost.floor.warm,
         previewRatio: cost.cold,
         warmPreviewRatio: cost.warm,
+        warmOverFloorColdRatio: cost.warmOverCold,
         emptyCalls: 2 * PREVIEW,
         emptyCallsCpuMs: empties.cpuMs,
         emptyCallsWallMs: empties.wallMs,
@@ -262,7 +264,8 @@ export async function overhead(): Promise<Row[]> {
       },
       notes: [
         `The mix: ${MIX.length} examples (${kinds}), from the declarations (scripts/preview-mix.ts). ` +
-          `Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU (${timesSpread(cost.warm)} the floor's second pass); ` +
+          `Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU (${timesSpread(cost.warmOverCold)} the floor's first pass, ` +
+          `${timesSpread(cost.warm)} its second); ` +
           `${thousands(2 * PREVIEW)} empty calls on a fresh plugin, ${ms(empties.cpuMs)}; one empty call, ${ms(trips.emptyMs)} round trip. ` +
           `Round trips are measured from the engine's side (this process, a grpc-js client), ${PAIRS_PER_ROUND} pairs a round; plugin CPU from /proc. ` +
           alternation,
