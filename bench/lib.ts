@@ -41,7 +41,8 @@ export const thousands = (n: number) => n.toLocaleString("en-US");
 export const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`);
 export const times = (x: number) => `${x.toFixed(2)}×`;
 /** A ratio over rounds as a row reports it: the median, then the range and the number of rounds. */
-export const timesSpread = (s: Spread) => `${times(s.median)} (${s.min.toFixed(2)}–${times(s.max)}, ${s.rounds} rounds)`;
+export const timesSpread = (s: Spread) =>
+  `${times(s.median)} (${s.min.toFixed(2)}–${times(s.max)}, ${s.rounds} rounds)`;
 /** A time over rounds: the median, then the range. */
 export const msSpread = (s: Spread) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
 export const now = () => Number(process.hrtime.bigint()) / 1e6;

@@ -156,7 +156,7 @@ async function onFreshPlugin<T>(run: (plugin: Plugin) => Promise<T>): Promise<T>
 }
 
 /** A fresh floor plugin (bench/floor/start.ts) answering every Check and Diff with the Container's replies. */
-async function onFreshFloor<T>(replies: { check: Uint8Array; diff: Uint8Array }, run: (floor: Plugin) => Promise<T>): Promise<T> {
+async function onFreshFloor<T>(replies: Replies, run: (floor: Plugin) => Promise<T>): Promise<T> {
   const floor = await startFloor(replies);
   try {
     return await run(floor);
@@ -166,6 +166,7 @@ async function onFreshFloor<T>(replies: { check: Uint8Array; diff: Uint8Array },
 }
 
 type Cost = { cpuMs: number; wallMs: number };
+type Replies = { check: Uint8Array; diff: Uint8Array };
 
 /**
  * Cold previews, alternated: a fresh plugin's preview (and the same again, warm), then the same
@@ -179,13 +180,19 @@ async function previews() {
     return containerReplies(plugin);
   });
   const rounds = await alternate(PREVIEW_ROUNDS, {
-    plugin: () => onFreshPlugin(async (plugin) => ({ cold: await preview(plugin, PREVIEW), warm: await preview(plugin, PREVIEW) })),
-    floor: () => onFreshFloor(replies, async (floor) => ({ cold: await replay(floor, sent), warm: await replay(floor, sent) })),
+    plugin: () =>
+      onFreshPlugin(async (plugin) => ({ cold: await preview(plugin, PREVIEW), warm: await preview(plugin, PREVIEW) })),
+    floor: () =>
+      onFreshFloor(replies, async (floor) => ({ cold: await replay(floor, sent), warm: await replay(floor, sent) })),
   });
   const cpu = (costs: Array<{ cold: Cost; warm: Cost }>, which: "cold" | "warm") => costs.map((c) => c[which].cpuMs);
   return {
     replies,
-    plugin: { cold: spread(cpu(rounds.plugin, "cold")), warm: spread(cpu(rounds.plugin, "warm")), coldWall: spread(rounds.plugin.map((c) => c.cold.wallMs)) },
+    plugin: {
+      cold: spread(cpu(rounds.plugin, "cold")),
+      warm: spread(cpu(rounds.plugin, "warm")),
+      coldWall: spread(rounds.plugin.map((c) => c.cold.wallMs)),
+    },
     floor: { cold: spread(cpu(rounds.floor, "cold")), warm: spread(cpu(rounds.floor, "warm")) },
     cold: roundRatios(cpu(rounds.plugin, "cold"), cpu(rounds.floor, "cold")),
     warm: roundRatios(cpu(rounds.plugin, "warm"), cpu(rounds.floor, "warm")),
@@ -193,8 +200,8 @@ async function previews() {
   };
 }
 
-/** Pairs one at a time on one warm plugin and one warm floor, alternated round by round: a Container's, and the mix's. */
-async function roundTrips(replies: { check: Uint8Array; diff: Uint8Array }) {
+/** Pairs one at a time on one warm plugin and one warm floor, alternated round by round: a Container's, the mix's. */
+async function roundTrips(replies: Replies) {
   return onFreshPlugin((plugin) =>
     onFreshFloor(replies, async (floor) => {
       const rounds = await alternate(
@@ -230,13 +237,21 @@ export async function overhead(): Promise<Row[]> {
   const previewMet = cost.cold.median <= PREVIEW_OVER_FLOOR;
   const containerMet = trips.containerRatio.median <= ROUND_TRIP_OVER_FLOOR;
   const mixMet = trips.mixRatio.median <= ROUND_TRIP_OVER_FLOOR;
-  const alternation = "The plugin and the floor alternate round by round (A B, B A, …); ratios are the median of the rounds' ratios, with their range.";
+  const alternation =
+    "The plugin and the floor alternate round by round (A B, B A, …); ratios are the median of the rounds' ratios, " +
+    "with their range.";
   return [
     {
       id: 5,
-      name: `Preview of ${thousands(PREVIEW)} resources, the package's mix of kinds (Check + Diff each, ${ENGINE_PARALLELISM} at a time, fresh plugin); one Container Check + Diff at a time`,
-      baseline: `the floor answering the same requests: ${msSpread(cost.floor.cold)} CPU; one Check + Diff on the floor: ${msSpread(trips.floorContainer)} round trip`,
-      measured: `${msSpread(cost.plugin.cold)} plugin CPU (${ms(cost.plugin.coldWall.median)} wall); one Container Check + Diff: ${msSpread(trips.container)} round trip`,
+      name:
+        `Preview of ${thousands(PREVIEW)} resources, the package's mix of kinds (Check + Diff each, ` +
+        `${ENGINE_PARALLELISM} at a time, fresh plugin); one Container Check + Diff at a time`,
+      baseline:
+        `the floor answering the same requests: ${msSpread(cost.floor.cold)} CPU; ` +
+        `one Check + Diff on the floor: ${msSpread(trips.floorContainer)} round trip`,
+      measured:
+        `${msSpread(cost.plugin.cold)} plugin CPU (${ms(cost.plugin.coldWall.median)} wall); ` +
+        `one Container Check + Diff: ${msSpread(trips.container)} round trip`,
       ratio: `${timesSpread(cost.cold)} / ${timesSpread(trips.containerRatio)} the floor`,
       target: `preview ≤ ${PREVIEW_OVER_FLOOR}×, round trip ≤ ${ROUND_TRIP_OVER_FLOOR}× the floor`,
       met: previewMet && containerMet,
@@ -264,10 +279,12 @@ export async function overhead(): Promise<Row[]> {
       },
       notes: [
         `The mix: ${MIX.length} examples (${kinds}), from the declarations (scripts/preview-mix.ts). ` +
-          `Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU (${timesSpread(cost.warmOverCold)} the floor's first pass, ` +
+          `Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU ` +
+          `(${timesSpread(cost.warmOverCold)} the floor's first pass, ` +
           `${timesSpread(cost.warm)} its second); ` +
-          `${thousands(2 * PREVIEW)} empty calls on a fresh plugin, ${ms(empties.cpuMs)}; one empty call, ${ms(trips.emptyMs)} round trip. ` +
-          `Round trips are measured from the engine's side (this process, a grpc-js client), ${PAIRS_PER_ROUND} pairs a round; plugin CPU from /proc. ` +
+          `${thousands(2 * PREVIEW)} empty calls on a fresh plugin, ${ms(empties.cpuMs)}; ` +
+          `one empty call, ${ms(trips.emptyMs)} round trip. Round trips are measured from the engine's side ` +
+          `(this process, a grpc-js client), ${PAIRS_PER_ROUND} pairs a round; plugin CPU from /proc. ` +
           alternation,
       ],
     },
@@ -279,7 +296,14 @@ export async function overhead(): Promise<Row[]> {
       ratio: `${timesSpread(trips.mixRatio)} the floor`,
       target: `≤ ${ROUND_TRIP_OVER_FLOOR}× the floor`,
       met: mixMet,
-      figures: { tripRounds: TRIP_ROUNDS, pairsPerRound: PAIRS_PER_ROUND, mixMedianMs: trips.mix, floorMixMedianMs: trips.floorMix, mixRatio: trips.mixRatio, rounds: trips.rounds },
+      figures: {
+        tripRounds: TRIP_ROUNDS,
+        pairsPerRound: PAIRS_PER_ROUND,
+        mixMedianMs: trips.mix,
+        floorMixMedianMs: trips.floorMix,
+        mixRatio: trips.mixRatio,
+        rounds: trips.rounds,
+      },
       notes: [`Kinds: ${kinds}; the floor answers each with a Container's replies. ${alternation}`],
     },
   ];

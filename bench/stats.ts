@@ -39,9 +39,14 @@ export function spread(values: readonly number[]): Spread {
   return { median: median([...values]), min: Math.min(...values), max: Math.max(...values), rounds: values.length };
 }
 
-/** Each round's figure over its baseline's in the same round: the ratio a row reports is their median, with their range. */
+/**
+ * Each round's figure over its baseline's in the same round: the ratio a row reports is their
+ * median, with their range.
+ */
 export function roundRatios(measured: readonly number[], baseline: readonly number[]): Spread {
-  if (measured.length !== baseline.length) throw new Error(`${measured.length} rounds measured against ${baseline.length} of the baseline`);
+  if (measured.length !== baseline.length) {
+    throw new Error(`${measured.length} rounds measured against ${baseline.length} of the baseline`);
+  }
   return spread(measured.map((m, i) => m / baseline[i]));
 }
 

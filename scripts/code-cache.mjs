@@ -84,9 +84,10 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
  * bundled in memory (its dependencies from node_modules), as scripts/run-ts.mjs runs it.
  */
 export async function previewMix() {
-  const bundled = await build({ ...common, entryPoints: ["scripts/preview-mix.ts"], packages: "external", write: false });
+  const entry = "scripts/preview-mix.ts";
+  const bundled = await build({ ...common, entryPoints: [entry], packages: "external", write: false });
   const module = { exports: {} };
-  const require = createRequire(`${process.cwd()}/scripts/preview-mix.ts`);
+  const require = createRequire(`${process.cwd()}/${entry}`);
   new Function("module", "exports", "require", bundled.outputFiles[0].text)(module, module.exports, require);
   return module.exports.previewMix();
 }
@@ -107,7 +108,10 @@ async function engineFirstCalls(call, tryCall) {
 
 const ID = "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00";
 
-/** What a preview sends for one resource: its Check (a new one, then one changed from its olds) and its Diff (unchanged, then changed). */
+/**
+ * What a preview sends for one resource: its Check (a new one, then one changed from its olds)
+ * and its Diff (unchanged, then changed).
+ */
 async function checkAndDiff(tryCall, { type, name, inputs, changed }) {
   const addressed = (request) => {
     request.setUrn(`urn:pulumi:build::code-cache::${type}::${name}`);

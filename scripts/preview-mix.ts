@@ -6,7 +6,7 @@
 import { isExampleSecret, isReference, type ExampleValue } from "../provider/src/framework/declare";
 import { hostingPackage } from "../provider/src/package";
 
-/** One resource of the mix: its token, its name in the program, its inputs, and the same with its example's in-place change. */
+/** One resource of the mix: its token, its name in the program, its inputs, and them with its example's change. */
 export interface MixedResource {
   type: string;
   name: string;
@@ -23,7 +23,9 @@ function engineValue(value: ExampleValue): unknown {
   if (isReference(value)) return REFERENCED_ID;
   if (isExampleSecret(value)) return secret(value.sample);
   if (Array.isArray(value)) return value.map(engineValue);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, engineValue(v as ExampleValue)]));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, engineValue(v as ExampleValue)]));
+  }
   return value;
 }
 
@@ -41,9 +43,10 @@ export function previewMix(): MixedResource[] {
   );
 }
 
-/** The i-th resource of a stack made of the mix repeated: each its own name, and its own `name` input where it has one. */
+/** The i-th resource of a stack of the mix repeated: each its own name, and `name` input where it has one. */
 export function stackResource(mix: readonly MixedResource[], i: number): MixedResource {
   const kind = mix[i % mix.length];
-  const rename = (inputs: Record<string, unknown>) => (typeof inputs.name === "string" ? { ...inputs, name: `${inputs.name}-${i}` } : inputs);
+  const rename = (inputs: Record<string, unknown>) =>
+    typeof inputs.name === "string" ? { ...inputs, name: `${inputs.name}-${i}` } : inputs;
   return { ...kind, name: `${kind.name}-${i}`, inputs: rename(kind.inputs), changed: rename(kind.changed) };
 }

@@ -6,7 +6,9 @@ import { REFERENCED_ID, previewMix, stackResource } from "../../scripts/preview-
 const mix = previewMix();
 
 test("holds every example of every resource of the package", () => {
-  const expected = hostingPackage.resources.flatMap((r) => r.examples.map((e) => `hosting:index:${r.typeName} ${e.name}`));
+  const expected = hostingPackage.resources.flatMap((r) =>
+    r.examples.map((e) => `hosting:index:${r.typeName} ${e.name}`),
+  );
   expect(mix.map((r) => `${r.type} ${r.name}`)).toEqual(expected);
 });
 
@@ -14,7 +16,8 @@ test("sends references as ids and secrets wrapped as the engine wraps them", () 
   const attachment = mix.find((r) => r.type === "hosting:index:VolumeAttachment")!;
   expect(attachment.inputs).toMatchObject({ volumeId: REFERENCED_ID, containerId: REFERENCED_ID });
   const registry = mix.find((r) => r.type === "hosting:index:Registry")!;
-  expect(registry.inputs.password).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: expect.any(String) });
+  const wrapped = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: expect.any(String) };
+  expect(registry.inputs.password).toEqual(wrapped);
 });
 
 test("a changed resource carries its example's update over its inputs", () => {
