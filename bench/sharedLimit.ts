@@ -94,7 +94,7 @@ export async function sharedLimit(): Promise<Row> {
   const met =
     failures.length === 0 && complete && median(ratios) <= 1.3 && median(shares) <= 0.1 && Math.min(...jains) >= 0.9;
   return {
-    id: 15,
+    id: 16,
     name:
       `Many stacks, one API (${plugins} plugins × ${creates} creates, ${ENGINE_PARALLELISM} concurrent each, ` +
       `server ${limit} req/s)`,
