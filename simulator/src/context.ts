@@ -24,3 +24,15 @@ export interface Reply {
 export const ok = (json: unknown): Reply => ({ status: 200, json });
 export const created = (json: unknown): Reply => ({ status: 201, json });
 export const noContent = (): Reply => ({ status: 204 });
+
+export type Handler = (ctx: Ctx) => Reply;
+
+/** One endpoint of the API: `pattern`'s ":name" segments become `ctx.params`. */
+export interface Route {
+  method: string;
+  pattern: string;
+  handler: Handler;
+}
+
+/** The prefix of every project-scoped path (document section 4). */
+export const PROJECT_PATH = "/v1/projects/:projectId";

@@ -1,6 +1,6 @@
 // Managed Postgres, MySQL and Redis (document 4.2): service records with a connection object.
 import { randomBytes } from "node:crypto";
-import { type Ctx, type Reply, created } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created } from "../context";
 import type { DatabaseKind, WireConnection } from "../types";
 import { optionalInt, optionalObject, requiredName } from "../validate";
 import { billingGate } from "./gates";
@@ -86,3 +86,10 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
     return created({ service: toWireService(service), connection: { ...connection } });
   };
 }
+
+/** Document 4.2: one create per engine; the rest is the containers' routes. */
+export const DATABASE_ROUTES: readonly Route[] = (Object.keys(ENGINES) as DatabaseKind[]).map((kind) => ({
+  method: "POST",
+  pattern: `${PROJECT_PATH}/${kind}`,
+  handler: createDatabase(kind),
+}));

@@ -2,13 +2,39 @@
 // The order of the checks in each operation is part of the contract; see the comments.
 import { randomUUID } from "node:crypto";
 import { after, iso } from "../clock";
-import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok } from "../context";
 import { ApiFailure, conflict, notFound, validationFailed } from "../errors";
 import type { Store } from "../state";
-import type { SimAttachment, SimService, SimVolume } from "../types";
 import { optionalBool, requiredInt, requiredName, requiredString } from "../validate";
 import { billingGate, projectNotSuspended } from "./gates";
-import { appendLog, findService, startService, touch } from "./services";
+import { type SimService, appendLog, findService, startService, touch } from "./services";
+
+/** Document section 2.8. */
+export interface SimVolume {
+  id: string;
+  project_id: string;
+  name: string;
+  display_name: string;
+  size_gb: number;
+  storage_class: string;
+  access_mode: string;
+  status: string;
+  status_reason: string;
+  created_at: string;
+  updated_at: string;
+  /** Simulator-only: epoch ms at which provisioning completes; null = no pending transition. */
+  ready_at: number | null;
+}
+
+/** Document section 2.9. */
+export interface SimAttachment {
+  id: string;
+  volume_id: string;
+  container_id: string;
+  mount_path: string;
+  read_only: boolean;
+  created_at: string;
+}
 
 const WIRE_VOLUME_FIELDS = [
   "id", "project_id", "name", "display_name", "size_gb", "storage_class", "access_mode", "status",
@@ -61,6 +87,14 @@ function capacityGate(ctx: Ctx, additionalGb: number): void {
       `cannot reserve ${additionalGb} GB more: ${reserved} of ${ctx.switches.capacityGb} GB already reserved`,
     );
   }
+}
+
+/** A new volume reads `running` once its provisioning time has passed. */
+export function settleVolume(volume: SimVolume, _store: Store, now: number): void {
+  if (volume.status !== "provisioning" || volume.ready_at === null || volume.ready_at > now) return;
+  volume.status = "running";
+  volume.status_reason = "";
+  volume.ready_at = null;
 }
 
 export function listVolumes(ctx: Ctx): Reply {
@@ -224,3 +258,19 @@ function restartFor(ctx: Ctx, service: SimService, reason: string): void {
   }
   startService(ctx, service, `restarted: ${reason}`);
 }
+
+const VOLUME = `${PROJECT_PATH}/volumes/:volumeId`;
+
+export const VOLUME_ROUTES: readonly Route[] = [
+  { method: "POST", pattern: `${PROJECT_PATH}/volumes`, handler: createVolume },
+  { method: "GET", pattern: `${PROJECT_PATH}/volumes`, handler: listVolumes },
+  { method: "GET", pattern: VOLUME, handler: getVolume },
+  { method: "PATCH", pattern: VOLUME, handler: resizeVolume },
+  { method: "DELETE", pattern: VOLUME, handler: deleteVolume },
+];
+
+/** An attachment is made and ended through its volume's path (document 4.5). */
+export const ATTACHMENT_ROUTES: readonly Route[] = [
+  { method: "POST", pattern: `${VOLUME}/attach`, handler: attachVolume },
+  { method: "POST", pattern: `${VOLUME}/detach`, handler: detachVolume },
+];
