@@ -30,7 +30,7 @@ function kindOf(params: Record<string, string>): SimKind {
   return kind;
 }
 
-const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandler }> = [
+export const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandler }> = [
   { method: "GET", pattern: "/_sim/switches", handler: (c) => json(c.switches()) },
   {
     method: "POST",

@@ -98,10 +98,10 @@ export class Core {
         switches: this.switchValues,
         now,
         params: route.params,
-        body: (allowed) => parseObject(rawBody, allowed),
+        body: () => parseObject(rawBody, route.route.otherFieldsIgnored ? undefined : (route.route.body ?? [])),
       };
       try {
-        return route.handler(ctx);
+        return route.route.handler(ctx);
       } finally {
         if (WRITE_METHODS.has(method)) this.store.persist();
       }

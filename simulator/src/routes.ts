@@ -1,6 +1,6 @@
 // The API's route table (document section 4), every collection's routes (collections.ts), and a small matcher.
 import { COLLECTIONS } from "./collections";
-import type { Handler, Route } from "./context";
+import type { Route } from "./context";
 
 export const ROUTES: readonly Route[] = Object.values(COLLECTIONS).flatMap((collection) => collection.routes);
 
@@ -32,7 +32,7 @@ function safeDecode(segment: string): string | undefined {
 }
 
 export type RouteMatch =
-  | { kind: "found"; handler: Handler; params: Record<string, string> }
+  | { kind: "found"; route: Route; params: Record<string, string> }
   | { kind: "wrong_method"; allowed: string[] }
   | { kind: "none" };
 
@@ -41,7 +41,7 @@ export function findRoute(method: string, path: string, routes: readonly Route[]
   for (const route of routes) {
     const params = matchPath(route.pattern, path);
     if (!params) continue;
-    if (route.method === method) return { kind: "found", handler: route.handler, params };
+    if (route.method === method) return { kind: "found", route, params };
     allowed.push(route.method);
   }
   return allowed.length > 0 ? { kind: "wrong_method", allowed } : { kind: "none" };

@@ -32,7 +32,7 @@ function listDomains(ctx: Ctx): Reply {
 }
 
 function createDomain(ctx: Ctx): Reply {
-  const fields = ctx.body(["name", "container_id"]);
+  const fields = ctx.body();
   const name = requiredName(fields);
   const app = requireService(ctx.store, ctx.params.projectId, requiredString(fields, "container_id"), "container");
   const domain: SimDomain = { id: randomUUID(), project_id: ctx.params.projectId, name, container_id: app.id };
@@ -51,7 +51,7 @@ function deleteDomain(ctx: Ctx): Reply {
 
 export const DOMAIN_ROUTES: readonly Route[] = [
   { method: "GET", pattern: \`\${PROJECT_PATH}/domains\`, handler: listDomains },
-  { method: "POST", pattern: \`\${PROJECT_PATH}/domains\`, handler: createDomain },
+  { method: "POST", pattern: \`\${PROJECT_PATH}/domains\`, body: ["name", "container_id"], handler: createDomain },
   { method: "DELETE", pattern: \`\${PROJECT_PATH}/domains/:domainId\`, handler: deleteDomain },
 ];
 `;

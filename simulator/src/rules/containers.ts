@@ -68,7 +68,7 @@ export function listServices(ctx: Ctx): Reply {
 }
 
 export function createContainer(ctx: Ctx): Reply {
-  const fields = ctx.body(["name", ...SETTING_FIELDS]);
+  const fields = ctx.body();
   const name = requiredName(fields);
   const image = requiredString(fields, "image");
   const port = requiredInt(fields, "http_port", 1, 65535);
@@ -108,7 +108,7 @@ export function createContainer(ctx: Ctx): Reply {
 export function updateContainer(ctx: Ctx): Reply {
   const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
   lifecycleGate(service, "update");
-  const settings = readSettings(ctx.body(SETTING_FIELDS), ctx.switches.normalizesUnicode);
+  const settings = readSettings(ctx.body(), ctx.switches.normalizesUnicode);
   if (settings.replicas !== undefined) {
     if (service.autoscaling) {
       throw conflict("AUTOSCALING_OWNS_REPLICAS", "autoscaling controls the instance count of this container");
@@ -222,8 +222,8 @@ const CONTAINER = `${PROJECT_PATH}/containers/:containerId`;
 /** Document 4.1; the list and the DELETE serve managed databases too. */
 export const CONTAINER_ROUTES: readonly Route[] = [
   { method: "GET", pattern: `${PROJECT_PATH}/containers`, handler: listServices },
-  { method: "POST", pattern: `${PROJECT_PATH}/containers`, handler: createContainer },
-  { method: "PATCH", pattern: CONTAINER, handler: updateContainer },
+  { method: "POST", pattern: `${PROJECT_PATH}/containers`, body: ["name", ...SETTING_FIELDS], handler: createContainer },
+  { method: "PATCH", pattern: CONTAINER, body: SETTING_FIELDS, handler: updateContainer },
   { method: "DELETE", pattern: CONTAINER, handler: deleteService },
   { method: "GET", pattern: `${CONTAINER}/logs`, handler: serviceLogs },
   { method: "POST", pattern: `${CONTAINER}/restart`, handler: lifecycle("restart") },

@@ -42,7 +42,7 @@ const RESOURCE_FIELDS = ["cpu_milli", "memory_mb", "storage_gb"] as const;
 
 export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
   return (ctx) => {
-    const fields = ctx.body(["name", "resources"]);
+    const fields = ctx.body();
     const name = requiredName(fields);
     const resources = optionalObject(fields, "resources", RESOURCE_FIELDS) ?? {};
     const sizes = {
@@ -91,5 +91,6 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
 export const DATABASE_ROUTES: readonly Route[] = (Object.keys(ENGINES) as DatabaseKind[]).map((kind) => ({
   method: "POST",
   pattern: `${PROJECT_PATH}/${kind}`,
+  body: ["name", "resources"],
   handler: createDatabase(kind),
 }));

@@ -25,7 +25,7 @@ export function listLinks(ctx: Ctx): Reply {
 }
 
 export function createLink(ctx: Ctx): Reply {
-  const fields = ctx.body(["consumer_service_id", "provider_service_id", "link_type"]);
+  const fields = ctx.body();
   const consumerId = requiredString(fields, "consumer_service_id");
   const providerId = requiredString(fields, "provider_service_id");
   const linkType = optionalString(fields, "link_type") ?? "http";
@@ -86,5 +86,10 @@ export function injectedEnv(provider: SimService): Record<string, string> {
 
 export const LINK_ROUTES: readonly Route[] = [
   { method: "GET", pattern: `${PROJECT_PATH}/service-links`, handler: listLinks },
-  { method: "POST", pattern: `${PROJECT_PATH}/service-links`, handler: createLink },
+  {
+    method: "POST",
+    pattern: `${PROJECT_PATH}/service-links`,
+    body: ["consumer_service_id", "provider_service_id", "link_type"],
+    handler: createLink,
+  },
 ];

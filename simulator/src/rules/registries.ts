@@ -30,7 +30,6 @@ function requireRegistry(ctx: Ctx): SimRegistry {
   return registry;
 }
 
-/** The document allows other fields on these requests, so unknown fields are ignored here. */
 function readRegistry(fields: Fields) {
   return {
     name: requiredName(fields),
@@ -78,10 +77,13 @@ export function deleteRegistry(ctx: Ctx): Reply {
 }
 
 /** Document 4.4: per user, not under a project. */
+/** The document allows other fields on a registry's create and PUT: they are ignored. */
+const REGISTRY_BODY = { body: ["name", "host", "username", "password"], otherFieldsIgnored: true } as const;
+
 export const REGISTRY_ROUTES: readonly Route[] = [
   { method: "GET", pattern: "/v1/registries", handler: listRegistries },
-  { method: "POST", pattern: "/v1/registries", handler: createRegistry },
+  { method: "POST", pattern: "/v1/registries", ...REGISTRY_BODY, handler: createRegistry },
   { method: "GET", pattern: "/v1/registries/:registryId", handler: getRegistry },
-  { method: "PUT", pattern: "/v1/registries/:registryId", handler: replaceRegistry },
+  { method: "PUT", pattern: "/v1/registries/:registryId", ...REGISTRY_BODY, handler: replaceRegistry },
   { method: "DELETE", pattern: "/v1/registries/:registryId", handler: deleteRegistry },
 ];

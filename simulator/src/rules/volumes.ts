@@ -113,7 +113,7 @@ export function createVolume(ctx: Ctx): Reply {
   if (!ctx.switches.volumesEnabled) {
     throw new ApiFailure(403, "BLOCK_VOLUME_DISABLED", "block volumes are not enabled");
   }
-  const fields = ctx.body(["name", "size_gb"]);
+  const fields = ctx.body();
   const name = requiredName(fields);
   const sizeGb = requiredInt(fields, "size_gb", 1);
   const projectId = ctx.params.projectId;
@@ -148,7 +148,7 @@ export function createVolume(ctx: Ctx): Reply {
 // (no gate at all), growth: billing 402/403 then capacity 409 for the growth only.
 export function resizeVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const sizeGb = requiredInt(ctx.body(["size_gb"]), "size_gb", 1);
+  const sizeGb = requiredInt(ctx.body(), "size_gb", 1);
   projectNotSuspended(ctx.store, volume.project_id);
   if (sizeGb < volume.size_gb) {
     throw new ApiFailure(
@@ -194,7 +194,7 @@ function requireTarget(ctx: Ctx, containerId: string): SimService {
 // replicas 409 RWO_REPLICA_LIMIT, mount path 409 MOUNT_PATH_IN_USE.
 export function attachVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const fields = ctx.body(["container_id", "mount_path", "read_only"]);
+  const fields = ctx.body();
   const containerId = requiredString(fields, "container_id");
   const mountPath = readMountPath(requiredString(fields, "mount_path"));
   const readOnly = optionalBool(fields, "read_only") ?? false;
@@ -234,7 +234,7 @@ export function attachVolume(ctx: Ctx): Reply {
 // Order: volume 404, validation 400, no such attachment 404.
 export function detachVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const containerId = requiredString(ctx.body(["container_id"]), "container_id");
+  const containerId = requiredString(ctx.body(), "container_id");
   const attachment = attachmentOf(ctx.store, volume.id);
   if (!attachment || attachment.container_id !== containerId) {
     throw notFound(`attachment of volume ${volume.id} to container ${containerId}`);
@@ -262,15 +262,15 @@ function restartFor(ctx: Ctx, service: SimService, reason: string): void {
 const VOLUME = `${PROJECT_PATH}/volumes/:volumeId`;
 
 export const VOLUME_ROUTES: readonly Route[] = [
-  { method: "POST", pattern: `${PROJECT_PATH}/volumes`, handler: createVolume },
+  { method: "POST", pattern: `${PROJECT_PATH}/volumes`, body: ["name", "size_gb"], handler: createVolume },
   { method: "GET", pattern: `${PROJECT_PATH}/volumes`, handler: listVolumes },
   { method: "GET", pattern: VOLUME, handler: getVolume },
-  { method: "PATCH", pattern: VOLUME, handler: resizeVolume },
+  { method: "PATCH", pattern: VOLUME, body: ["size_gb"], handler: resizeVolume },
   { method: "DELETE", pattern: VOLUME, handler: deleteVolume },
 ];
 
 /** An attachment is made and ended through its volume's path (document 4.5). */
 export const ATTACHMENT_ROUTES: readonly Route[] = [
-  { method: "POST", pattern: `${VOLUME}/attach`, handler: attachVolume },
-  { method: "POST", pattern: `${VOLUME}/detach`, handler: detachVolume },
+  { method: "POST", pattern: `${VOLUME}/attach`, body: ["container_id", "mount_path", "read_only"], handler: attachVolume },
+  { method: "POST", pattern: `${VOLUME}/detach`, body: ["container_id"], handler: detachVolume },
 ];
