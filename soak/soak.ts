@@ -7,7 +7,10 @@
 import { isExampleSecret, isReference, tokenOf, type ExampleValue } from "../provider/src/framework/declare";
 import type { FieldFlags } from "../provider/src/framework/spec";
 import { hostingPackage } from "../provider/src/package";
-import { ALICE, randomFaults, seededRandom, startSimulator, type RandomFaultName, type SimAttachment, type SimKind, type SimState } from "../simulator/src";
+import {
+  ALICE, randomFaults, seededRandom, startSimulator,
+  type RandomFaultName, type SimAttachment, type SimKind, type SimState,
+} from "../simulator/src";
 import { KINDS as SIM_COLLECTIONS } from "../simulator/src/collections";
 import { Plugin, initFailure, readOrInitFailure, secret, type GrpcFailure } from "../test/grpc/engine";
 

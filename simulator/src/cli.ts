@@ -9,7 +9,9 @@ import type { SimulatorOptions } from "./types";
 const HELP = helpText();
 
 function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; quiet?: boolean }) {
-  const options = Object.fromEntries(FLAGS.map((flag) => [flag.name, { type: flag.arg ? "string" : "boolean" } as const]));
+  const options = Object.fromEntries(
+    FLAGS.map((flag) => [flag.name, { type: flag.arg ? "string" : "boolean" } as const]),
+  );
   const { values } = parseArgs({ args, strict: true, options });
   const text = (name: string) => values[name] as string | undefined;
   const switches = checkSwitches(switchesOf(values));

@@ -52,7 +52,9 @@ const entries = Object.entries(COLLECTIONS) as Array<[SimKind, Collection<{ id: 
 
 for (const [kind, entry] of entries) {
   for (const [field, target] of Object.entries(entry.references ?? {})) {
-    if (!KINDS.includes(target as SimKind)) throw new Error(`simulator collection ${kind}.${field}: no collection ${target}`);
+    if (!KINDS.includes(target as SimKind)) {
+      throw new Error(`simulator collection ${kind}.${field}: no collection ${target}`);
+    }
   }
 }
 

@@ -30,11 +30,17 @@ function list(value: string | undefined): string[] | undefined {
   return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
-const numberSwitch = (name: keyof Switches) => ({ switch: name, from: (text: string | undefined, flag: string) => number(flag, text) });
+const numberSwitch = (name: keyof Switches) => ({
+  switch: name,
+  from: (text: string | undefined, flag: string) => number(flag, text),
+});
 const textSwitch = (name: keyof Switches) => ({ switch: name, from: (text: string | undefined) => text });
 const listSwitch = (name: keyof Switches) => ({ switch: name, from: (text: string | undefined) => list(text) });
 /** A flag with no value: the switch is `value` when the flag is given. */
-const whenGiven = (name: keyof Switches, value: boolean) => ({ switch: name, from: (given: unknown) => (given ? value : undefined) });
+const whenGiven = (name: keyof Switches, value: boolean) => ({
+  switch: name,
+  from: (given: unknown) => (given ? value : undefined),
+});
 
 export const FLAGS: readonly Flag[] = [
   { name: "port", arg: "N", help: [`port to listen on (default ${DEFAULT_PORT}; 0 = any free port)`] },
@@ -61,7 +67,9 @@ export const FLAGS: readonly Flag[] = [
     name: "provisioning-ms",
     arg: "N",
     sets: numberSwitch("volumeProvisioningMs"),
-    help: [`time until a new volume reads running; negative = never (default ${DEFAULT_SWITCHES.volumeProvisioningMs})`],
+    help: [
+      `time until a new volume reads running; negative = never (default ${DEFAULT_SWITCHES.volumeProvisioningMs})`,
+    ],
   },
   {
     name: "service-start-ms",
@@ -85,7 +93,10 @@ export const FLAGS: readonly Flag[] = [
   {
     name: "link-env-in-consumer",
     sets: whenGiven("linkEnvInConsumer", true),
-    help: ["a new service link also writes its injected_env into the consumer's env", "(default: only the link record carries them)"],
+    help: [
+      "a new service link also writes its injected_env into the consumer's env",
+      "(default: only the link record carries them)",
+    ],
   },
   {
     name: "apps-require-env",
@@ -99,12 +110,18 @@ export const FLAGS: readonly Flag[] = [
   {
     name: "link-restarts-consumer",
     sets: whenGiven("linkRestartsConsumer", true),
-    help: ["a new service link restarts its consumer app (default: the app reads the", "variables on its next start or restart)"],
+    help: [
+      "a new service link restarts its consumer app (default: the app reads the",
+      "variables on its next start or restart)",
+    ],
   },
   {
     name: "normalizes-unicode",
     sets: whenGiven("normalizesUnicode", true),
-    help: ["store a container's env and display_name in Unicode NFC, whatever form", "they were sent in (default: as sent)"],
+    help: [
+      "store a container's env and display_name in Unicode NFC, whatever form",
+      "they were sent in (default: as sent)",
+    ],
   },
   {
     name: "error-shape",
@@ -122,12 +139,18 @@ export const FLAGS: readonly Flag[] = [
     name: "max-body-bytes",
     arg: "N",
     sets: numberSwitch("maxRequestBodyBytes"),
-    help: ["an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE", `(default ${DEFAULT_SWITCHES.maxRequestBodyBytes})`],
+    help: [
+      "an API request with a larger body is answered 413 PAYLOAD_TOO_LARGE",
+      `(default ${DEFAULT_SWITCHES.maxRequestBodyBytes})`,
+    ],
   },
   {
     name: "max-header-bytes",
     arg: "N",
-    help: ["a request whose request line and headers are larger is answered 431", `(default ${DEFAULT_MAX_HEADER_BYTES}, Node's)`],
+    help: [
+      "a request whose request line and headers are larger is answered 431",
+      `(default ${DEFAULT_MAX_HEADER_BYTES}, Node's)`,
+    ],
   },
   { name: "quiet", help: ["do not print one line per request"] },
   { name: "help", help: ["show this help"] },
@@ -136,7 +159,9 @@ export const FLAGS: readonly Flag[] = [
 /** The switches the flags set (undefined where a flag was not given). */
 export function switchesOf(values: Record<string, string | boolean | undefined>): Partial<Switches> {
   const switches: Record<string, unknown> = {};
-  for (const flag of FLAGS) if (flag.sets) switches[flag.sets.switch] = flag.sets.from(values[flag.name] as string | undefined, flag.name);
+  for (const flag of FLAGS) {
+    if (flag.sets) switches[flag.sets.switch] = flag.sets.from(values[flag.name] as string | undefined, flag.name);
+  }
   return switches as Partial<Switches>;
 }
 

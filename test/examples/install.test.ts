@@ -14,7 +14,9 @@ jest.setTimeout(600_000);
 
 const run = promisify(execFile);
 /** The example programs: every folder of examples/ that is a Pulumi project. */
-const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((name) => existsSync(join(ROOT, "examples", name, "Pulumi.yaml")));
+const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((name) =>
+  existsSync(join(ROOT, "examples", name, "Pulumi.yaml")),
+);
 /** The package's resources, by the names the SDK exports them under. */
 const TYPE_NAMES = hostingPackage.resources.map((resource) => resource.typeName);
 
@@ -41,8 +43,9 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 
-  test("the program loads the SDK it installed, every resource of the package in it, and compiles with its own tsc", async () => {
-    const probe = `const hosting = require("@hosting/pulumi"); console.log(JSON.stringify(${JSON.stringify(TYPE_NAMES)}.map((n) => hosting[n]?.__pulumiType)))`;
+  test("the program loads every resource from the SDK it installed, and compiles with its own tsc", async () => {
+    const types = `${JSON.stringify(TYPE_NAMES)}.map((n) => hosting[n]?.__pulumiType)`;
+    const probe = `const hosting = require("@hosting/pulumi"); console.log(JSON.stringify(${types}))`;
     const { stdout } = await run(process.execPath, ["-e", probe], { cwd: dir() });
     expect(JSON.parse(stdout)).toEqual(TYPE_NAMES.map((typeName) => `hosting:index:${typeName}`));
     const tsc = await run(join(dir(), "node_modules/.bin/tsc"), ["--noEmit", "-p", "."], { cwd: dir() }).catch((err) => err);

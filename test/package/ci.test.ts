@@ -16,7 +16,11 @@ interface Step {
   run?: string;
   with?: Record<string, unknown>;
 }
-const workflow = yaml.load(readFileSync(WORKFLOW, "utf8")) as { on: Record<string, unknown>; jobs: Record<string, { "runs-on": string; steps: Step[] }> };
+interface Workflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, { "runs-on": string; steps: Step[] }>;
+}
+const workflow = yaml.load(readFileSync(WORKFLOW, "utf8")) as Workflow;
 const [job] = Object.values(workflow.jobs);
 
 /** The README's "The two commands" block: the command whose comment says it runs every test. */

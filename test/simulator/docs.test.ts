@@ -25,7 +25,8 @@ function table(heading: string): string[][] {
 }
 
 /** "/v1/projects/:projectId/volumes" as the doc writes it: "/v1/projects/{projectId}/volumes". */
-const written = (route: { method: string; pattern: string }) => `\`${route.method} ${route.pattern.replace(/:(\w+)/g, "{$1}")}\``;
+const written = (route: { method: string; pattern: string }) =>
+  `\`${route.method} ${route.pattern.replace(/:(\w+)/g, "{$1}")}\``;
 
 /** Each row by its first cell. */
 const rowsByFirstCell = (rows: string[][]) => new Map(rows.map((row) => [row[0], row]));
@@ -33,7 +34,8 @@ const rowsByFirstCell = (rows: string[][]) => new Map(rows.map((row) => [row[0],
 describe("API endpoints", () => {
   const rows = rowsByFirstCell(table("API endpoints"));
 
-  test.each(ROUTES.map((route) => [written(route), route] as const))("%s has its row, naming every body field", (name, route) => {
+  const cases = ROUTES.map((route) => [written(route), route] as const);
+  test.each(cases)("%s has its row, naming every body field", (name, route) => {
     const row = rows.get(name);
     expect(row).toBeDefined();
     for (const field of route.body ?? []) expect(row![1]).toContain(`\`${field}\``);
@@ -63,12 +65,14 @@ describe("flags and switches", () => {
   const rows = table("Command-line flags");
 
   test("one row per flag, in the order --help gives them, with its argument", () => {
-    expect(rows.map((row) => row[0])).toEqual(FLAGS.map((flag) => `\`--${flag.name}${flag.arg ? ` ${flag.arg}` : ""}\``));
+    const usage = (flag: (typeof FLAGS)[number]) => `\`--${flag.name}${flag.arg ? ` ${flag.arg}` : ""}\``;
+    expect(rows.map((row) => row[0])).toEqual(FLAGS.map(usage));
   });
 
   test("a flag's row names the switch it sets; every switch has a flag", () => {
     expect(rows.map((row) => row[1])).toEqual(FLAGS.map((flag) => (flag.sets ? `\`${flag.sets.switch}\`` : "")));
-    expect(FLAGS.flatMap((flag) => (flag.sets ? [flag.sets.switch] : [])).sort()).toEqual(Object.keys(DEFAULT_SWITCHES).sort());
+    const set = FLAGS.flatMap((flag) => (flag.sets ? [flag.sets.switch] : []));
+    expect(set.sort()).toEqual(Object.keys(DEFAULT_SWITCHES).sort());
   });
 });
 

@@ -222,7 +222,12 @@ const CONTAINER = `${PROJECT_PATH}/containers/:containerId`;
 /** Document 4.1; the list and the DELETE serve managed databases too. */
 export const CONTAINER_ROUTES: readonly Route[] = [
   { method: "GET", pattern: `${PROJECT_PATH}/containers`, handler: listServices },
-  { method: "POST", pattern: `${PROJECT_PATH}/containers`, body: ["name", ...SETTING_FIELDS], handler: createContainer },
+  {
+    method: "POST",
+    pattern: `${PROJECT_PATH}/containers`,
+    body: ["name", ...SETTING_FIELDS],
+    handler: createContainer,
+  },
   { method: "PATCH", pattern: CONTAINER, body: SETTING_FIELDS, handler: updateContainer },
   { method: "DELETE", pattern: CONTAINER, handler: deleteService },
   { method: "GET", pattern: `${CONTAINER}/logs`, handler: serviceLogs },

@@ -271,6 +271,11 @@ export const VOLUME_ROUTES: readonly Route[] = [
 
 /** An attachment is made and ended through its volume's path (document 4.5). */
 export const ATTACHMENT_ROUTES: readonly Route[] = [
-  { method: "POST", pattern: `${VOLUME}/attach`, body: ["container_id", "mount_path", "read_only"], handler: attachVolume },
+  {
+    method: "POST",
+    pattern: `${VOLUME}/attach`,
+    body: ["container_id", "mount_path", "read_only"],
+    handler: attachVolume,
+  },
   { method: "POST", pattern: `${VOLUME}/detach`, body: ["container_id"], handler: detachVolume },
 ];
