@@ -17,7 +17,7 @@ export interface Flag {
   help: string[];
 }
 
-function number(flag: string, value: string | undefined): number | undefined {
+export function numberFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (value.trim() === "" || !Number.isFinite(parsed)) throw new Error(`--${flag}: not a number: ${value}`);
@@ -32,7 +32,7 @@ function list(value: string | undefined): string[] | undefined {
 
 const numberSwitch = (name: keyof Switches) => ({
   switch: name,
-  from: (text: string | undefined, flag: string) => number(flag, text),
+  from: (text: string | undefined, flag: string) => numberFlag(flag, text),
 });
 const textSwitch = (name: keyof Switches) => ({ switch: name, from: (text: string | undefined) => text });
 const listSwitch = (name: keyof Switches) => ({ switch: name, from: (text: string | undefined) => list(text) });
@@ -164,8 +164,6 @@ export function switchesOf(values: Record<string, string | boolean | undefined>)
   }
   return switches as Partial<Switches>;
 }
-
-export { number as numberFlag };
 
 /** Usage and flags, one per line; a long flag has its help on the lines below it. */
 export function helpText(): string {
