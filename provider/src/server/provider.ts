@@ -13,6 +13,7 @@ import { checkInputs, refusedChange } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/configure";
 import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext, type Proposal, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
+import { migrateState } from "../framework/migrations";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
 import { previewCreate, previewUpdate } from "../framework/preview";
@@ -211,6 +212,12 @@ export class HostingProviderService {
     return unmarshalled;
   }
 
+  /** A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied. */
+  private recorded(declaration: ResourceDeclaration, struct: Struct | undefined): Unmarshalled {
+    const { values, secrets } = this.unmarshal(struct);
+    return { values: migrateState(declaration.migrations, values), secrets };
+  }
+
   /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
   private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): Struct {
     return toStruct(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
@@ -395,13 +402,14 @@ export class HostingProviderService {
 
   diff: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
-    const { spec } = this.resource(typeOf(request));
-    const olds = this.unmarshal(request.getOlds()).values;
-    const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()).values : olds;
-    const news = this.unmarshal(request.getNews()).values;
-    const diff = diffInputs(spec, olds, news, oldInputs, request.getIgnorechangesList());
+    const { declaration, spec } = this.resource(typeOf(request));
     const urn = request.getUrn();
     const planning = this.checked.delete(urn);
+    const olds = this.recorded(declaration, request.getOlds()).values;
+    const oldInputs = request.getOldInputs() ? this.recorded(declaration, request.getOldInputs()).values : olds;
+    // A Diff without a Check before it is a refresh's, whose news are the inputs the state recorded.
+    const news = planning ? this.unmarshal(request.getNews()).values : this.recorded(declaration, request.getNews()).values;
+    const diff = diffInputs(spec, olds, news, oldInputs, request.getIgnorechangesList());
     if (planning && diff.replaces.length > 0) this.replacements.set(urn, { olds, news, replaces: diff.replaces });
     else this.replacements.delete(urn);
     return diffResponse(diff);
@@ -454,8 +462,8 @@ export class HostingProviderService {
 
   read: Handler<provproto.ReadRequest, provproto.ReadResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const outputs = this.unmarshal(request.getProperties());
-    const oldInputs = this.unmarshal(request.getInputs());
+    const outputs = this.recorded(declaration, request.getProperties());
+    const oldInputs = this.recorded(declaration, request.getInputs());
     const address = addressOf(request.getId(), declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const reading = (ctx: OperationContext<HostingClient>) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
@@ -487,9 +495,9 @@ export class HostingProviderService {
 
   update: Handler<provproto.UpdateRequest, provproto.UpdateResponse> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const olds = this.unmarshal(request.getOlds());
+    const olds = this.recorded(declaration, request.getOlds());
     const news = this.unmarshal(request.getNews());
-    const oldInputs = request.getOldInputs() ? this.unmarshal(request.getOldInputs()) : olds;
+    const oldInputs = request.getOldInputs() ? this.recorded(declaration, request.getOldInputs()) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
     this.refuseUnchecked(spec, news);
     this.checked.delete(request.getUrn());
@@ -506,7 +514,7 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const update = declaration.lifecycle.update;
     try {
-      // Without an update of its own, the resource has nothing to send: it stays as it is.
+      // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
       const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), async (ctx) =>
         update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
@@ -521,7 +529,7 @@ export class HostingProviderService {
 
   delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
-    const outputs = this.unmarshal(request.getProperties()).values;
+    const outputs = this.recorded(declaration, request.getProperties()).values;
     const address = addressOf(request.getId(), declaration);
     // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
     const replacing = this.replacements.get(request.getUrn());
