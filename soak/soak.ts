@@ -7,7 +7,11 @@
 import { isExampleSecret, isReference, tokenOf, type ExampleValue } from "../provider/src/framework/declare";
 import type { FieldFlags } from "../provider/src/framework/spec";
 import { hostingPackage } from "../provider/src/package";
-import { ALICE, randomFaults, seededRandom, startSimulator, type RandomFaultName, type SimState } from "../simulator/src";
+import {
+  ALICE, randomFaults, seededRandom, startSimulator,
+  type RandomFaultName, type SimAttachment, type SimKind, type SimState,
+} from "../simulator/src";
+import { KINDS as SIM_COLLECTIONS } from "../simulator/src/collections";
 import { Plugin, initFailure, readOrInitFailure, secret, type GrpcFailure } from "../test/grpc/engine";
 
 export interface SoakOptions {
@@ -86,18 +90,22 @@ export interface SoakReport {
 const NAMED_CODE = /\b[A-Z][A-Z0-9_]*[A-Z0-9]: .*\(HTTP \d{3}\b|\b(?:E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR): .*no HTTP response/s;
 const WAIT_TIMEOUT = /gave up waiting/;
 
+/** The engine's id of a record, where it is not the record's own: an attachment's, as the provider's. */
+const ENGINE_IDS: Partial<Record<SimKind, (record: any) => string>> = {
+  attachments: (a: SimAttachment) => `${a.volume_id}:${a.container_id}`,
+};
+
 /**
- * What the server holds, one key per resource the engine could have recorded: its id (ids are
- * UUIDs, unique across collections; an attachment's is `<volumeId>:<containerId>`, as the
- * provider's).
+ * What the server holds, one key per resource the engine could have recorded, in every collection
+ * of the simulator: its id (ids are UUIDs, unique across collections), or its engine id (ENGINE_IDS).
  */
 function serverKeys(state: SimState): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const s of state.services) keys.set(s.id, `${s.type} ${s.name}`);
-  for (const v of state.volumes) keys.set(v.id, `volume ${v.name}`);
-  for (const r of state.registries) keys.set(r.id, `registry ${r.name}`);
-  for (const l of state.links) keys.set(l.id, `link ${l.consumer_service_id} -> ${l.provider_service_id}`);
-  for (const a of state.attachments) keys.set(`${a.volume_id}:${a.container_id}`, `attachment ${a.mount_path}`);
+  for (const kind of SIM_COLLECTIONS) {
+    for (const record of state[kind] as Array<{ id: string; name?: string }>) {
+      keys.set(ENGINE_IDS[kind]?.(record) ?? record.id, `${kind} ${record.name ?? record.id}`);
+    }
+  }
   return keys;
 }
 

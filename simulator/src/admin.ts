@@ -1,12 +1,11 @@
 // The admin API under /_sim/: the control object over HTTP (no bearer token, never in the request log).
+import { KINDS } from "./collections";
 import type { Reply } from "./context";
 import { UnknownRecordError } from "./core";
 import { checkFault } from "./faults";
 import { matchPath } from "./routes";
 import { checkSwitches } from "./switches";
 import type { Fault, SimKind, SimulatorControl } from "./types";
-
-const KINDS: readonly SimKind[] = ["services", "volumes", "registries", "links"];
 
 type AdminHandler = (control: SimulatorControl, params: Record<string, string>, body: () => unknown) => Reply;
 
@@ -31,7 +30,7 @@ function kindOf(params: Record<string, string>): SimKind {
   return kind;
 }
 
-const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandler }> = [
+export const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: AdminHandler }> = [
   { method: "GET", pattern: "/_sim/switches", handler: (c) => json(c.switches()) },
   {
     method: "POST",

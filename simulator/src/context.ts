@@ -10,8 +10,8 @@ export interface Ctx {
   now: number;
   /** Path parameters by name: projectId, containerId, volumeId, registryId. */
   params: Record<string, string>;
-  /** The JSON object body; with `allowed`, other fields are rejected. */
-  body(allowed?: readonly string[]): Fields;
+  /** The JSON object body, read as its route declares (`Route.body`). */
+  body(): Fields;
 }
 
 export interface Reply {
@@ -24,3 +24,22 @@ export interface Reply {
 export const ok = (json: unknown): Reply => ({ status: 200, json });
 export const created = (json: unknown): Reply => ({ status: 201, json });
 export const noContent = (): Reply => ({ status: 204 });
+
+export type Handler = (ctx: Ctx) => Reply;
+
+/** One endpoint of the API: `pattern`'s ":name" segments become `ctx.params`. */
+export interface Route {
+  method: string;
+  pattern: string;
+  /**
+   * The fields its JSON object body may carry; any other is 400 VALIDATION_FAILED naming it (it
+   * catches wire-name slips). None: the endpoint reads no body.
+   */
+  body?: readonly string[];
+  /** The document allows other fields in this body: they are ignored, not refused. */
+  otherFieldsIgnored?: true;
+  handler: Handler;
+}
+
+/** The prefix of every project-scoped path (document section 4). */
+export const PROJECT_PATH = "/v1/projects/:projectId";

@@ -8,10 +8,9 @@ import { ApiFailure, codeForStatus, errorBody, notFound } from "./errors";
 import { FaultQueue } from "./faults";
 import { TokenBucket } from "./ratelimit";
 import { findRoute } from "./routes";
-import { removeService } from "./rules/services";
 import { checkSwitches } from "./switches";
 import type {
-  Fault, RequestLogEntry, SimKind, SimState, SimUser, SimulatorControl, SimulatorOptions, Switches,
+  Fault, RequestLogEntry, SimKind, SimUser, SimulatorControl, SimulatorOptions, Switches,
 } from "./types";
 import { parseObject } from "./validate";
 
@@ -99,10 +98,10 @@ export class Core {
         switches: this.switchValues,
         now,
         params: route.params,
-        body: (allowed) => parseObject(rawBody, allowed),
+        body: () => parseObject(rawBody, route.route.otherFieldsIgnored ? undefined : (route.route.body ?? [])),
       };
       try {
-        return route.handler(ctx);
+        return route.route.handler(ctx);
       } finally {
         if (WRITE_METHODS.has(method)) this.store.persist();
       }
@@ -134,9 +133,9 @@ export class Core {
     const settled = () => store.settle(Date.now());
     const changed = () => store.persist();
     const find = (kind: SimKind, id: string): Record<string, unknown> => {
-      const record = (store.state[kind] as unknown as Array<Record<string, unknown>>).find((item) => item.id === id);
+      const record = store.records(kind).find((item) => item.id === id);
       if (!record) throw new UnknownRecordError(`${kind} ${id} not found`);
-      return record;
+      return record as unknown as Record<string, unknown>;
     };
     return {
       switches: () => structuredClone(this.switchValues),
@@ -170,7 +169,7 @@ export class Core {
       },
       remove: (kind, id) => {
         find(kind, id);
-        removeRecord(store.state, kind, id);
+        store.remove(kind, id);
         changed();
       },
       setVolumeReady: (id) => {
@@ -200,23 +199,4 @@ function applyOutOfBand(record: Record<string, unknown>, patch: Record<string, u
   if ("status" in patch && "ready_at" in record && !("ready_at" in patch)) record.ready_at = null;
   if ("status" in patch && "start_outcome" in record && !("start_outcome" in patch)) record.start_outcome = null;
   if ("updated_at" in record && !("updated_at" in patch)) record.updated_at = after(String(record.updated_at), now);
-}
-
-/** An out-of-band delete takes what hangs off the record with it, as the API's delete would. */
-function removeRecord(state: SimState, kind: SimKind, id: string): void {
-  switch (kind) {
-    case "services":
-      removeService(state, id);
-      return;
-    case "volumes":
-      state.volumes = state.volumes.filter((volume) => volume.id !== id);
-      state.attachments = state.attachments.filter((attachment) => attachment.volume_id !== id);
-      return;
-    case "registries":
-      state.registries = state.registries.filter((registry) => registry.id !== id);
-      return;
-    case "links":
-      state.links = state.links.filter((link) => link.id !== id);
-      return;
-  }
 }

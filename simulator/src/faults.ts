@@ -3,7 +3,7 @@ import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { Reply } from "./context";
 import type { Fault, FaultKind } from "./types";
 
-const KINDS: readonly FaultKind[] = [
+export const FAULT_KINDS: readonly FaultKind[] = [
   "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect", "omit_record", "ignored",
 ];
 
@@ -48,7 +48,7 @@ interface Armed {
 export function checkFault(value: unknown): Fault {
   if (typeof value !== "object" || value === null) throw new Error("fault: must be an object");
   const fault = value as Fault;
-  if (!KINDS.includes(fault.kind)) throw new Error(`fault.kind: must be one of ${KINDS.join(", ")}`);
+  if (!FAULT_KINDS.includes(fault.kind)) throw new Error(`fault.kind: must be one of ${FAULT_KINDS.join(", ")}`);
   if (fault.kind === "status" && !isStatusBetween(fault.status, 400, 599)) {
     throw new Error("fault.status: must be an HTTP error status (400-599)");
   }

@@ -1,13 +1,13 @@
 // The in-memory world, and its optional persistence to a JSON file.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { iso } from "./clock";
-import { endStatus, startEndedLines } from "./starts";
-import type { SimService, SimState } from "./types";
+import { KINDS, referencesTo, settlers, type SimKind } from "./collections";
+import type { SimState } from "./types";
 
 const FILE_VERSION = 1;
 
 export function emptyState(): SimState {
-  return { services: [], volumes: [], attachments: [], registries: [], links: [], logs: {}, suspended_projects: [] };
+  const collections = Object.fromEntries(KINDS.map((kind) => [kind, []]));
+  return { ...collections, logs: {}, suspended_projects: [] } as unknown as SimState;
 }
 
 export class Store {
@@ -34,35 +34,35 @@ export class Store {
   }
 
   /**
-   * Apply every asynchronous transition that is due by `now`. Transitions are stored as a ready-at
-   * time rather than as timers, so they also complete across a restart.
+   * Apply every asynchronous transition that is due by `now` (each collection's `settle`).
+   * Transitions are stored as a ready-at time rather than as timers, so they also complete across a restart.
    */
   settle(now: number): void {
-    for (const service of this.state.services) {
-      if (service.status === "provisioning" && service.ready_at !== null && service.ready_at <= now) {
-        this.endStart(service, service.ready_at);
-      }
-    }
-    for (const volume of this.state.volumes) {
-      if (volume.status === "provisioning" && volume.ready_at !== null && volume.ready_at <= now) {
-        volume.status = "running";
-        volume.status_reason = "";
-        volume.ready_at = null;
-      }
+    for (const { kind, settle } of settlers) {
+      for (const record of this.records(kind)) settle(record, this, now);
     }
   }
 
   /**
-   * A start ends in the outcome decided when it began. Its log lines carry the time it ended, not the
-   * time a request noticed, so a world settled again from the state file logs the same lines.
+   * Delete a record with what hangs off it: the records of other collections that refer to it (a
+   * service's attachments and links; the volumes stay) and its log lines.
    */
-  private endStart(service: SimService, endedAt: number): void {
-    const outcome = service.start_outcome ?? "running";
-    service.status = endStatus(outcome);
-    service.ready_at = null;
-    service.start_outcome = null;
-    const lines = (this.state.logs[service.id] ??= []);
-    for (const line of startEndedLines(service, outcome)) lines.push(`${iso(endedAt)} ${line}`);
+  remove(kind: SimKind, id: string): void {
+    this.setRecords(kind, this.records(kind).filter((record) => record.id !== id));
+    for (const from of referencesTo(kind)) {
+      for (const record of this.records(from.kind)) {
+        if ((record as unknown as Record<string, unknown>)[from.field] === id) this.remove(from.kind, record.id);
+      }
+    }
+    delete this.state.logs[id];
+  }
+
+  records(kind: SimKind): Array<{ id: string }> {
+    return this.state[kind];
+  }
+
+  private setRecords(kind: SimKind, records: Array<{ id: string }>): void {
+    (this.state as unknown as Record<SimKind, Array<{ id: string }>>)[kind] = records;
   }
 
   snapshot(): SimState {

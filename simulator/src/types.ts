@@ -1,5 +1,13 @@
-// Public types of the simulator (docs/CONTRACTS.md) and the records it keeps.
-// Record fields use the API's snake_case wire names; the few simulator-only fields are marked.
+// Public types of the simulator (docs/CONTRACTS.md). The records it keeps are declared with their
+// rules (rules/*.ts) and listed in collections.ts; their fields use the API's snake_case wire names,
+// the few simulator-only fields marked.
+import type { RecordOf, SimKind } from "./collections";
+
+export type { SimKind } from "./collections";
+export type { SimLink } from "./rules/links";
+export type { SimRegistry } from "./rules/registries";
+export type { SimService } from "./rules/services";
+export type { SimAttachment, SimVolume } from "./rules/volumes";
 
 export interface SimUser {
   token: string;
@@ -89,8 +97,6 @@ export interface SimulatorOptions extends Partial<Switches> {
   log?: (line: string) => void;
 }
 
-export type SimKind = "services" | "volumes" | "registries" | "links";
-
 export interface SimulatorControl {
   switches(): Switches;
   setSwitches(patch: Partial<Switches>): void;
@@ -128,102 +134,12 @@ export interface WireConnection {
   requires_auth: string;
 }
 
-/** A container or managed database (document section 2.1). */
-export interface SimService {
-  id: string;
-  project_id: string;
-  name: string;
-  display_name: string;
-  type: ServiceType;
-  runtime: string;
-  image: string;
-  port: number;
-  replicas: number;
-  status: string;
-  internal_host: string;
-  /** null for managed databases, which are not public. */
-  public_url: string | null;
-  public: boolean;
-  cpu_milli: number;
-  memory_mb: number;
-  storage_gb: number;
-  env: Record<string, string>;
-  connection: WireConnection | null;
-  created_at: string;
-  updated_at: string;
-  marketplace_app: string | null;
-  /** Simulator-only: autoscaling owns `replicas`. */
-  autoscaling: boolean;
-  /** Simulator-only: epoch ms at which `provisioning` ends; null = no pending transition. */
-  ready_at: number | null;
-  /**
-   * Simulator-only: the status `provisioning` ends in at `ready_at`, decided when the start began
-   * (so it survives a restart of the simulator); null = no pending transition (older state files lack it: `running`).
-   */
-  start_outcome: StartOutcome | null;
-}
-
 /** How a start of a service ends: running, failed (a crashing image), or failed for want of these variables. */
 export type StartOutcome = "running" | "failed" | { missingEnv: string[] };
 
-/** Document section 2.8. */
-export interface SimVolume {
-  id: string;
-  project_id: string;
-  name: string;
-  display_name: string;
-  size_gb: number;
-  storage_class: string;
-  access_mode: string;
-  status: string;
-  status_reason: string;
-  created_at: string;
-  updated_at: string;
-  /** Simulator-only: epoch ms at which provisioning completes; null = no pending transition. */
-  ready_at: number | null;
-}
-
-/** Document section 2.9. */
-export interface SimAttachment {
-  id: string;
-  volume_id: string;
-  container_id: string;
-  mount_path: string;
-  read_only: boolean;
-  created_at: string;
-}
-
-/** Document section 2.7, plus the owner and the password that the API never returns. */
-export interface SimRegistry {
-  id: string;
-  /** Simulator-only: the owning user. */
-  user_id: string;
-  name: string;
-  host: string;
-  /** null when none was given. */
-  username: string | null;
-  /** Simulator-only: stored, never returned. */
-  password: string;
-}
-
-/** Document section 2.6. */
-export interface SimLink {
-  id: string;
-  project_id: string;
-  consumer_service_id: string;
-  provider_service_id: string;
-  link_type: string;
-  injected_env: Record<string, string>;
-}
-
-/** Everything the simulator knows about the world; what `stateFile` holds. */
-export interface SimState {
-  services: SimService[];
-  volumes: SimVolume[];
-  attachments: SimAttachment[];
-  registries: SimRegistry[];
-  links: SimLink[];
+/** Everything the simulator knows about the world, one list per collection (collections.ts); what `stateFile` holds. */
+export type SimState = { [K in SimKind]: Array<RecordOf<K>> } & {
   /** Log lines per service id, oldest first. */
   logs: Record<string, string[]>;
   suspended_projects: string[];
-}
+};

@@ -5,7 +5,10 @@ import { join, resolve } from "node:path";
 
 export const ROOT = resolve(__dirname, "../..");
 
-/** README.md, every page under docs/ and every example's README, relative to the root. */
+/**
+ * README.md and the pages beside it (changelog, contributing, security), every page under docs/ and
+ * every example's README, relative to the root.
+ */
 export function userPages(): string[] {
   const docs = (dir: string): string[] =>
     readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
@@ -14,7 +17,8 @@ export function userPages(): string[] {
   const examples = readdirSync(join(ROOT, "examples"))
     .map((name) => join("examples", name, "README.md"))
     .filter((path) => existsSync(join(ROOT, path)));
-  return ["README.md", ...docs("docs"), ...examples, "sdk/nodejs/README.md"].sort();
+  const beside = ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", "SECURITY.md"];
+  return [...beside, ...docs("docs"), ...examples, "sdk/nodejs/README.md"].sort();
 }
 
 export const read = (path: string) => readFileSync(join(ROOT, path), "utf8");

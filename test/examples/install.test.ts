@@ -4,15 +4,21 @@
 // lockfile), and the program then loads the SDK and compiles with the example's own TypeScript.
 // This needs the npm registry (or npm's cache), as a user's `npm install` does.
 import { execFile } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { git, repositoryCopy } from "../package/helpers";
+import { hostingPackage } from "../../provider/src/package";
+import { ROOT, git, repositoryCopy } from "../package/helpers";
 
 jest.setTimeout(600_000);
 
 const run = promisify(execFile);
-const EXAMPLES = ["app-with-postgres", "volume"];
+/** The example programs: every folder of examples/ that is a Pulumi project. */
+const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((name) =>
+  existsSync(join(ROOT, "examples", name, "Pulumi.yaml")),
+);
+/** The package's resources, by the names the SDK exports them under. */
+const TYPE_NAMES = hostingPackage.resources.map((resource) => resource.typeName);
 
 let repo: string;
 beforeAll(() => {
@@ -37,10 +43,11 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 
-  test("the program loads the SDK it installed, and compiles with its own tsc", async () => {
-    const probe = `const hosting = require("@hosting/pulumi"); console.log(JSON.stringify(["Container", "Volume", "Postgres"].map((n) => hosting[n].__pulumiType)))`;
+  test("the program loads every resource from the SDK it installed, and compiles with its own tsc", async () => {
+    const types = `${JSON.stringify(TYPE_NAMES)}.map((n) => hosting[n]?.__pulumiType)`;
+    const probe = `const hosting = require("@hosting/pulumi"); console.log(JSON.stringify(${types}))`;
     const { stdout } = await run(process.execPath, ["-e", probe], { cwd: dir() });
-    expect(JSON.parse(stdout)).toEqual(["hosting:index:Container", "hosting:index:Volume", "hosting:index:Postgres"]);
+    expect(JSON.parse(stdout)).toEqual(TYPE_NAMES.map((typeName) => `hosting:index:${typeName}`));
     const tsc = await run(join(dir(), "node_modules/.bin/tsc"), ["--noEmit", "-p", "."], { cwd: dir() }).catch((err) => err);
     expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
   });

@@ -1,9 +1,10 @@
 // Every resource's first example (the one the docs show) runs for real through the engine's
 // sequences against the simulator: created from its inputs (what it refers to created first,
 // from their own examples), changed in place by its `update` where it has one, read back as
-// unchanged, and deleted. The list of kinds is the package's.
+// unchanged, and deleted. The list of kinds is the package's; the simulator's collections are its own.
 import { isExampleSecret, isReference, type ExampleValue, type ResourceDeclaration } from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
+import { KINDS } from "../../simulator/src/collections";
 import { DIFF_NONE, Engine, secret, type ResourceState } from "./engine";
 import { useFixture } from "./fixture";
 
@@ -53,5 +54,6 @@ test("every example is deleted again, what refers to others first", async () => 
     await fixture.plugin.delete(token(resource), resource.examples[0].name, state.id, state.outputs, state.inputs);
   }
   const world = fixture.sim.control.snapshot();
-  expect([world.services, world.volumes, world.registries, world.attachments].map((records) => records.length)).toEqual([0, 0, 0, 0]);
+  const left = Object.fromEntries(KINDS.map((kind) => [kind, world[kind].length]));
+  expect(left).toEqual(Object.fromEntries(KINDS.map((kind) => [kind, 0])));
 });

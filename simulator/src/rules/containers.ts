@@ -1,15 +1,14 @@
 // Container apps: create, update, delete, logs, and the restart/stop/start lifecycle (document 4.1).
 import { randomUUID } from "node:crypto";
-import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok } from "../context";
 import { ApiFailure, conflict } from "../errors";
 import { imageProblem } from "../images";
-import type { SimService } from "../types";
 import {
   type Fields, has, optionalBool, optionalInt, optionalStringMap, requiredInt, requiredName, requiredString,
 } from "../validate";
 import { billingGate } from "./gates";
 import {
-  addService, appendLog, assertNameFree, hasAttachment, internalHost, publicUrl, removeService, requireService,
+  type SimService, addService, appendLog, assertNameFree, hasAttachment, internalHost, publicUrl, requireService,
   envLine, servicesIn, startService, stopService, toWireService, touch,
 } from "./services";
 
@@ -69,7 +68,7 @@ export function listServices(ctx: Ctx): Reply {
 }
 
 export function createContainer(ctx: Ctx): Reply {
-  const fields = ctx.body(["name", ...SETTING_FIELDS]);
+  const fields = ctx.body();
   const name = requiredName(fields);
   const image = requiredString(fields, "image");
   const port = requiredInt(fields, "http_port", 1, 65535);
@@ -109,7 +108,7 @@ export function createContainer(ctx: Ctx): Reply {
 export function updateContainer(ctx: Ctx): Reply {
   const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
   lifecycleGate(service, "update");
-  const settings = readSettings(ctx.body(SETTING_FIELDS), ctx.switches.normalizesUnicode);
+  const settings = readSettings(ctx.body(), ctx.switches.normalizesUnicode);
   if (settings.replicas !== undefined) {
     if (service.autoscaling) {
       throw conflict("AUTOSCALING_OWNS_REPLICAS", "autoscaling controls the instance count of this container");
@@ -183,10 +182,10 @@ function lifecycleGate(service: SimService, action: string): void {
   }
 }
 
-/** DELETE serves containers and managed databases alike (DESIGN section 3). */
+/** DELETE serves containers and managed databases alike (DESIGN section 3); their attachments and links go too. */
 export function deleteService(ctx: Ctx): Reply {
   const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
-  removeService(ctx.store.state, service.id);
+  ctx.store.remove("services", service.id);
   return noContent();
 }
 
@@ -217,3 +216,22 @@ export function lifecycle(action: Lifecycle): (ctx: Ctx) => Reply {
     return noContent();
   };
 }
+
+const CONTAINER = `${PROJECT_PATH}/containers/:containerId`;
+
+/** Document 4.1; the list and the DELETE serve managed databases too. */
+export const CONTAINER_ROUTES: readonly Route[] = [
+  { method: "GET", pattern: `${PROJECT_PATH}/containers`, handler: listServices },
+  {
+    method: "POST",
+    pattern: `${PROJECT_PATH}/containers`,
+    body: ["name", ...SETTING_FIELDS],
+    handler: createContainer,
+  },
+  { method: "PATCH", pattern: CONTAINER, body: SETTING_FIELDS, handler: updateContainer },
+  { method: "DELETE", pattern: CONTAINER, handler: deleteService },
+  { method: "GET", pattern: `${CONTAINER}/logs`, handler: serviceLogs },
+  { method: "POST", pattern: `${CONTAINER}/restart`, handler: lifecycle("restart") },
+  { method: "POST", pattern: `${CONTAINER}/stop`, handler: lifecycle("stop") },
+  { method: "POST", pattern: `${CONTAINER}/start`, handler: lifecycle("start") },
+];

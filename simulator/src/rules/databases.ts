@@ -1,6 +1,6 @@
 // Managed Postgres, MySQL and Redis (document 4.2): service records with a connection object.
 import { randomBytes } from "node:crypto";
-import { type Ctx, type Reply, created } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created } from "../context";
 import type { DatabaseKind, WireConnection } from "../types";
 import { optionalInt, optionalObject, requiredName } from "../validate";
 import { billingGate } from "./gates";
@@ -42,7 +42,7 @@ const RESOURCE_FIELDS = ["cpu_milli", "memory_mb", "storage_gb"] as const;
 
 export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
   return (ctx) => {
-    const fields = ctx.body(["name", "resources"]);
+    const fields = ctx.body();
     const name = requiredName(fields);
     const resources = optionalObject(fields, "resources", RESOURCE_FIELDS) ?? {};
     const sizes = {
@@ -86,3 +86,11 @@ export function createDatabase(kind: DatabaseKind): (ctx: Ctx) => Reply {
     return created({ service: toWireService(service), connection: { ...connection } });
   };
 }
+
+/** Document 4.2: one create per engine; the rest is the containers' routes. */
+export const DATABASE_ROUTES: readonly Route[] = (Object.keys(ENGINES) as DatabaseKind[]).map((kind) => ({
+  method: "POST",
+  pattern: `${PROJECT_PATH}/${kind}`,
+  body: ["name", "resources"],
+  handler: createDatabase(kind),
+}));

@@ -1,10 +1,19 @@
 // Service links (document 4.3). There is no delete endpoint; links go with their services.
 import { randomUUID } from "node:crypto";
-import { type Ctx, type Reply, created, ok } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created, ok } from "../context";
 import { conflict, validationFailed } from "../errors";
-import type { SimLink, SimService } from "../types";
 import { optionalString, requiredString } from "../validate";
-import { appendLog, envLine, requireService, startService, touch } from "./services";
+import { type SimService, appendLog, envLine, requireService, startService, touch } from "./services";
+
+/** Document section 2.6. */
+export interface SimLink {
+  id: string;
+  project_id: string;
+  consumer_service_id: string;
+  provider_service_id: string;
+  link_type: string;
+  injected_env: Record<string, string>;
+}
 
 const LINK_TYPE_PATTERN = /^[a-z]+$/;
 
@@ -16,7 +25,7 @@ export function listLinks(ctx: Ctx): Reply {
 }
 
 export function createLink(ctx: Ctx): Reply {
-  const fields = ctx.body(["consumer_service_id", "provider_service_id", "link_type"]);
+  const fields = ctx.body();
   const consumerId = requiredString(fields, "consumer_service_id");
   const providerId = requiredString(fields, "provider_service_id");
   const linkType = optionalString(fields, "link_type") ?? "http";
@@ -74,3 +83,13 @@ export function injectedEnv(provider: SimService): Record<string, string> {
   const variable = `${provider.name.toUpperCase().replace(/-/g, "_")}_URL`;
   return { [variable]: `http://${provider.internal_host}` };
 }
+
+export const LINK_ROUTES: readonly Route[] = [
+  { method: "GET", pattern: `${PROJECT_PATH}/service-links`, handler: listLinks },
+  {
+    method: "POST",
+    pattern: `${PROJECT_PATH}/service-links`,
+    body: ["consumer_service_id", "provider_service_id", "link_type"],
+    handler: createLink,
+  },
+];

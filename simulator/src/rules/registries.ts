@@ -1,9 +1,21 @@
 // Registry credentials (document 4.4), per user and not project-scoped. The password is never returned.
 import { randomUUID } from "node:crypto";
-import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { type Ctx, type Reply, type Route, created, noContent, ok } from "../context";
 import { conflict, notFound } from "../errors";
-import type { SimRegistry } from "../types";
 import { type Fields, optionalString, requiredName, requiredString } from "../validate";
+
+/** Document section 2.7, plus the owner and the password that the API never returns. */
+export interface SimRegistry {
+  id: string;
+  /** Simulator-only: the owning user. */
+  user_id: string;
+  name: string;
+  host: string;
+  /** null when none was given. */
+  username: string | null;
+  /** Simulator-only: stored, never returned. */
+  password: string;
+}
 
 const toWireRegistry = ({ id, name, host, username }: SimRegistry) => ({ id, name, host, username });
 
@@ -18,7 +30,6 @@ function requireRegistry(ctx: Ctx): SimRegistry {
   return registry;
 }
 
-/** The document allows other fields on these requests, so unknown fields are ignored here. */
 function readRegistry(fields: Fields) {
   return {
     name: requiredName(fields),
@@ -64,3 +75,15 @@ export function deleteRegistry(ctx: Ctx): Reply {
   ctx.store.state.registries = ctx.store.state.registries.filter((candidate) => candidate !== registry);
   return noContent();
 }
+
+/** Document 4.4: per user, not under a project. */
+/** The document allows other fields on a registry's create and PUT: they are ignored. */
+const REGISTRY_BODY = { body: ["name", "host", "username", "password"], otherFieldsIgnored: true } as const;
+
+export const REGISTRY_ROUTES: readonly Route[] = [
+  { method: "GET", pattern: "/v1/registries", handler: listRegistries },
+  { method: "POST", pattern: "/v1/registries", ...REGISTRY_BODY, handler: createRegistry },
+  { method: "GET", pattern: "/v1/registries/:registryId", handler: getRegistry },
+  { method: "PUT", pattern: "/v1/registries/:registryId", ...REGISTRY_BODY, handler: replaceRegistry },
+  { method: "DELETE", pattern: "/v1/registries/:registryId", handler: deleteRegistry },
+];

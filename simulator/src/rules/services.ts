@@ -3,9 +3,44 @@ import { randomUUID } from "node:crypto";
 import { after, iso } from "../clock";
 import type { Ctx } from "../context";
 import { conflict, notFound } from "../errors";
-import { startOutcome } from "../starts";
+import { endStatus, startEndedLines, startOutcome } from "../starts";
 import type { Store } from "../state";
-import type { SimService, SimState, StartOutcome } from "../types";
+import type { ServiceType, SimState, StartOutcome, WireConnection } from "../types";
+
+/** A container or managed database (document section 2.1). */
+export interface SimService {
+  id: string;
+  project_id: string;
+  name: string;
+  display_name: string;
+  type: ServiceType;
+  runtime: string;
+  image: string;
+  port: number;
+  replicas: number;
+  status: string;
+  internal_host: string;
+  /** null for managed databases, which are not public. */
+  public_url: string | null;
+  public: boolean;
+  cpu_milli: number;
+  memory_mb: number;
+  storage_gb: number;
+  env: Record<string, string>;
+  connection: WireConnection | null;
+  created_at: string;
+  updated_at: string;
+  marketplace_app: string | null;
+  /** Simulator-only: autoscaling owns `replicas`. */
+  autoscaling: boolean;
+  /** Simulator-only: epoch ms at which `provisioning` ends; null = no pending transition. */
+  ready_at: number | null;
+  /**
+   * Simulator-only: the status `provisioning` ends in at `ready_at`, decided when the start began
+   * (so it survives a restart of the simulator); null = no pending transition (older state files lack it: `running`).
+   */
+  start_outcome: StartOutcome | null;
+}
 
 export const WIRE_SERVICE_FIELDS = [
   "id", "project_id", "name", "display_name", "type", "runtime", "image", "port", "replicas", "status",
@@ -89,12 +124,18 @@ export function hasAttachment(store: Store, serviceId: string): boolean {
   return store.state.attachments.some((attachment) => attachment.container_id === serviceId);
 }
 
-/** Delete a service with what hangs off it: its volume attachments (the volumes stay), links and logs. */
-export function removeService(state: SimState, id: string): void {
-  state.services = state.services.filter((service) => service.id !== id);
-  state.attachments = state.attachments.filter((attachment) => attachment.container_id !== id);
-  state.links = state.links.filter((link) => link.consumer_service_id !== id && link.provider_service_id !== id);
-  delete state.logs[id];
+/**
+ * A start that is due ends in the outcome decided when it began. Its log lines carry the time it
+ * ended, not the time a request noticed, so a world settled again from the state file logs the same lines.
+ */
+export function settleService(service: SimService, store: Store, now: number): void {
+  if (service.status !== "provisioning" || service.ready_at === null || service.ready_at > now) return;
+  const endedAt = service.ready_at;
+  const outcome = service.start_outcome ?? "running";
+  service.status = endStatus(outcome);
+  service.ready_at = null;
+  service.start_outcome = null;
+  for (const line of startEndedLines(service, outcome)) appendLog(store, service.id, endedAt, line);
 }
 
 export function servicesIn(store: Store, projectId: string): SimService[] {

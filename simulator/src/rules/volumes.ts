@@ -2,13 +2,39 @@
 // The order of the checks in each operation is part of the contract; see the comments.
 import { randomUUID } from "node:crypto";
 import { after, iso } from "../clock";
-import { type Ctx, type Reply, created, noContent, ok } from "../context";
+import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok } from "../context";
 import { ApiFailure, conflict, notFound, validationFailed } from "../errors";
 import type { Store } from "../state";
-import type { SimAttachment, SimService, SimVolume } from "../types";
 import { optionalBool, requiredInt, requiredName, requiredString } from "../validate";
 import { billingGate, projectNotSuspended } from "./gates";
-import { appendLog, findService, startService, touch } from "./services";
+import { type SimService, appendLog, findService, startService, touch } from "./services";
+
+/** Document section 2.8. */
+export interface SimVolume {
+  id: string;
+  project_id: string;
+  name: string;
+  display_name: string;
+  size_gb: number;
+  storage_class: string;
+  access_mode: string;
+  status: string;
+  status_reason: string;
+  created_at: string;
+  updated_at: string;
+  /** Simulator-only: epoch ms at which provisioning completes; null = no pending transition. */
+  ready_at: number | null;
+}
+
+/** Document section 2.9. */
+export interface SimAttachment {
+  id: string;
+  volume_id: string;
+  container_id: string;
+  mount_path: string;
+  read_only: boolean;
+  created_at: string;
+}
 
 const WIRE_VOLUME_FIELDS = [
   "id", "project_id", "name", "display_name", "size_gb", "storage_class", "access_mode", "status",
@@ -63,6 +89,14 @@ function capacityGate(ctx: Ctx, additionalGb: number): void {
   }
 }
 
+/** A new volume reads `running` once its provisioning time has passed. */
+export function settleVolume(volume: SimVolume, _store: Store, now: number): void {
+  if (volume.status !== "provisioning" || volume.ready_at === null || volume.ready_at > now) return;
+  volume.status = "running";
+  volume.status_reason = "";
+  volume.ready_at = null;
+}
+
 export function listVolumes(ctx: Ctx): Reply {
   const volumes = ctx.store.state.volumes.filter((volume) => volume.project_id === ctx.params.projectId);
   return ok({
@@ -79,7 +113,7 @@ export function createVolume(ctx: Ctx): Reply {
   if (!ctx.switches.volumesEnabled) {
     throw new ApiFailure(403, "BLOCK_VOLUME_DISABLED", "block volumes are not enabled");
   }
-  const fields = ctx.body(["name", "size_gb"]);
+  const fields = ctx.body();
   const name = requiredName(fields);
   const sizeGb = requiredInt(fields, "size_gb", 1);
   const projectId = ctx.params.projectId;
@@ -114,7 +148,7 @@ export function createVolume(ctx: Ctx): Reply {
 // (no gate at all), growth: billing 402/403 then capacity 409 for the growth only.
 export function resizeVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const sizeGb = requiredInt(ctx.body(["size_gb"]), "size_gb", 1);
+  const sizeGb = requiredInt(ctx.body(), "size_gb", 1);
   projectNotSuspended(ctx.store, volume.project_id);
   if (sizeGb < volume.size_gb) {
     throw new ApiFailure(
@@ -160,7 +194,7 @@ function requireTarget(ctx: Ctx, containerId: string): SimService {
 // replicas 409 RWO_REPLICA_LIMIT, mount path 409 MOUNT_PATH_IN_USE.
 export function attachVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const fields = ctx.body(["container_id", "mount_path", "read_only"]);
+  const fields = ctx.body();
   const containerId = requiredString(fields, "container_id");
   const mountPath = readMountPath(requiredString(fields, "mount_path"));
   const readOnly = optionalBool(fields, "read_only") ?? false;
@@ -200,7 +234,7 @@ export function attachVolume(ctx: Ctx): Reply {
 // Order: volume 404, validation 400, no such attachment 404.
 export function detachVolume(ctx: Ctx): Reply {
   const volume = requireVolume(ctx);
-  const containerId = requiredString(ctx.body(["container_id"]), "container_id");
+  const containerId = requiredString(ctx.body(), "container_id");
   const attachment = attachmentOf(ctx.store, volume.id);
   if (!attachment || attachment.container_id !== containerId) {
     throw notFound(`attachment of volume ${volume.id} to container ${containerId}`);
@@ -224,3 +258,24 @@ function restartFor(ctx: Ctx, service: SimService, reason: string): void {
   }
   startService(ctx, service, `restarted: ${reason}`);
 }
+
+const VOLUME = `${PROJECT_PATH}/volumes/:volumeId`;
+
+export const VOLUME_ROUTES: readonly Route[] = [
+  { method: "POST", pattern: `${PROJECT_PATH}/volumes`, body: ["name", "size_gb"], handler: createVolume },
+  { method: "GET", pattern: `${PROJECT_PATH}/volumes`, handler: listVolumes },
+  { method: "GET", pattern: VOLUME, handler: getVolume },
+  { method: "PATCH", pattern: VOLUME, body: ["size_gb"], handler: resizeVolume },
+  { method: "DELETE", pattern: VOLUME, handler: deleteVolume },
+];
+
+/** An attachment is made and ended through its volume's path (document 4.5). */
+export const ATTACHMENT_ROUTES: readonly Route[] = [
+  {
+    method: "POST",
+    pattern: `${VOLUME}/attach`,
+    body: ["container_id", "mount_path", "read_only"],
+    handler: attachVolume,
+  },
+  { method: "POST", pattern: `${VOLUME}/detach`, body: ["container_id"], handler: detachVolume },
+];

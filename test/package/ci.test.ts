@@ -1,0 +1,68 @@
+// The CI workflow (.github/workflows/ci.yml) runs the README's test command, as written there, on a
+// fresh runner set up as the README and .ci/run say: Node.js at package.json's least supported
+// version, Debian's Go and grpc-go; and it passes the workflow linter (make lint-workflows runs it
+// on every file in .github/workflows).
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { ROOT } from "./helpers";
+
+const yaml = require("js-yaml");
+const WORKFLOW = join(ROOT, ".github/workflows/ci.yml");
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  jobs: Record<string, { "runs-on": string; steps: Step[] }>;
+}
+const workflow = yaml.load(readFileSync(WORKFLOW, "utf8")) as Workflow;
+const [job] = Object.values(workflow.jobs);
+
+/** The README's "The two commands" block: the command whose comment says it runs every test. */
+function readmeTestCommand(): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.split(/^## /m).find((part) => part.startsWith("The two commands"))!;
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1];
+  const lines = block.split("\n").filter((line) => /#.*\bevery test\b/.test(line));
+  expect(lines).toHaveLength(1);
+  return lines[0].split("#")[0].trim();
+}
+
+test("runs on every push and pull request, one job on a fresh Ubuntu runner", () => {
+  expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
+  expect(Object.keys(workflow.jobs)).toHaveLength(1);
+  expect(job["runs-on"]).toBe("ubuntu-latest");
+});
+
+test("its last step is the README's test command, and no other step builds or tests", () => {
+  const command = readmeTestCommand();
+  expect(command).toMatch(/^make \S+$/);
+  const runs = job.steps.filter((step) => step.run !== undefined).map((step) => step.run!.trim());
+  expect(runs[runs.length - 1]).toBe(command);
+  expect(runs.slice(0, -1).filter((run) => /\b(make|npm|npx|jest)\b/.test(run))).toEqual([]);
+});
+
+test("sets up the Node.js that package.json's engines names as the least, with npm's cache", () => {
+  const least = /^>=\s*(\d+\.\d+\.\d+)$/.exec(require("../../package.json").engines.node)![1];
+  const setup = job.steps.find((step) => step.uses?.startsWith("actions/setup-node@"));
+  expect(setup?.with).toEqual({ "node-version": least, cache: "npm" });
+  expect(job.steps[0].uses).toMatch(/^actions\/checkout@/);
+});
+
+test("installs the Go packages .ci/run installs, for the grpc-go tests", () => {
+  const packages = /^go_packages="([^"]+)"$/m.exec(readFileSync(join(ROOT, ".ci/run"), "utf8"))![1];
+  const apt = job.steps.map((step) => step.run ?? "").find((run) => run.includes("apt-get install"));
+  expect(apt).toContain(`apt-get install -y -q ${packages}`);
+});
+
+test("passes the workflow linter that make lint-workflows runs", async () => {
+  const validator = join(ROOT, "node_modules/.bin/action-validator");
+  await expect(promisify(execFile)(validator, [WORKFLOW])).resolves.toBeDefined();
+  const lint = await promisify(execFile)("make", ["--no-print-directory", "-n", "lint-workflows"], { cwd: ROOT });
+  expect(lint.stdout).toContain(".github/workflows/*.yml");
+});
