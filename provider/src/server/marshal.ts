@@ -1,9 +1,9 @@
-// Property values between the engine's protobuf Structs and the framework's plain values.
+// Property values between the engine's Structs (as plain values: codec.ts) and the framework's.
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
 // note of which properties were secret, and wrapped again on the way out.
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Field } from "../framework/spec";
 import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
+import type { WireObject } from "./codec";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
 export const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -29,10 +29,10 @@ function unwrap(value: unknown, path: string, secrets: Set<string>): PropertyVal
   return value as PropertyValue;
 }
 
-export function fromStruct(struct: Struct | undefined): Unmarshalled {
+export function fromWire(struct: WireObject | undefined): Unmarshalled {
   const secrets = new Set<string>();
   const values: PropertyMap = {};
-  for (const [key, raw] of Object.entries(struct?.toJavaScript() ?? {})) values[key] = unwrap(raw, key, secrets);
+  for (const [key, raw] of Object.entries(struct ?? {})) values[key] = unwrap(raw, key, secrets);
   return { values, secrets };
 }
 
@@ -72,16 +72,16 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
 }
 
 /**
- * Builds the Struct the engine stores. Values declared secret, and those that arrived
+ * The Struct the engine stores, as plain values. Values declared secret, and those that arrived
  * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
-export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): Struct {
+export function toWire(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): WireObject {
   const wiring: Wiring = { declared: declaredSecrets(fields), arrived: arrivedSecret, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) out[key] = wire(value, key, key, wiring);
   }
-  return Struct.fromJavaScript(out as any);
+  return out as WireObject;
 }
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */
