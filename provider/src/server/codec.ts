@@ -48,44 +48,142 @@ function writeDouble(writer: Writer, value: number): void {
   else writer.double(value);
 }
 
+// A Struct is written in two passes, as Go's protobuf writes a message: first the size of everything
+// nested (numbers in one array, in the order they will be written), then the bytes, straight into
+// one buffer of the exact size. protobufjs's Writer, used for the messages around, keeps a list of
+// operations (several objects per value, and one per nested message) until it finishes: for a list
+// function's answer of 6 MB that was hundreds of thousands of objects, most of the plugin's time
+// in the garbage collector and its peak memory (docs/performance.md, row 15).
+
+const varintLength = (value: number) => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
+
+/** The sizes of a Struct's entries (entry, key, value), its values' and its lists', in the order they are written. */
+type Sizes = number[];
+
 /** Struct's map entries in the order google-protobuf writes them: sorted by key (UTF-16 code units). */
-function writeStruct(writer: Writer, object: WireObject): void {
-  for (const key of Object.keys(object).sort()) {
-    writer.uint32(STRUCT_FIELDS).fork().uint32(ENTRY_KEY).string(wellFormed(key)).uint32(ENTRY_VALUE).fork();
-    writeValue(writer, object[key]);
-    writer.ldelim().ldelim();
+const sortedKeys = (object: WireObject) => Object.keys(object).sort();
+
+function sizeStruct(object: WireObject, sizes: Sizes): number {
+  let total = 0;
+  for (const key of sortedKeys(object)) {
+    const slot = sizes.length;
+    sizes.push(0, 0, 0);
+    const keyBytes = Buffer.byteLength(wellFormed(key));
+    const valueBytes = sizeValue(object[key], sizes);
+    const entryBytes = 1 + varintLength(keyBytes) + keyBytes + 1 + varintLength(valueBytes) + valueBytes;
+    sizes[slot] = entryBytes;
+    sizes[slot + 1] = keyBytes;
+    sizes[slot + 2] = valueBytes;
+    total += 1 + varintLength(entryBytes) + entryBytes;
+  }
+  return total;
+}
+
+function sizeValue(value: WireValue, sizes: Sizes): number {
+  switch (typeof value) {
+    case "string": {
+      const bytes = Buffer.byteLength(wellFormed(value));
+      sizes.push(bytes);
+      return 1 + varintLength(bytes) + bytes;
+    }
+    case "number":
+      return 9;
+    case "boolean":
+      return 2;
+    case "object": {
+      if (value === null) return 2;
+      const slot = sizes.length;
+      sizes.push(0);
+      let bytes = 0;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          const itemSlot = sizes.length;
+          sizes.push(0);
+          const itemBytes = sizeValue(item, sizes);
+          sizes[itemSlot] = itemBytes;
+          bytes += 1 + varintLength(itemBytes) + itemBytes;
+        }
+      } else bytes = sizeStruct(value, sizes);
+      sizes[slot] = bytes;
+      return 1 + varintLength(bytes) + bytes;
+    }
+    default:
+      throw new Error(UNEXPECTED);
   }
 }
 
-function writeValue(writer: Writer, value: WireValue): void {
-  switch (typeof value) {
-    case "string":
-      writer.uint32(STRING_VALUE).string(wellFormed(value));
-      return;
-    case "number":
-      writeDouble(writer.uint32(NUMBER_VALUE), value);
-      return;
-    case "boolean":
-      writer.uint32(BOOL_VALUE).bool(value);
-      return;
-    case "object":
-      if (value === null) writer.uint32(NULL_VALUE).int32(0);
-      else if (Array.isArray(value)) {
-        writer.uint32(LIST_VALUE).fork();
-        for (const item of value) {
-          writer.uint32(LIST_VALUES).fork();
-          writeValue(writer, item);
-          writer.ldelim();
+/** The second pass: the bytes into `buffer`, each size taken from `sizes` where the first pass put it. */
+class StructBytes {
+  pos = 0;
+  private next = 0;
+  constructor(
+    private readonly buffer: Buffer,
+    private readonly sizes: Sizes,
+  ) {}
+
+  private byte(value: number): void {
+    this.buffer[this.pos++] = value;
+  }
+
+  private varint(value: number): void {
+    while (value > 0x7f) {
+      this.buffer[this.pos++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    this.buffer[this.pos++] = value;
+  }
+
+  private text(text: string, bytes: number): void {
+    this.varint(bytes);
+    this.pos += this.buffer.write(wellFormed(text), this.pos, bytes, "utf8");
+  }
+
+  struct(object: WireObject): void {
+    for (const key of sortedKeys(object)) {
+      this.byte(STRUCT_FIELDS);
+      this.varint(this.sizes[this.next++]);
+      this.byte(ENTRY_KEY);
+      this.text(key, this.sizes[this.next++]);
+      this.byte(ENTRY_VALUE);
+      this.varint(this.sizes[this.next++]);
+      this.value(object[key]);
+    }
+  }
+
+  private value(value: WireValue): void {
+    switch (typeof value) {
+      case "string":
+        this.byte(STRING_VALUE);
+        this.text(value, this.sizes[this.next++]);
+        return;
+      case "number":
+        this.byte(NUMBER_VALUE);
+        // google-protobuf writes NaN as 0x7FFFFFFFFFFFFFFF, not JavaScript's 0x7FF8000000000000.
+        if (Number.isNaN(value)) this.pos = this.buffer.writeUInt32LE(0x7fffffff, this.buffer.writeUInt32LE(0xffffffff, this.pos));
+        else this.pos = this.buffer.writeDoubleLE(value, this.pos);
+        return;
+      case "boolean":
+        this.byte(BOOL_VALUE);
+        this.byte(value ? 1 : 0);
+        return;
+      default:
+        if (value === null) {
+          this.byte(NULL_VALUE);
+          this.byte(0);
+        } else if (Array.isArray(value)) {
+          this.byte(LIST_VALUE);
+          this.varint(this.sizes[this.next++]);
+          for (const item of value) {
+            this.byte(LIST_VALUES);
+            this.varint(this.sizes[this.next++]);
+            this.value(item);
+          }
+        } else {
+          this.byte(STRUCT_VALUE);
+          this.varint(this.sizes[this.next++]);
+          this.struct(value as WireObject);
         }
-        writer.ldelim();
-      } else {
-        writer.uint32(STRUCT_VALUE).fork();
-        writeStruct(writer, value);
-        writer.ldelim();
-      }
-      return;
-    default:
-      throw new Error(UNEXPECTED);
+    }
   }
 }
 
@@ -183,10 +281,11 @@ export function decodeStruct(bytes: Uint8Array): WireObject {
 }
 
 /** Plain values as a Struct's bytes (google-protobuf's `Struct.fromJavaScript(object).serializeBinary()`). */
-export function encodeStruct(object: WireObject): Uint8Array {
-  const writer = Writer.create();
-  writeStruct(writer, object);
-  return writer.finish();
+export function encodeStruct(object: WireObject): Buffer {
+  const sizes: Sizes = [];
+  const buffer = Buffer.allocUnsafe(sizeStruct(object, sizes));
+  new StructBytes(buffer, sizes).struct(object);
+  return buffer;
 }
 
 // ---- the messages ----
@@ -271,11 +370,7 @@ function writeMessage(writer: Writer, schema: Schema, message: Record<string, un
         for (const item of (value as string[] | undefined) ?? []) writer.uint32(tag).string(wellFormed(item));
         break;
       case "struct":
-        if (value !== undefined) {
-          writer.uint32(tag).fork();
-          writeStruct(writer, value as WireObject);
-          writer.ldelim();
-        }
+        if (value !== undefined) writer.uint32(tag).bytes(encodeStruct(value as WireObject));
         break;
       case "raw":
         if (value !== undefined) writer.uint32(tag).bytes(value as Uint8Array);
