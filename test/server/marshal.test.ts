@@ -28,4 +28,22 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
   test("an unknown secret stays a bare unknown", () => {
     expect(toWire({ password: Unknown }, fields)).toEqual({ password: UNKNOWN_SENTINEL });
   });
+
+  test("unknowns deep inside a value that is not secret are marked too", () => {
+    expect(toWire({ env: { A: Unknown, B: "b" }, name: ["x", Unknown] as any }, fields)).toEqual({ env: { A: UNKNOWN_SENTINEL, B: "b" }, name: ["x", UNKNOWN_SENTINEL] });
+  });
+
+  test("a secret that arrived deep in a list is wrapped there, and only there", () => {
+    const { values, secrets } = fromWire({ env: { list: [{ a: "1" }, { a: secret("2") }] } } as any);
+    expect(toWire(values, fields, secrets)).toEqual({ env: { list: [{ a: "1" }, { a: secret("2") }] } });
+  });
+
+  test("a value with no secret and no unknown inside is handed on as it is, not copied (a list answer of thousands)", () => {
+    const services = [{ name: "a", env: { A: "1" } }];
+    const more = { deep: [1] };
+    const out = toWire({ env: services as any, connection: { host: "h", instructions: "i", more } }, fields);
+    expect(out.env).toBe(services);
+    expect((out.connection as Record<string, unknown>).more).toBe(more);
+    expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });
+  });
 });

@@ -2,7 +2,7 @@
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
 // note of which properties were secret, and wrapped again on the way out.
 import type { Field } from "../framework/spec";
-import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
+import { PropertyMap, PropertyValue, Unknown, containsUnknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
 import type { WireObject } from "./codec";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
@@ -54,16 +54,26 @@ function declaredSecrets(fields: Field[]): Set<string> {
 interface Wiring {
   declared: Set<string>;
   arrived: Set<string>;
+  /** The shapes and paths above a secret (`services`, `services[]` above `services[].env`): where a walk must go on. */
+  above: Set<string>;
   /** Told the strings of every value it wraps secret. */
   learn?: (secrets: string[]) => void;
 }
 
-/** `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out (`services[].env`). */
+/** Every proper prefix of `path` that ends before a `.` or a `[`. */
+const prefixes = (path: string) => [...path.matchAll(/[.[]/g)].map((match) => path.slice(0, match.index));
+
+/**
+ * `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out
+ * (`services[].env`). A value with no secret and no unknown anywhere inside it is the wire value
+ * itself, not a copy: a list function's answer of thousands of records is walked, not rebuilt.
+ */
 function wire(value: PropertyValue | undefined, path: string, shape: string, wiring: Wiring): unknown {
   if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
   let out: unknown = value;
-  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
-  else if (isPlainObject(value)) {
+  const deeper = wiring.above.has(shape) || wiring.above.has(path) || containsUnknown(value);
+  if (deeper && Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
+  else if (deeper && isPlainObject(value)) {
     out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]));
   }
   if (!wiring.declared.has(shape) && !wiring.arrived.has(path)) return out;
@@ -76,7 +86,9 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
  * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
 export function toWire(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): WireObject {
-  const wiring: Wiring = { declared: declaredSecrets(fields), arrived: arrivedSecret, learn };
+  const declared = declaredSecrets(fields);
+  const above = new Set([...declared, ...arrivedSecret].flatMap(prefixes));
+  const wiring: Wiring = { declared, arrived: arrivedSecret, above, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) out[key] = wire(value, key, key, wiring);
