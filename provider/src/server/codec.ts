@@ -30,14 +30,18 @@ const STRUCT_VALUE = (5 << 3) | 2;
 const LIST_VALUE = (6 << 3) | 2;
 const LIST_VALUES = (1 << 3) | 2;
 
-/** What google-protobuf says of a value it cannot write (undefined, a bigint, a function), or read (a Value of no kind). */
+/** What google-protobuf says of a value it cannot write (undefined, a bigint, a function) or read (no kind). */
 const UNEXPECTED = "Unexpected struct type.";
 
 /**
  * A string as UTF-8 the engine can read: Go refuses a string field that is not valid UTF-8, so a
  * lone surrogate (never in what the engine sends) is written U+FFFD, as Node writes it.
  */
-const wellFormed = (text: string) => ((text as { isWellFormed?(): boolean }).isWellFormed?.() === false ? (text as unknown as { toWellFormed(): string }).toWellFormed() : text);
+type Es2024String = { isWellFormed(): boolean; toWellFormed(): string };
+const wellFormed = (text: string) => {
+  const checked = text as unknown as Es2024String;
+  return checked.isWellFormed() ? text : checked.toWellFormed();
+};
 
 /**
  * A double as google-protobuf writes it: the same IEEE bits as protobufjs, except NaN, which it
@@ -55,7 +59,8 @@ function writeDouble(writer: Writer, value: number): void {
 // function's answer of 6 MB that was hundreds of thousands of objects, most of the plugin's time
 // in the garbage collector and its peak memory (docs/performance.md, row 15).
 
-const varintLength = (value: number) => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
+const varintLength = (value: number) =>
+  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 
 /** The sizes of a Struct's entries (entry, key, value), its values' and its lists', in the order they are written. */
 type Sizes = number[];
@@ -159,7 +164,10 @@ class StructBytes {
       case "number":
         this.byte(NUMBER_VALUE);
         // google-protobuf writes NaN as 0x7FFFFFFFFFFFFFFF, not JavaScript's 0x7FF8000000000000.
-        if (Number.isNaN(value)) this.pos = this.buffer.writeUInt32LE(0x7fffffff, this.buffer.writeUInt32LE(0xffffffff, this.pos));
+        if (Number.isNaN(value)) {
+          this.pos = this.buffer.writeUInt32LE(0xffffffff, this.pos);
+          this.pos = this.buffer.writeUInt32LE(0x7fffffff, this.pos);
+        }
         else this.pos = this.buffer.writeDoubleLE(value, this.pos);
         return;
       case "boolean":
@@ -189,8 +197,8 @@ class StructBytes {
 
 /** An own property even for `__proto__` (a plain assignment would set the object's prototype). */
 function set(object: WireObject, key: string, value: WireValue): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-  else object[key] = value;
+  if (key !== "__proto__") object[key] = value;
+  else Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -313,10 +321,25 @@ type Schema = { readonly [name: string]: FieldOf };
 
 /** A message as plain values, typed from its schema. */
 export type Message<S extends Schema> = {
-  -readonly [F in keyof S]: S[F] extends readonly [number, infer K extends Kind] ? Kinds[K] : S[F] extends readonly [number, "repeated", infer Item extends Schema] ? Message<Item>[] : never;
+  -readonly [F in keyof S]: S[F] extends readonly [number, infer K extends Kind]
+    ? Kinds[K]
+    : S[F] extends readonly [number, "repeated", infer Item extends Schema]
+      ? Message<Item>[]
+      : never;
 };
 
-const WIRE_TYPE: Record<Kind | "repeated", number> = { string: 2, bool: 0, double: 1, enum: 0, bytes: 2, strings: 2, struct: 2, raw: 2, raws: 2, repeated: 2 };
+const WIRE_TYPE: Record<Kind | "repeated", number> = {
+  string: 2,
+  bool: 0,
+  double: 1,
+  enum: 0,
+  bytes: 2,
+  strings: 2,
+  struct: 2,
+  raw: 2,
+  raws: 2,
+  repeated: 2,
+};
 
 const defaultOf = (kind: Kind | "repeated"): unknown => {
   switch (kind) {
@@ -389,7 +412,9 @@ function writeMessage(writer: Writer, schema: Schema, message: Record<string, un
   }
 }
 
-function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Map<number, [string, FieldOf]>, end: number): Message<S> {
+type Numbered = Map<number, [string, FieldOf]>;
+
+function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Numbered, end: number): Message<S> {
   const message: Record<string, unknown> = {};
   for (const [name, [, kind]] of Object.entries(schema)) message[name] = defaultOf(kind);
   while (reader.pos < end) {
@@ -438,10 +463,13 @@ function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Map<
   return message as Message<S>;
 }
 
-const numbering = new WeakMap<Schema, Map<number, [string, FieldOf]>>();
-function numbered(schema: Schema): Map<number, [string, FieldOf]> {
+const numbering = new WeakMap<Schema, Numbered>();
+function numbered(schema: Schema): Numbered {
   let byNumber = numbering.get(schema);
-  if (!byNumber) numbering.set(schema, (byNumber = new Map(Object.entries(schema).map(([name, field]) => [field[0], [name, field]]))));
+  if (!byNumber) {
+    byNumber = new Map(Object.entries(schema).map(([name, field]) => [field[0], [name, field]]));
+    numbering.set(schema, byNumber);
+  }
   return byNumber;
 }
 
@@ -496,7 +524,11 @@ export const CreateRequest = {
   resourceStatusToken: [8, "string"],
 } as const;
 
-export const CreateResponse = { id: [1, "string"], properties: [2, "struct"], refreshBeforeUpdate: [3, "bool"] } as const;
+export const CreateResponse = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  refreshBeforeUpdate: [3, "bool"],
+} as const;
 
 export const ReadRequest = {
   id: [1, "string"],
@@ -511,7 +543,12 @@ export const ReadRequest = {
   timeout: [10, "double"],
 } as const;
 
-export const ReadResponse = { id: [1, "string"], properties: [2, "struct"], inputs: [3, "struct"], refreshBeforeUpdate: [4, "bool"] } as const;
+export const ReadResponse = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  inputs: [3, "struct"],
+  refreshBeforeUpdate: [4, "bool"],
+} as const;
 
 export const UpdateRequest = {
   id: [1, "string"],
@@ -548,9 +585,14 @@ export const InvokeRequest = { tok: [1, "string"], args: [2, "struct"], preview:
 
 export const InvokeResponse = { return: [1, "struct"], failures: [2, "repeated", CheckFailure] } as const;
 
-export const ErrorResourceInitFailed = { id: [1, "string"], properties: [2, "struct"], reasons: [3, "strings"], inputs: [4, "struct"] } as const;
+export const ErrorResourceInitFailed = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  reasons: [3, "strings"],
+  inputs: [4, "struct"],
+} as const;
 
-/** The methods whose messages this codec reads and writes: their request, and their answer unless it stays on the stubs. */
+/** The methods whose messages this codec reads and writes: their request, and their answer unless on the stubs. */
 export const DIRECT: Partial<Record<ProviderMethod, { request: Schema; response?: Schema }>> = {
   checkConfig: { request: CheckRequest, response: CheckResponse },
   diffConfig: { request: DiffRequest },
@@ -563,6 +605,8 @@ export const DIRECT: Partial<Record<ProviderMethod, { request: Schema; response?
   invoke: { request: InvokeRequest, response: InvokeResponse },
 };
 
+type Answer = Partial<Message<Schema>>;
+
 /** The stubs' service definition, with this codec in place of theirs for the methods of DIRECT. */
 export function withDirectCodec(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
   const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = { ...service };
@@ -570,7 +614,7 @@ export function withDirectCodec(service: grpc.ServiceDefinition): grpc.ServiceDe
     definition[method] = {
       ...service[method],
       requestDeserialize: (bytes: Buffer) => decode(request, bytes),
-      ...(response ? { responseSerialize: (message: unknown) => encode(response, message as Partial<Message<Schema>>) } : {}),
+      ...(response ? { responseSerialize: (message: unknown) => encode(response, message as Answer) } : {}),
     };
   }
   return definition as grpc.ServiceDefinition;
