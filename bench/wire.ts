@@ -1,9 +1,9 @@
-// 15. A function's answer scales with its size (issue 32): `getContainers` over a list of about
+// 17. A function's answer scales with its size (issue 32): `getContainers` over a list of about
 // 6 MB, beside a Read over the same list (a Read lists the project too, then answers one record).
 // Each call is made to a fresh plugin, whose peak RSS (VmHWM) is read after the answer; the two
 // alternate round by round. The engine side takes the answer's bytes as they come (no decoding in
 // this process), so the wall time is the plugin's.
-// 16. The codec itself: a Container's `properties` Struct decoded and encoded by codec.ts, beside
+// 18. The codec itself: a Container's `properties` Struct decoded and encoded by codec.ts, beside
 // google-protobuf's Struct doing the same, in this process.
 import * as grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
@@ -89,7 +89,7 @@ export async function functionAnswer(): Promise<Row> {
     const absolute = wall <= MAX_WALL_MS && peak <= MAX_PEAK_MB;
     const relative = wall <= MAX_RATIO * readWall && peak <= MAX_RATIO * readPeak;
     return {
-      id: 15,
+      id: 17,
       name: `\`getContainers\` over a ${kb(listBytes)} list (${count.toLocaleString("en-US")} apps), each call to a fresh plugin (median of ${ROUNDS}, range)`,
       baseline: `a Read over the same list: ${range(reads.map((r) => r.wallMs), ms)}, peak RSS ${range(reads.map((r) => r.peakMb), mb)}`,
       measured: `${range(invokes.map((r) => r.wallMs), ms)}, peak RSS ${range(invokes.map((r) => r.peakMb), mb)}; answer ${kb(invokes[0].answerBytes)}`,
@@ -149,7 +149,7 @@ export async function codecRoundTrip(): Promise<Row> {
   }
   const us = (x: number) => `${x.toFixed(1)} µs`;
   return {
-    id: 16,
+    id: 18,
     name: `A Container's \`properties\` Struct (${bytes.length} bytes) decoded to plain values and encoded again`,
     baseline: `google-protobuf (deserializeBinary, toJavaScript, fromJavaScript, serializeBinary): ${range(google, us)}`,
     measured: `codec.ts (protobufjs Reader/Writer, no message objects): ${range(codec, us)}`,

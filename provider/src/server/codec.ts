@@ -57,7 +57,7 @@ function writeDouble(writer: Writer, value: number): void {
 // one buffer of the exact size. protobufjs's Writer, used for the messages around, keeps a list of
 // operations (several objects per value, and one per nested message) until it finishes: for a list
 // function's answer of 6 MB that was hundreds of thousands of objects, most of the plugin's time
-// in the garbage collector and its peak memory (docs/performance.md, row 15).
+// in the garbage collector and its peak memory (docs/performance.md, row 17).
 
 const varintLength = (value: number) =>
   value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
