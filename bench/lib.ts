@@ -10,6 +10,7 @@ import { ALICE, startSimulator, type SimUser, type Simulator, type SimulatorOpti
 import { Plugin, type PluginOptions } from "../test/grpc/engine";
 import { command } from "../scripts/bundles.mjs";
 import { buildFloorPlugins } from "../scripts/floor.mjs";
+import type { Spread } from "./stats";
 
 export const PROJECT = ALICE.projects[0];
 export const IMAGE = "registry.example.com/acme/web:1.0.0";
@@ -33,12 +34,17 @@ export interface Row {
   notes?: string[];
 }
 
-export { median } from "./stats";
+export { alternate, median, roundRatios, spread, type Spread } from "./stats";
 export const mb = (x: number) => `${x.toFixed(1)} MB`;
 export const kb = (bytes: number) => (bytes >= 1024 * 1024 ? mb(bytes / 1024 / 1024) : `${(bytes / 1024).toFixed(1)} kB`);
 export const thousands = (n: number) => n.toLocaleString("en-US");
 export const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`);
 export const times = (x: number) => `${x.toFixed(2)}×`;
+/** A ratio over rounds as a row reports it: the median, then the range and the number of rounds. */
+export const timesSpread = (s: Spread) =>
+  `${times(s.median)} (${s.min.toFixed(2)}–${times(s.max)}, ${s.rounds} rounds)`;
+/** A time over rounds: the median, then the range. */
+export const msSpread = (s: Spread) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
 export const now = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 

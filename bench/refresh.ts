@@ -6,7 +6,9 @@
 // the gRPC cost of as many empty calls sent at once; and, as information, the same Reads carried by
 // the floor plugin (bench/floor/start.ts), which answers each with a canned reply. The simulator
 // runs in a process of its own: in the same process as the bench, each list GET of thousands of
-// records would hold the sending up.
+// records would hold the sending up. The plugin's passes, the list GET and the floor's passes
+// alternate round by round (bench/stats.ts `alternate`); the ratio is the median of the rounds'
+// ratios, with their range.
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -14,7 +16,31 @@ import { ALICE } from "../simulator/src";
 import { Plugin, addressed } from "../test/grpc/engine";
 import { engineSide, type EngineSide } from "./engineSide";
 import { medianRun } from "./stats";
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, api, kb, listPath, listPattern, median, ms, now, pool, processFigures, remoteRig, startFloor, thousands, times, type RemoteRig, type Row } from "./lib";
+import {
+  CONTAINER,
+  ENGINE_PARALLELISM,
+  IMAGE,
+  alternate,
+  api,
+  kb,
+  listPath,
+  listPattern,
+  median,
+  ms,
+  msSpread,
+  now,
+  pool,
+  processFigures,
+  remoteRig,
+  roundRatios,
+  spread,
+  startFloor,
+  thousands,
+  timesSpread,
+  type RemoteRig,
+  type Row,
+  type Spread,
+} from "./lib";
 
 const SEED_CONCURRENCY = 32;
 
@@ -42,8 +68,10 @@ export interface RefreshFigures {
   count: number;
   /** Who sent the Reads (engineSide.ts): "grpc-go", or grpc-js where Go is missing. */
   engineSide: string;
-  /** All Reads at once: the median of 3 passes (list calls: the most of any). */
+  /** All Reads at once: the pass of median wall time of ROUNDS (list calls: the most of any). */
   together: Pass;
+  /** The same passes' wall times: median and range. */
+  togetherWall: Spread;
   /** 16 at a time (not run when the caller leaves it out: at 10,000 it takes minutes). */
   engine16?: Pass;
   /** One list GET of `count` records from this process: median time, and the body's size. */
@@ -54,9 +82,13 @@ export interface RefreshFigures {
   /**
    * The same Reads sent at once to the floor plugin (bench/floor/start.ts), which answers each with
    * a canned ReadResponse of the real size and decodes nothing: what carrying the refresh's messages
-   * through grpc-js costs, after a warm-up: the round of median wall time of 3 (wall, and the floor plugin's CPU meanwhile).
+   * through grpc-js costs, after a warm-up: the round of median wall time (wall, and the floor plugin's CPU meanwhile).
    */
   carried?: { wallMs: number; pluginCpuMs: number };
+  /** Each round's wall over its baseline (one list GET + the floor's pass), from alternated rounds. */
+  wallRatio?: Spread;
+  /** Each round's baseline, one list GET + the floor's pass. */
+  baseline?: Spread;
   pluginRssMb: number;
 }
 
@@ -118,11 +150,11 @@ export async function refreshPass(
   };
 }
 
-/** One GET of a list (the containers') from this process (as the plugin would make it): median time of 5, and the body's size. */
-export async function timedList(sim: { url: string }, path = listPath("containers")): Promise<{ listMs: number; listBytes: number }> {
+/** One GET of a list (the containers') from this process (as the plugin would make it): median time of `times`, and the body's size. */
+export async function timedList(sim: { url: string }, path = listPath("containers"), times = 5): Promise<{ listMs: number; listBytes: number }> {
   const samples: number[] = [];
   let listBytes = 0;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < times; i++) {
     const started = now();
     const res = await fetch(sim.url + path, { headers: { authorization: `Bearer ${ALICE.token}` } });
     const body = await res.text();
@@ -143,8 +175,8 @@ export async function emptyCallsAtOnce(engine: EngineSide, count: number): Promi
   return median(walls);
 }
 
-/** Passes measured, all Reads at once, for the plugin and for its floor alike (after the same warm-up: the stack's set-up, or one pass). */
-const ROUNDS = 3;
+/** Rounds measured, all Reads at once, for the plugin and for its floor alike (after the same warm-up: the stack's set-up, or one pass). */
+const ROUNDS = 5;
 
 /** The pass of median wall time, with the most list calls any pass made, and whether every pass found every container. */
 const medianPass = (passes: Pass[]): Pass => ({
@@ -153,7 +185,29 @@ const medianPass = (passes: Pass[]): Pass => ({
   allFound: passes.every((p) => p.allFound),
 });
 
-export async function measureRefresh(count: number, { engine16 = true, withFloor = true } = {}): Promise<RefreshFigures> {
+/** The floor plugin answering every Read with `cannedRead`, and an engine side sending to it. */
+async function withFloor<T>(cannedRead: Uint8Array, run: (floor: Plugin, engine: EngineSide) => Promise<T>): Promise<T> {
+  const floor = await startFloor({ read: cannedRead });
+  try {
+    const engine = await engineSide(floor);
+    try {
+      return await run(floor, engine);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    await floor.stop();
+  }
+}
+
+/** The Reads sent at once to the floor: wall time, and the floor plugin's CPU meanwhile. */
+async function floorPass(floor: Plugin, engine: EngineSide, requests: provproto.ReadRequest[]): Promise<{ wallMs: number; pluginCpuMs: number }> {
+  const cpu = processFigures(floor.pid!).cpuMs;
+  const { wallMs } = await engine.sendAll("read", requests, requests.length);
+  return { wallMs, pluginCpuMs: processFigures(floor.pid!).cpuMs - cpu };
+}
+
+export async function measureRefresh(count: number, { engine16 = true, withFloor: floored = true } = {}): Promise<RefreshFigures> {
   const rig = await remoteRig();
   const { sim, plugin, close } = rig;
   try {
@@ -162,22 +216,39 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
       const stack = await containerStack(sim, plugin, count);
       // Built before any clock starts, as the engine has them ready.
       const requests = stack.map((resource) => readRequest(CONTAINER, resource));
-      const passes: Pass[] = [];
-      for (let round = 0; round < ROUNDS; round++) passes.push(await refreshPass(rig, engine, requests, count));
+      const pass = () => refreshPass(rig, engine, requests, count);
+      const list = async () => (await timedList(sim, listPath("containers"), 1)).listMs;
+      let passes: Pass[];
+      let lists: number[];
+      let carried: Array<{ wallMs: number; pluginCpuMs: number }> | undefined;
+      if (floored) {
+        const cannedRead = (await plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary();
+        ({ passes, lists, carried } = await withFloor(cannedRead, async (floor, floorEngine) => {
+          await floorPass(floor, floorEngine, requests); // the floor's warm-up; the plugin's was the stack's set-up
+          const rounds = await alternate(ROUNDS, { plugin: pass, list, floor: () => floorPass(floor, floorEngine, requests) });
+          return { passes: rounds.plugin, lists: rounds.list, carried: rounds.floor };
+        }));
+      } else {
+        const rounds = await alternate(ROUNDS, { plugin: pass, list });
+        ({ plugin: passes, list: lists } = rounds);
+      }
       const at16 = engine16 ? await refreshPass(rig, engine, requests, ENGINE_PARALLELISM) : undefined;
-      const { listMs, listBytes } = await timedList(sim);
+      const { listBytes } = await timedList(sim, listPath("containers"), 1);
       const grpcMs = await emptyCallsAtOnce(engine, count);
       const pluginRssMb = processFigures(plugin.pid!).rssMb;
-      const cannedRead = withFloor ? (await plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary() : undefined;
+      const baselines = carried?.map((c, i) => lists[i] + c.wallMs);
       return {
         count,
         engineSide: engine.name,
         together: medianPass(passes),
+        togetherWall: spread(passes.map((p) => p.wallMs)),
         engine16: at16,
-        listMs,
+        listMs: median(lists),
         listBytes,
         grpcMs,
-        carried: cannedRead ? await carriedByFloor(requests, cannedRead) : undefined,
+        carried: carried ? medianRun(carried) : undefined,
+        baseline: baselines ? spread(baselines) : undefined,
+        wallRatio: baselines ? roundRatios(passes.map((p) => p.wallMs), baselines) : undefined,
         pluginRssMb,
       };
     } finally {
@@ -188,35 +259,14 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
   }
 }
 
-async function carriedByFloor(requests: provproto.ReadRequest[], cannedRead: Uint8Array): Promise<{ wallMs: number; pluginCpuMs: number }> {
-  const plugin = await startFloor({ read: cannedRead });
-  try {
-    const engine = await engineSide(plugin);
-    try {
-      await engine.sendAll("read", requests, requests.length); // the warm-up
-      const rounds: Array<{ wallMs: number; pluginCpuMs: number }> = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const cpu = processFigures(plugin.pid!).cpuMs;
-        const { wallMs } = await engine.sendAll("read", requests, requests.length);
-        rounds.push({ wallMs, pluginCpuMs: processFigures(plugin.pid!).cpuMs - cpu });
-      }
-      return medianRun(rounds);
-    } finally {
-      await engine.close();
-    }
-  } finally {
-    await plugin.stop();
-  }
-}
-
 function refreshRow(id: number, count: number, maxListCalls: number, maxWallRatio?: number) {
   return async (): Promise<Row> => {
     const f = await measureRefresh(count);
     const at16 = f.engine16!;
     const carried = f.carried!;
-    // The floor: one list GET, and the same Reads carried by grpc-js with canned replies.
-    const baselineMs = f.listMs + carried.wallMs;
-    const wallRatio = f.together.wallMs / baselineMs;
+    // The floor: one list GET, and the same Reads carried by grpc-js with canned replies, in each round.
+    const baselineMs = f.baseline!.median;
+    const wallRatio = f.wallRatio!.median;
     const callsMet = f.together.listCalls <= maxListCalls;
     const wallMet = maxWallRatio === undefined || wallRatio <= maxWallRatio;
     const found = f.together.allFound && at16.allFound;
@@ -225,12 +275,12 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
       id,
       name: `Refresh of ${thousands(count)} containers (all Reads at once; ${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
       baseline:
-        `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${ms(baselineMs)}`,
+        `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
       measured:
-        `all at once (median of ${ROUNDS}): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} at most, ${ms(f.together.wallMs)} ` +
+        `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} at most, ${msSpread(f.togetherWall)} ` +
         `(CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, engine side ${ms(f.together.engineCpuMs)}); ` +
         `${ENGINE_PARALLELISM} at a time: ${at16.listCalls} list calls, ${ms(at16.wallMs)}`,
-      ratio: `${times(wallRatio)} baseline`,
+      ratio: `${timesSpread(f.wallRatio!)} baseline`,
       target: `≤ ${maxListCalls} list calls${maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`} (all at once)`,
       met: callsMet && wallMet && found,
       figures: { ...f, baselineMs, wallRatio, floorAt16: floor },
@@ -238,7 +288,8 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
         ...(found ? [] : ["some Read did not return its container"]),
         ...(f.engineSide === "grpc-go" ? [] : [`The Reads were sent by ${f.engineSide}, a heavier client than the engine's, on the same cores.`]),
         `The floor is a grpc-js server that answers each Read with a canned reply of the real size and decodes nothing ` +
-          `(bench/floor/start.ts), after a warm-up; its CPU meanwhile: ${ms(carried.pluginCpuMs)}. As context, ${thousands(count)} ` +
+          `(bench/floor/start.ts), after a warm-up; its CPU meanwhile: ${ms(carried.pluginCpuMs)}. The plugin's pass, the list GET and the ` +
+          `floor's pass alternate round by round; the ratio is the median of the rounds' ratios, with their range. As context, ${thousands(count)} ` +
           `empty gRPC calls at once: ${ms(f.grpcMs)}.`,
         `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: every Read must be answered by a list GET ` +
           `that began after it, and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +

@@ -1,7 +1,7 @@
 // `npm run bench` (make bench): every performance target (issues 5 and 21), each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only startup,refresh,refresh1000,volume,rate,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot,functionAnswer,codec   run some rows only
+//   --only startup,refresh,refresh1000,volume,rate,sharedLimit,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot,functionAnswer,codec   run some rows only
 import { parseArgs } from "node:util";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
@@ -10,6 +10,7 @@ import { byIdKinds, containers1000, containers5000, snapshot } from "./paralleli
 import { rateLimit } from "./rateLimit";
 import { refresh, refreshLarge } from "./refresh";
 import { scaleUp } from "./scaleUp";
+import { sharedLimit } from "./sharedLimit";
 import { startup } from "./startup";
 import { volume } from "./volume";
 import { codecRoundTrip, functionAnswer } from "./wire";
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   refresh1000: refreshLarge,
   volume,
   rate: rateLimit,
+  sharedLimit,
   overhead,
   memory,
   up1000: scaleUp,

@@ -1,15 +1,19 @@
 // Makes the V8 code caches of the plugin's second and third stages (provider/src/startup.ts loads
 // them): starts the built plugin with --code-cache-out, drives it through what the engine does
-// first (plugin info, provider configuration, a Check and a Diff, all offline), and closes its
-// stdin; on the way out it writes a code cache of every function compiled so far in each stage.
-// A cache made this way, after the code ran, holds those functions' bytecode too, where one made
-// by compiling alone (SEA's useCodeCache) holds only the top level.
+// first (plugin info, provider configuration) and then through a preview of every kind (a Check
+// and a Diff of every example of every resource, unchanged and changed, all offline: the mix of
+// scripts/preview-mix.ts), and closes its stdin; on the way out it writes a code cache of every
+// function compiled so far in each stage. A cache made this way, after the code ran, holds those
+// functions' bytecode too, where one made by compiling alone (SEA's useCodeCache) holds only the
+// top level: the first preview then runs Check and Diff of every kind, their validators and the
+// stubs without compiling them first.
 //
 // The cache belongs to the node binary that made it: run the plugin with the node (or be the
 // single executable) that will run it in use. Another V8 rejects it, and the plugin then compiles
 // as if there were none.
 import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 // Default imports of these CommonJS modules: the same in Node's ESM loader (scripts/build.mjs) and in
 // esbuild's CommonJS bundles of the benchmarks, which import this file too.
@@ -18,15 +22,14 @@ import provrpc from "@pulumi/pulumi/proto/provider_grpc_pb.js";
 import provproto from "@pulumi/pulumi/proto/provider_pb.js";
 import emptyproto from "google-protobuf/google/protobuf/empty_pb.js";
 import structproto from "google-protobuf/google/protobuf/struct_pb.js";
+import { build } from "esbuild";
+import { common } from "./bundles.mjs";
 
 const { Empty } = emptyproto;
 const { Struct } = structproto;
 
-const CONTAINER = "hosting:index:Container";
-const URN = `urn:pulumi:build::code-cache::${CONTAINER}::web`;
 // A loopback address nothing listens on: none of these calls sends an API request.
 const CONFIG = { baseUrl: "http://127.0.0.1:9", token: "code-cache", projectId: "00000000-0000-4000-8000-000000000000" };
-const INPUTS = { name: "web", image: "registry.example.com/team/web:1.0.0" };
 
 /**
  * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through GetPluginInfo, which the
@@ -35,6 +38,7 @@ const INPUTS = { name: "web", image: "registry.example.com/team/web:1.0.0" };
  * plugin with no third stage (the benchmarks' floor) is trained without it.
  */
 export async function trainCodeCache(command, args, out, { providerCache } = {}) {
+  const mix = providerCache ? await previewMix() : [];
   const child = spawn(command, [...args, `--code-cache-out=${out}`, "127.0.0.1:1"], {
     // Closing its stdin tells it to write the cache and exit (a SIGTERM would too, but not on Windows).
     stdio: ["pipe", "pipe", "pipe"],
@@ -60,7 +64,10 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
     });
   try {
     await call("getPluginInfo", new Empty());
-    if (providerCache) await engineFirstCalls(call, tryCall);
+    if (providerCache) {
+      await engineFirstCalls(call, tryCall);
+      for (const resource of mix) await checkAndDiff(tryCall, resource);
+    }
   } finally {
     client.close();
     child.stdin.end();
@@ -72,7 +79,20 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
   return statSync(out).size;
 }
 
-/** What the engine sends a provider after GetPluginInfo: its configuration, then a Check and a Diff. */
+/**
+ * The mix of every kind (scripts/preview-mix.ts), read from the declarations: the TypeScript
+ * bundled in memory (its dependencies from node_modules), as scripts/run-ts.mjs runs it.
+ */
+export async function previewMix() {
+  const entry = "scripts/preview-mix.ts";
+  const bundled = await build({ ...common, entryPoints: [entry], packages: "external", write: false });
+  const module = { exports: {} };
+  const require = createRequire(`${process.cwd()}/${entry}`);
+  new Function("module", "exports", "require", bundled.outputFiles[0].text)(module, module.exports, require);
+  return module.exports.previewMix();
+}
+
+/** What the engine sends a provider after GetPluginInfo: its configuration. */
 async function engineFirstCalls(call, tryCall) {
   const checkConfig = new provproto.CheckRequest();
   checkConfig.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");
@@ -84,21 +104,38 @@ async function engineFirstCalls(call, tryCall) {
   configure.setAcceptsecrets(true);
   configure.setAcceptresources(true);
   await call("configure", configure);
-  const check = new provproto.CheckRequest();
-  check.setUrn(URN);
-  check.setType(CONTAINER);
-  check.setName("web");
-  check.setNews(Struct.fromJavaScript(INPUTS));
-  const checked = await tryCall("check", check);
-  if (checked) {
-    const diff = new provproto.DiffRequest();
-    diff.setUrn(URN);
-    diff.setType(CONTAINER);
-    diff.setName("web");
-    diff.setId("0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00");
-    diff.setOlds(checked.getInputs());
-    diff.setNews(checked.getInputs());
-    diff.setOldInputs(checked.getInputs());
-    await tryCall("diff", diff);
-  }
+}
+
+const ID = "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00";
+
+/**
+ * What a preview sends for one resource: its Check (a new one, then one changed from its olds)
+ * and its Diff (unchanged, then changed).
+ */
+async function checkAndDiff(tryCall, { type, name, inputs, changed }) {
+  const addressed = (request) => {
+    request.setUrn(`urn:pulumi:build::code-cache::${type}::${name}`);
+    request.setType(type);
+    request.setName(name);
+    return request;
+  };
+  const check = (news, olds) => {
+    const request = addressed(new provproto.CheckRequest());
+    request.setNews(Struct.fromJavaScript(news));
+    if (olds) request.setOlds(olds);
+    return tryCall("check", request);
+  };
+  const created = await check(inputs);
+  if (!created) return;
+  const updated = await check(changed, created.getInputs());
+  const diff = (olds, news) => {
+    const request = addressed(new provproto.DiffRequest());
+    request.setId(ID);
+    request.setOlds(olds);
+    request.setNews(news);
+    request.setOldInputs(olds);
+    return tryCall("diff", request);
+  };
+  await diff(created.getInputs(), created.getInputs());
+  if (updated) await diff(created.getInputs(), updated.getInputs());
 }

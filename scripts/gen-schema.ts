@@ -49,5 +49,7 @@ const schema = buildPackageSchema(hostingPackage, {
   pluginDownloadURL: pkg.pulumi?.pluginDownloadURL,
   homepage: pkg.homepage,
   repository: repositoryUrl(pkg.repository),
+  // The one range of @pulumi/pulumi in the repository: the provider's, the SDK's and the examples'.
+  pulumiNodejsRange: pkg.dependencies["@pulumi/pulumi"],
 });
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");

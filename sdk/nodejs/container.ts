@@ -62,7 +62,7 @@ export class Container extends pulumi.CustomResource {
      * Returns true if the given object is an instance of Container.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is Container {
+    public static isInstance(obj: any): obj is Container {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -258,105 +258,105 @@ export interface ContainerState {
     /**
      * CPU in milli-cores.
      */
-    cpuMilli?: pulumi.Input<number>;
+    cpuMilli?: pulumi.Input<number | undefined>;
     /**
      * When the app was created (ISO 8601, UTC).
      */
-    createdAt?: pulumi.Input<string>;
+    createdAt?: pulumi.Input<string | undefined>;
     /**
      * Human-readable name shown in the portal.
      */
-    displayName?: pulumi.Input<string>;
+    displayName?: pulumi.Input<string | undefined>;
     /**
      * Environment variables of the app (those that service links inject are the links', not these). Taking it out of the program clears it.
      */
-    env?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    env?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * Port the app serves HTTP on. Defaults to `8080`.
      */
-    httpPort?: pulumi.Input<number>;
+    httpPort?: pulumi.Input<number | undefined>;
     /**
      * Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`.
      */
-    image?: pulumi.Input<string>;
+    image?: pulumi.Input<string | undefined>;
     /**
      * The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`.
      */
-    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * In-cluster address, `<service>.<namespace>.svc.cluster.local:<port>`.
      */
-    internalHost?: pulumi.Input<string>;
+    internalHost?: pulumi.Input<string | undefined>;
     /**
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
      * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
      */
-    links?: pulumi.Input<pulumi.Input<string>[]>;
+    links?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Name of the marketplace app it came from, if any.
      */
-    marketplaceApp?: pulumi.Input<string>;
+    marketplaceApp?: pulumi.Input<string | undefined>;
     /**
      * Memory in megabytes.
      */
-    memoryMb?: pulumi.Input<number>;
+    memoryMb?: pulumi.Input<number | undefined>;
     /**
      * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Whether the app is reachable on its public URL.
      */
-    public?: pulumi.Input<boolean>;
+    public?: pulumi.Input<boolean | undefined>;
     /**
      * HTTPS URL on the automatic subdomain.
      */
-    publicUrl?: pulumi.Input<string>;
+    publicUrl?: pulumi.Input<string | undefined>;
     /**
      * Number of instances. Leave it out when autoscaling controls the app. An app with a
      * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
-    replicas?: pulumi.Input<number>;
+    replicas?: pulumi.Input<number | undefined>;
     /**
      * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
-    restartTrigger?: pulumi.Input<string>;
+    restartTrigger?: pulumi.Input<string | undefined>;
     /**
      * When an update's new release (image, env or port) fails to start, send the last release that
      * ran back and await it; the update still fails, with the new release's logs, and the next
      * preview shows the change again. Defaults to `false`. The API never returns it: state keeps the value the program set.
      */
-    rollbackOnFailure?: pulumi.Input<boolean>;
+    rollbackOnFailure?: pulumi.Input<boolean | undefined>;
     /**
      * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
-    running?: pulumi.Input<boolean>;
+    running?: pulumi.Input<boolean | undefined>;
     /**
      * Runtime reported by the platform.
      */
-    runtime?: pulumi.Input<string>;
+    runtime?: pulumi.Input<string | undefined>;
     /**
      * Status reported by the platform: `provisioning`, `running`, `stopped` or `failed`.
      */
-    status?: pulumi.Input<string>;
+    status?: pulumi.Input<string | undefined>;
     /**
      * Storage in gigabytes.
      */
-    storageGb?: pulumi.Input<number>;
+    storageGb?: pulumi.Input<number | undefined>;
     /**
      * Service type reported by the platform (`container`).
      */
-    type?: pulumi.Input<string>;
+    type?: pulumi.Input<string | undefined>;
     /**
      * When the app last changed (ISO 8601, UTC).
      */
-    updatedAt?: pulumi.Input<string>;
+    updatedAt?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -366,19 +366,19 @@ export interface ContainerArgs {
     /**
      * CPU in milli-cores.
      */
-    cpuMilli?: pulumi.Input<number>;
+    cpuMilli?: pulumi.Input<number | undefined>;
     /**
      * Human-readable name shown in the portal.
      */
-    displayName?: pulumi.Input<string>;
+    displayName?: pulumi.Input<string | undefined>;
     /**
      * Environment variables of the app (those that service links inject are the links', not these). Taking it out of the program clears it.
      */
-    env?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    env?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * Port the app serves HTTP on. Defaults to `8080`.
      */
-    httpPort?: pulumi.Input<number>;
+    httpPort?: pulumi.Input<number | undefined>;
     /**
      * Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`.
      */
@@ -389,11 +389,11 @@ export interface ContainerArgs {
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
      * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
      */
-    links?: pulumi.Input<pulumi.Input<string>[]>;
+    links?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Memory in megabytes.
      */
-    memoryMb?: pulumi.Input<number>;
+    memoryMb?: pulumi.Input<number | undefined>;
     /**
      * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
      */
@@ -401,32 +401,32 @@ export interface ContainerArgs {
     /**
      * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Whether the app is reachable on its public URL.
      */
-    public?: pulumi.Input<boolean>;
+    public?: pulumi.Input<boolean | undefined>;
     /**
      * Number of instances. Leave it out when autoscaling controls the app. An app with a
      * (ReadWriteOnce) volume attached runs one: raising it fails at preview.
      */
-    replicas?: pulumi.Input<number>;
+    replicas?: pulumi.Input<number | undefined>;
     /**
      * Any value; changing it restarts the app (for example a config hash or a timestamp). The API never returns it: state keeps the value the program set.
      */
-    restartTrigger?: pulumi.Input<string>;
+    restartTrigger?: pulumi.Input<string | undefined>;
     /**
      * When an update's new release (image, env or port) fails to start, send the last release that
      * ran back and await it; the update still fails, with the new release's logs, and the next
      * preview shows the change again. Defaults to `false`. The API never returns it: state keeps the value the program set.
      */
-    rollbackOnFailure?: pulumi.Input<boolean>;
+    rollbackOnFailure?: pulumi.Input<boolean | undefined>;
     /**
      * Whether the app runs. Setting it to false stops the app; true starts it again. Defaults to `true`.
      */
-    running?: pulumi.Input<boolean>;
+    running?: pulumi.Input<boolean | undefined>;
     /**
      * Storage in gigabytes.
      */
-    storageGb?: pulumi.Input<number>;
+    storageGb?: pulumi.Input<number | undefined>;
 }

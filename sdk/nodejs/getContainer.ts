@@ -27,9 +27,6 @@ export function getContainer(args?: GetContainerArgs, opts?: pulumi.InvokeOption
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainer.
- */
 export interface GetContainerArgs {
     /**
      * The id the API assigned.
@@ -45,9 +42,6 @@ export interface GetContainerArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getContainer.
- */
 export interface GetContainerResult {
     /**
      * CPU in milli-cores.
@@ -169,20 +163,17 @@ export function getContainerOutput(args?: GetContainerOutputArgs, opts?: pulumi.
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainer.
- */
 export interface GetContainerOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The project to look in. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

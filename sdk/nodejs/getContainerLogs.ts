@@ -26,9 +26,6 @@ export function getContainerLogs(args: GetContainerLogsArgs, opts?: pulumi.Invok
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainerLogs.
- */
 export interface GetContainerLogsArgs {
     /**
      * Id of the app (a Container's `id`).
@@ -40,9 +37,6 @@ export interface GetContainerLogsArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getContainerLogs.
- */
 export interface GetContainerLogsResult {
     /**
      * The app's log text.
@@ -71,9 +65,6 @@ export function getContainerLogsOutput(args: GetContainerLogsOutputArgs, opts?: 
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainerLogs.
- */
 export interface GetContainerLogsOutputArgs {
     /**
      * Id of the app (a Container's `id`).
@@ -82,5 +73,5 @@ export interface GetContainerLogsOutputArgs {
     /**
      * Project of the app. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

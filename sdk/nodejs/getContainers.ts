@@ -28,9 +28,6 @@ export function getContainers(args?: GetContainersArgs, opts?: pulumi.InvokeOpti
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainers.
- */
 export interface GetContainersArgs {
     /**
      * The project to list. Defaults to the provider's `projectId`.
@@ -42,14 +39,11 @@ export interface GetContainersArgs {
     type?: string;
 }
 
-/**
- * A collection of values returned by getContainers.
- */
 export interface GetContainersResult {
     /**
      * Every one found, with the properties of a Container and its id.
      */
-    readonly services: outputs.getContainersItem[];
+    readonly services: outputs.GetContainersItem[];
 }
 /**
  * Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
@@ -73,16 +67,13 @@ export function getContainersOutput(args?: GetContainersOutputArgs, opts?: pulum
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getContainers.
- */
 export interface GetContainersOutputArgs {
     /**
      * The project to list. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Only those whose `type` is this. Service type reported by the platform (`container`).
      */
-    type?: pulumi.Input<string>;
+    type?: pulumi.Input<string | undefined>;
 }

@@ -29,9 +29,6 @@ export function getMysql(args?: GetMysqlArgs, opts?: pulumi.InvokeOptions): Prom
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getMysql.
- */
 export interface GetMysqlArgs {
     /**
      * The id the API assigned.
@@ -47,9 +44,6 @@ export interface GetMysqlArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getMysql.
- */
 export interface GetMysqlResult {
     /**
      * How to connect; `instructions` is secret.
@@ -127,20 +121,17 @@ export function getMysqlOutput(args?: GetMysqlOutputArgs, opts?: pulumi.InvokeOu
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getMysql.
- */
 export interface GetMysqlOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The project to look in. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

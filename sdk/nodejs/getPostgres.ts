@@ -29,9 +29,6 @@ export function getPostgres(args?: GetPostgresArgs, opts?: pulumi.InvokeOptions)
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getPostgres.
- */
 export interface GetPostgresArgs {
     /**
      * The id the API assigned.
@@ -47,9 +44,6 @@ export interface GetPostgresArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getPostgres.
- */
 export interface GetPostgresResult {
     /**
      * How to connect; `instructions` is secret.
@@ -127,20 +121,17 @@ export function getPostgresOutput(args?: GetPostgresOutputArgs, opts?: pulumi.In
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getPostgres.
- */
 export interface GetPostgresOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The project to look in. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

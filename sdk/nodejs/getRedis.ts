@@ -29,9 +29,6 @@ export function getRedis(args?: GetRedisArgs, opts?: pulumi.InvokeOptions): Prom
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getRedis.
- */
 export interface GetRedisArgs {
     /**
      * The id the API assigned.
@@ -47,9 +44,6 @@ export interface GetRedisArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getRedis.
- */
 export interface GetRedisResult {
     /**
      * How to connect; `instructions` is secret.
@@ -127,20 +121,17 @@ export function getRedisOutput(args?: GetRedisOutputArgs, opts?: pulumi.InvokeOu
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getRedis.
- */
 export interface GetRedisOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The project to look in. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

@@ -26,20 +26,14 @@ export function getRegistries(args?: GetRegistriesArgs, opts?: pulumi.InvokeOpti
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getRegistries.
- */
 export interface GetRegistriesArgs {
 }
 
-/**
- * A collection of values returned by getRegistries.
- */
 export interface GetRegistriesResult {
     /**
      * Every one found, with the properties of a Registry and its id.
      */
-    readonly registries: outputs.getRegistriesItem[];
+    readonly registries: outputs.GetRegistriesItem[];
 }
 /**
  * Lists the user's registry entries (never their passwords: the API does not return them).
@@ -54,15 +48,8 @@ export interface GetRegistriesResult {
  * export const registries = hosting.getRegistriesOutput().registries;
  * ```
  */
-export function getRegistriesOutput(args?: GetRegistriesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistriesResult> {
-    args = args || {};
+export function getRegistriesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistriesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("hosting:index:getRegistries", {
     }, opts);
-}
-
-/**
- * A collection of arguments for invoking getRegistries.
- */
-export interface GetRegistriesOutputArgs {
 }

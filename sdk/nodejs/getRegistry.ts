@@ -26,9 +26,6 @@ export function getRegistry(args?: GetRegistryArgs, opts?: pulumi.InvokeOptions)
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getRegistry.
- */
 export interface GetRegistryArgs {
     /**
      * The id the API assigned.
@@ -40,9 +37,6 @@ export interface GetRegistryArgs {
     name?: string;
 }
 
-/**
- * A collection of values returned by getRegistry.
- */
 export interface GetRegistryResult {
     /**
      * Registry host name, such as `registry.example.com` (no scheme, no path).
@@ -83,16 +77,13 @@ export function getRegistryOutput(args?: GetRegistryOutputArgs, opts?: pulumi.In
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getRegistry.
- */
 export interface GetRegistryOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
 }

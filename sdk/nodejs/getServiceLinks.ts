@@ -29,9 +29,6 @@ export function getServiceLinks(args?: GetServiceLinksArgs, opts?: pulumi.Invoke
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getServiceLinks.
- */
 export interface GetServiceLinksArgs {
     /**
      * Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
@@ -47,14 +44,11 @@ export interface GetServiceLinksArgs {
     providerServiceId?: string;
 }
 
-/**
- * A collection of values returned by getServiceLinks.
- */
 export interface GetServiceLinksResult {
     /**
      * Every one found, with the properties of a ServiceLink and its id.
      */
-    readonly links: outputs.getServiceLinksItem[];
+    readonly links: outputs.GetServiceLinksItem[];
 }
 /**
  * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
@@ -79,20 +73,17 @@ export function getServiceLinksOutput(args?: GetServiceLinksOutputArgs, opts?: p
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getServiceLinks.
- */
 export interface GetServiceLinksOutputArgs {
     /**
      * Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
      */
-    consumerServiceId?: pulumi.Input<string>;
+    consumerServiceId?: pulumi.Input<string | undefined>;
     /**
      * The project to list. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Only those whose `providerServiceId` is this. Id of the service that is linked to (for example a Postgres database's `id`).
      */
-    providerServiceId?: pulumi.Input<string>;
+    providerServiceId?: pulumi.Input<string | undefined>;
 }

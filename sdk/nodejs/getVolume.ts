@@ -27,9 +27,6 @@ export function getVolume(args?: GetVolumeArgs, opts?: pulumi.InvokeOptions): Pr
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getVolume.
- */
 export interface GetVolumeArgs {
     /**
      * The id the API assigned.
@@ -45,9 +42,6 @@ export interface GetVolumeArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getVolume.
- */
 export interface GetVolumeResult {
     /**
      * Access mode (`ReadWriteOnce`).
@@ -121,20 +115,17 @@ export function getVolumeOutput(args?: GetVolumeOutputArgs, opts?: pulumi.Invoke
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getVolume.
- */
 export interface GetVolumeOutputArgs {
     /**
      * The id the API assigned.
      */
-    id?: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
     /**
      * The name it was given.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The project to look in. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

@@ -27,9 +27,6 @@ export function getVolumes(args?: GetVolumesArgs, opts?: pulumi.InvokeOptions): 
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getVolumes.
- */
 export interface GetVolumesArgs {
     /**
      * The project to list. Defaults to the provider's `projectId`.
@@ -37,14 +34,11 @@ export interface GetVolumesArgs {
     projectId?: string;
 }
 
-/**
- * A collection of values returned by getVolumes.
- */
 export interface GetVolumesResult {
     /**
      * Every one found, with the properties of a Volume and its id.
      */
-    readonly volumes: outputs.getVolumesItem[];
+    readonly volumes: outputs.GetVolumesItem[];
 }
 /**
  * Lists the volumes of a project.
@@ -67,12 +61,9 @@ export function getVolumesOutput(args?: GetVolumesOutputArgs, opts?: pulumi.Invo
     }, opts);
 }
 
-/**
- * A collection of arguments for invoking getVolumes.
- */
 export interface GetVolumesOutputArgs {
     /**
      * The project to list. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
 }

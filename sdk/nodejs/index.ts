@@ -5,102 +5,102 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
-export type { ContainerArgs, ContainerState } from "./container";
+export { ContainerArgs, ContainerState } from "./container";
 export type Container = import("./container").Container;
 export const Container: typeof import("./container").Container = null as any;
 utilities.lazyLoad(exports, ["Container"], () => require("./container"));
 
-export type { GetContainerArgs, GetContainerResult, GetContainerOutputArgs } from "./getContainer";
+export { GetContainerArgs, GetContainerResult, GetContainerOutputArgs } from "./getContainer";
 export const getContainer: typeof import("./getContainer").getContainer = null as any;
 export const getContainerOutput: typeof import("./getContainer").getContainerOutput = null as any;
 utilities.lazyLoad(exports, ["getContainer","getContainerOutput"], () => require("./getContainer"));
 
-export type { GetContainerLogsArgs, GetContainerLogsResult, GetContainerLogsOutputArgs } from "./getContainerLogs";
+export { GetContainerLogsArgs, GetContainerLogsResult, GetContainerLogsOutputArgs } from "./getContainerLogs";
 export const getContainerLogs: typeof import("./getContainerLogs").getContainerLogs = null as any;
 export const getContainerLogsOutput: typeof import("./getContainerLogs").getContainerLogsOutput = null as any;
 utilities.lazyLoad(exports, ["getContainerLogs","getContainerLogsOutput"], () => require("./getContainerLogs"));
 
-export type { GetContainersArgs, GetContainersResult, GetContainersOutputArgs } from "./getContainers";
+export { GetContainersArgs, GetContainersResult, GetContainersOutputArgs } from "./getContainers";
 export const getContainers: typeof import("./getContainers").getContainers = null as any;
 export const getContainersOutput: typeof import("./getContainers").getContainersOutput = null as any;
 utilities.lazyLoad(exports, ["getContainers","getContainersOutput"], () => require("./getContainers"));
 
-export type { GetMysqlArgs, GetMysqlResult, GetMysqlOutputArgs } from "./getMysql";
+export { GetMysqlArgs, GetMysqlResult, GetMysqlOutputArgs } from "./getMysql";
 export const getMysql: typeof import("./getMysql").getMysql = null as any;
 export const getMysqlOutput: typeof import("./getMysql").getMysqlOutput = null as any;
 utilities.lazyLoad(exports, ["getMysql","getMysqlOutput"], () => require("./getMysql"));
 
-export type { GetPostgresArgs, GetPostgresResult, GetPostgresOutputArgs } from "./getPostgres";
+export { GetPostgresArgs, GetPostgresResult, GetPostgresOutputArgs } from "./getPostgres";
 export const getPostgres: typeof import("./getPostgres").getPostgres = null as any;
 export const getPostgresOutput: typeof import("./getPostgres").getPostgresOutput = null as any;
 utilities.lazyLoad(exports, ["getPostgres","getPostgresOutput"], () => require("./getPostgres"));
 
-export type { GetRedisArgs, GetRedisResult, GetRedisOutputArgs } from "./getRedis";
+export { GetRedisArgs, GetRedisResult, GetRedisOutputArgs } from "./getRedis";
 export const getRedis: typeof import("./getRedis").getRedis = null as any;
 export const getRedisOutput: typeof import("./getRedis").getRedisOutput = null as any;
 utilities.lazyLoad(exports, ["getRedis","getRedisOutput"], () => require("./getRedis"));
 
-export type { GetRegistriesArgs, GetRegistriesResult, GetRegistriesOutputArgs } from "./getRegistries";
+export { GetRegistriesArgs, GetRegistriesResult } from "./getRegistries";
 export const getRegistries: typeof import("./getRegistries").getRegistries = null as any;
 export const getRegistriesOutput: typeof import("./getRegistries").getRegistriesOutput = null as any;
 utilities.lazyLoad(exports, ["getRegistries","getRegistriesOutput"], () => require("./getRegistries"));
 
-export type { GetRegistryArgs, GetRegistryResult, GetRegistryOutputArgs } from "./getRegistry";
+export { GetRegistryArgs, GetRegistryResult, GetRegistryOutputArgs } from "./getRegistry";
 export const getRegistry: typeof import("./getRegistry").getRegistry = null as any;
 export const getRegistryOutput: typeof import("./getRegistry").getRegistryOutput = null as any;
 utilities.lazyLoad(exports, ["getRegistry","getRegistryOutput"], () => require("./getRegistry"));
 
-export type { GetServiceLinksArgs, GetServiceLinksResult, GetServiceLinksOutputArgs } from "./getServiceLinks";
+export { GetServiceLinksArgs, GetServiceLinksResult, GetServiceLinksOutputArgs } from "./getServiceLinks";
 export const getServiceLinks: typeof import("./getServiceLinks").getServiceLinks = null as any;
 export const getServiceLinksOutput: typeof import("./getServiceLinks").getServiceLinksOutput = null as any;
 utilities.lazyLoad(exports, ["getServiceLinks","getServiceLinksOutput"], () => require("./getServiceLinks"));
 
-export type { GetVolumeArgs, GetVolumeResult, GetVolumeOutputArgs } from "./getVolume";
+export { GetVolumeArgs, GetVolumeResult, GetVolumeOutputArgs } from "./getVolume";
 export const getVolume: typeof import("./getVolume").getVolume = null as any;
 export const getVolumeOutput: typeof import("./getVolume").getVolumeOutput = null as any;
 utilities.lazyLoad(exports, ["getVolume","getVolumeOutput"], () => require("./getVolume"));
 
-export type { GetVolumesArgs, GetVolumesResult, GetVolumesOutputArgs } from "./getVolumes";
+export { GetVolumesArgs, GetVolumesResult, GetVolumesOutputArgs } from "./getVolumes";
 export const getVolumes: typeof import("./getVolumes").getVolumes = null as any;
 export const getVolumesOutput: typeof import("./getVolumes").getVolumesOutput = null as any;
 utilities.lazyLoad(exports, ["getVolumes","getVolumesOutput"], () => require("./getVolumes"));
 
-export type { MysqlArgs, MysqlState } from "./mysql";
+export { MysqlArgs, MysqlState } from "./mysql";
 export type Mysql = import("./mysql").Mysql;
 export const Mysql: typeof import("./mysql").Mysql = null as any;
 utilities.lazyLoad(exports, ["Mysql"], () => require("./mysql"));
 
-export type { PostgresArgs, PostgresState } from "./postgres";
+export { PostgresArgs, PostgresState } from "./postgres";
 export type Postgres = import("./postgres").Postgres;
 export const Postgres: typeof import("./postgres").Postgres = null as any;
 utilities.lazyLoad(exports, ["Postgres"], () => require("./postgres"));
 
-export type { ProviderArgs } from "./provider";
+export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
-export type { RedisArgs, RedisState } from "./redis";
+export { RedisArgs, RedisState } from "./redis";
 export type Redis = import("./redis").Redis;
 export const Redis: typeof import("./redis").Redis = null as any;
 utilities.lazyLoad(exports, ["Redis"], () => require("./redis"));
 
-export type { RegistryArgs, RegistryState } from "./registry";
+export { RegistryArgs, RegistryState } from "./registry";
 export type Registry = import("./registry").Registry;
 export const Registry: typeof import("./registry").Registry = null as any;
 utilities.lazyLoad(exports, ["Registry"], () => require("./registry"));
 
-export type { ServiceLinkArgs, ServiceLinkState } from "./serviceLink";
+export { ServiceLinkArgs, ServiceLinkState } from "./serviceLink";
 export type ServiceLink = import("./serviceLink").ServiceLink;
 export const ServiceLink: typeof import("./serviceLink").ServiceLink = null as any;
 utilities.lazyLoad(exports, ["ServiceLink"], () => require("./serviceLink"));
 
-export type { VolumeArgs, VolumeState } from "./volume";
+export { VolumeArgs, VolumeState } from "./volume";
 export type Volume = import("./volume").Volume;
 export const Volume: typeof import("./volume").Volume = null as any;
 utilities.lazyLoad(exports, ["Volume"], () => require("./volume"));
 
-export type { VolumeAttachmentArgs, VolumeAttachmentState } from "./volumeAttachment";
+export { VolumeAttachmentArgs, VolumeAttachmentState } from "./volumeAttachment";
 export type VolumeAttachment = import("./volumeAttachment").VolumeAttachment;
 export const VolumeAttachment: typeof import("./volumeAttachment").VolumeAttachment = null as any;
 utilities.lazyLoad(exports, ["VolumeAttachment"], () => require("./volumeAttachment"));

@@ -51,7 +51,7 @@ export class Postgres extends pulumi.CustomResource {
      * Returns true if the given object is an instance of Postgres.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is Postgres {
+    public static isInstance(obj: any): obj is Postgres {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -164,51 +164,51 @@ export interface PostgresState {
     /**
      * How to connect; `instructions` is secret.
      */
-    connection?: pulumi.Input<inputs.DatabaseConnection>;
+    connection?: pulumi.Input<inputs.DatabaseConnectionArgs | undefined>;
     /**
      * CPU in milli-cores. Fixed at creation: a change fails at preview.
      */
-    cpuMilli?: pulumi.Input<number>;
+    cpuMilli?: pulumi.Input<number | undefined>;
     /**
      * When the database was created (ISO 8601, UTC).
      */
-    createdAt?: pulumi.Input<string>;
+    createdAt?: pulumi.Input<string | undefined>;
     /**
      * In-cluster address of the database service.
      */
-    internalHost?: pulumi.Input<string>;
+    internalHost?: pulumi.Input<string | undefined>;
     /**
      * Memory in megabytes. Fixed at creation: a change fails at preview.
      */
-    memoryMb?: pulumi.Input<number>;
+    memoryMb?: pulumi.Input<number | undefined>;
     /**
      * Name of the database service, unique within its project. Changing it replaces the resource.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Public URL, when the platform gives the database one.
      */
-    publicUrl?: pulumi.Input<string>;
+    publicUrl?: pulumi.Input<string | undefined>;
     /**
      * Runtime reported by the platform (`postgres-16`).
      */
-    runtime?: pulumi.Input<string>;
+    runtime?: pulumi.Input<string | undefined>;
     /**
      * Status reported by the platform: a create returns once it reads `running`.
      */
-    status?: pulumi.Input<string>;
+    status?: pulumi.Input<string | undefined>;
     /**
      * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
-    storageGb?: pulumi.Input<number>;
+    storageGb?: pulumi.Input<number | undefined>;
     /**
      * When the database last changed (ISO 8601, UTC).
      */
-    updatedAt?: pulumi.Input<string>;
+    updatedAt?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -218,11 +218,11 @@ export interface PostgresArgs {
     /**
      * CPU in milli-cores. Fixed at creation: a change fails at preview.
      */
-    cpuMilli?: pulumi.Input<number>;
+    cpuMilli?: pulumi.Input<number | undefined>;
     /**
      * Memory in megabytes. Fixed at creation: a change fails at preview.
      */
-    memoryMb?: pulumi.Input<number>;
+    memoryMb?: pulumi.Input<number | undefined>;
     /**
      * Name of the database service, unique within its project. Changing it replaces the resource.
      */
@@ -230,9 +230,9 @@ export interface PostgresArgs {
     /**
      * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Storage in gigabytes. Fixed at creation: a change fails at preview.
      */
-    storageGb?: pulumi.Input<number>;
+    storageGb?: pulumi.Input<number | undefined>;
 }

@@ -15,7 +15,7 @@ export class Provider extends pulumi.ProviderResource {
      * Returns true if the given object is an instance of Provider.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is Provider {
+    public static isInstance(obj: any): obj is Provider {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -60,8 +60,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("HOSTING_PROJECT_ID");
             resourceInputs["readConsistency"] = (args?.readConsistency) ?? "fresh";
             resourceInputs["requestTimeoutSeconds"] = pulumi.output((args?.requestTimeoutSeconds) ?? 30).apply(JSON.stringify);
-            const token = (args?.token) ?? utilities.getEnv("HOSTING_TOKEN");
-            resourceInputs["token"] = token ? pulumi.secret(token) : undefined;
+            resourceInputs["token"] = (args?.token ? pulumi.secret(args.token) : undefined) ?? utilities.getEnv("HOSTING_TOKEN");
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["token"] };
@@ -77,19 +76,19 @@ export interface ProviderArgs {
     /**
      * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
-    baseUrl?: pulumi.Input<string>;
+    baseUrl?: pulumi.Input<string | undefined>;
     /**
      * The largest answer the provider reads from the API, in megabytes; a larger one fails the call, naming the endpoint. Defaults to `64`.
      */
-    maxResponseMegabytes?: pulumi.Input<number>;
+    maxResponseMegabytes?: pulumi.Input<number | undefined>;
     /**
      * How many times a failed request is retried where retrying is safe. Defaults to `5`.
      */
-    maxRetries?: pulumi.Input<number>;
+    maxRetries?: pulumi.Input<number | undefined>;
     /**
      * Default project (UUID) for project-scoped resources that set no `projectId`. Can also be set with the environment variable `HOSTING_PROJECT_ID`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * How a refresh's Reads are answered. `fresh` (the default): each from a request that began after
      * the Read did, so nothing older than the Read is ever reported (at the engine's parallelism, a
@@ -97,13 +96,13 @@ export interface ProviderArgs {
      * project's apps (volumes, links) taken once per run and taken again after any change the provider
      * makes: one list per kind, but what changes outside Pulumi during the run may be missed. Defaults to `"fresh"`.
      */
-    readConsistency?: pulumi.Input<string>;
+    readConsistency?: pulumi.Input<string | undefined>;
     /**
      * Seconds before a single API request times out. Defaults to `30`.
      */
-    requestTimeoutSeconds?: pulumi.Input<number>;
+    requestTimeoutSeconds?: pulumi.Input<number | undefined>;
     /**
      * Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. Can also be set with the environment variable `HOSTING_TOKEN`. Secret.
      */
-    token?: pulumi.Input<string>;
+    token?: pulumi.Input<string | undefined>;
 }

@@ -49,7 +49,7 @@ export class Registry extends pulumi.CustomResource {
      * Returns true if the given object is an instance of Registry.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is Registry {
+    public static isInstance(obj: any): obj is Registry {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -119,19 +119,19 @@ export interface RegistryState {
     /**
      * Registry host name, such as `registry.example.com` (no scheme, no path).
      */
-    host?: pulumi.Input<string>;
+    host?: pulumi.Input<string | undefined>;
     /**
      * Name of the registry entry, unique for the user. Changing it replaces the resource.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */
-    password?: pulumi.Input<string>;
+    password?: pulumi.Input<string | undefined>;
     /**
      * User name to log in with. Taking it out of the program clears it.
      */
-    username?: pulumi.Input<string>;
+    username?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -149,9 +149,9 @@ export interface RegistryArgs {
     /**
      * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */
-    password?: pulumi.Input<string>;
+    password?: pulumi.Input<string | undefined>;
     /**
      * User name to log in with. Taking it out of the program clears it.
      */
-    username?: pulumi.Input<string>;
+    username?: pulumi.Input<string | undefined>;
 }

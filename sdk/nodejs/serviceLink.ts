@@ -55,7 +55,7 @@ export class ServiceLink extends pulumi.CustomResource {
      * Returns true if the given object is an instance of ServiceLink.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is ServiceLink {
+    public static isInstance(obj: any): obj is ServiceLink {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -131,23 +131,23 @@ export interface ServiceLinkState {
     /**
      * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */
-    consumerServiceId?: pulumi.Input<string>;
+    consumerServiceId?: pulumi.Input<string | undefined>;
     /**
      * Environment variables injected into the consumer. Secret.
      */
-    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
+    injectedEnv?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
      * Kind of link. Changing it replaces the resource. Defaults to `"http"`.
      */
-    linkType?: pulumi.Input<string>;
+    linkType?: pulumi.Input<string | undefined>;
     /**
      * Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
      */
-    providerServiceId?: pulumi.Input<string>;
+    providerServiceId?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -161,11 +161,11 @@ export interface ServiceLinkArgs {
     /**
      * Kind of link. Changing it replaces the resource. Defaults to `"http"`.
      */
-    linkType?: pulumi.Input<string>;
+    linkType?: pulumi.Input<string | undefined>;
     /**
      * Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
      */

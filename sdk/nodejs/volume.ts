@@ -52,7 +52,7 @@ export class Volume extends pulumi.CustomResource {
      * Returns true if the given object is an instance of Volume.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is Volume {
+    public static isInstance(obj: any): obj is Volume {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -162,47 +162,47 @@ export interface VolumeState {
     /**
      * Access mode (`ReadWriteOnce`).
      */
-    accessMode?: pulumi.Input<string>;
+    accessMode?: pulumi.Input<string | undefined>;
     /**
      * Whether an app has the volume attached.
      */
-    attached?: pulumi.Input<boolean>;
+    attached?: pulumi.Input<boolean | undefined>;
     /**
      * When the volume was created (ISO 8601).
      */
-    createdAt?: pulumi.Input<string>;
+    createdAt?: pulumi.Input<string | undefined>;
     /**
      * Display name reported by the platform.
      */
-    displayName?: pulumi.Input<string>;
+    displayName?: pulumi.Input<string | undefined>;
     /**
      * Name of the volume, unique within its project. Changing it replaces the resource.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Size in gigabytes. It can only grow: a smaller value fails at preview.
      */
-    sizeGb?: pulumi.Input<number>;
+    sizeGb?: pulumi.Input<number | undefined>;
     /**
      * `provisioning` or `running`.
      */
-    status?: pulumi.Input<string>;
+    status?: pulumi.Input<string | undefined>;
     /**
      * Free-text explanation of the status.
      */
-    statusReason?: pulumi.Input<string>;
+    statusReason?: pulumi.Input<string | undefined>;
     /**
      * Storage class (`block-durable`).
      */
-    storageClass?: pulumi.Input<string>;
+    storageClass?: pulumi.Input<string | undefined>;
     /**
      * When the volume last changed (ISO 8601).
      */
-    updatedAt?: pulumi.Input<string>;
+    updatedAt?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -216,7 +216,7 @@ export interface VolumeArgs {
     /**
      * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Size in gigabytes. It can only grow: a smaller value fails at preview.
      */

@@ -54,7 +54,7 @@ export class VolumeAttachment extends pulumi.CustomResource {
      * Returns true if the given object is an instance of VolumeAttachment.  This is designed to work even
      * when multiple copies of the Pulumi SDK have been loaded into the same process.
      */
-    public static override isInstance(obj: any): obj is VolumeAttachment {
+    public static isInstance(obj: any): obj is VolumeAttachment {
         if (obj === undefined || obj === null) {
             return false;
         }
@@ -143,31 +143,31 @@ export interface VolumeAttachmentState {
     /**
      * Id of the attachment record the API returned.
      */
-    attachmentId?: pulumi.Input<string>;
+    attachmentId?: pulumi.Input<string | undefined>;
     /**
      * Id of the app (Container) to attach it to. Changing it replaces the resource.
      */
-    containerId?: pulumi.Input<string>;
+    containerId?: pulumi.Input<string | undefined>;
     /**
      * When the volume was attached (ISO 8601).
      */
-    createdAt?: pulumi.Input<string>;
+    createdAt?: pulumi.Input<string | undefined>;
     /**
      * Absolute path in the app where the volume appears, such as `/data`. Changing it replaces the resource.
      */
-    mountPath?: pulumi.Input<string>;
+    mountPath?: pulumi.Input<string | undefined>;
     /**
      * Project of the volume and the app. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Whether the app sees the volume read-only. Changing it replaces the resource. Defaults to `false`.
      */
-    readOnly?: pulumi.Input<boolean>;
+    readOnly?: pulumi.Input<boolean | undefined>;
     /**
      * Id of the volume to attach. Changing it replaces the resource.
      */
-    volumeId?: pulumi.Input<string>;
+    volumeId?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -185,11 +185,11 @@ export interface VolumeAttachmentArgs {
     /**
      * Project of the volume and the app. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */
-    projectId?: pulumi.Input<string>;
+    projectId?: pulumi.Input<string | undefined>;
     /**
      * Whether the app sees the volume read-only. Changing it replaces the resource. Defaults to `false`.
      */
-    readOnly?: pulumi.Input<boolean>;
+    readOnly?: pulumi.Input<boolean | undefined>;
     /**
      * Id of the volume to attach. Changing it replaces the resource.
      */

@@ -70,6 +70,16 @@ describe("RateCore (pure)", () => {
     expect(core.snapshot().ratePerSecond).toBe(Infinity);
   });
 
+  test("by default each second of traffic adds 0.1 req/s and 2% of the rate", () => {
+    const secondAt = (rate: number) => {
+      const core = new RateCore({ initialRatePerSecond: rate, initialConcurrency: 64 });
+      for (let i = 0; i < rate; i++) core.settle(i, core.release(i), { kind: "success" });
+      return core.snapshot().ratePerSecond - rate;
+    };
+    expect(secondAt(2)).toBeCloseTo(0.1 + 0.02 * 2, 1); // a share of a shared limit: mostly the additive part
+    expect(secondAt(100)).toBeCloseTo(0.1 + 0.02 * 100, 1); // alone at a high rate: mostly the proportional part
+  });
+
   test("the first request after a pause goes at the Retry-After moment even at a low rate", () => {
     const core = new RateCore();
     const k = core.release(0); // no successes observed: the cut starts from 1 req/s

@@ -1,4 +1,11 @@
-import { backoffDelay, parseRetryAfter, retryDecision, type RetryInput } from "../../provider/src/api/retry";
+import {
+  backoffDelay,
+  nextStep,
+  parseRetryAfter,
+  retryDecision,
+  type RetryInput,
+  type StepInput,
+} from "../../provider/src/api/retry";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const half = () => 0.5;
@@ -117,5 +124,72 @@ describe("parseRetryAfter", () => {
 
   test("custom cap", () => {
     expect(parseRetryAfter("10", NOW, 2500)).toBe(2500);
+  });
+});
+
+describe("nextStep (what the transport does after a failed attempt)", () => {
+  const fresh: StepInput = {
+    method: "GET",
+    attempt: 0,
+    maxRetries: 5,
+    now: NOW,
+    random: half,
+    outcomeUnknown: false,
+    acted: false,
+    mayHaveActed: false,
+    canRecover: false,
+    recovering: false,
+    emptyAnswer: false,
+    notFound: false,
+    conflict: false,
+  };
+  const create: StepInput = { ...fresh, method: "POST", canRecover: true };
+
+  test("a 429 retries at once: the rate control already holds the request until the Retry-After moment", () => {
+    const step = nextStep({ ...create, status: 429, retryAfter: "3" });
+    expect(step).toEqual({ step: "retry", delayMs: 0, reason: "rate_limited" });
+  });
+
+  test("a 503 on a read retries after its Retry-After", () => {
+    const step = nextStep({ ...fresh, status: 503, retryAfter: "2" });
+    expect(step).toEqual({ step: "retry", delayMs: 2000, reason: "server_unavailable" });
+  });
+
+  test("a create whose outcome is unknown is looked up, then sent again after the backoff", () => {
+    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, mayHaveActed: true })).toEqual({
+      step: "look_up",
+      delayMs: 250,
+      sendAgain: true,
+    });
+  });
+
+  test("a success that could not be read is looked up but never sent again", () => {
+    expect(nextStep({ ...create, status: 201, outcomeUnknown: true, acted: true, mayHaveActed: true })).toMatchObject({
+      step: "look_up",
+      sendAgain: false,
+    });
+  });
+
+  test("an unknown outcome with the budget spent, or with no lookup, fails", () => {
+    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, attempt: 5 })).toEqual({ step: "fail" });
+    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, canRecover: false })).toEqual({ step: "fail" });
+  });
+
+  test("a DELETE that meets 404 after an attempt that may have acted is done", () => {
+    const gone: StepInput = { ...fresh, method: "DELETE", status: 404, notFound: true, emptyAnswer: true };
+    Object.assign(gone, { mayHaveActed: true, attempt: 1 });
+    expect(nextStep(gone)).toEqual({ step: "deleted" });
+    expect(nextStep({ ...gone, attempt: 0 })).toEqual({ step: "fail" }); // the first attempt: it was never there
+    expect(nextStep({ ...gone, mayHaveActed: false })).toEqual({ step: "fail" }); // nothing before it could delete it
+  });
+
+  test("a 409 after a lookup looks again (our earlier send may have landed since); without one it fails", () => {
+    const afterLookUp = nextStep({ ...create, status: 409, conflict: true, recovering: true, attempt: 1 });
+    expect(afterLookUp).toEqual({ step: "look_up_or_fail" });
+    expect(nextStep({ ...create, status: 409, conflict: true })).toEqual({ step: "fail" });
+  });
+
+  test("a 4xx fails", () => {
+    expect(nextStep({ ...fresh, status: 400 })).toEqual({ step: "fail" });
   });
 });

@@ -1,7 +1,7 @@
 // The code the README and docs/ show compiles against the SDK: each complete program (a fenced
 // block marked `typescript`; fragments are marked `ts`) on its own, and each one-line example of the
 // README's resource and function tables, with the few variables they name (web, db, data, config).
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -32,6 +32,9 @@ beforeAll(() => {
   // Inside the checkout (dist/ is ignored), so that @pulumi/pulumi resolves from its node_modules.
   work = join(ROOT, "dist", `doc-programs-${process.pid}`);
   mkdirSync(work, { recursive: true });
+  // The SDK as a user's program sees it: its declarations (bin/index.d.ts), compiled with its own
+  // tsconfig. Its sources are written for that tsconfig, not for a program's isolatedModules.
+  execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(ROOT, "sdk/nodejs"), "--emitDeclarationOnly", "--outDir", join(work, "sdk")]);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -53,7 +56,7 @@ async function typecheck(files: Record<string, string>): Promise<string> {
         skipLibCheck: true,
         isolatedModules: true,
         baseUrl: ".",
-        paths: { "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")] },
+        paths: { "@hosting/pulumi": [join(work, "sdk/index.d.ts")] },
         types: ["node"],
         typeRoots: [join(ROOT, "node_modules/@types")],
       },

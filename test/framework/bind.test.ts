@@ -61,3 +61,46 @@ test("a lookup's result carries the secrets of the resource it reads, item by it
   expect(bound.function("hosting:index:getDbs")!.result.fields[0]).toMatchObject({ name: "dbs", secretSubfields: ["[].connection.instructions", "[].token"] });
   expect(bound.function("hosting:index:nope")).toBeUndefined();
 });
+
+describe("a resource without an update of its own: every input replaces it, or the binder refuses it", () => {
+  const realSchema = require("../../schema.json") as PackageSpec;
+  const token = (typeName: string) => `hosting:index:${typeName}`;
+
+  test.each(hostingPackage.resources.map((r) => [r.typeName, r] as const))("%s binds", (typeName) => {
+    expect(bindPackage(hostingPackage, () => realSchema).resource(token(typeName))).toBeDefined();
+  });
+
+  const lifecycle = { create: async () => ({ id: "x", outputs: {} }), read: async () => ({}), delete: async () => {} };
+  const text = { type: "string" } as const;
+  const tagSchema: PackageSpec = {
+    ...schema,
+    resources: {
+      "hosting:index:Tag": {
+        properties: { name: text, color: text, size: { type: "integer" }, at: text },
+        inputProperties: { name: text, color: text, size: { type: "integer" } },
+      },
+    },
+  };
+  /** Binds a throwaway Tag (name, color and size in, `at` out) with these flags, and an update or none. */
+  const bindTag = (flags: Record<string, object>, update?: () => Promise<object>) => () => {
+    const tag = { typeName: "Tag", flags, scope: "user", examples: [], lifecycle: { ...lifecycle, update } };
+    return bindPackage({ ...hostingPackage, resources: [tag as any] }, () => tagSchema).resource("hosting:index:Tag");
+  };
+  const replaces = { replaceOnChange: true };
+  const fixed = { fixedAfterCreate: "the API cannot resize it" };
+
+  test("refused, naming the resource and every input that would change in place with nothing to send it", () => {
+    expect(bindTag({ name: replaces, color: {}, size: {}, at: { output: true } })).toThrow(
+      "hosting:index:Tag (Tag) has no lifecycle.update, but its inputs color, size would update in place: when they " +
+        "change, nothing would be sent and the state would claim the change. Give the lifecycle an update that sends " +
+        "it, or flag each replaceOnChange (or fixedAfterCreate, when the API cannot change it at all).",
+    );
+    expect(bindTag({ name: replaces, color: {}, size: replaces })).toThrow(/its input color would update in place/);
+  });
+
+  test.each([
+    ["every input replaces", bindTag({ name: replaces, color: replaces, size: replaces })],
+    ["a change it cannot make is refused", bindTag({ name: replaces, color: replaces, size: fixed })],
+    ["it has an update", bindTag({ name: replaces, color: {}, size: {} }, async () => ({}))],
+  ])("bound when %s", (_, bind) => expect(bind()).toBeDefined());
+});

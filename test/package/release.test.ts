@@ -36,7 +36,7 @@ test("the linter does check: a misspelt key and a job that needs a missing one f
 test("the workflow builds every platform the engine asks for, and publishes what make writes", () => {
   const text = readFileSync(WORKFLOW, "utf8");
   for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) expect(text).toContain(`platform: ${platform}`);
-  for (const target of ["make release-check", "make package", "make package-test", "make sdk-pack", "make sdk-languages"]) expect(text).toContain(target);
+  for (const target of ["make release-check", "make package", "make package-test", "make sdk-pack", "make sdk-compare", "make sdk-languages"]) expect(text).toContain(target);
   expect(text).toMatch(/tags: \["v\*"\]/);
   expect(text).toContain("needs: [plugin, sdk, sdk-languages]");
 });

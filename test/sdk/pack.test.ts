@@ -59,6 +59,6 @@ test("its README and LICENSE are the generated ones, and its package.json says w
     version: VERSION,
     license: "Apache-2.0",
     homepage: schema.homepage,
-    repository: { url: `git+${schema.repository}.git`, directory: "sdk/nodejs" },
+    repository: schema.repository,
   });
 });

@@ -1,6 +1,6 @@
 // The generated Provider class, getContainerLogs and the config module against pulumi.runtime.setMocks.
 import * as pulumi from "@pulumi/pulumi";
-import * as hosting from "../../sdk/nodejs/index";
+import { hosting } from "./sdk";
 import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");
@@ -33,7 +33,9 @@ describe("Provider", () => {
     expect(engine.registration("tuned").inputs).toMatchObject({ maxRetries: "2", requestTimeoutSeconds: "30" });
   });
 
-  test("settings left out fall back to the environment variables of defaultInfo; an env token is secret too", async () => {
+  // As Pulumi's generator writes it, a token read from the environment is sent as it is; the plugin's
+  // CheckConfig returns it secret (test/grpc/config.test.ts), and that is what the engine stores.
+  test("settings left out fall back to the environment variables of defaultInfo; the token is a secret output", async () => {
     process.env.HOSTING_BASE_URL = "https://env.example.com";
     process.env.HOSTING_TOKEN = "env-token";
     try {
@@ -44,7 +46,7 @@ describe("Provider", () => {
     }
     const r = engine.registration("from-env");
     expect(r.inputs).toMatchObject({ baseUrl: "https://env.example.com", token: "env-token" });
-    expect(r.secretInputs).toEqual(["token"]);
+    expect(r.additionalSecretOutputs).toEqual(["token"]);
   });
 
   test("a resource created with { provider } names that provider instance", async () => {
@@ -102,7 +104,7 @@ describe("resource references", () => {
     // Rehydrating by URN reads the registered resource back from the engine, so use real ones.
     const registeredVolume = new hosting.Volume("referenced", { name: "referenced", sizeGb: 1 });
     const registeredProvider = new hosting.Provider("referenced-provider", { baseUrl: "https://api.example.com", token: "t" });
-    const [volumeUrn, providerUrn] = await Promise.all([valueOf(registeredVolume.urn), valueOf(registeredProvider.urn)]);
+    const [volumeUrn, providerUrn] = await Promise.all([valueOf<string>(registeredVolume.urn), valueOf<string>(registeredProvider.urn)]);
 
     const volume = pulumi.runtime.getResourceModule("hosting", "index", schema.version)!.construct("referenced", "hosting:index:Volume", volumeUrn);
     expect(hosting.Volume.isInstance(volume)).toBe(true);

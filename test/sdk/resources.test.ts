@@ -1,11 +1,13 @@
-// The generated SDK (imported from its TypeScript sources) against pulumi.runtime.setMocks: what
-// each resource sends to the engine. Named cases first, then the same rules checked for every
-// resource in schema.json, so a resource added later is covered without touching this file.
-import * as hosting from "../../sdk/nodejs/index";
+// The generated SDK (loaded from its TypeScript sources) against pulumi.runtime.setMocks: what
+// each resource sends to the engine. The cases derive from the package's declaration (each
+// resource's first example, the one the docs and the soak create) and what they must send from
+// schema.json, so a resource added later is covered without touching this file.
+import { isExampleSecret, isReference, type ExampleValue } from "../../provider/src/framework/declare";
+import { hostingPackage } from "../../provider/src/package";
+import { hosting } from "./sdk";
 import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");
-const PROJECT = "00000000-0000-4000-8000-0000000a11ce";
 const IMAGE = "registry.example.com/team/web:1.4.2";
 
 let engine: MockEngine;
@@ -20,105 +22,70 @@ beforeAll(async () => {
   });
 });
 
-interface Case {
-  name: string;
-  token: string;
-  create: () => hosting.Container | hosting.Postgres | hosting.Mysql | hosting.Redis | hosting.ServiceLink | hosting.Registry | hosting.Volume | hosting.VolumeAttachment;
-  inputs: Record<string, unknown>;
-  secretInputs: string[];
-  replaceOnChanges: string[];
-  additionalSecretOutputs: string[];
+/** An example's value as a program passes it here: another resource's output is a plain stand-in, a secret its sample. */
+function plain(value: ExampleValue): unknown {
+  if (isReference(value)) return `${value.reference.toLowerCase()}-${value.output}`;
+  if (isExampleSecret(value)) return value.sample;
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v as ExampleValue)]));
+  return value;
 }
 
-/** A named, project-scoped resource with no secrets: what most cases are. */
-const named = (name: string, type: string, create: Case["create"], inputs: Record<string, unknown>): Case => ({
-  name,
-  token: `hosting:index:${type}`,
-  create,
-  inputs,
-  secretInputs: [],
-  replaceOnChanges: ["name", "projectId"],
-  additionalSecretOutputs: [],
+const flagged = (flag: string, props: Record<string, any>) => Object.keys(props).filter((k) => props[k][flag]).sort();
+
+/** Each resource's first example, and what the SDK must send for it according to the schema. */
+const cases = hostingPackage.resources.map((declaration) => {
+  const token = `${hostingPackage.name}:index:${declaration.typeName}`;
+  const spec = schema.resources[token];
+  const args = Object.fromEntries(Object.entries(declaration.examples[0].inputs).map(([k, v]) => [k, plain(v)]));
+  const defaults = Object.entries<any>(spec.inputProperties).filter(([k, p]) => p.default !== undefined && !(k in args));
+  return {
+    token,
+    typeName: declaration.typeName,
+    name: `sdk-${declaration.typeName}`,
+    args,
+    inputs: { ...args, ...Object.fromEntries(defaults.map(([k, p]) => [k, p.default])) },
+    secretInputs: flagged("secret", spec.inputProperties).filter((k) => k in args),
+    replaceOnChanges: flagged("replaceOnChanges", spec.properties),
+    additionalSecretOutputs: flagged("secret", spec.properties),
+  };
 });
 
-/** One constructor call per resource, with its required inputs and a few optional ones. */
-const cases: Case[] = [
-  // httpPort and running are filled with the schema's defaults.
-  {
-    ...named("app", "Container", () => new hosting.Container("app", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2 }), {
-      name: "web", image: IMAGE, env: { LOG_LEVEL: "info" }, links: ["svc-db"], replicas: 2, httpPort: 8080, running: true, rollbackOnFailure: false,
-    }),
-    additionalSecretOutputs: ["injectedEnv"],
-  },
-  named("pg", "Postgres", () => new hosting.Postgres("pg", { name: "db", storageGb: 10 }), { name: "db", storageGb: 10 }),
-  named("my", "Mysql", () => new hosting.Mysql("my", { name: "mysql", projectId: PROJECT }), { name: "mysql", projectId: PROJECT }),
-  named("cache", "Redis", () => new hosting.Redis("cache", { name: "cache", memoryMb: 256 }), { name: "cache", memoryMb: 256 }),
-  named("data", "Volume", () => new hosting.Volume("data", { name: "data", sizeGb: 20 }), { name: "data", sizeGb: 20 }),
-  {
-    ...named("link", "ServiceLink", () => new hosting.ServiceLink("link", { consumerServiceId: "svc-app", providerServiceId: "svc-db" }), {
-      consumerServiceId: "svc-app", providerServiceId: "svc-db", linkType: "http",
-    }),
-    replaceOnChanges: ["consumerServiceId", "linkType", "projectId", "providerServiceId"],
-    additionalSecretOutputs: ["injectedEnv"],
-  },
-  {
-    ...named("registry", "Registry", () => new hosting.Registry("registry", { name: "main", host: "registry.example.com", username: "deploy", password: "hunter2" }), {
-      name: "main", host: "registry.example.com", username: "deploy", password: "hunter2",
-    }),
-    secretInputs: ["password"],
-    replaceOnChanges: ["name"],
-    additionalSecretOutputs: ["password"],
-  },
-  {
-    ...named("mount", "VolumeAttachment", () => new hosting.VolumeAttachment("mount", { volumeId: "vol-1", containerId: "svc-app", mountPath: "/data" }), {
-      volumeId: "vol-1", containerId: "svc-app", mountPath: "/data", readOnly: false,
-    }),
-    replaceOnChanges: ["containerId", "mountPath", "projectId", "readOnly", "volumeId"],
-  },
-];
+test("every resource of the schema has a case, and the SDK a class for it", () => {
+  expect(cases.map((c) => c.token).sort()).toEqual(Object.keys(schema.resources).sort());
+  for (const c of cases) expect(hosting[c.typeName].__pulumiType).toBe(c.token);
+});
 
 describe.each(cases)("$token", (c) => {
   beforeAll(async () => {
-    await registered(c.create());
+    await registered(new hosting[c.typeName](c.name, c.args));
   });
 
-  test("registers its token with exactly the inputs given plus defaults", () => {
+  test("registers its token with exactly the inputs given plus the schema's defaults", () => {
     const r = engine.registration(c.name);
     expect(r.type).toBe(c.token);
     expect(r.inputs).toEqual(c.inputs);
   });
 
-  test("marks secret inputs secret, and nothing else", () => {
+  test("marks the schema's secret inputs secret, and nothing else", () => {
     expect(engine.registration(c.name).secretInputs).toEqual(c.secretInputs);
   });
 
-  test("sends replaceOnChanges, additionalSecretOutputs, the plugin version and where to download it", () => {
+  test("sends the schema's replaceOnChanges and secret outputs, the plugin version and where to download it", () => {
     const r = engine.registration(c.name);
     expect(r.replaceOnChanges).toEqual(c.replaceOnChanges);
     expect(r.additionalSecretOutputs).toEqual(c.additionalSecretOutputs);
     expect(r.version).toBe(schema.version);
     expect(r.pluginDownloadURL).toBe(schema.pluginDownloadURL);
   });
-});
 
-describe("the same rules, derived from schema.json, for every resource", () => {
-  const byToken = new Map(cases.map((c) => [c.token, c]));
-
-  test("every resource in the schema has a case above", () => {
-    expect(Object.keys(schema.resources).sort()).toEqual([...byToken.keys()].sort());
-  });
-
-  test.each(Object.keys(schema.resources))("%s follows its schema", (token) => {
-    const spec = schema.resources[token];
-    const r = engine.registration(byToken.get(token)!.name);
-    const flagged = (flag: string, props: Record<string, any>) => Object.keys(props).filter((k) => props[k][flag]).sort();
-    // Every input sent is a schema input; every required input and every default is sent.
-    expect(Object.keys(r.inputs).filter((k) => !(k in spec.inputProperties))).toEqual([]);
-    for (const required of spec.requiredInputs) expect(r.inputs).toHaveProperty(required);
-    for (const [key, prop] of Object.entries<any>(spec.inputProperties)) if (prop.default !== undefined) expect(r.inputs).toHaveProperty(key);
-    expect(r.secretInputs).toEqual(flagged("secret", spec.inputProperties).filter((k) => k in r.inputs));
-    expect(r.replaceOnChanges).toEqual(flagged("replaceOnChanges", spec.properties));
-    expect(r.additionalSecretOutputs).toEqual(flagged("secret", spec.properties));
+  test("fails in the program, before anything is sent, without each required input", () => {
+    const before = engine.registrations.length;
+    for (const required of schema.resources[c.token].requiredInputs as string[]) {
+      const { [required]: _left, ...rest } = c.args;
+      expect(() => new hosting[c.typeName](`${c.name}-no-${required}`, rest)).toThrow(`Missing required property '${required}'`);
+    }
+    expect(engine.registrations.length).toBe(before);
   });
 });
 
@@ -140,17 +107,15 @@ test("a password computed from another resource's output is still sent as a secr
   const registry = new hosting.Registry("from-output", {
     name: "from-output",
     host: "registry.example.com",
-    password: link.injectedEnv.apply((env) => env.DATABASE_URL),
+    password: link.injectedEnv.apply((env: Record<string, string>) => env.DATABASE_URL),
   });
   await registered(registry);
   expect(engine.registration("from-output").secretInputs).toEqual(["password"]);
 });
 
-test("a missing required input fails in the program, naming it, before anything is sent", () => {
+test("a missing argument bag fails like a missing required input", () => {
   const before = engine.registrations.length;
-  expect(() => new hosting.Volume("no-size", { name: "v" } as any)).toThrow("Missing required property 'sizeGb'");
-  expect(() => new hosting.Container("no-image", { name: "web" } as any)).toThrow("Missing required property 'image'");
-  expect(() => new hosting.VolumeAttachment("no-args", undefined as any)).toThrow(/Missing required property/);
+  expect(() => new hosting.VolumeAttachment("no-args", undefined)).toThrow(/Missing required property/);
   expect(engine.registrations.length).toBe(before);
 });
 
@@ -160,6 +125,12 @@ test("static get reads the resource by id, with the version", async () => {
   const r = engine.registration("imported");
   expect(r).toMatchObject({ kind: "read", type: "hosting:index:Volume", id: "vol-42", version: schema.version });
   expect(await valueOf(volume.id)).toBe("vol-42");
+});
+
+test("static get with state sends the state as the read's properties (schema.json's stateInputs)", async () => {
+  const volume = hosting.Volume.get("imported-with-state", "vol-43", { name: "data", sizeGb: 20 });
+  await registered(volume);
+  expect(engine.registration("imported-with-state")).toMatchObject({ kind: "read", id: "vol-43", inputs: { name: "data", sizeGb: 20 } });
 });
 
 test("isInstance tells the resource types apart", async () => {

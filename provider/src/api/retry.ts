@@ -137,3 +137,52 @@ export function retryDecision(input: RetryInput): RetryDecision {
   if (exhausted) return { retry: false, delayMs: 0, reason: "exhausted" };
   return { retry: true, delayMs, reason };
 }
+
+/** What a failed attempt came to, in facts (no error classes), with what the request's earlier attempts left. */
+export interface StepInput extends RetryInput {
+  /** This failure may have acted on the server (errors.ts `outcomeUnknown`). */
+  outcomeUnknown: boolean;
+  /** The server answered that it did it (a 2xx that could not be read): not to be sent again. */
+  acted: boolean;
+  /** An earlier attempt, or this one, may have acted. */
+  mayHaveActed: boolean;
+  /** The request can look for what an earlier attempt made (a create's `recover`). */
+  canRecover: boolean;
+  /** A lookup was already made for this request. */
+  recovering: boolean;
+  /** The request expects no body (a DELETE's answer). */
+  emptyAnswer: boolean;
+  notFound: boolean;
+  conflict: boolean;
+}
+
+export type NextStep =
+  /**
+   * Send again after `delayMs`. After a 429 that is 0: the rate control holds every request of the
+   * client, this one included, until the Retry-After moment, and waiting here as well would wait twice.
+   */
+  | { step: "retry"; delayMs: number; reason: RetryReason }
+  /** Look up what an earlier attempt may have made: found, it is the answer; else send again after `delayMs`, unless
+   * the server acted. */
+  | { step: "look_up"; delayMs: number; sendAgain: boolean }
+  /** A DELETE answered 404 after an attempt that may have deleted it: that attempt took effect. */
+  | { step: "deleted" }
+  /** A 409 after a lookup: our earlier attempt may have landed since; found, it is the answer, else the 409 stands. */
+  | { step: "look_up_or_fail" }
+  | { step: "fail" };
+
+/** What comes after a failed attempt: the whole policy of the transport's loop, pure. */
+export function nextStep(input: StepInput): NextStep {
+  const decision = retryDecision(input);
+  if (decision.retry) {
+    return { step: "retry", delayMs: input.status === 429 ? 0 : decision.delayMs, reason: decision.reason };
+  }
+  if (input.outcomeUnknown && input.canRecover && input.attempt < input.maxRetries) {
+    return { step: "look_up", delayMs: decision.delayMs, sendAgain: !input.acted };
+  }
+  const method = input.method.toUpperCase();
+  const deleteDone = input.mayHaveActed && input.attempt > 0 && input.notFound && input.emptyAnswer;
+  if (method === "DELETE" && deleteDone) return { step: "deleted" };
+  if (input.recovering && input.canRecover && input.conflict) return { step: "look_up_or_fail" };
+  return { step: "fail" };
+}

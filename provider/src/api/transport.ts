@@ -1,5 +1,6 @@
 // The request loop: admission (rate control) -> one attempt (http.ts) -> classify ->
-// retry decision (retry.ts) -> maybe recover an unknown-outcome create.
+// next step (retry.ts's pure `nextStep`) -> maybe recover an unknown-outcome create. `attempt` is one
+// send, returning what came of it; `loop` only carries out what `nextStep` decides.
 //
 // Cancel safety lives here. A read stops the moment its caller's signal aborts. A write in
 // flight is never aborted: cutting a create's POST would not undo it on the server, and its
@@ -18,7 +19,7 @@
 //   2. its retries happen below our admission queue, so they would bypass the client-wide
 //      rate control (after a 429 every request must wait, the retries included) and our
 //      per-attempt logging.
-// So the loop is ours and small; the policy itself is the pure `retryDecision`.
+// So the loop is ours; the policy itself is the pure `nextStep` (retry.ts).
 
 import type { Dispatcher } from "undici";
 import { z } from "zod";
@@ -37,7 +38,7 @@ import {
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
 import { RateController, type Admission, type RateControlOptions, type Ticket } from "./rateControl";
-import { backoffDelay, parseRetryAfter, retryDecision } from "./retry";
+import { backoffDelay, nextStep, parseRetryAfter } from "./retry";
 import { parseList, parseWire, type ListShape } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
@@ -178,189 +179,206 @@ export class Transport {
     }
   }
 
-  private async loop<T>(spec: RequestSpec<T>, failed: (failure: HostingApiClientError) => void = () => {}): Promise<T> {
-    const { method, path } = spec;
-    if (method !== "GET") this.writes++;
-    const requestTimeoutMs = spec.requestTimeoutMs ?? this.opts.requestTimeoutMs;
+  /** Headers and body of a request, checked once for all its attempts. */
+  private prepare(spec: RequestSpec<unknown>): Prepared {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#token}`,
       "user-agent": this.opts.userAgent,
       accept: spec.response.kind === "text" ? "text/plain, application/json" : "application/json",
     };
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      body = JSON.stringify(spec.body);
-      headers["content-type"] = "application/json";
-      // Check bounds each property; this bounds the whole, before anything is sent.
-      if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) throw new SizeLimitError(method, path, "request", MAX_REQUEST_BYTES);
+    if (spec.body === undefined) return { headers };
+    const body = JSON.stringify(spec.body);
+    headers["content-type"] = "application/json";
+    // Check bounds each property; this bounds the whole, before anything is sent.
+    if (Buffer.byteLength(body) > MAX_REQUEST_BYTES) {
+      throw new SizeLimitError(spec.method, spec.path, "request", MAX_REQUEST_BYTES);
     }
-    let recovering = false;
-    // An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504).
-    let mayHaveActed = false;
-    // A read is aborted at once; a write in flight never is (see the top of this file).
-    const attemptSignal = method === "GET" ? spec.signal : undefined;
-    /** The last attempt's failure: an operation that runs out of time while retrying says what it was (a 503, a reset). */
-    let lastFailure: HostingApiClientError | undefined;
-    const aborted = () => new AbortedError({ method, path, mayHaveReachedServer: mayHaveActed, after: lastFailure });
-    /** The caller gave up between steps: settle an unknown outcome first, then stop. */
-    const abandon = async (): Promise<T> => {
-      if (method === "GET") throw aborted();
-      if (recovering && spec.recover) {
-        const found = await this.tryRecover(spec, aborted()).catch(() => undefined);
-        if (found !== undefined) return found.value;
-      }
-      throw aborted();
-    };
-    /** Waits `ms` unless the caller gives up first; true when it did. */
-    const gaveUpWaiting = (ms: number) => sleep(ms, spec.signal, aborted).then(() => false, () => true);
+    return { headers, body };
+  }
 
+  /** Attempts until one answers or `nextStep` says stop; the policy is `nextStep`'s, this only carries it out. */
+  private async loop<T>(spec: RequestSpec<T>, failed: (failure: HostingApiClientError) => void = () => {}): Promise<T> {
+    const { method, path } = spec;
+    if (method !== "GET") this.writes++;
+    const prepared = this.prepare(spec);
+    const state: LoopState = { recovering: false, mayHaveActed: false };
     for (let attempt = 0; ; attempt++) {
-      if (spec.signal?.aborted) return abandon();
-      let ticket: Ticket;
-      try {
-        ticket = await this.rate.acquire(spec.signal);
-      } catch {
-        return abandon();
-      }
+      if (spec.signal?.aborted) return this.abandon(spec, state);
+      const ticket = await this.rate.acquire(spec.signal).catch(() => undefined); // rejects only on abort
+      if (ticket === undefined) return this.abandon(spec, state);
+      const outcome = await this.attempt(spec, prepared, ticket, attempt);
+      if (outcome.kind === "answered") return outcome.value;
 
-      const started = Date.now();
-      let res: RawResponse | undefined;
-      let netErr: NetworkError | undefined;
-      let failure: HostingApiClientError;
-      let retryAfter: string | undefined;
-      let pauseMs = 0;
-      try {
-        res = await send({
-          dispatcher: this.opts.dispatcher ?? sharedDispatcher(),
-          origin: this.opts.origin,
-          method,
-          path: this.opts.prefix + path,
-          displayPath: path,
-          headers,
-          body,
-          requestTimeoutMs,
-          maxResponseBytes: this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-          signal: attemptSignal,
-        });
-      } catch (e) {
-        this.rate.settle(ticket, { kind: "failed" });
-        if (e instanceof AbortedError) {
-          this.log(`${method} ${path} -> aborted by caller after ${Date.now() - started}ms (attempt ${attempt + 1})`);
-          throw e;
-        }
-        if (e instanceof NetworkError) netErr = e;
-        else if (!(e instanceof SizeLimitError)) throw e;
-        failure = e;
-      }
-      const ms = Date.now() - started;
-
-      if (res) {
-        const requestId = firstHeader(res.headers["x-request-id"]);
-        this.log(
-          `${method} ${path} -> ${res.status} in ${ms}ms (attempt ${attempt + 1}${requestId ? `, request ${requestId}` : ""})`,
-        );
-        this.noteServerClock(firstHeader(res.headers.date));
-        retryAfter = firstHeader(res.headers["retry-after"]);
-        const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
-        // Client-wide: after a 429 everyone waits for the Retry-After moment (1 s when the
-        // header is missing or unreadable), and the rate is cut.
-        pauseMs = retryAfterMs ?? DEFAULT_PAUSE_MS;
-        if (res.status === 429) this.rateLimited.push(Date.now());
-        this.rate.settle(ticket, res.status === 429 ? { kind: "rate_limited", waitMs: pauseMs } : { kind: "success" });
-        if (res.status >= 200 && res.status < 300) {
-          try {
-            return this.parse(spec, res, requestId);
-          } catch (e) {
-            // A success we cannot read: the server acted (a write's effect is not known), and the same answer would come again.
-            if (!(e instanceof ResponseValidationError)) throw e;
-            failure = e;
-          }
-        } else {
-          failure = createApiError({
-            status: res.status,
-            method,
-            path,
-            headers: res.headers,
-            body: res.body,
-            retryAfterMs,
-            secrets: this.#secrets,
-            sent: { bodyBytes: body === undefined ? 0 : Buffer.byteLength(body), tokenBytes: Buffer.byteLength(this.#token) },
-          });
-        }
-      } else if (netErr) {
-        this.log(
-          `${method} ${path} -> ${netErr.code} after ${ms}ms (attempt ${attempt + 1}; ` +
-            `${netErr.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
-        );
-      } else {
-        this.log(`${method} ${path} -> ${failure!.message}`);
-      }
-      failure = failure!;
-      lastFailure = failure;
+      const { failure } = outcome;
+      state.lastFailure = failure;
       failed(failure);
-      /** The server answered that it did it: a lookup that finds nothing must not send it again. */
-      const acted = (res !== undefined && res.status < 300) || (failure instanceof SizeLimitError && (failure.status ?? 0) < 300);
-
-      const decision = retryDecision({
+      if (outcomeUnknown(failure)) state.mayHaveActed = true;
+      const next = nextStep({
         method,
         attempt,
         maxRetries: this.opts.maxRetries,
-        status: res?.status ?? (failure instanceof SizeLimitError ? failure.status : undefined),
-        networkError: netErr !== undefined,
-        mayHaveReachedServer: netErr?.mayHaveReachedServer,
-        retryAfter,
+        status: outcome.status,
+        networkError: outcome.network !== undefined,
+        mayHaveReachedServer: outcome.network?.mayHaveReachedServer,
+        retryAfter: outcome.retryAfter,
         now: Date.now(),
         retryAfterCapMs: this.opts.retryAfterCapMs,
         baseDelayMs: this.opts.retryBaseDelayMs,
         maxDelayMs: this.opts.retryMaxDelayMs,
         random: this.opts.random,
+        outcomeUnknown: outcomeUnknown(failure),
+        acted: outcome.acted,
+        mayHaveActed: state.mayHaveActed,
+        canRecover: spec.recover !== undefined,
+        recovering: state.recovering,
+        emptyAnswer: spec.response.kind === "empty",
+        notFound: failure instanceof NotFoundError,
+        conflict: failure instanceof ConflictError,
       });
 
-      if (outcomeUnknown(failure)) mayHaveActed = true;
-
-      if (decision.retry) {
-        // After a 429 the rate controller already holds every request (this one included)
-        // until the Retry-After moment; sleeping as well would wait twice.
-        const wait = res?.status === 429 ? 0 : decision.delayMs;
-        this.log(
-          res?.status === 429
-            ? `${method} ${path}: retrying when the client-wide pause ends (${pauseMs}ms) (rate_limited)`
-            : `${method} ${path}: retrying in ${wait}ms (${decision.reason})`,
-        );
-        if (await gaveUpWaiting(wait)) return abandon();
-        continue;
-      }
-
-      if (outcomeUnknown(failure) && spec.recover && attempt < this.opts.maxRetries) {
-        recovering = true;
-        this.log(`${method} ${path}: outcome unknown; looking the resource up before sending again`);
-        const found = await this.tryRecover(spec, failure);
-        if (found !== undefined) {
-          this.log(`${method} ${path}: the earlier attempt took effect; using the existing resource`);
-          return found.value;
+      switch (next.step) {
+        case "retry":
+          this.log(
+            outcome.status === 429
+              ? `${method} ${path}: retrying when the client-wide pause ends (${outcome.pauseMs}ms) (rate_limited)`
+              : `${method} ${path}: retrying in ${next.delayMs}ms (${next.reason})`,
+          );
+          if (await this.gaveUpWaiting(spec, state, next.delayMs)) return this.abandon(spec, state);
+          continue;
+        case "look_up": {
+          state.recovering = true;
+          this.log(`${method} ${path}: outcome unknown; looking the resource up before sending again`);
+          const found = await this.tryRecover(spec, failure);
+          if (found !== undefined) {
+            this.log(`${method} ${path}: the earlier attempt took effect; using the existing resource`);
+            return found.value;
+          }
+          if (!next.sendAgain) {
+            this.log(`${method} ${path}: the server acted, but nothing it made was found; not sending again`);
+            throw failure;
+          }
+          this.log(`${method} ${path}: not found; sending again in ${next.delayMs}ms`);
+          if (await this.gaveUpWaiting(spec, state, next.delayMs)) return this.abandon(spec, state);
+          continue;
         }
-        if (acted) {
-          this.log(`${method} ${path}: the server acted, but nothing it made was found; not sending again`);
+        case "deleted":
+          this.log(`${method} ${path}: 404 after an attempt with unknown outcome; the earlier attempt took effect`);
+          return undefined as T;
+        case "look_up_or_fail": {
+          const found = await this.tryRecover(spec, failure);
+          if (found !== undefined) return found.value;
           throw failure;
         }
-        this.log(`${method} ${path}: not found; sending again in ${decision.delayMs}ms`);
-        if (await gaveUpWaiting(decision.delayMs)) return abandon();
-        continue;
+        case "fail":
+          throw failure;
       }
-
-      if (method === "DELETE" && mayHaveActed && attempt > 0 && failure instanceof NotFoundError && spec.response.kind === "empty") {
-        // Gone now, after an earlier attempt that may have deleted it: that attempt took effect.
-        this.log(`${method} ${path}: 404 after an attempt with unknown outcome; the earlier attempt took effect`);
-        return undefined as T;
-      }
-
-      if (recovering && spec.recover && failure instanceof ConflictError) {
-        // Our earlier attempt may have landed after the lookup: the name is now taken by it.
-        const found = await this.tryRecover(spec, failure);
-        if (found !== undefined) return found.value;
-      }
-      throw failure;
     }
+  }
+
+  /**
+   * One attempt: send, settle the ticket with the rate control, log, and say what came of it. Only a
+   * read aborted by its caller (and a fault that is no API's) escapes as an exception.
+   */
+  private async attempt<T>(
+    spec: RequestSpec<T>,
+    prepared: Prepared,
+    ticket: Ticket,
+    attempt: number,
+  ): Promise<AttemptOutcome<T>> {
+    const { method, path } = spec;
+    const started = Date.now();
+    let res: RawResponse;
+    try {
+      res = await send({
+        dispatcher: this.opts.dispatcher ?? sharedDispatcher(),
+        origin: this.opts.origin,
+        method,
+        path: this.opts.prefix + path,
+        displayPath: path,
+        headers: prepared.headers,
+        body: prepared.body,
+        requestTimeoutMs: spec.requestTimeoutMs ?? this.opts.requestTimeoutMs,
+        maxResponseBytes: this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        // A read is aborted at once; a write in flight never is (see the top of this file).
+        signal: method === "GET" ? spec.signal : undefined,
+      });
+    } catch (e) {
+      this.rate.settle(ticket, { kind: "failed" });
+      const ms = Date.now() - started;
+      if (e instanceof AbortedError) {
+        this.log(`${method} ${path} -> aborted by caller after ${ms}ms (attempt ${attempt + 1})`);
+        throw e;
+      }
+      if (e instanceof NetworkError) {
+        this.log(
+          `${method} ${path} -> ${e.code} after ${ms}ms (attempt ${attempt + 1}; ` +
+            `${e.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
+        );
+        return { kind: "failed", failure: e, network: e, acted: false, pauseMs: 0 };
+      }
+      if (!(e instanceof SizeLimitError)) throw e;
+      this.log(`${method} ${path} -> ${e.message}`);
+      return { kind: "failed", failure: e, status: e.status, acted: (e.status ?? 0) < 300, pauseMs: 0 };
+    }
+
+    const requestId = firstHeader(res.headers["x-request-id"]);
+    const request = requestId ? `, request ${requestId}` : "";
+    this.log(`${method} ${path} -> ${res.status} in ${Date.now() - started}ms (attempt ${attempt + 1}${request})`);
+    this.noteServerClock(firstHeader(res.headers.date));
+    const retryAfter = firstHeader(res.headers["retry-after"]);
+    const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
+    // Client-wide: after a 429 everyone waits for the Retry-After moment (1 s when the header is
+    // missing or unreadable), and the rate is cut.
+    const pauseMs = retryAfterMs ?? DEFAULT_PAUSE_MS;
+    if (res.status === 429) this.rateLimited.push(Date.now());
+    this.rate.settle(ticket, res.status === 429 ? { kind: "rate_limited", waitMs: pauseMs } : { kind: "success" });
+    const failed = { kind: "failed", status: res.status, retryAfter, pauseMs } as const;
+    if (res.status < 200 || res.status >= 300) {
+      const failure = createApiError({
+        status: res.status,
+        method,
+        path,
+        headers: res.headers,
+        body: res.body,
+        retryAfterMs,
+        secrets: this.#secrets,
+        sent: {
+          bodyBytes: prepared.body === undefined ? 0 : Buffer.byteLength(prepared.body),
+          tokenBytes: Buffer.byteLength(this.#token),
+        },
+      });
+      return { ...failed, failure, acted: false };
+    }
+    try {
+      return { kind: "answered", value: this.parse(spec, res, requestId) };
+    } catch (e) {
+      // A success we cannot read: the server acted (a write's effect is not known), and the same answer would
+      // come again.
+      if (!(e instanceof ResponseValidationError)) throw e;
+      return { ...failed, failure: e, acted: true };
+    }
+  }
+
+  private aborted(spec: RequestSpec<unknown>, state: LoopState): AbortedError {
+    const { method, path } = spec;
+    return new AbortedError({ method, path, mayHaveReachedServer: state.mayHaveActed, after: state.lastFailure });
+  }
+
+  /** The caller gave up between steps: settle an unknown outcome first, then stop. */
+  private async abandon<T>(spec: RequestSpec<T>, state: LoopState): Promise<T> {
+    if (spec.method !== "GET" && state.recovering && spec.recover) {
+      const found = await this.tryRecover(spec, this.aborted(spec, state)).catch(() => undefined);
+      if (found !== undefined) return found.value;
+    }
+    throw this.aborted(spec, state);
+  }
+
+  /** Waits `ms` unless the caller gives up first; true when it did. */
+  private gaveUpWaiting(spec: RequestSpec<unknown>, state: LoopState, ms: number): Promise<boolean> {
+    return sleep(ms, spec.signal, () => this.aborted(spec, state)).then(
+      () => false,
+      () => true,
+    );
   }
 
   /**
@@ -407,6 +425,39 @@ export class Transport {
     return (r.kind === "list" ? parseList(r.shape, data, ctx) : parseWire(r.schema, data, ctx)) as T;
   }
 }
+
+/** A request's headers and body, the same for each of its attempts. */
+interface Prepared {
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What a request's earlier attempts left for the next decision. */
+interface LoopState {
+  /** A lookup was made for what an earlier attempt may have created. */
+  recovering: boolean;
+  /** An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504). */
+  mayHaveActed: boolean;
+  /** The last attempt's failure: an operation that runs out of time while retrying says what it was (a 503, a
+   * reset). */
+  lastFailure?: HostingApiClientError;
+}
+
+/** What one attempt came to: an answer, or a failure with the facts `nextStep` decides on. */
+type AttemptOutcome<T> =
+  | { kind: "answered"; value: T }
+  | {
+      kind: "failed";
+      failure: HostingApiClientError;
+      status?: number;
+      /** There was no HTTP answer. */
+      network?: NetworkError;
+      retryAfter?: string;
+      /** The server said it did it (a success we could not read). */
+      acted: boolean;
+      /** The client-wide pause a 429 began. */
+      pauseMs: number;
+    };
 
 function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;

@@ -3,7 +3,7 @@
 // provider's configuration and functions all bind the same way, on first use.
 import { providerToken, tokenOf, type FunctionDeclaration, type PackageDeclaration, type ResourceDeclaration } from "./declare";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
-import type { Field, FieldFlags, ObjectSpec, PropertyType } from "./spec";
+import { inputFields, type Field, type FieldFlags, type ObjectSpec, type PropertyType } from "./spec";
 
 export interface BoundResource {
   declaration: ResourceDeclaration;
@@ -101,7 +101,11 @@ export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSp
   return {
     resource: binder(pkg.resources, (r) => tokenOf(pkg, r.typeName), (declaration, schema, token) => {
       const object = schema.resources?.[token] ?? missing(`resource ${token}`);
-      return { declaration, spec: { token, fields: fieldsOf(schema, object, declaration.flags), deleteBeforeReplace: declaration.deleteBeforeReplace } };
+      const fields = fieldsOf(schema, object, declaration.flags);
+      const spec = { token, fields, deleteBeforeReplace: declaration.deleteBeforeReplace };
+      const silent = silentlyUpdated(spec, declaration);
+      if (silent) throw new Error(silent);
+      return { declaration, spec };
     }),
     function: binder(pkg.functions, (fn) => tokenOf(pkg, fn.name), (declaration, schema, token) => {
       const fn = schema.functions?.[token] ?? missing(`function ${token}`);
@@ -120,6 +124,29 @@ export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSp
       return provider;
     },
   };
+}
+
+/**
+ * A resource without an `update` of its own has nothing to send when an input changes in place:
+ * the engine would record the new inputs over the old outputs while the service keeps the old
+ * value. So every input of such a resource replaces it, or is refused a change (`fixedAfterCreate`).
+ * Why a declaration breaks that rule, naming the inputs and the two ways out; nothing when it keeps it.
+ */
+export function silentlyUpdated(
+  spec: ObjectSpec,
+  declaration: Pick<ResourceDeclaration, "typeName" | "lifecycle">,
+): string | undefined {
+  if (declaration.lifecycle.update) return undefined;
+  const inPlace = inputFields(spec).filter((f) => !f.replaceOnChange && !f.fixedAfterCreate).map((f) => f.name);
+  if (inPlace.length === 0) return undefined;
+  const several = inPlace.length > 1;
+  const these = several ? `inputs ${inPlace.join(", ")}` : `input ${inPlace[0]}`;
+  return (
+    `${spec.token} (${declaration.typeName}) has no lifecycle.update, but its ${these} would update in place: ` +
+    `when ${several ? "they change" : "it changes"}, nothing would be sent and the state would claim the change. ` +
+    `Give the lifecycle an update that sends it, or flag ${several ? "each" : "it"} replaceOnChange ` +
+    `(or fixedAfterCreate, when the API cannot change it at all).`
+  );
 }
 
 /** The configuration keys that are not optional (`config.defaults` lists the optional ones). */

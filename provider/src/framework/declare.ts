@@ -3,6 +3,7 @@
 // the lookups and export it takes part in, and its examples. Everything else (Check, Diff,
 // previews, the schema, the lookup functions, hosting-export's file, the docs' examples) derives
 // from the declarations. The framework knows nothing of the API: lifecycles reach it as `C`.
+import type { StateMigration } from "./migrations";
 import type { SharedPoll } from "./polling";
 import type { JsonSchema, TypeReader } from "./schema";
 import type { Checked, FieldFlags, FlagsOf, ObjectRule } from "./spec";
@@ -58,8 +59,8 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
 /**
  * The verbs of a resource. Inputs arrive checked, with defaults filled in; what a lifecycle
  * returns are the live values (properties the API never returns are added by the framework).
- * Without `update`, an update has nothing to send (every input replaces, or none needs a call):
- * the resource stays as it is.
+ * Without `update`, every input must replace the resource (or be `fixedAfterCreate`): the binder
+ * refuses a declaration with an input that would change in place with nothing to send it.
  */
 export interface Lifecycle<T, C, In = T> {
   /** `replacing`: the state of the resource this create replaces, when this run's Diff said so. */
@@ -181,6 +182,12 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
   export?: ExportDeclaration<T, C>;
   /** The first is the one the docs, the tests and the soak use. */
   examples: ResourceExample[];
+  /**
+   * How a state an earlier release recorded becomes this release's, for each property that changed
+   * meaning since (migrations.ts): applied in order to the recorded outputs and inputs the engine
+   * sends back, before anything reads them.
+   */
+  migrations?: StateMigration[];
 }
 
 export interface ExportDeclaration<T, C> {

@@ -24,6 +24,8 @@ export interface ObjectTypeSpec {
 export interface ResourceSpec extends ObjectTypeSpec {
   inputProperties?: Record<string, PropertySpec>;
   requiredInputs?: string[];
+  /** What `get(name, id, state)` may pass: with it, Pulumi's generators emit `<Name>State` and the state parameter. */
+  stateInputs?: ObjectTypeSpec;
 }
 
 export interface FunctionSpec {
@@ -49,7 +51,13 @@ export interface PackageSpec {
   resources?: Record<string, ResourceSpec>;
   functions?: Record<string, FunctionSpec>;
   language?: {
-    nodejs?: { packageName?: string; packageDescription?: string; dependencies?: Record<string, string>; respectSchemaVersion?: boolean };
+    nodejs?: {
+      packageName?: string;
+      packageDescription?: string;
+      dependencies?: Record<string, string>;
+      typescriptVersion?: string;
+      respectSchemaVersion?: boolean;
+    };
     python?: { packageName?: string; requires?: Record<string, string>; pyproject?: { enabled?: boolean }; respectSchemaVersion?: boolean };
     go?: { importBasePath?: string; generateResourceContainerTypes?: boolean; respectSchemaVersion?: boolean };
     csharp?: { packageReferences?: Record<string, string>; rootNamespace?: string; respectSchemaVersion?: boolean };

@@ -36,6 +36,8 @@ export interface PackageOptions {
   /** The package's homepage and its source repository (https URLs, from package.json). */
   homepage?: string;
   repository?: string;
+  /** The version range of `@pulumi/pulumi` the Node.js SDK depends on: the repository's one range (package.json). */
+  pulumiNodejsRange: string;
 }
 
 /** Where the Go SDK lives as a Go package: the repository's host and path, then sdk/go/<package>. */
@@ -204,6 +206,20 @@ function importSection(pkg: PackageDeclaration, resource: ResourceDeclaration): 
   return ["## Import", "", `An existing ${resource.typeName} is imported by its id${where}:`, "", "```sh", ...lines, "```"].join("\n");
 }
 
+/**
+ * What `Resource.get(name, id, state)` may pass to qualify a lookup: every property, none required.
+ * Pulumi's SDK generators emit the `<Name>State` type and the state parameter only for this; what
+ * configures a create (defaults, replaceOnChanges) has no place in a lookup.
+ */
+function stateInputsOf(typeName: string, properties: Record<string, PropertySpec>): ObjectTypeSpec {
+  const asState = ({ default: _default, defaultInfo: _defaultInfo, replaceOnChanges: _replace, ...spec }: PropertySpec) => spec;
+  return {
+    description: `Input properties used for looking up and filtering ${typeName} resources.`,
+    properties: Object.fromEntries(Object.entries(properties).map(([name, spec]) => [name, asState(spec)])),
+    type: "object",
+  };
+}
+
 const withSections = (text: string, ...sections: string[]) => [text, ...sections].filter((part) => part !== "").join("\n\n");
 
 const sortedByKey = <T>(entries: Array<[string, T]>) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
@@ -216,7 +232,11 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
     const object = objectSpec(r.typeName, readType(r.typeName), r.flags as Record<string, FieldFlags>, building);
     const examples = r.examples.map((e) => ({ title: e.title, code: resourceExampleProgram(sdk, r, e) }));
     const description = [object.description, ...resourceSentences(r)].filter(Boolean).join("\n\n");
-    return { ...object, description: withSections(description, examplesSection(examples), importSection(pkg, r)) };
+    return {
+      ...object,
+      description: withSections(description, examplesSection(examples), importSection(pkg, r)),
+      stateInputs: stateInputsOf(r.typeName, object.properties),
+    };
   };
   const resources = sortedByKey(pkg.resources.map((r) => [tokenOf(pkg, r.typeName), resourceSpec(r)]));
   const provider = objectSpec(pkg.config.typeName, readType(pkg.config.typeName), pkg.config.flags, building);
@@ -250,7 +270,8 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
       nodejs: {
         packageName: pkg.nodejsPackage,
         packageDescription: "Pulumi SDK for the container hosting platform.",
-        dependencies: { "@pulumi/pulumi": "^3.142.0" },
+        dependencies: { "@pulumi/pulumi": options.pulumiNodejsRange },
+        typescriptVersion: "^5.0.0",
         respectSchemaVersion: true,
       },
       // What `pulumi package gen-sdk schema.json --language python|go|dotnet` reads (the release

@@ -12,6 +12,7 @@ import { checkInputs, refusedChange } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/configure";
 import { DEFAULT_OPERATION_TIMEOUT_MS, InputError, PartialFailure, parseResourceId, type OperationContext, type Proposal, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
+import { migrateState } from "../framework/migrations";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
 import { previewCreate, previewUpdate } from "../framework/preview";
@@ -202,6 +203,12 @@ export class HostingProviderService {
     return unmarshalled;
   }
 
+  /** A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied. */
+  private recorded(declaration: ResourceDeclaration, struct: wire.WireObject | undefined): Unmarshalled {
+    const { values, secrets } = this.unmarshal(struct);
+    return { values: migrateState(declaration.migrations, values), secrets };
+  }
+
   /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
   private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): wire.WireObject {
     return toWire(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
@@ -386,13 +393,14 @@ export class HostingProviderService {
 
   diff: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
-    const { spec } = this.resource(typeOf(request));
-    const olds = this.unmarshal(request.olds).values;
-    const oldInputs = request.oldInputs ? this.unmarshal(request.oldInputs).values : olds;
-    const news = this.unmarshal(request.news).values;
-    const diff = diffInputs(spec, olds, news, oldInputs, request.ignoreChanges);
+    const { declaration, spec } = this.resource(typeOf(request));
     const urn = request.urn;
     const planning = this.checked.delete(urn);
+    const olds = this.recorded(declaration, request.olds).values;
+    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs).values : olds;
+    // A Diff without a Check before it is a refresh's, whose news are the inputs the state recorded.
+    const news = planning ? this.unmarshal(request.news).values : this.recorded(declaration, request.news).values;
+    const diff = diffInputs(spec, olds, news, oldInputs, request.ignoreChanges);
     if (planning && diff.replaces.length > 0) this.replacements.set(urn, { olds, news, replaces: diff.replaces });
     else this.replacements.delete(urn);
     return diffResponse(diff);
@@ -439,8 +447,8 @@ export class HostingProviderService {
 
   read: Handler<Request<typeof wire.ReadRequest>, Answer<typeof wire.ReadResponse>> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const outputs = this.unmarshal(request.properties);
-    const oldInputs = this.unmarshal(request.inputs);
+    const outputs = this.recorded(declaration, request.properties);
+    const oldInputs = this.recorded(declaration, request.inputs);
     const address = addressOf(request.id, declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const reading = (ctx: OperationContext<HostingClient>) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
@@ -468,9 +476,9 @@ export class HostingProviderService {
 
   update: Handler<Request<typeof wire.UpdateRequest>, Answer<typeof wire.UpdateResponse>> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const olds = this.unmarshal(request.olds);
+    const olds = this.recorded(declaration, request.olds);
     const news = this.unmarshal(request.news);
-    const oldInputs = request.oldInputs ? this.unmarshal(request.oldInputs) : olds;
+    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
     this.refuseUnchecked(spec, news);
     this.checked.delete(request.urn);
@@ -483,7 +491,7 @@ export class HostingProviderService {
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const update = declaration.lifecycle.update;
     try {
-      // Without an update of its own, the resource has nothing to send: it stays as it is.
+      // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
       const live = await this.operation(request.urn, operationTimeoutMs(request.timeout), async (ctx) =>
         update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
@@ -497,7 +505,7 @@ export class HostingProviderService {
 
   delete: Handler<Request<typeof wire.DeleteRequest>, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
-    const outputs = this.unmarshal(request.properties).values;
+    const outputs = this.recorded(declaration, request.properties).values;
     const address = addressOf(request.id, declaration);
     // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
     const replacing = this.replacements.get(request.urn);

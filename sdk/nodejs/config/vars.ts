@@ -87,3 +87,4 @@ Object.defineProperty(exports, "token", {
     },
     enumerable: true,
 });
+
