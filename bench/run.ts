@@ -1,7 +1,7 @@
 // `npm run bench` (make bench): every performance target (issues 5 and 21), each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only startup,refresh,refresh1000,volume,rate,sharedLimit,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot   run some rows only
+//   --only startup,refresh,refresh1000,volume,rate,sharedLimit,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot,functionAnswer,codec   run some rows only
 import { parseArgs } from "node:util";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
@@ -13,6 +13,7 @@ import { scaleUp } from "./scaleUp";
 import { sharedLimit } from "./sharedLimit";
 import { startup } from "./startup";
 import { volume } from "./volume";
+import { codecRoundTrip, functionAnswer } from "./wire";
 
 // A benchmark makes one row, or several that share a run (volume: rows 3 and 8; up1000: rows 9 and 10).
 const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
@@ -29,6 +30,8 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   parallel5000: containers5000,
   byId: byIdKinds,
   snapshot,
+  functionAnswer,
+  codec: codecRoundTrip,
 };
 
 export function table(rows: Row[]): string {

@@ -3,6 +3,7 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Outcome, Ticket } from "../../provider/src/api/rateControl";
+import { CreateRequest, decode } from "../../provider/src/server/codec";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
 import { HostingProviderService } from "../../provider/src/server/provider";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
@@ -39,7 +40,7 @@ test("Configure's client admits every request through the admission control the 
   create.setUrn("urn:pulumi:test::hosting-tests::hosting:index:Registry::reg");
   create.setType("hosting:index:Registry");
   create.setProperties(Struct.fromJavaScript({ name: "reg", host: "ghcr.io", username: "ci" }));
-  await service.create(create);
+  await service.create(decode(CreateRequest, create.serializeBinary()));
 
   expect(made).toBe(1);
   expect(outcomes.length).toBeGreaterThan(0);

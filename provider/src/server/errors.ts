@@ -3,13 +3,14 @@
 // code of every other failure.
 import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { AbortedError, ApiError, InvalidIdError, NetworkError, ProjectNotVisibleError, ResponseValidationError, UnusableIdError, outcomeUnknown } from "../api/errors";
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
+import type { WireObject } from "./codec";
 
 export interface GrpcError {
   code: grpc.status;
@@ -31,11 +32,11 @@ function withDetail(code: grpc.status, message: string, detail: { serializeBinar
   return { code, details: message, message, metadata };
 }
 
-export function resourceInitFailed(message: string, id: string, properties: Struct, inputs: Struct): GrpcError {
+export function resourceInitFailed(message: string, id: string, properties: WireObject, inputs: WireObject): GrpcError {
   const detail = new provproto.ErrorResourceInitFailed();
   detail.setId(id);
-  detail.setProperties(properties);
-  detail.setInputs(inputs);
+  detail.setProperties(Struct.fromJavaScript(properties as Parameters<typeof Struct.fromJavaScript>[0]));
+  detail.setInputs(Struct.fromJavaScript(inputs as Parameters<typeof Struct.fromJavaScript>[0]));
   detail.setReasonsList([message]);
   return withDetail(grpc.status.UNKNOWN, message, detail, "pulumirpc.ErrorResourceInitFailed");
 }

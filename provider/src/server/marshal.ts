@@ -1,9 +1,9 @@
-// Property values between the engine's protobuf Structs and the framework's plain values.
+// Property values between the engine's Structs (as plain values: codec.ts) and the framework's.
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
 // note of which properties were secret, and wrapped again on the way out.
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import type { Field } from "../framework/spec";
-import { PropertyMap, PropertyValue, Unknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
+import { PropertyMap, PropertyValue, Unknown, containsUnknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
+import type { WireObject } from "./codec";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
 export const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -29,10 +29,10 @@ function unwrap(value: unknown, path: string, secrets: Set<string>): PropertyVal
   return value as PropertyValue;
 }
 
-export function fromStruct(struct: Struct | undefined): Unmarshalled {
+export function fromWire(struct: WireObject | undefined): Unmarshalled {
   const secrets = new Set<string>();
   const values: PropertyMap = {};
-  for (const [key, raw] of Object.entries(struct?.toJavaScript() ?? {})) values[key] = unwrap(raw, key, secrets);
+  for (const [key, raw] of Object.entries(struct ?? {})) values[key] = unwrap(raw, key, secrets);
   return { values, secrets };
 }
 
@@ -54,16 +54,26 @@ function declaredSecrets(fields: Field[]): Set<string> {
 interface Wiring {
   declared: Set<string>;
   arrived: Set<string>;
+  /** The shapes and paths above a secret (`services`, `services[]` above `services[].env`): where a walk must go on. */
+  above: Set<string>;
   /** Told the strings of every value it wraps secret. */
   learn?: (secrets: string[]) => void;
 }
 
-/** `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out (`services[].env`). */
+/** Every proper prefix of `path` that ends before a `.` or a `[`. */
+const prefixes = (path: string) => [...path.matchAll(/[.[]/g)].map((match) => path.slice(0, match.index));
+
+/**
+ * `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out
+ * (`services[].env`). A value with no secret and no unknown anywhere inside it is the wire value
+ * itself, not a copy: a list function's answer of thousands of records is walked, not rebuilt.
+ */
 function wire(value: PropertyValue | undefined, path: string, shape: string, wiring: Wiring): unknown {
   if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
   let out: unknown = value;
-  if (Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
-  else if (isPlainObject(value)) {
+  const deeper = wiring.above.has(shape) || wiring.above.has(path) || containsUnknown(value);
+  if (deeper && Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
+  else if (deeper && isPlainObject(value)) {
     out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]));
   }
   if (!wiring.declared.has(shape) && !wiring.arrived.has(path)) return out;
@@ -72,16 +82,18 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
 }
 
 /**
- * Builds the Struct the engine stores. Values declared secret, and those that arrived
+ * The Struct the engine stores, as plain values. Values declared secret, and those that arrived
  * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
-export function toStruct(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): Struct {
-  const wiring: Wiring = { declared: declaredSecrets(fields), arrived: arrivedSecret, learn };
+export function toWire(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): WireObject {
+  const declared = declaredSecrets(fields);
+  const above = new Set([...declared, ...arrivedSecret].flatMap(prefixes));
+  const wiring: Wiring = { declared, arrived: arrivedSecret, above, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) out[key] = wire(value, key, key, wiring);
   }
-  return Struct.fromJavaScript(out as any);
+  return out as WireObject;
 }
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */

@@ -2,7 +2,6 @@
 // the lifecycles, and encodes the answers. No resource logic and no flag logic live here.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient, segment } from "../api/client";
@@ -25,7 +24,8 @@ import type { EngineLog } from "./engineLog";
 import type { ProviderMethod } from "./methods";
 import { GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
-import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
+import type * as wire from "./codec";
+import { UNKNOWN_SENTINEL, fromWire, secretStrings, toWire, type Unmarshalled } from "./marshal";
 import { Secrets } from "./secrets";
 
 export interface ServiceOptions {
@@ -38,19 +38,23 @@ export interface ServiceOptions {
   secrets?: Secrets;
   /** Makes the API client's admission control in place of the adaptive one (a benchmark's plugin). */
   rateController?: () => Admission;
+  /** How long a function may take, in place of INVOKE_TIMEOUT_MS (a test's shorter limit). */
+  functionTimeoutMs?: number;
 }
 
 type Handler<Req, Res> = (request: Req) => Promise<Res>;
+/** A request as codec.ts decodes it, and an answer as it encodes it. */
+type Request<S extends Parameters<typeof wire.decode>[0]> = wire.Message<S>;
+type Answer<S extends Parameters<typeof wire.decode>[0]> = Partial<wire.Message<S>>;
 
 /** schema.json is generated from the declarations (`make schema`) and bundled with the plugin. */
 const loadSchema = () => require("../../../schema.json") as PackageSpec;
 const boundPackage = bindPackage(pkg, loadSchema);
 
-function typeOf(request: { getType?(): string; getUrn(): string }): string {
-  const explicit = request.getType?.();
-  if (explicit) return explicit;
+function typeOf(request: { type: string; urn: string }): string {
+  if (request.type) return request.type;
   // urn:pulumi:<stack>::<project>::<parent$type>::<name>
-  const qualified = request.getUrn().split("::")[2] ?? "";
+  const qualified = request.urn.split("::")[2] ?? "";
   return qualified.split("$").pop() ?? "";
 }
 
@@ -65,20 +69,7 @@ function dataLoss(what: string, replacing: { olds: PropertyMap; news: PropertyMa
   );
 }
 
-const toFailures = (failures: CheckFailure[]) =>
-  failures.map(({ property, reason }) => {
-    const failure = new provproto.CheckFailure();
-    failure.setProperty(property);
-    failure.setReason(reason);
-    return failure;
-  });
-
-function checkResponse(inputs: Struct, failures: CheckFailure[]): provproto.CheckResponse {
-  const response = new provproto.CheckResponse();
-  response.setInputs(inputs);
-  response.setFailuresList(toFailures(failures));
-  return response;
-}
+const checkResponse = (inputs: wire.WireObject, failures: CheckFailure[]): Answer<typeof wire.CheckResponse> => ({ inputs, failures });
 
 function diffResponse(diff: DiffResult): provproto.DiffResponse {
   const response = new provproto.DiffResponse();
@@ -206,21 +197,21 @@ export class HostingProviderService {
   private readonly redact = (text: string) => this.secrets.redact(text);
 
   /** What the engine sent, as plain values; its secrets are learned, so that nothing said can repeat them. */
-  private unmarshal(struct: Struct | undefined): Unmarshalled {
-    const unmarshalled = fromStruct(struct);
+  private unmarshal(struct: wire.WireObject | undefined): Unmarshalled {
+    const unmarshalled = fromWire(struct);
     this.secrets.learn(secretStrings(unmarshalled));
     return unmarshalled;
   }
 
   /** A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied. */
-  private recorded(declaration: ResourceDeclaration, struct: Struct | undefined): Unmarshalled {
+  private recorded(declaration: ResourceDeclaration, struct: wire.WireObject | undefined): Unmarshalled {
     const { values, secrets } = this.unmarshal(struct);
     return { values: migrateState(declaration.migrations, values), secrets };
   }
 
   /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
-  private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): Struct {
-    return toStruct(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
+  private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): wire.WireObject {
+    return toWire(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
   }
 
   /** Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers. */
@@ -339,18 +330,18 @@ export class HostingProviderService {
 
   // ---- configuration ----
 
-  checkConfig: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
+  checkConfig: Handler<Request<typeof wire.CheckRequest>, Answer<typeof wire.CheckResponse>> = async (request) => {
     const spec = boundPackage.provider();
-    const news = this.unmarshal(request.getNews());
+    const news = this.unmarshal(request.news);
     const { inputs, failures } = checkConfig(spec, pkg.name, news.values, this.env, news.secrets);
     return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
 
-  diffConfig: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
+  diffConfig: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
     const spec = boundPackage.provider();
-    const olds = checkConfig(spec, pkg.name, this.unmarshal(request.getOldInputs() ?? request.getOlds()).values, {}).inputs;
-    const news = checkConfig(spec, pkg.name, this.unmarshal(request.getNews()).values, {}).inputs;
+    const olds = checkConfig(spec, pkg.name, this.unmarshal(request.oldInputs ?? request.olds).values, {}).inputs;
+    const news = checkConfig(spec, pkg.name, this.unmarshal(request.news).values, {}).inputs;
     return diffResponse(diffInputs(spec, olds, news, olds));
   };
 
@@ -358,7 +349,7 @@ export class HostingProviderService {
     const spec = boundPackage.provider();
     const variables = new Map<string, PropertyValue>();
     request.getVariablesMap().forEach((value, key) => variables.set(key, value === UNKNOWN_SENTINEL ? Unknown : value));
-    const { values, missing, unknown, failures } = resolveConfig(spec, pkg.name, this.unmarshal(request.getArgs()).values, variables, this.env);
+    const { values, missing, unknown, failures } = resolveConfig(spec, pkg.name, this.unmarshal(request.getArgs()?.toJavaScript() as wire.WireObject | undefined).values, variables, this.env);
     if (missing.length > 0) throw missingConfigKeys(missing.map((f) => ({ name: `${pkg.name}:${f.name}`, description: f.description })));
     if (failures.length > 0) {
       throw plainError(grpc.status.INVALID_ARGUMENT, failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "));
@@ -392,24 +383,24 @@ export class HostingProviderService {
 
   // ---- resources ----
 
-  check: Handler<provproto.CheckRequest, provproto.CheckResponse> = async (request) => {
+  check: Handler<Request<typeof wire.CheckRequest>, Answer<typeof wire.CheckResponse>> = async (request) => {
     const { spec } = this.resource(typeOf(request));
-    const news = this.unmarshal(request.getNews());
-    this.checked.add(request.getUrn());
+    const news = this.unmarshal(request.news);
+    this.checked.add(request.urn);
     const { inputs, failures } = checkInputs(spec, news.values, { packageName: pkg.name, config: this.config, secretPaths: news.secrets });
     return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
 
-  diff: Handler<provproto.DiffRequest, provproto.DiffResponse> = async (request) => {
+  diff: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
     const { declaration, spec } = this.resource(typeOf(request));
-    const urn = request.getUrn();
+    const urn = request.urn;
     const planning = this.checked.delete(urn);
-    const olds = this.recorded(declaration, request.getOlds()).values;
-    const oldInputs = request.getOldInputs() ? this.recorded(declaration, request.getOldInputs()).values : olds;
+    const olds = this.recorded(declaration, request.olds).values;
+    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs).values : olds;
     // A Diff without a Check before it is a refresh's, whose news are the inputs the state recorded.
-    const news = planning ? this.unmarshal(request.getNews()).values : this.recorded(declaration, request.getNews()).values;
-    const diff = diffInputs(spec, olds, news, oldInputs, request.getIgnorechangesList());
+    const news = planning ? this.unmarshal(request.news).values : this.recorded(declaration, request.news).values;
+    const diff = diffInputs(spec, olds, news, oldInputs, request.ignoreChanges);
     if (planning && diff.replaces.length > 0) this.replacements.set(urn, { olds, news, replaces: diff.replaces });
     else this.replacements.delete(urn);
     return diffResponse(diff);
@@ -419,52 +410,46 @@ export class HostingProviderService {
    * A replacement planned by this run's Diff may not destroy data (a database, a volume), nor break
    * a rule of the live world (`judge`): refused here, before any write, at a preview and for real.
    */
-  private async judged(request: { getUrn(): string; getTimeout(): number }, declaration: ResourceDeclaration, proposal: Proposal<any, any>): Promise<void> {
-    const urn = request.getUrn();
+  private async judged(request: { urn: string; timeout: number }, declaration: ResourceDeclaration, proposal: Proposal<any, any>): Promise<void> {
+    const urn = request.urn;
     const replacing = proposal.operation === "replacement" ? this.replacements.get(urn) : undefined;
     if (replacing && declaration.dataAtStake) throw new InputError(dataLoss(declaration.dataAtStake(replacing.olds), replacing, urn));
     const judge = declaration.lifecycle.judge;
     // Unknowns (a preview) are judged at apply time; so is everything when the provider cannot reach the API yet.
     if (!judge || containsUnknown(proposal.news) || !this.configured?.client) return;
-    const refusal = await this.operation(urn, operationTimeoutMs(request.getTimeout()), (ctx) => judge(ctx, proposal));
+    const refusal = await this.operation(urn, operationTimeoutMs(request.timeout), (ctx) => judge(ctx, proposal));
     if (refusal) throw new InputError(refusal);
   }
 
-  create: Handler<provproto.CreateRequest, provproto.CreateResponse> = async (request) => {
+  create: Handler<Request<typeof wire.CreateRequest>, Answer<typeof wire.CreateResponse>> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const inputs = this.unmarshal(request.getProperties());
+    const inputs = this.unmarshal(request.properties);
     this.refuseUnchecked(spec, inputs);
     // A Check's plan ends with the operation it planned (so a refresh's Diff after it plans nothing).
-    this.checked.delete(request.getUrn());
-    const replacing = this.replacements.get(request.getUrn());
+    this.checked.delete(request.urn);
+    const replacing = this.replacements.get(request.urn);
     const wanted = desiredInputs(spec, inputs.values, {}, this.config);
     await this.judged(request, declaration, { operation: replacing ? "replacement" : "create", news: wanted, olds: replacing?.olds });
-    const response = new provproto.CreateResponse();
-    if (request.getPreview()) {
-      response.setProperties(this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets));
-      return response;
-    }
+    if (request.preview) return { properties: this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets) };
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
     try {
-      const { id, outputs } = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
+      const { id, outputs } = await this.operation(request.urn, operationTimeoutMs(request.timeout), (ctx) =>
         declaration.lifecycle.create(ctx, wanted as any, { replacing: replacing?.olds }),
       );
-      response.setId(id);
-      response.setProperties(record(outputs as PropertyMap));
       // Made: the old one's delete (create before delete) is no longer part of a plan to judge.
-      this.replacements.delete(request.getUrn());
-      return response;
+      this.replacements.delete(request.urn);
+      return { id, properties: record(outputs as PropertyMap) };
     } catch (err) {
       if (err instanceof PartialFailure) throw resourceInitFailed(this.redact(err.message), err.id, record(err.outputs), this.marshal(inputs.values, spec.fields, inputs.secrets));
       throw err;
     }
   };
 
-  read: Handler<provproto.ReadRequest, provproto.ReadResponse> = async (request) => {
+  read: Handler<Request<typeof wire.ReadRequest>, Answer<typeof wire.ReadResponse>> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const outputs = this.recorded(declaration, request.getProperties());
-    const oldInputs = this.recorded(declaration, request.getInputs());
-    const address = addressOf(request.getId(), declaration);
+    const outputs = this.recorded(declaration, request.properties);
+    const oldInputs = this.recorded(declaration, request.inputs);
+    const address = addressOf(request.id, declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
     const reading = (ctx: OperationContext<HostingClient>) => declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
     // Only a run that asks for snapshots pays for the async context that carries the choice.
@@ -472,14 +457,13 @@ export class HostingProviderService {
     this.reads.started();
     let live: PropertyMap | undefined;
     try {
-      live = (await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) =>
+      live = (await this.operation(request.urn, operationTimeoutMs(request.timeout), (ctx) =>
         snapshot ? readConsistency.run("snapshot", () => reading(ctx)) : reading(ctx),
       0)) as PropertyMap | undefined;
     } finally {
       this.reads.ended();
     }
-    const response = new provproto.ReadResponse();
-    if (!live) return response; // an empty id: the resource is gone
+    if (!live) return {}; // an empty id: the resource is gone
     const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
     const recorded = recordedOutputs(spec, live, oldInputs.values);
     const properties = this.marshal(recorded, spec.fields, secrets);
@@ -487,39 +471,31 @@ export class HostingProviderService {
     // Still failed (or not ready): a refresh keeps it so, and the next `pulumi up` retries it.
     const unfinished = declaration.unfinished?.(recorded);
     if (unfinished) throw resourceInitFailed(this.redact(unfinished), address.id, properties, inputs);
-    response.setId(address.id);
-    response.setProperties(properties);
-    response.setInputs(inputs);
-    return response;
+    return { id: address.id, properties, inputs };
   };
 
-  update: Handler<provproto.UpdateRequest, provproto.UpdateResponse> = async (request) => {
+  update: Handler<Request<typeof wire.UpdateRequest>, Answer<typeof wire.UpdateResponse>> = async (request) => {
     const { declaration, spec } = this.resource(typeOf(request));
-    const olds = this.recorded(declaration, request.getOlds());
-    const news = this.unmarshal(request.getNews());
-    const oldInputs = request.getOldInputs() ? this.recorded(declaration, request.getOldInputs()) : olds;
+    const olds = this.recorded(declaration, request.olds);
+    const news = this.unmarshal(request.news);
+    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs) : olds;
     const secrets = new Set([...olds.secrets, ...news.secrets]);
     this.refuseUnchecked(spec, news);
-    this.checked.delete(request.getUrn());
-    const refused = refusedChange(spec, olds.values, news.values, request.getIgnorechangesList());
+    this.checked.delete(request.urn);
+    const refused = refusedChange(spec, olds.values, news.values, request.ignoreChanges);
     if (refused) throw new InputError(refused.reason);
-    const address = addressOf(request.getId(), declaration);
+    const address = addressOf(request.id, declaration);
     const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
     await this.judged(request, declaration, { operation: "update", news: wanted, olds: olds.values, id: address.id });
-    const response = new provproto.UpdateResponse();
-    if (request.getPreview()) {
-      response.setProperties(this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets));
-      return response;
-    }
+    if (request.preview) return { properties: this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets) };
     const record = (outputs: PropertyMap) => this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
     const update = declaration.lifecycle.update;
     try {
       // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
-      const live = await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), async (ctx) =>
+      const live = await this.operation(request.urn, operationTimeoutMs(request.timeout), async (ctx) =>
         update ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values }) : olds.values,
       );
-      response.setProperties(record(live as PropertyMap));
-      return response;
+      return { properties: record(live as PropertyMap) };
     } catch (err) {
       // The engine keeps the old inputs and records these outputs with the error (a retry is an update).
       if (err instanceof PartialFailure) throw resourceInitFailed(this.redact(err.message), address.id, record(err.outputs), this.marshal(oldInputs.values, spec.fields, secrets));
@@ -527,14 +503,14 @@ export class HostingProviderService {
     }
   };
 
-  delete: Handler<provproto.DeleteRequest, Empty> = async (request) => {
+  delete: Handler<Request<typeof wire.DeleteRequest>, Empty> = async (request) => {
     const { declaration } = this.resource(typeOf(request));
-    const outputs = this.recorded(declaration, request.getProperties()).values;
-    const address = addressOf(request.getId(), declaration);
+    const outputs = this.recorded(declaration, request.properties).values;
+    const address = addressOf(request.id, declaration);
     // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
-    const replacing = this.replacements.get(request.getUrn());
+    const replacing = this.replacements.get(request.urn);
     if (replacing) await this.judged(request, declaration, { operation: "replacement", news: replacing.news, olds: outputs, id: address.id });
-    await this.operation(request.getUrn(), operationTimeoutMs(request.getTimeout()), (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
+    await this.operation(request.urn, operationTimeoutMs(request.timeout), (ctx) => declaration.lifecycle.delete(ctx, address, outputs));
     return new Empty();
   };
 
@@ -551,20 +527,24 @@ export class HostingProviderService {
 
   // ---- functions ----
 
-  invoke: Handler<provproto.InvokeRequest, provproto.InvokeResponse> = async (request) => {
-    const fn = boundPackage.function(request.getTok());
-    if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.getTok()}`);
-    const args = this.unmarshal(request.getArgs());
+  invoke: Handler<Request<typeof wire.InvokeRequest>, Answer<typeof wire.InvokeResponse>> = async (request) => {
+    const fn = boundPackage.function(request.tok);
+    if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.tok}`);
+    const args = this.unmarshal(request.args);
     const { inputs, failures } = checkInputs(fn.args, args.values, { packageName: pkg.name, config: this.config, secretPaths: args.secrets });
-    const response = new provproto.InvokeResponse();
     // Arguments not known yet (a preview) are never sent to the API; the SDKs do not ask then.
-    if (failures.length > 0 || containsUnknown(inputs)) {
-      response.setFailuresList(toFailures(failures));
-      return response;
-    }
-    const result = await this.operation("", operationTimeoutMs(0, INVOKE_TIMEOUT_MS), (ctx) => fn.declaration.invoke(ctx, inputs));
-    response.setReturn(this.marshal(result, fn.result.fields, args.secrets));
-    return response;
+    if (failures.length > 0 || containsUnknown(inputs)) return { failures };
+    // The limit is the whole answer's, the marshalling of a list of thousands included, with no
+    // grace after it (a function has no wait of its own to end cleanly).
+    const limit = this.options.functionTimeoutMs ?? INVOKE_TIMEOUT_MS;
+    const answer = await this.operation("", limit, async (ctx) => {
+      const wired = this.marshal(await fn.declaration.invoke(ctx, inputs), fn.result.fields, args.secrets);
+      // The marshalling runs in one go: a deadline that came meanwhile fires at the loop's next timers.
+      await new Promise(setImmediate);
+      ctx.signal.throwIfAborted();
+      return wired;
+    }, 0);
+    return { return: answer };
   };
 
   /** The method table for grpc-js; Handshake and others stay unimplemented so the engine falls back. */

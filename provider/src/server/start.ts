@@ -17,6 +17,7 @@ import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { version } from "../../../package.json";
+import { withDirectCodec } from "./codec";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
 import { PROVIDER_METHODS } from "./methods";
@@ -97,7 +98,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       }));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(provrpc.ResourceProviderService, lazily(loaded, cancel));
+  server.addService(withDirectCodec(provrpc.ResourceProviderService), lazily(loaded, cancel));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());

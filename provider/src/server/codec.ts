@@ -1,0 +1,621 @@
+// The hot path's wire format: the ResourceProvider messages that carry property values (the
+// requests' properties in, the answers' properties out), read and written with protobufjs's
+// Reader and Writer straight to and from plain values. google-protobuf builds a message object
+// per value, about 13 kB of heap per small record, and a large function answer took seconds and
+// gigabytes (docs/performance.md, "The wire"). The bytes written are google-protobuf's own
+// (serializeBinary), byte for byte: test/server/codec.test.ts proves it over a corpus of every
+// message the engine sends and every answer. The other messages stay on the stubs.
+import type * as grpc from "@grpc/grpc-js";
+import { Reader, Writer } from "protobufjs/minimal";
+import type { ProviderMethod } from "./methods";
+
+/** A `google.protobuf.Value` as plain JavaScript: what google-protobuf's `toJavaScript()` gives. */
+export type WireValue = null | number | string | boolean | WireValue[] | WireObject;
+/** A `google.protobuf.Struct` as plain JavaScript (secrets, unknowns and assets are Pulumi's sentinels in it). */
+export interface WireObject {
+  [key: string]: WireValue;
+}
+
+// ---- Struct, Value, ListValue ----
+
+// Tags (field number << 3 | wire type) of struct.proto.
+const STRUCT_FIELDS = (1 << 3) | 2;
+const ENTRY_KEY = (1 << 3) | 2;
+const ENTRY_VALUE = (2 << 3) | 2;
+const NULL_VALUE = (1 << 3) | 0;
+const NUMBER_VALUE = (2 << 3) | 1;
+const STRING_VALUE = (3 << 3) | 2;
+const BOOL_VALUE = (4 << 3) | 0;
+const STRUCT_VALUE = (5 << 3) | 2;
+const LIST_VALUE = (6 << 3) | 2;
+const LIST_VALUES = (1 << 3) | 2;
+
+/** What google-protobuf says of a value it cannot write (undefined, a bigint, a function) or read (no kind). */
+const UNEXPECTED = "Unexpected struct type.";
+
+/**
+ * A string as UTF-8 the engine can read: Go refuses a string field that is not valid UTF-8, so a
+ * lone surrogate (never in what the engine sends) is written U+FFFD, as Node writes it.
+ */
+type Es2024String = { isWellFormed(): boolean; toWellFormed(): string };
+const wellFormed = (text: string) => {
+  const checked = text as unknown as Es2024String;
+  return checked.isWellFormed() ? text : checked.toWellFormed();
+};
+
+/**
+ * A double as google-protobuf writes it: the same IEEE bits as protobufjs, except NaN, which it
+ * writes as 0x7FFFFFFFFFFFFFFF rather than JavaScript's 0x7FF8000000000000.
+ */
+function writeDouble(writer: Writer, value: number): void {
+  if (Number.isNaN(value)) writer.fixed32(0xffffffff).fixed32(0x7fffffff);
+  else writer.double(value);
+}
+
+// A Struct is written in two passes, as Go's protobuf writes a message: first the size of everything
+// nested (numbers in one array, in the order they will be written), then the bytes, straight into
+// one buffer of the exact size. protobufjs's Writer, used for the messages around, keeps a list of
+// operations (several objects per value, and one per nested message) until it finishes: for a list
+// function's answer of 6 MB that was hundreds of thousands of objects, most of the plugin's time
+// in the garbage collector and its peak memory (docs/performance.md, row 17).
+
+const varintLength = (value: number) =>
+  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
+
+/** The sizes of a Struct's entries (entry, key, value), its values' and its lists', in the order they are written. */
+type Sizes = number[];
+
+/** Struct's map entries in the order google-protobuf writes them: sorted by key (UTF-16 code units). */
+const sortedKeys = (object: WireObject) => Object.keys(object).sort();
+
+function sizeStruct(object: WireObject, sizes: Sizes): number {
+  let total = 0;
+  for (const key of sortedKeys(object)) {
+    const slot = sizes.length;
+    sizes.push(0, 0, 0);
+    const keyBytes = Buffer.byteLength(wellFormed(key));
+    const valueBytes = sizeValue(object[key], sizes);
+    const entryBytes = 1 + varintLength(keyBytes) + keyBytes + 1 + varintLength(valueBytes) + valueBytes;
+    sizes[slot] = entryBytes;
+    sizes[slot + 1] = keyBytes;
+    sizes[slot + 2] = valueBytes;
+    total += 1 + varintLength(entryBytes) + entryBytes;
+  }
+  return total;
+}
+
+function sizeValue(value: WireValue, sizes: Sizes): number {
+  switch (typeof value) {
+    case "string": {
+      const bytes = Buffer.byteLength(wellFormed(value));
+      sizes.push(bytes);
+      return 1 + varintLength(bytes) + bytes;
+    }
+    case "number":
+      return 9;
+    case "boolean":
+      return 2;
+    case "object": {
+      if (value === null) return 2;
+      const slot = sizes.length;
+      sizes.push(0);
+      let bytes = 0;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          const itemSlot = sizes.length;
+          sizes.push(0);
+          const itemBytes = sizeValue(item, sizes);
+          sizes[itemSlot] = itemBytes;
+          bytes += 1 + varintLength(itemBytes) + itemBytes;
+        }
+      } else bytes = sizeStruct(value, sizes);
+      sizes[slot] = bytes;
+      return 1 + varintLength(bytes) + bytes;
+    }
+    default:
+      throw new Error(UNEXPECTED);
+  }
+}
+
+/** The second pass: the bytes into `buffer`, each size taken from `sizes` where the first pass put it. */
+class StructBytes {
+  pos = 0;
+  private next = 0;
+  constructor(
+    private readonly buffer: Buffer,
+    private readonly sizes: Sizes,
+  ) {}
+
+  private byte(value: number): void {
+    this.buffer[this.pos++] = value;
+  }
+
+  private varint(value: number): void {
+    while (value > 0x7f) {
+      this.buffer[this.pos++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+    this.buffer[this.pos++] = value;
+  }
+
+  private text(text: string, bytes: number): void {
+    this.varint(bytes);
+    this.pos += this.buffer.write(wellFormed(text), this.pos, bytes, "utf8");
+  }
+
+  struct(object: WireObject): void {
+    for (const key of sortedKeys(object)) {
+      this.byte(STRUCT_FIELDS);
+      this.varint(this.sizes[this.next++]);
+      this.byte(ENTRY_KEY);
+      this.text(key, this.sizes[this.next++]);
+      this.byte(ENTRY_VALUE);
+      this.varint(this.sizes[this.next++]);
+      this.value(object[key]);
+    }
+  }
+
+  private value(value: WireValue): void {
+    switch (typeof value) {
+      case "string":
+        this.byte(STRING_VALUE);
+        this.text(value, this.sizes[this.next++]);
+        return;
+      case "number":
+        this.byte(NUMBER_VALUE);
+        // google-protobuf writes NaN as 0x7FFFFFFFFFFFFFFF, not JavaScript's 0x7FF8000000000000.
+        if (Number.isNaN(value)) {
+          this.pos = this.buffer.writeUInt32LE(0xffffffff, this.pos);
+          this.pos = this.buffer.writeUInt32LE(0x7fffffff, this.pos);
+        }
+        else this.pos = this.buffer.writeDoubleLE(value, this.pos);
+        return;
+      case "boolean":
+        this.byte(BOOL_VALUE);
+        this.byte(value ? 1 : 0);
+        return;
+      default:
+        if (value === null) {
+          this.byte(NULL_VALUE);
+          this.byte(0);
+        } else if (Array.isArray(value)) {
+          this.byte(LIST_VALUE);
+          this.varint(this.sizes[this.next++]);
+          for (const item of value) {
+            this.byte(LIST_VALUES);
+            this.varint(this.sizes[this.next++]);
+            this.value(item);
+          }
+        } else {
+          this.byte(STRUCT_VALUE);
+          this.varint(this.sizes[this.next++]);
+          this.struct(value as WireObject);
+        }
+    }
+  }
+}
+
+/** An own property even for `__proto__` (a plain assignment would set the object's prototype). */
+function set(object: WireObject, key: string, value: WireValue): void {
+  if (key !== "__proto__") object[key] = value;
+  else Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A Struct's entries with their keys sorted, as google-protobuf's `toJavaScript()` gives them
+ * (the engine writes a map in no particular order); a repeated key keeps its last value.
+ */
+function readStruct(reader: Reader, end: number): WireObject {
+  const keys: string[] = [];
+  const values: WireValue[] = [];
+  let sorted = true;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag !== STRUCT_FIELDS) {
+      reader.skipType(tag & 7);
+      continue;
+    }
+    const entryEnd = reader.uint32() + reader.pos;
+    let key = "";
+    let value: WireValue | undefined;
+    while (reader.pos < entryEnd) {
+      const entryTag = reader.uint32();
+      if (entryTag === ENTRY_KEY) key = reader.string();
+      else if (entryTag === ENTRY_VALUE) value = readValue(reader, reader.uint32() + reader.pos);
+      else reader.skipType(entryTag & 7);
+    }
+    if (value === undefined) throw new Error(UNEXPECTED);
+    if (keys.length > 0 && keys[keys.length - 1] >= key) sorted = false;
+    keys.push(key);
+    values.push(value);
+  }
+  const object: WireObject = {};
+  if (sorted) {
+    for (let i = 0; i < keys.length; i++) set(object, keys[i], values[i]);
+    return object;
+  }
+  const latest = new Map<string, WireValue>();
+  for (let i = 0; i < keys.length; i++) latest.set(keys[i], values[i]);
+  for (const key of [...latest.keys()].sort()) set(object, key, latest.get(key)!);
+  return object;
+}
+
+function readValue(reader: Reader, end: number): WireValue {
+  let value: WireValue | undefined;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    switch (tag) {
+      case NULL_VALUE:
+        reader.int32();
+        value = null;
+        break;
+      case NUMBER_VALUE:
+        value = reader.double();
+        break;
+      case STRING_VALUE:
+        value = reader.string();
+        break;
+      case BOOL_VALUE:
+        value = reader.bool();
+        break;
+      case STRUCT_VALUE:
+        value = readStruct(reader, reader.uint32() + reader.pos);
+        break;
+      case LIST_VALUE:
+        value = readList(reader, reader.uint32() + reader.pos);
+        break;
+      default:
+        reader.skipType(tag & 7);
+    }
+  }
+  if (value === undefined) throw new Error(UNEXPECTED);
+  return value;
+}
+
+function readList(reader: Reader, end: number): WireValue[] {
+  const list: WireValue[] = [];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === LIST_VALUES) list.push(readValue(reader, reader.uint32() + reader.pos));
+    else reader.skipType(tag & 7);
+  }
+  return list;
+}
+
+/** A Struct's bytes as plain values (google-protobuf's `Struct.deserializeBinary(bytes).toJavaScript()`). */
+export function decodeStruct(bytes: Uint8Array): WireObject {
+  const reader = Reader.create(bytes);
+  return readStruct(reader, reader.len);
+}
+
+/** Plain values as a Struct's bytes (google-protobuf's `Struct.fromJavaScript(object).serializeBinary()`). */
+export function encodeStruct(object: WireObject): Buffer {
+  const sizes: Sizes = [];
+  const buffer = Buffer.allocUnsafe(sizeStruct(object, sizes));
+  new StructBytes(buffer, sizes).struct(object);
+  return buffer;
+}
+
+// ---- the messages ----
+
+/**
+ * How a field is written, with what a message holds when the field is absent (proto3's default).
+ * `raw` and `raws`: a message this provider does not read, kept as its bytes so that it is written
+ * back as it came (the corpus test re-encodes every request).
+ */
+interface Kinds {
+  string: string;
+  bool: boolean;
+  double: number;
+  enum: number;
+  bytes: Uint8Array;
+  strings: string[];
+  struct: WireObject | undefined;
+  raw: Uint8Array | undefined;
+  raws: Uint8Array[];
+}
+type Kind = keyof Kinds;
+/** A field: its number, and its kind or the message of its (repeated) items. */
+type FieldOf = readonly [number, Kind] | readonly [number, "repeated", Schema];
+type Schema = { readonly [name: string]: FieldOf };
+
+/** A message as plain values, typed from its schema. */
+export type Message<S extends Schema> = {
+  -readonly [F in keyof S]: S[F] extends readonly [number, infer K extends Kind]
+    ? Kinds[K]
+    : S[F] extends readonly [number, "repeated", infer Item extends Schema]
+      ? Message<Item>[]
+      : never;
+};
+
+const WIRE_TYPE: Record<Kind | "repeated", number> = {
+  string: 2,
+  bool: 0,
+  double: 1,
+  enum: 0,
+  bytes: 2,
+  strings: 2,
+  struct: 2,
+  raw: 2,
+  raws: 2,
+  repeated: 2,
+};
+
+const defaultOf = (kind: Kind | "repeated"): unknown => {
+  switch (kind) {
+    case "string":
+      return "";
+    case "bool":
+      return false;
+    case "double":
+    case "enum":
+      return 0;
+    case "bytes":
+      return Buffer.alloc(0);
+    case "struct":
+    case "raw":
+      return undefined;
+    default:
+      return [];
+  }
+};
+
+/** Fields in field-number order: the order google-protobuf writes them. */
+const ordering = new WeakMap<Schema, Array<[string, FieldOf]>>();
+function inOrder(schema: Schema): Array<[string, FieldOf]> {
+  let fields = ordering.get(schema);
+  if (!fields) ordering.set(schema, (fields = Object.entries(schema).sort(([, a], [, b]) => a[0] - b[0])));
+  return fields;
+}
+
+function writeMessage(writer: Writer, schema: Schema, message: Record<string, unknown>): void {
+  for (const [name, field] of inOrder(schema)) {
+    const [number, kind] = field;
+    const value = message[name];
+    const tag = (number << 3) | WIRE_TYPE[kind];
+    switch (kind) {
+      case "string":
+        if (value) writer.uint32(tag).string(wellFormed(value as string));
+        break;
+      case "bool":
+        if (value) writer.uint32(tag).bool(true);
+        break;
+      case "double":
+        if (value !== undefined && value !== 0) writeDouble(writer.uint32(tag), value as number);
+        break;
+      case "enum":
+        if (value) writer.uint32(tag).int32(value as number);
+        break;
+      case "bytes":
+        if (value && (value as Uint8Array).length > 0) writer.uint32(tag).bytes(value as Uint8Array);
+        break;
+      case "strings":
+        for (const item of (value as string[] | undefined) ?? []) writer.uint32(tag).string(wellFormed(item));
+        break;
+      case "struct":
+        if (value !== undefined) writer.uint32(tag).bytes(encodeStruct(value as WireObject));
+        break;
+      case "raw":
+        if (value !== undefined) writer.uint32(tag).bytes(value as Uint8Array);
+        break;
+      case "raws":
+        for (const item of (value as Uint8Array[] | undefined) ?? []) writer.uint32(tag).bytes(item);
+        break;
+      case "repeated":
+        for (const item of (value as Record<string, unknown>[] | undefined) ?? []) {
+          writer.uint32(tag).fork();
+          writeMessage(writer, field[2], item);
+          writer.ldelim();
+        }
+        break;
+    }
+  }
+}
+
+type Numbered = Map<number, [string, FieldOf]>;
+
+function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Numbered, end: number): Message<S> {
+  const message: Record<string, unknown> = {};
+  for (const [name, [, kind]] of Object.entries(schema)) message[name] = defaultOf(kind);
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const known = byNumber.get(tag >>> 3);
+    if (!known || WIRE_TYPE[known[1][1]] !== (tag & 7)) {
+      reader.skipType(tag & 7);
+      continue;
+    }
+    const [name, field] = known;
+    switch (field[1]) {
+      case "string":
+        message[name] = reader.string();
+        break;
+      case "bool":
+        message[name] = reader.bool();
+        break;
+      case "double":
+        message[name] = reader.double();
+        break;
+      case "enum":
+        message[name] = reader.int32();
+        break;
+      case "bytes":
+        message[name] = reader.bytes();
+        break;
+      case "strings":
+        (message[name] as string[]).push(reader.string());
+        break;
+      case "struct":
+        message[name] = readStruct(reader, reader.uint32() + reader.pos);
+        break;
+      case "raw":
+        message[name] = reader.bytes();
+        break;
+      case "raws":
+        (message[name] as Uint8Array[]).push(reader.bytes());
+        break;
+      case "repeated": {
+        const item = field[2];
+        (message[name] as unknown[]).push(readMessage(reader, item, numbered(item), reader.uint32() + reader.pos));
+        break;
+      }
+    }
+  }
+  return message as Message<S>;
+}
+
+const numbering = new WeakMap<Schema, Numbered>();
+function numbered(schema: Schema): Numbered {
+  let byNumber = numbering.get(schema);
+  if (!byNumber) {
+    byNumber = new Map(Object.entries(schema).map(([name, field]) => [field[0], [name, field]]));
+    numbering.set(schema, byNumber);
+  }
+  return byNumber;
+}
+
+/** A message's bytes as plain values; fields this provider does not know are skipped. */
+export function decode<S extends Schema>(schema: S, bytes: Uint8Array): Message<S> {
+  const reader = Reader.create(bytes);
+  return readMessage(reader, schema, numbered(schema), reader.len);
+}
+
+/** Plain values as a message's bytes, exactly as google-protobuf's `serializeBinary()` writes them. */
+export function encode<S extends Schema>(schema: S, message: Partial<Message<S>>): Buffer {
+  const writer = Writer.create();
+  writeMessage(writer, schema, message as Record<string, unknown>);
+  return writer.finish() as Buffer;
+}
+
+// The messages of pulumi/proto/pulumi/provider.proto that carry properties, field for field.
+
+const CheckFailure = { property: [1, "string"], reason: [2, "string"] } as const;
+
+export const CheckRequest = {
+  urn: [1, "string"],
+  olds: [2, "struct"],
+  news: [3, "struct"],
+  randomSeed: [5, "bytes"],
+  name: [6, "string"],
+  type: [7, "string"],
+  autonaming: [8, "raw"],
+} as const;
+
+export const CheckResponse = { inputs: [1, "struct"], failures: [2, "repeated", CheckFailure] } as const;
+
+export const DiffRequest = {
+  id: [1, "string"],
+  urn: [2, "string"],
+  olds: [3, "struct"],
+  news: [4, "struct"],
+  ignoreChanges: [5, "strings"],
+  oldInputs: [6, "struct"],
+  name: [7, "string"],
+  type: [8, "string"],
+} as const;
+
+export const CreateRequest = {
+  urn: [1, "string"],
+  properties: [2, "struct"],
+  timeout: [3, "double"],
+  preview: [4, "bool"],
+  name: [5, "string"],
+  type: [6, "string"],
+  resourceStatusAddress: [7, "string"],
+  resourceStatusToken: [8, "string"],
+} as const;
+
+export const CreateResponse = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  refreshBeforeUpdate: [3, "bool"],
+} as const;
+
+export const ReadRequest = {
+  id: [1, "string"],
+  urn: [2, "string"],
+  properties: [3, "struct"],
+  inputs: [4, "struct"],
+  name: [5, "string"],
+  type: [6, "string"],
+  resourceStatusAddress: [7, "string"],
+  resourceStatusToken: [8, "string"],
+  oldViews: [9, "raws"],
+  timeout: [10, "double"],
+} as const;
+
+export const ReadResponse = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  inputs: [3, "struct"],
+  refreshBeforeUpdate: [4, "bool"],
+} as const;
+
+export const UpdateRequest = {
+  id: [1, "string"],
+  urn: [2, "string"],
+  olds: [3, "struct"],
+  news: [4, "struct"],
+  timeout: [5, "double"],
+  ignoreChanges: [6, "strings"],
+  preview: [7, "bool"],
+  oldInputs: [8, "struct"],
+  name: [9, "string"],
+  type: [10, "string"],
+  resourceStatusAddress: [11, "string"],
+  resourceStatusToken: [12, "string"],
+  oldViews: [13, "raws"],
+} as const;
+
+export const UpdateResponse = { properties: [1, "struct"], refreshBeforeUpdate: [2, "bool"] } as const;
+
+export const DeleteRequest = {
+  id: [1, "string"],
+  urn: [2, "string"],
+  properties: [3, "struct"],
+  timeout: [4, "double"],
+  oldInputs: [5, "struct"],
+  name: [6, "string"],
+  type: [7, "string"],
+  resourceStatusAddress: [8, "string"],
+  resourceStatusToken: [9, "string"],
+  oldViews: [10, "raws"],
+} as const;
+
+export const InvokeRequest = { tok: [1, "string"], args: [2, "struct"], preview: [7, "bool"] } as const;
+
+export const InvokeResponse = { return: [1, "struct"], failures: [2, "repeated", CheckFailure] } as const;
+
+export const ErrorResourceInitFailed = {
+  id: [1, "string"],
+  properties: [2, "struct"],
+  reasons: [3, "strings"],
+  inputs: [4, "struct"],
+} as const;
+
+/** The methods whose messages this codec reads and writes: their request, and their answer unless on the stubs. */
+export const DIRECT: Partial<Record<ProviderMethod, { request: Schema; response?: Schema }>> = {
+  checkConfig: { request: CheckRequest, response: CheckResponse },
+  diffConfig: { request: DiffRequest },
+  check: { request: CheckRequest, response: CheckResponse },
+  diff: { request: DiffRequest },
+  create: { request: CreateRequest, response: CreateResponse },
+  read: { request: ReadRequest, response: ReadResponse },
+  update: { request: UpdateRequest, response: UpdateResponse },
+  delete: { request: DeleteRequest },
+  invoke: { request: InvokeRequest, response: InvokeResponse },
+};
+
+type Answer = Partial<Message<Schema>>;
+
+/** The stubs' service definition, with this codec in place of theirs for the methods of DIRECT. */
+export function withDirectCodec(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = { ...service };
+  for (const [method, { request, response }] of Object.entries(DIRECT)) {
+    definition[method] = {
+      ...service[method],
+      requestDeserialize: (bytes: Buffer) => decode(request, bytes),
+      ...(response ? { responseSerialize: (message: unknown) => encode(response, message as Answer) } : {}),
+    };
+  }
+  return definition as grpc.ServiceDefinition;
+}
