@@ -26,7 +26,7 @@ test: build typecheck package
 	$(JEST) $(JEST_ARGS)
 
 # The whole suite while every core is busy (stress-ng, or busy loops without it): no test may depend
-# on timing a loaded machine breaks. Takes about twice as long as make test (docs/testing.md).
+# on timing a loaded machine breaks (docs/testing.md, "Under load"). JEST_ARGS is passed on.
 test-under-load:
 	@$(SHELL) scripts/test-under-load.sh
 
