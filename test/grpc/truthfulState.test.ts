@@ -118,7 +118,8 @@ describe("every rollout is awaited", () => {
     fixture.sim.control.mutate("services", app.id, { ready_at: Date.now() });
     const up = await updating;
     expect(up.state.outputs).toMatchObject({ status: "running", image: GOOD_2 });
-    expect(progress().map((m) => m.message)).toContainEqual(expect.stringMatching(/^waiting for container rolling to start \(\d+s\)$/));
+    const waiting = /^waiting for container rolling to start \(\d+s\)$/;
+    expect(progress().map((m) => m.message)).toContainEqual(expect.stringMatching(waiting));
   });
 
   test.each([
