@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 
 const ROOT = resolve(__dirname, "../..");
 const run = promisify(execFile);
-/** What builds (the generators, tsc over a copy) is CPU-bound: minutes on a loaded 2-core machine; this only catches a hang. */
+/** Builds (generators, tsc over a copy) are CPU-bound: minutes on a loaded 2-core machine; this catches a hang. */
 const BUILDS_MS = 600_000;
 
 const DOMAIN = `// hosting:index:Domain — a custom domain routed to an app.
