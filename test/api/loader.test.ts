@@ -1,6 +1,18 @@
 // The loader's rule, with no server: a read is only answered by a fetch that began after it,
 // reads that wait together share one fetch, and one fetch is in flight at a time.
+//
+// The loader decides when to send by the clock (quiet milliseconds, turns of the event loop), so
+// these tests run it on jest's fake clock: its timers and immediates fire in order as a test
+// advances time, however busy the machine is. (On the real clock, a worker held off the CPU for
+// 30 ms ran the test's 30 ms timer in the same turn as the loader's 2 ms one, and looked before the
+// batch was sent.) The loader reads the time from node:perf_hooks, which jest does not fake: it is
+// given the fake clock's.
 import { FreshList, FreshLookups, Gathering, chooseLookup } from "../../provider/src/api/loader";
+
+jest.mock("node:perf_hooks", () => ({ performance: { now: () => performance.now() } }));
+
+beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask"] }));
+afterEach(() => jest.useRealTimers());
 
 function source() {
   const fetches: Array<{ started: number; resolve: (v: number) => void; reject: (e: Error) => void }> = [];
@@ -12,7 +24,14 @@ function source() {
   return { fetches, fetch, tick: () => ++clock };
 }
 /** Long enough for a batch to be sent: the loader waits for a few quiet milliseconds first. */
-const turn = () => new Promise((r) => setTimeout(r, 30));
+const turn = () => jest.advanceTimersByTimeAsync(30);
+/** One turn of the event loop, no time passing: the immediates due now run. */
+const nextTurn = () => jest.advanceTimersByTimeAsync(0);
+/** What reads answer once their batch has gone (after a turn) and been answered. */
+const answers = async <T>(reads: Promise<T>): Promise<T> => {
+  await turn();
+  return reads;
+};
 
 test("reads that wait at the same time share one fetch, which starts after all of them", async () => {
   const { fetches, fetch } = source();
@@ -54,8 +73,8 @@ test("a batch that gathered during a fetch waits for the reads that fetch answer
   const waiting = list.read(); // joins while the first fetch is in flight
   await turn();
   fetches[0].resolve(1);
-  const second = (await first).next;
   await turn();
+  const second = (await first).next;
   fetches[1].resolve(2);
   expect(await waiting).toBe(2);
   await turn();
@@ -82,7 +101,7 @@ test("reads that keep arriving, turn after turn of the event loop, still share o
   const reads: Array<Promise<number>> = [];
   for (let i = 0; i < 10; i++) {
     reads.push(list.read());
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
   }
   await turn();
   expect(fetches).toHaveLength(1);
@@ -92,7 +111,7 @@ test("reads that keep arriving, turn after turn of the event loop, still share o
 
 test("readers that wait together share one answer", async () => {
   const list = new FreshList(async () => [{ env: { A: "1" } }]);
-  const [a, b] = await Promise.all([list.read(), list.read()]);
+  const [a, b] = await answers(Promise.all([list.read(), list.read()]));
   expect(a).toBe(b);
 });
 
@@ -102,10 +121,10 @@ describe("Gathering: a batch goes as soon as every read the provider expects is 
     const gathering = new Gathering({ expected: () => 4 });
     const list = new FreshList(fetch, gathering);
     const reads = [list.read(), list.read(), list.read()];
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(fetches).toHaveLength(0); // 3 of 4: it waits
     reads.push(list.read());
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(fetches).toHaveLength(1); // the 4th joined: no quiet to wait for
     fetches[0].resolve(1);
     expect(await Promise.all(reads)).toEqual([1, 1, 1, 1]);
@@ -116,10 +135,10 @@ describe("Gathering: a batch goes as soon as every read the provider expects is 
     const b = source();
     const gathering = new Gathering({ expected: () => 2 });
     const first = new FreshList(a.fetch, gathering).read();
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(a.fetches).toHaveLength(0);
     const second = new FreshList(b.fetch, gathering).read();
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect([a.fetches.length, b.fetches.length]).toEqual([1, 1]);
     a.fetches[0].resolve(1);
     b.fetches[0].resolve(2);
@@ -160,9 +179,10 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
       async () => (lists++, { length: records.length, withId: (id: string) => records.find((r) => r.id === id) }),
       prices,
     );
-    expect(await lookups.read("a")).toEqual({ id: "a" });
+    expect(await answers(lookups.read("a"))).toEqual({ id: "a" });
     expect([gets, lists]).toEqual([["a"], 0]);
-    expect(await Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")])).toEqual([{ id: "b" }, { id: "c" }, undefined]);
+    const batch = Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")]);
+    expect(await answers(batch)).toEqual([{ id: "b" }, { id: "c" }, undefined]);
     expect([gets, lists, prices.listSize]).toEqual([["a"], 1, 3]);
   });
 
@@ -177,14 +197,14 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
       async () => ({ length: records.length, withId }),
       prices,
     );
-    const listed = await Promise.allSettled([lookups.read("a"), lookups.read("bad"), lookups.read("c")]);
+    const listed = await answers(Promise.allSettled([lookups.read("a"), lookups.read("bad"), lookups.read("c")]));
     expect(listed.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([
       { id: "a" },
       "[1].id: expected string, received number",
       { id: "c" },
     ]);
     prices.listSize = 1_000_000;
-    const byId = await Promise.allSettled([lookups.read("bad"), lookups.read("b")]);
+    const byId = await answers(Promise.allSettled([lookups.read("bad"), lookups.read("b")]));
     expect(byId.map((r) => r.status)).toEqual(["rejected", "fulfilled"]);
   });
 });
@@ -200,7 +220,7 @@ test("a read made alongside another of the same caller is not counted: 8 callers
   for (let i = 0; i < 8; i++) {
     // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
     reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
   }
   await turn();
   expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);

@@ -43,13 +43,29 @@ const waitFor = (poll: SharedPoll<Snapshot>, id: string, options: Partial<WaitOp
     ...options,
   });
 
+/** Runs jest's fake clock until `promise` settles: the poll's timers fire in order, however busy the machine. */
+async function settled<T>(promise: Promise<T>): Promise<T> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  while (!done) await jest.advanceTimersByTimeAsync(1);
+  return promise;
+}
+
 describe("SharedPoll: many waits, one read loop", () => {
+  // The poll's schedule, its deadlines and these reads' 2 ms run on jest's fake clock: a loaded machine
+  // that fired a 3 ms abort after the third read, or an 8 ms deadline before the first, cannot reorder them.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask"] }));
+  afterEach(() => jest.useRealTimers());
+
   test("one read answers every wait registered before it: N waits cost the reads of one", async () => {
     const { fetch, reads } = source((_id, read) => (read >= 4 ? "running" : "provisioning"));
     const poll = new SharedPoll(fetch, () => 5);
     const waits = Array.from({ length: 20 }, (_, i) => waitFor(poll, `v${i}`));
-    const settled = await Promise.all(waits);
-    expect(settled.every((v) => v.status === "running" && v.read === 4)).toBe(true);
+    const answers = await settled(Promise.all(waits));
+    expect(answers.every((v) => v.status === "running" && v.read === 4)).toBe(true);
     expect(reads).toHaveLength(4);
   });
 
@@ -57,7 +73,7 @@ describe("SharedPoll: many waits, one read loop", () => {
     const readyAt: Record<string, number> = { a: 2, b: 5, c: 3 };
     const { fetch, reads } = source((id, read) => (read >= readyAt[id] ? "running" : "provisioning"));
     const poll = new SharedPoll(fetch, () => 5);
-    const [a, b, c] = await Promise.all(["a", "b", "c"].map((id) => waitFor(poll, id)));
+    const [a, b, c] = await settled(Promise.all(["a", "b", "c"].map((id) => waitFor(poll, id))));
     expect([a.read, b.read, c.read]).toEqual([2, 5, 3]);
     expect(reads).toHaveLength(5);
   });
@@ -66,9 +82,9 @@ describe("SharedPoll: many waits, one read loop", () => {
     const { fetch, reads } = source(() => "running");
     const poll = new SharedPoll(fetch, () => 5);
     const first = waitFor(poll, "a");
-    await new Promise((r) => setImmediate(r)); // the first read is now in flight
+    await jest.advanceTimersByTimeAsync(1); // the first read is now in flight (it takes 2 ms)
     const second = waitFor(poll, "b");
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await settled(Promise.all([first, second]));
     expect(a.read).toBe(1);
     expect(b.read).toBe(2); // read 1 began before the second wait: it may not answer it
     expect(reads).toHaveLength(2);
@@ -77,7 +93,7 @@ describe("SharedPoll: many waits, one read loop", () => {
   test("what the caller already knows stands for the first read", async () => {
     const { fetch, reads } = source(() => "running");
     const poll = new SharedPoll(fetch, () => 5);
-    const known = await waitFor(poll, "a", { initial: { read: 0, status: "running" } });
+    const known = await settled(waitFor(poll, "a", { initial: { read: 0, status: "running" } }));
     expect(known.read).toBe(0);
     expect(reads).toHaveLength(0);
   });
@@ -89,8 +105,8 @@ describe("SharedPoll: many waits, one read loop", () => {
     const cancelled = waitFor(poll, "a", { signal: controller.signal });
     const others = [waitFor(poll, "b"), waitFor(poll, "c")];
     setTimeout(() => controller.abort(), 3);
-    await expect(cancelled).rejects.toBeInstanceOf(WaitCancelled);
-    for (const other of await Promise.all(others)) expect(other).toMatchObject({ status: "running", read: 3 });
+    await expect(settled(cancelled)).rejects.toBeInstanceOf(WaitCancelled);
+    for (const other of await settled(Promise.all(others))) expect(other).toMatchObject({ status: "running", read: 3 });
   });
 
   test("a wait gives up at its deadline with WaitTimeout; the others go on", async () => {
@@ -99,15 +115,15 @@ describe("SharedPoll: many waits, one read loop", () => {
     const seen: string[] = [];
     const short = waitFor(poll, "a", { timeoutMs: 8, seen: (v) => seen.push(v.status) });
     const long = waitFor(poll, "b");
-    await expect(short).rejects.toBeInstanceOf(WaitTimeout);
+    await expect(settled(short)).rejects.toBeInstanceOf(WaitTimeout);
     expect(seen[0]).toBe("provisioning");
-    await expect(long).resolves.toMatchObject({ status: "running" });
+    await expect(settled(long)).resolves.toMatchObject({ status: "running" });
   });
 
   test("progress is reported on each read that finds it not done", async () => {
     const { fetch } = source((_id, read) => (read >= 3 ? "running" : "provisioning"));
     const progress: string[] = [];
-    await waitFor(new SharedPoll(fetch, () => 5), "a", { progress: (m) => progress.push(m) });
+    await settled(waitFor(new SharedPoll(fetch, () => 5), "a", { progress: (m) => progress.push(m) }));
     expect(progress).toEqual(["waiting for volume a to be running (0s)", "waiting for volume a to be running (0s)"]);
   });
 
@@ -115,6 +131,6 @@ describe("SharedPoll: many waits, one read loop", () => {
     const poll = new SharedPoll(async () => {
       throw new Error("503");
     }, () => 5);
-    await expect(waitFor(poll as any, "a")).rejects.toThrow("503");
+    await expect(settled(waitFor(poll as any, "a"))).rejects.toThrow("503");
   });
 });

@@ -5,6 +5,7 @@
 import { ALICE } from "../../simulator/src";
 import { DIFF_NONE, DIFF_SOME, Engine, UNKNOWN, isSecret, plain, urn, type ResourceState } from "./engine";
 import { CONTAINER, LINK, POSTGRES, PROJECT, VOLUME, useFixture } from "./fixture";
+import { until } from "./until";
 
 const fixture = useFixture({ volumeProvisioningMs: 0 });
 const engine = () => new Engine(fixture.plugin);
@@ -219,23 +220,33 @@ describe("ServiceLink to an app that already runs", () => {
 });
 
 describe("databases are awaited until running", () => {
+  afterEach(() => fixture.sim.control.setSwitches({ serviceStartMs: 0 }));
+
   test("the create returns running, with progress, and the whole service record", async () => {
-    fixture.sim.control.setSwitches({ serviceStartMs: 300 });
+    // The database starts only once the plugin has said it waits (however slow the machine, its
+    // first poll finds it provisioning), and then at once.
+    fixture.sim.control.setSwitches({ serviceStartMs: 10 * 60_000 });
     const name = unique("db");
     const before = fixture.plugin.engine.messages.length;
-    const state = await database(name);
+    const progress = () => fixture.plugin.engine.messages.slice(before).filter((m) => m.urn === urn(POSTGRES, name));
+    const creating = database(name);
+    await until(() => progress().length > 0, "the database's progress");
+    const { id } = fixture.sim.control.snapshot().services.find((s) => s.name === name)!;
+    fixture.sim.control.mutate("services", id, { ready_at: Date.now() });
+    const state = await creating;
     expect(state.outputs).toMatchObject({ status: "running", runtime: "postgres-16", createdAt: expect.any(String), updatedAt: expect.any(String) });
-    const progress = fixture.plugin.engine.messages.slice(before).filter((m) => m.urn === urn(POSTGRES, name));
-    expect(progress.map((m) => m.message).join("\n")).toMatch(/waiting for PostgreSQL database .* to be running/);
+    expect(progress().map((m) => m.message).join("\n")).toMatch(/waiting for PostgreSQL database .* to be running/);
   });
 
   test("a wait past customTimeouts is a partial failure that records the database; the next up waits again", async () => {
-    fixture.sim.control.setSwitches({ serviceStartMs: 2500 });
+    fixture.sim.control.setSwitches({ serviceStartMs: 10 * 60_000 });
     const name = unique("db");
     const { state, error } = await engine().create(POSTGRES, name, { name }, { timeouts: { create: 1 } });
     expect(error?.details).toMatch(/is not running yet: .*recorded in state/);
     expect(state).toMatchObject({ id: expect.any(String), outputs: { status: "provisioning" }, initErrors: [expect.any(String)] });
     expect(state.id).not.toBe("");
+    // It starts a moment after the next up begins: that up waits for it.
+    fixture.sim.control.mutate("services", state.id, { ready_at: Date.now() + 300 });
     const retry = await engine().up(POSTGRES, name, { name }, state);
     expect(retry.error?.details).toBeUndefined();
     expect(retry.state.outputs.status).toBe("running");

@@ -77,9 +77,9 @@ describe("adoption never takes what is not ours", () => {
 describe("answers the provider does not take", () => {
   test.each([true, false])("a 200 MB list (Content-Length said: %s) fails naming the endpoint; the plugin lives on, and other calls are not slowed", async (withLength) => {
     fixture.sim.control.injectFault({ kind: "huge_body", bytes: 200 * 1024 * 1024, withLength, method: "GET", path: "/containers$" });
-    const started = Date.now();
+    // That it stopped at 64 MiB, not after 200 MB, is what the message says (without a Content-Length
+    // it can only know by counting as it reads); no wall-clock bound, which a loaded machine breaks.
     const failure = (await fixture.plugin.invoke("hosting:index:getContainers", {}).catch((e) => e)) as GrpcFailure;
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(failure.details).toMatch(new RegExp(`^GET /v1/projects/${PROJECT}/containers: the API's answer \\(HTTP 200\\) is larger than the 64 MiB the provider reads; it stopped reading`));
     expect((await fixture.plugin.invoke("hosting:index:getRegistries", {})).failures).toEqual([]);
   }, 30_000);

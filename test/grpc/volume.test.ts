@@ -1,6 +1,7 @@
 import { ALICE } from "../../simulator/src";
 import { Engine, Plugin, initFailure, type GrpcFailure } from "./engine";
 import { PROJECT, describeLifecycle, mutate, removeRecord, useFixture } from "./fixture";
+import { pollingAfterWrite, until } from "./until";
 
 const fixture = useFixture({ volumeProvisioningMs: 300 });
 const TYPE = "hosting:index:Volume";
@@ -20,10 +21,14 @@ describe("Volume behaviour", () => {
   afterEach(() => fixture.sim.control.setSwitches({ volumesEnabled: true, volumeProvisioningMs: 300 }));
 
   test("create waits until running and reports progress on the resource's URN", async () => {
-    fixture.sim.control.setSwitches({ volumeProvisioningMs: 1500 });
+    // Ready only once the plugin has said it waits (however slow the machine, it has polled it provisioning).
+    fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
     const before = fixture.plugin.engine.messages.length;
     const { inputs } = await fixture.plugin.check(TYPE, "slow", { name: "slow", sizeGb: 5 });
-    const created = await fixture.plugin.create(TYPE, "slow", inputs);
+    const creating = fixture.plugin.create(TYPE, "slow", inputs);
+    await until(() => fixture.plugin.engine.messages.length > before, "the volume's progress");
+    fixture.sim.control.setVolumeReady(fixture.sim.control.snapshot().volumes.find((v) => v.name === "slow")!.id);
+    const created = await creating;
     expect(created.properties.status).toBe("running");
     const progress = fixture.plugin.engine.messages.slice(before);
     expect(progress.length).toBeGreaterThan(0);
@@ -52,12 +57,12 @@ describe("Volume behaviour", () => {
       await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
       fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
       const { inputs } = await plugin.check(TYPE, "cancelled", { name: "cancelled", sizeGb: 5 });
+      const mark = fixture.mark();
       const creating = plugin.create(TYPE, "cancelled", inputs).catch((e) => e as GrpcFailure);
-      await new Promise((r) => setTimeout(r, 500));
-      const cancelledAt = Date.now();
+      await until(() => pollingAfterWrite(fixture.requestsSince(mark), /\/volumes$/), "the volume's wait");
       await plugin.cancel();
+      // The volume never provisions: the create answers only because Cancel ended its wait.
       const err = await creating;
-      expect(Date.now() - cancelledAt).toBeLessThan(1000);
       expect(initFailure(err as GrpcFailure)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
 
       // An operation that starts after Cancel is cancelled too, before it creates anything.

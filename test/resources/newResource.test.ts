@@ -10,6 +10,8 @@ import { promisify } from "node:util";
 
 const ROOT = resolve(__dirname, "../..");
 const run = promisify(execFile);
+/** Builds (generators, tsc over a copy) are CPU-bound: minutes on a loaded 2-core machine; this catches a hang. */
+const BUILDS_MS = 600_000;
 
 const DOMAIN = `// hosting:index:Domain — a custom domain routed to an app.
 import { z } from "zod";
@@ -91,7 +93,7 @@ beforeAll(async () => {
   await run("node", ["scripts/run-ts.mjs", "scripts/gen-schema.ts", "schema.json"], { cwd: copy });
   const probe = await run("node", ["scripts/run-ts.mjs", "test/resources/newResource.probe.ts", "schema.json"], { cwd: copy });
   report = JSON.parse(probe.stdout);
-}, 120_000);
+}, BUILDS_MS);
 
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
@@ -109,7 +111,7 @@ test("the copy differs from the repository by the new file and its line in the r
 test("the copy typechecks: no list of kinds anywhere needs the new one", async () => {
   const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: copy }).catch((e) => e);
   expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
-}, 120_000);
+}, BUILDS_MS);
 
 test("the schema has the resource, its lookups and its example", () => {
   expect(report.schema).toEqual({ resource: ["containerId", "name", "projectId"], functions: ["hosting:index:getDomain", "hosting:index:getDomains"], example: true });

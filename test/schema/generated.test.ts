@@ -10,6 +10,8 @@ import { schemaWithExamples } from "../scripts/fixtures";
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
 jest.setTimeout(180_000);
+/** Builds (generators, tsc over a copy) are CPU-bound: minutes on a loaded 2-core machine; this catches a hang. */
+const BUILDS_MS = 600_000;
 
 const ROOT = resolve(__dirname, "../..");
 /** What a build or an install leaves in sdk/nodejs; the generator neither writes nor removes it. */
@@ -62,7 +64,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "hosting-generated-"));
   await makeInto(work);
   first = { schema: fileTree(join(work, "schema.json"), "schema.json"), sdk: readTree(join(work, "nodejs")), docs: readTree(join(work, "reference")) };
-}, 120_000);
+}, BUILDS_MS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 test("schema.json is exactly what `make schema` writes", () => {
@@ -117,7 +119,7 @@ test("`make schema sdk docs` is idempotent: a second run changes nothing, and cl
   expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
   expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
   expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
-}, 120_000);
+}, BUILDS_MS);
 
 test("descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes", async () => {
   const dir = join(work, "with-examples");
@@ -131,4 +133,4 @@ test("descriptions with Pulumi's example shortcodes: the SDK's doc comments and 
   const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");
   expect(readme).toContain('## Use\n\n```typescript\nimport * as hosting from "@hosting/pulumi";\n\nconst web = new hosting.Container("web"');
   expect(readFileSync(join(dir, "reference/container.md"), "utf8")).toContain("### A public web app");
-}, 120_000);
+}, BUILDS_MS);

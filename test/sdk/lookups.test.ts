@@ -151,4 +151,4 @@ test("the Lookups example of docs/functions.md is a program that typechecks agai
   const lookups = Object.keys(answers);
   for (const fn of lookups) expect(program).toMatch(new RegExp(`hosting\\s*\\.${fn}(Output)?\\(`));
   expect(await typecheckAgainstSdk({ "index.ts": program })).toBe("");
-}, 60_000);
+});

@@ -8,6 +8,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { SHARED_WITH_PROVIDER, startProvider, type RunningProvider } from "../../provider/src/server/start";
+import { until } from "../grpc/until";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -118,7 +119,7 @@ describe("the second stage (server/start.ts)", () => {
     const third = fakeThirdStage();
     const r = await rig(third.stage);
     const checked = call(r.client, "check", new provproto.CheckRequest());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => r.loads > 0, "the provider's load"); // the Check's arrival started it
     expect(r.loads).toBe(1);
     const stopped = new Promise<void>((resolve) => r.provider.shutdown(resolve));
     r.release();
