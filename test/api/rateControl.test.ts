@@ -1,5 +1,5 @@
 import { RateController, RateCore, type Ticket } from "../../provider/src/api/rateControl";
-import { FakeClock, flush } from "./fakeClock";
+import { FakeClock } from "./fakeClock";
 
 describe("RateCore (pure)", () => {
   test("unpaced before any 429, bounded only by the in-flight window", () => {

@@ -153,7 +153,7 @@ export class Plugin {
       lines.once("line", res);
       this.child.once("exit", (code) => rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)));
     });
-    this.stdout += firstLine + "\n";
+    this.stdout += `${firstLine}\n`;
     this.port = Number(firstLine.trim());
     this.child.stdout!.on("data", (chunk) => (this.stdout += chunk));
     this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${this.port}`, grpc.credentials.createInsecure(), {

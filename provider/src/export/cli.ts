@@ -165,7 +165,7 @@ function summary(plan: ExportPlan, out: string): string {
     );
   }
   if (out !== "-") lines.push(`next: pulumi import --file ${out} --out imported.ts`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The command; returns its exit status. */
