@@ -119,7 +119,7 @@ export interface HostingClientOptions {
 export function segment(value: string, what = "id"): string {
   if (typeof value !== "string" || value === "") throw new InvalidIdError(what, value, "it is empty");
   if (value === "." || value === "..") throw new InvalidIdError(what, value, "it would name another path");
-  if (/[/\\?#%\s\u0000-\u001f]/.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
+  if (/[/\\?#%\s\p{Cc}]/u.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
   return encodeURIComponent(value);
 }
 

@@ -62,11 +62,10 @@ interface Settings {
   tokenFlag: boolean;
 }
 
-/** Flags, then the environment, as the provider reads its configuration; an empty value is none. */
-function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help" {
-  let values;
+/** The command line's flags; one it does not know, or a value missing, is a UsageError. */
+function flagsOf(argv: string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -77,10 +76,15 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help"
         token: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
-    }));
+    }).values;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** Flags, then the environment, as the provider reads its configuration; an empty value is none. */
+function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help" {
+  const values = flagsOf(argv);
   if (values.help) return "help";
   const pick = (flag: string | undefined, variable: string) => (flag || env[variable] || "").trim();
   const baseUrl = pick(values["base-url"], "HOSTING_BASE_URL");
