@@ -84,7 +84,8 @@ async function lifecycles<T>(plugin: Plugin, mark: () => Promise<T>) {
 const GC_ON_SIGNAL =
   "data:text/javascript," +
   encodeURIComponent(
-    'process.on("SIGUSR2", () => { globalThis.gc(); const m = process.memoryUsage(); process.stderr.write(`after-gc ${m.heapUsed} ${m.rss}\\n`); });',
+    'process.on("SIGUSR2", () => { globalThis.gc(); const m = process.memoryUsage(); ' +
+      'process.stderr.write("after-gc " + m.heapUsed + " " + m.rss + "\\n"); });',
   );
 
 /** The live heap and the RSS (MB) of the diagnostic plugin after a full garbage collection. */

@@ -237,7 +237,9 @@ export class Plugin {
     request.setIgnorechangesList(ignoreChanges);
     const response = await this.call<provproto.DiffResponse>("diff", request);
     const detailed: Record<string, number> = {};
-    response.getDetaileddiffMap().forEach((value, key) => (detailed[key] = value.getKind()));
+    response.getDetaileddiffMap().forEach((value, key) => {
+      detailed[key] = value.getKind();
+    });
     return {
       changes: response.getChanges(),
       diffs: response.getDiffsList(),
