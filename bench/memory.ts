@@ -113,7 +113,10 @@ async function residentMemory() {
   }
 }
 
-/** The target: the same plugin started with --expose-gc, which collects garbage at each mark and reports its RSS and live heap. */
+/**
+ * The target: the same plugin started with --expose-gc, which collects garbage at each mark and reports its RSS and
+ * live heap.
+ */
 async function collected() {
   const { plugin, close } = await rig(SWITCHES, { command: process.execPath, args: ["--expose-gc", "--import", GC_ON_SIGNAL, PLUGIN] });
   try {

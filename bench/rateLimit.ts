@@ -22,7 +22,9 @@ export interface UpFigures {
   containers: number;
 }
 
-/** `pulumi up` of `creates` containers (Check + Create each, 16 at a time) against a server allowing LIMIT requests/s. */
+/**
+ * `pulumi up` of `creates` containers (Check + Create each, 16 at a time) against a server allowing LIMIT requests/s.
+ */
 export async function upAtLimit(creates: number, pluginOptions: PluginOptions = {}): Promise<UpFigures> {
   const { sim, plugin, close } = await rig({ rateLimitPerSecond: LIMIT, serviceStartMs: 0 }, pluginOptions);
   try {

@@ -85,7 +85,9 @@ async function loadedStage(entry, outfile, sourcemap, options) {
   return result;
 }
 
-/** The second stage. `entry`: another second stage with the same exports (the benchmarks' floor, bench/floor/start.ts). */
+/**
+ * The second stage. `entry`: another second stage with the same exports (the benchmarks' floor, bench/floor/start.ts).
+ */
 export async function bundleSecondStage(outfile, { sourcemap = false, entry = "provider/src/server/start.ts" } = {}) {
   await loadedStage(entry, outfile, sourcemap, {});
 }

@@ -146,7 +146,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     return value;
   }
 
-  /** The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it refers to is missing. */
+  /**
+   * The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it
+   * refers to is missing.
+   */
   function newInputs(kind: Kind): Props | undefined {
     const example = declarationOf(kind).examples[0];
     const inputs: Props = {};
@@ -262,7 +265,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   async function refresh(r: Recorded) {
     await operation("refresh", r.kind, r.name, async () => {
-      // An unfinished resource (a volume not running yet) reads as a partial failure: the refresh goes on, and records it.
+      // An unfinished resource (a volume not running yet) reads as a partial failure: the refresh goes on,
+      // and records it.
       const read = await readOrInitFailure(plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs));
       if (read.id === "") state.delete(r.name);
       else state.set(r.name, { ...r, outputs: read.properties, inputs: read.inputs });

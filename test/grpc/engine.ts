@@ -121,7 +121,9 @@ export interface PluginOptions {
   command?: string;
 }
 
-/** How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages. */
+/**
+ * How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages.
+ */
 export type Transport = <Res>(method: string, request: unknown) => Promise<Res>;
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -183,7 +185,10 @@ export class Plugin {
     this.engine.stop();
   }
 
-  /** From now on, every call goes through `transport` (goEngine.ts: grpc-go, the engine's own gRPC library) instead of grpc-js. */
+  /**
+   * From now on, every call goes through `transport` (goEngine.ts: grpc-go, the engine's own gRPC library) instead of
+   * grpc-js.
+   */
   useTransport(transport: Transport) {
     this.transport = transport;
     this.client.close(); // so that nothing can still go through grpc-js unnoticed
@@ -432,7 +437,8 @@ export class Engine {
     const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
     if (diff.changes !== DIFF_SOME) return { diff };
     try {
-      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews the create.
+      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews
+      // the create.
       if (diff.replaces.length > 0) {
         const rechecked = await this.plugin.check(type, name, news);
         const planned = await this.plugin.create(type, name, rechecked.inputs, { preview: true });

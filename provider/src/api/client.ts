@@ -103,7 +103,9 @@ export interface HostingClientOptions {
   retryMaxDelayMs?: number;
   /** Default `pulumi-hosting/<version>`. */
   userAgent?: string;
-  /** How many reads the caller has in flight at the peak of a burst of them: shared reads gather them all (loader.ts). */
+  /**
+   * How many reads the caller has in flight at the peak of a burst of them: shared reads gather them all (loader.ts).
+   */
   demand?: Demand;
   /** Debug line per attempt: method, path, status, duration, attempt, request id. No headers. */
   logger?: (line: string) => void;
@@ -302,7 +304,10 @@ export class CollectionApi<R, L> {
     return this.t.request({ ...opts, method, path: `${this.base(projectId)}/${segment(id)}`, body: toWire(body), response: { kind: "json", schema: this.collection.record } });
   }
 
-  /** A 404 means already gone, unless the project itself reads as 404 (then ProjectNotVisibleError: nothing may leave the stack). */
+  /**
+   * A 404 means already gone, unless the project itself reads as 404 (then ProjectNotVisibleError: nothing may leave
+   * the stack).
+   */
   async delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
     try {
       await this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });

@@ -140,7 +140,10 @@ async function readWorld(client: HostingClient, projectId: string, write: (text:
   return { projectId, found, strays };
 }
 
-/** `ghcr` and `password` → `ghcrPassword`; `docker-hub` → `dockerHubPassword`: a config key for a secret the API never returns. */
+/**
+ * `ghcr` and `password` → `ghcrPassword`; `docker-hub` → `dockerHubPassword`: a config key for a secret the API never
+ * returns.
+ */
 export const secretConfigKey = (name: string, property: string) =>
   `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${property[0].toUpperCase()}${property.slice(1)}`;
 

@@ -182,7 +182,10 @@ async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs
   }
 }
 
-/** The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded in state. */
+/**
+ * The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded
+ * in state.
+ */
 async function restartedWith(ctx: Context, inputs: VolumeAttachment, outputs: Partial<VolumeAttachment>): Promise<Partial<VolumeAttachment>> {
   await awaitRestart(ctx, {
     project: inputs.projectId!,
