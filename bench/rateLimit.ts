@@ -104,8 +104,8 @@ export async function rateLimit(): Promise<Row> {
     notes: [
       `Through the plugin a Container create is ${perCreate.toFixed(1)} requests (the POST, then the GET that sees the app ` +
         `leave \`provisioning\`), so ${CREATES} creates need ${accepted} accepted requests: at ${LIMIT} req/s that takes at least ` +
-        `${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one request per create). ` +
-        `Measured: ${times(wallMs / floorMs)} that floor.`,
+        `${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one ` +
+        `request per create). Measured: ${times(wallMs / floorMs)} that floor.`,
     ],
   };
 }

@@ -163,8 +163,9 @@ function summary(plan: ExportPlan, out: string): string {
   for (const [what, secrets] of groupBy(plan.secretsToSet, (s) => `${s.typeName} ${s.property}`)) {
     const [typeName, property] = what.split(" ");
     lines.push(
-      `The API never returns a ${typeName}'s ${property}, so none is imported for ${secrets.map((s) => s.name).join(", ")}. After importing, set each one ` +
-        `(until you do, the next update of that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
+      `The API never returns a ${typeName}'s ${property}, so none is imported for ` +
+        `${secrets.map((s) => s.name).join(", ")}. After importing, set each one (until you do, the next update of ` +
+        `that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
       ...secrets.map((s) => {
         const key = secretConfigKey(s.name, property);
         return `  ${s.name}: pulumi config set --secret ${key}   then in the program: ${property}: config.requireSecret("${key}")`;

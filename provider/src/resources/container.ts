@@ -97,9 +97,10 @@ export interface Container {
 
 /** Why `links` only grows, and the ways out. */
 const LINKS_STAY =
-  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the program says. " +
-  "Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, replace the app " +
-  "(`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its links.";
+  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the " +
+  "program says. Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, " +
+  "replace the app (`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its " +
+  "links.";
 
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
@@ -300,8 +301,9 @@ async function replicaRefusal(ctx: Context, id: string, news: Container, olds: P
   if (held.length === 0) return undefined;
   const volumesHeld = held.map((a) => `volume ${a.volume.name} at ${a.mountPath}`).join(", ");
   return (
-    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ReadWriteOnce volume runs one ` +
-    `replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
+    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ` +
+    `ReadWriteOnce volume runs one replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. ` +
+    `Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
   );
 }
 
