@@ -11,7 +11,9 @@ import { now, pool, processFigures } from "./lib";
 export interface EngineSide {
   /** "grpc-go", or "grpc-js (no Go here: …)". */
   name: string;
-  /** Every request of `method` (as grpc-js names it: `read`), `parallelism` at a time: the wall time, and the replies. */
+  /**
+   * Every request of `method` (as grpc-js names it: `read`), `parallelism` at a time: the wall time, and the replies.
+   */
   sendAll<T>(method: string, requests: Message[], parallelism: number): Promise<{ wallMs: number; replies: T[] }>;
   /** The engine side's CPU so far, in milliseconds. */
   cpuMs(): number;

@@ -193,7 +193,7 @@ export const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? "
 /** Writes a run's figures to bench/<name> (with the date and the machine), and says so. */
 export function writeFigures(name: string, figures: Record<string, unknown>): void {
   const file = resolve(__dirname, "../../bench", name);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...figures }, null, 2) + "\n");
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...figures }, null, 2)}\n`);
   process.stdout.write(`wrote ${file}\n`);
 }
 

@@ -84,7 +84,8 @@ async function lifecycles<T>(plugin: Plugin, mark: () => Promise<T>) {
 const GC_ON_SIGNAL =
   "data:text/javascript," +
   encodeURIComponent(
-    'process.on("SIGUSR2", () => { globalThis.gc(); const m = process.memoryUsage(); process.stderr.write(`after-gc ${m.heapUsed} ${m.rss}\\n`); });',
+    'process.on("SIGUSR2", () => { globalThis.gc(); const m = process.memoryUsage(); ' +
+      'process.stderr.write("after-gc " + m.heapUsed + " " + m.rss + "\\n"); });',
   );
 
 /** The live heap and the RSS (MB) of the diagnostic plugin after a full garbage collection. */
@@ -112,7 +113,10 @@ async function residentMemory() {
   }
 }
 
-/** The target: the same plugin started with --expose-gc, which collects garbage at each mark and reports its RSS and live heap. */
+/**
+ * The target: the same plugin started with --expose-gc, which collects garbage at each mark and reports its RSS and
+ * live heap.
+ */
 async function collected() {
   const { plugin, close } = await rig(SWITCHES, { command: process.execPath, args: ["--expose-gc", "--import", GC_ON_SIGNAL, PLUGIN] });
   try {
@@ -140,9 +144,10 @@ export async function memory(): Promise<Row> {
     name: `Memory, a leak test (plugin RSS from ${thousands(FIRST)} to ${thousands(LAST)} lifecycle operations, after a full GC at every ${thousands(MARK_EVERY)})`,
     baseline: `configured, idle, after a full GC: ${mb(gc.configured.rssMb)}`,
     measured:
-      `growth along the trend of the ${gc.marks.length} marks: ${signed(growth)} (readings: ${thousands(FIRST)} ops ${mb(first.rssMb)}, ` +
-      `${thousands(LAST)} ops ${mb(last.rssMb)}); live heap ${mb(first.heapMb)} → ${mb(last.heapMb)} (trend ${signed(heapGrowth)}); ` +
-      `information, RSS as it is with no GC: ${mb(rawFirst)} → ${mb(rawLast)} (${signed(rawLast - rawFirst)}), peak ${mb(peak)}`,
+      `growth along the trend of the ${gc.marks.length} marks: ${signed(growth)} (readings: ${thousands(FIRST)} ops ` +
+      `${mb(first.rssMb)}, ${thousands(LAST)} ops ${mb(last.rssMb)}); live heap ${mb(first.heapMb)} → ` +
+      `${mb(last.heapMb)} (trend ${signed(heapGrowth)}); information, RSS as it is with no GC: ${mb(rawFirst)} → ` +
+      `${mb(rawLast)} (${signed(rawLast - rawFirst)}), peak ${mb(peak)}`,
     ratio: `${(last.rssMb / gc.configured.rssMb).toFixed(2)}× idle`,
     target: `growth ≤ ${MAX_GROWTH_MB} MB from ${thousands(FIRST)} to ${thousands(LAST)} (the absolute RSS: information)`,
     met: growth <= MAX_GROWTH_MB,
@@ -152,12 +157,13 @@ export async function memory(): Promise<Row> {
       seconds: (Date.now() - started) / 1000,
     },
     notes: [
-      `A leak is what a full garbage collection cannot give back: the figures are read after one, from the same plugin started ` +
-        `with --expose-gc and a hook that collects on SIGUSR2 (the plugin as built has no way to). Read as it is, RSS also holds ` +
-        `the heap V8 has grown and not yet given back, which moves by tens of MB between readings. Even after a full GC, RSS ` +
-        `moves by about ±5 MB from one reading to the next while the live heap stays flat (the C allocator keeps and returns ` +
-        `pages at its own pace), so the growth is read from the median slope between every pair of the ${gc.marks.length} marks, where a ` +
-        `leak shows as a slope and one unlucky reading does not.`,
+      `A leak is what a full garbage collection cannot give back: the figures are read after one, from the same ` +
+        `plugin started with --expose-gc and a hook that collects on SIGUSR2 (the plugin as built has no way to). ` +
+        `Read as it is, RSS also holds the heap V8 has grown and not yet given back, which moves by tens of MB ` +
+        `between readings. Even after a full GC, RSS moves by about ±5 MB from one reading to the next while the ` +
+        `live heap stays flat (the C allocator keeps and returns pages at its own pace), so the growth is read from ` +
+        `the median slope between every pair of the ${gc.marks.length} marks, where a leak shows as a slope and one ` +
+        `unlucky reading does not.`,
     ],
   };
 }

@@ -22,7 +22,9 @@ export interface UpFigures {
   containers: number;
 }
 
-/** `pulumi up` of `creates` containers (Check + Create each, 16 at a time) against a server allowing LIMIT requests/s. */
+/**
+ * `pulumi up` of `creates` containers (Check + Create each, 16 at a time) against a server allowing LIMIT requests/s.
+ */
 export async function upAtLimit(creates: number, pluginOptions: PluginOptions = {}): Promise<UpFigures> {
   const { sim, plugin, close } = await rig({ rateLimitPerSecond: LIMIT, serviceStartMs: 0 }, pluginOptions);
   try {
@@ -102,8 +104,8 @@ export async function rateLimit(): Promise<Row> {
     notes: [
       `Through the plugin a Container create is ${perCreate.toFixed(1)} requests (the POST, then the GET that sees the app ` +
         `leave \`provisioning\`), so ${CREATES} creates need ${accepted} accepted requests: at ${LIMIT} req/s that takes at least ` +
-        `${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one request per create). ` +
-        `Measured: ${times(wallMs / floorMs)} that floor.`,
+        `${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one ` +
+        `request per create). Measured: ${times(wallMs / floorMs)} that floor.`,
     ],
   };
 }

@@ -21,8 +21,8 @@ const meetsTargets = (f: UpFigures) => f.failures.length === 0 && f.containers =
 const politeEnough = (f: UpFigures) => f.share <= MAX_429_SHARE;
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const say = (f: UpFigures) =>
-  `${ms(f.wallMs)} (${times(f.wallMs / idealMs(f))} ideal), ${thousands(f.requests)} requests, ${f.limited} answered 429 (${percent(f.share)}), ` +
-  `${f.failures.length} failures, ${thousands(f.containers)} containers`;
+  `${ms(f.wallMs)} (${times(f.wallMs / idealMs(f))} ideal), ${thousands(f.requests)} requests, ${f.limited} ` +
+  `answered 429 (${percent(f.share)}), ${f.failures.length} failures, ${thousands(f.containers)} containers`;
 const ideal = (f: UpFigures) => `ideal: ${thousands(f.accepted)} requests needed ÷ ${LIMIT}/s = ${ms(idealMs(f))}`;
 
 export async function scaleUp(): Promise<Row[]> {
@@ -42,8 +42,8 @@ export async function scaleUp(): Promise<Row[]> {
       figures: { creates: CREATES, limit: LIMIT, ...adaptive, idealMs: idealMs(adaptive), oneRequestPerCreateMs: (CREATES / LIMIT) * 1000 },
       notes: [
         `A Container create is the POST and a share of the list reads that see the app leave \`provisioning\` ` +
-          `(${(adaptive.accepted / CREATES).toFixed(2)} accepted requests per create here); at one request per create the ideal would be ` +
-          `${ms((CREATES / LIMIT) * 1000)}.`,
+          `(${(adaptive.accepted / CREATES).toFixed(2)} accepted requests per create here); at one request per ` +
+          `create the ideal would be ${ms((CREATES / LIMIT) * 1000)}.`,
       ],
     },
     {

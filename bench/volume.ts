@@ -128,10 +128,10 @@ function singleRow(singles: Waits[]): Row {
     figures: { cases, latencyMet, computed: { ours, render } },
     notes: [
       `latency target ${latencyMet ? "met" : "MISSED"} in every case.`,
-      "The former target of ≤ 15 GETs at 60 s is retired (its figure stays as information): noticing readiness within 10% " +
-        "of an unknown provisioning time means each poll comes at most 1.1× the previous poll's time (and every 250 ms before " +
-        "2.5 s), at least ~43 GETs by 60 s. nextPollDelayMs: max(250 ms, 10% of elapsed), capped at 15 s; Render's schedule " +
-        "makes ~10 GETs but notices a 1 s volume ~2 s late.",
+      "The former target of ≤ 15 GETs at 60 s is retired (its figure stays as information): noticing readiness " +
+        "within 10% of an unknown provisioning time means each poll comes at most 1.1× the previous poll's time " +
+        "(and every 250 ms before 2.5 s), at least ~43 GETs by 60 s. nextPollDelayMs: max(250 ms, 10% of elapsed), " +
+        "capped at 15 s; Render's schedule makes ~10 GETs but notices a 1 s volume ~2 s late.",
     ],
   };
 }
@@ -152,9 +152,9 @@ function togetherRow(together: Waits, alone: Waits): Row {
     met: ratio <= 1.2 && inTime === TOGETHER,
     figures: { together, alone, ratio },
     notes: [
-      `The ${TOGETHER} Creates are sent at once (an engine parallelism of at least ${TOGETHER}: the default 4 × CPUs is 16 on a 4-CPU ` +
-        `box, where the last 4 would start only when the first finish). Their waits share one poll loop (SharedPoll): each list GET ` +
-        `answers every wait that began before it.`,
+      `The ${TOGETHER} Creates are sent at once (an engine parallelism of at least ${TOGETHER}: the default 4 × ` +
+        `CPUs is 16 on a 4-CPU box, where the last 4 would start only when the first finish). Their waits share one ` +
+        `poll loop (SharedPoll): each list GET answers every wait that began before it.`,
     ],
   };
 }

@@ -1,7 +1,8 @@
 // `make build`: the plugin for development, a Node.js script in bin/ that needs Node.js >= 20.18.1
 // (`make package` makes the single executable users install; see scripts/package.mjs), the
 // simulator CLI (dist/simulator.js) and the command that writes a `pulumi import --file` file for
-// an existing project (dist/hosting-export.js), each one file. The plugin is six files, kept side by side (`make install` copies them all):
+// an existing project (dist/hosting-export.js), each one file. The plugin is six files, kept side by
+// side (`make install` copies them all):
 //   bin/pulumi-resource-hosting                the executable: listens, prints the port (built-ins only)
 //   bin/pulumi-resource-hosting.server.js      gRPC and the Pulumi stubs; loaded after the port line
 //   bin/pulumi-resource-hosting.provider.js    the provider and the API client; loaded after the first answer

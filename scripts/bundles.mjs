@@ -8,6 +8,7 @@
 //   undici        the HTTP client library, loaded on the first API request (provider/src/api/http.ts)
 // and `command`, a Node.js script of one file (the simulator, hosting-export, a benchmark's plugin).
 import { build } from "esbuild";
+import { isAscii } from "node:buffer";
 import { chmodSync, readFileSync } from "node:fs";
 
 // The stages' file names, as provider/src/startup.ts names them (SERVER, PROVIDER).
@@ -80,11 +81,13 @@ async function loadedStage(entry, outfile, sourcemap, options) {
     // reads the file as latin1, which is quicker than decoding UTF-8.
     charset: "ascii",
   });
-  if (/[^\x00-\x7f]/.test(readFileSync(outfile, "latin1"))) throw new Error(`${outfile} is not ASCII`);
+  if (!isAscii(readFileSync(outfile))) throw new Error(`${outfile} is not ASCII`);
   return result;
 }
 
-/** The second stage. `entry`: another second stage with the same exports (the benchmarks' floor, bench/floor/start.ts). */
+/**
+ * The second stage. `entry`: another second stage with the same exports (the benchmarks' floor, bench/floor/start.ts).
+ */
 export async function bundleSecondStage(outfile, { sourcemap = false, entry = "provider/src/server/start.ts" } = {}) {
   await loadedStage(entry, outfile, sourcemap, {});
 }

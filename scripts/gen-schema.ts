@@ -52,4 +52,4 @@ const schema = buildPackageSchema(hostingPackage, {
   // The one range of @pulumi/pulumi in the repository: the provider's, the SDK's and the examples'.
   pulumiNodejsRange: pkg.dependencies["@pulumi/pulumi"],
 });
-writeFileSync(resolve(process.argv[2] ?? "schema.json"), JSON.stringify(schema, null, 2) + "\n");
+writeFileSync(resolve(process.argv[2] ?? "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);

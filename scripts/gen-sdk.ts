@@ -68,7 +68,7 @@ const typeName = (token: string) => title(nameOf(token));
 function doc(text: string | undefined, indent: string): string {
   if (!text) return "";
   const lines = stripShortcodes(text).replace(/\*\//g, "*&#47;").split("\n");
-  return [`${indent}/**`, ...lines.map((line) => `${indent} *${line ? " " + line : ""}`), `${indent} */`, ""].join("\n");
+  return [`${indent}/**`, ...lines.map((line) => `${indent} *${line ? ` ${line}` : ""}`), `${indent} */`, ""].join("\n");
 }
 
 const refToken = (ref: string) => {
@@ -247,7 +247,7 @@ function packageJson(pkg: PackageSpec): string {
     // The language host reads this to know which plugin (and version) the program needs, and where to get it.
     pulumi: { resource: true, name: pkg.name, version: pkg.version, server: pkg.pluginDownloadURL },
   };
-  return JSON.stringify(json, null, 4) + "\n";
+  return `${JSON.stringify(json, null, 4)}\n`;
 }
 
 /** gen.go's genTypeScriptProjectFile, as it writes it (comments included: tsc reads them). */

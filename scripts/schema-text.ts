@@ -37,7 +37,10 @@ export function stripShortcodes(text: string): string {
 export interface DescriptionParts {
   /** What the resource or function is: the text before its examples and its import section. */
   summary: string;
-  /** The examples' markdown (each `### <title>` and its code), without the shortcodes and the `## Example Usage` heading. */
+  /**
+   * The examples' markdown (each `### <title>` and its code), without the shortcodes and the `## Example Usage`
+   * heading.
+   */
   examples?: string;
   /** The `## Import` section's markdown, without its heading. */
   importSection?: string;
@@ -87,5 +90,8 @@ export function exampleCode(examples: string | undefined): string[] {
 /** `hosting:index:ServiceLink` -> `ServiceLink`. */
 export const nameOfToken = (token: string) => token.split(":")[2];
 
-/** The reference page of a resource or function, relative to docs/reference/: `servicelink.md`, as Pulumi's registry names them. */
+/**
+ * The reference page of a resource or function, relative to docs/reference/: `servicelink.md`, as Pulumi's registry
+ * names them.
+ */
 export const referencePage = (token: string) => `${nameOfToken(token).toLowerCase()}.md`;

@@ -29,7 +29,7 @@ async function main() {
   process.stdout.write(`soak: seed ${seed}, ${ops} operations (repeat with --seed ${seed})\n`);
   const report = await runSoak({ ops, seed, faultRate: rate, verbose: values.verbose, log: (line) => process.stdout.write(`${line}\n`) });
   process.stdout.write(`${describeReport(report)}\n`);
-  if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2) + "\n");
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
   const clean =
     report.orphans.length === 0 &&
     report.ghosts.length === 0 &&

@@ -154,7 +154,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     return value;
   }
 
-  /** The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it refers to is missing. */
+  /**
+   * The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it
+   * refers to is missing.
+   */
   function newInputs(kind: Kind): Props | undefined {
     const example = declarationOf(kind).examples[0];
     const inputs: Props = {};
@@ -210,7 +213,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (options.verbose) {
       log(
         `#${record.n} ${op} ${kind} ${name}: ${record.ok ? "ok" : record.partial ? "partial failure" : "failed"}` +
-          `${record.faults.length ? ` [faults: ${record.faults.join(", ")}]` : ""}${record.error ? ` — ${record.error}` : ""}`,
+          `${record.faults.length ? ` [faults: ${record.faults.join(", ")}]` : ""}` +
+          `${record.error ? ` — ${record.error}` : ""}`,
       );
     }
     return record;
@@ -270,7 +274,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   async function refresh(r: Recorded) {
     await operation("refresh", r.kind, r.name, async () => {
-      // An unfinished resource (a volume not running yet) reads as a partial failure: the refresh goes on, and records it.
+      // An unfinished resource (a volume not running yet) reads as a partial failure: the refresh goes on,
+      // and records it.
       const read = await readOrInitFailure(plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs));
       if (read.id === "") state.delete(r.name);
       else state.set(r.name, { ...r, outputs: read.properties, inputs: read.inputs });
@@ -405,13 +410,16 @@ export function describeReport(r: SoakReport): string {
     `operations: ${ops}`,
     `by type: ${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")}`,
     `requests: ${r.requests}; faults injected: ${r.faults.injected} (${names})`,
-    `faults recovered (the operation still succeeded): ${r.faults.recovered}; surfaced as a failed operation: ${r.faults.surfaced}`,
+    `faults recovered (the operation still succeeded): ${r.faults.recovered}; ` +
+      `surfaced as a failed operation: ${r.faults.surfaced}`,
     `failed operations: ${r.failures.total}, ${r.failures.namingCode} naming the API code` +
       `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
       `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
     `state: ${r.recorded} resources recorded; the server holds ${r.onServer}` +
-      `${r.forgotten ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)` : ""}`,
-    `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
+      (r.forgotten ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)` : ""),
+    `${r.orphans.length} orphans, ${r.ghosts.length} ghosts` +
+      `${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ` +
+      `${r.duplicates.length} duplicates`,
     `teardown: ${r.leftAfterTeardown.length} left on the server`,
   ];
   for (const [label, xs] of [

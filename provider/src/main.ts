@@ -27,7 +27,9 @@ import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
 import { PROVIDER, SERVER, usage, informationRequested, loadStage, nodeTooOld, prefetchStage, serveFailure, startFailureMessage, type LoadedStage, type SecondStage, type ThirdStage } from "./startup";
 
-/** What the engine may pass (provider_plugin.go `buildPluginArguments`), and the build's flag; anything else is refused. */
+/**
+ * What the engine may pass (provider_plugin.go `buildPluginArguments`), and the build's flag; anything else is refused.
+ */
 function cli() {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),

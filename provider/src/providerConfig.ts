@@ -7,7 +7,10 @@ import { between, matches, uuid } from "./framework/validators";
 
 /** Configuration of the hosting provider. */
 export interface HostingProviderConfig {
-  /** Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). */
+  /**
+   * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback
+   * (the simulator).
+   */
   baseUrl: string;
   /** Bearer token for the API (the access token from the portal). Never printed, logged or put in an error. */
   token: string;

@@ -19,7 +19,10 @@ import { engines, homepage, pulumi, version } from "../../package.json";
 export type SecondStage = typeof import("./server/start");
 export type ThirdStage = typeof import("./server/provider");
 
-/** A stage's file beside the executable (the Node.js-script plugin, `make build` → bin/), and its V8 code cache; the asset names inside the single executable are the same. */
+/**
+ * A stage's file beside the executable (the Node.js-script plugin, `make build` → bin/), and its V8 code cache; the
+ * asset names inside the single executable are the same.
+ */
 export interface StageNames {
   file: string;
   cache: string;

@@ -5,12 +5,18 @@ import { UnknownRecordError } from "./core";
 import { checkFault } from "./faults";
 import { matchPath } from "./routes";
 import { checkSwitches } from "./switches";
-import type { Fault, SimKind, SimulatorControl } from "./types";
+import type { SimKind, SimulatorControl } from "./types";
 
 type AdminHandler = (control: SimulatorControl, params: Record<string, string>, body: () => unknown) => Reply;
 
 const json = (value: unknown): Reply => ({ status: 200, json: value });
-const done: Reply = { status: 204 };
+/** A route that only acts: it answers 204. */
+function acting(act: (...args: Parameters<AdminHandler>) => void): AdminHandler {
+  return (...args) => {
+    act(...args);
+    return { status: 204 };
+  };
+}
 
 function field<T>(body: unknown, key: string, type: "boolean"): T {
   const value = (body as Record<string, unknown> | null)?.[key];
@@ -43,36 +49,34 @@ export const ADMIN_ROUTES: Array<{ method: string; pattern: string; handler: Adm
   {
     method: "POST",
     pattern: "/_sim/projects/:id/suspended",
-    handler: (c, p, body) => (c.setProjectSuspended(p.id, field(body(), "suspended", "boolean")), done),
+    handler: acting((c, p, body) => c.setProjectSuspended(p.id, field(body(), "suspended", "boolean"))),
   },
   {
     method: "POST",
     pattern: "/_sim/containers/:id/autoscaling",
-    handler: (c, p, body) => (c.setAutoscaling(p.id, field(body(), "enabled", "boolean")), done),
+    handler: acting((c, p, body) => c.setAutoscaling(p.id, field(body(), "enabled", "boolean"))),
   },
   {
     method: "POST",
     pattern: "/_sim/faults",
-    handler: (c, _p, body) => {
+    handler: acting((c, _p, body) => {
       const value = body();
-      const faults = (Array.isArray(value) ? value : [value]).map(checkFault);
-      faults.forEach((fault: Fault) => c.injectFault(fault));
-      return done;
-    },
+      for (const fault of (Array.isArray(value) ? value : [value]).map(checkFault)) c.injectFault(fault);
+    }),
   },
   { method: "GET", pattern: "/_sim/faults", handler: (c) => json(c.faults()) },
-  { method: "DELETE", pattern: "/_sim/faults", handler: (c) => (c.clearFaults(), done) },
+  { method: "DELETE", pattern: "/_sim/faults", handler: acting((c) => c.clearFaults()) },
   { method: "GET", pattern: "/_sim/requests", handler: (c) => json(c.requests()) },
-  { method: "DELETE", pattern: "/_sim/requests", handler: (c) => (c.clearRequests(), done) },
+  { method: "DELETE", pattern: "/_sim/requests", handler: acting((c) => c.clearRequests()) },
   { method: "GET", pattern: "/_sim/state", handler: (c) => json(c.snapshot()) },
-  { method: "POST", pattern: "/_sim/reset", handler: (c) => (c.reset(), done) },
-  { method: "POST", pattern: "/_sim/volumes/:id/ready", handler: (c, p) => (c.setVolumeReady(p.id), done) },
+  { method: "POST", pattern: "/_sim/reset", handler: acting((c) => c.reset()) },
+  { method: "POST", pattern: "/_sim/volumes/:id/ready", handler: acting((c, p) => c.setVolumeReady(p.id)) },
   {
     method: "PATCH",
     pattern: "/_sim/:kind/:id",
-    handler: (c, p, body) => (c.mutate(kindOf(p), p.id, objectBody(body())), done),
+    handler: acting((c, p, body) => c.mutate(kindOf(p), p.id, objectBody(body()))),
   },
-  { method: "DELETE", pattern: "/_sim/:kind/:id", handler: (c, p) => (c.remove(kindOf(p), p.id), done) },
+  { method: "DELETE", pattern: "/_sim/:kind/:id", handler: acting((c, p) => c.remove(kindOf(p), p.id)) },
 ];
 
 /** The admin API's own body limit (the API's is the switch maxRequestBodyBytes). */

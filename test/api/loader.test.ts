@@ -175,8 +175,14 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
     let lists = 0;
     const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
     const lookups = new FreshLookups(
-      async (id: string) => (gets.push(id), records.find((r) => r.id === id)),
-      async () => (lists++, { length: records.length, withId: (id: string) => records.find((r) => r.id === id) }),
+      async (id: string) => {
+        gets.push(id);
+        return records.find((r) => r.id === id);
+      },
+      async () => {
+        lists++;
+        return { length: records.length, withId: (id: string) => records.find((r) => r.id === id) };
+      },
       prices,
     );
     expect(await answers(lookups.read("a"))).toEqual({ id: "a" });

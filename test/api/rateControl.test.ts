@@ -1,5 +1,5 @@
 import { RateController, RateCore, type Ticket } from "../../provider/src/api/rateControl";
-import { FakeClock, flush } from "./fakeClock";
+import { FakeClock } from "./fakeClock";
 
 describe("RateCore (pure)", () => {
   test("unpaced before any 429, bounded only by the in-flight window", () => {
@@ -122,7 +122,11 @@ describe("RateController with a fake clock", () => {
 
     const refused = await rc.acquire();
     const released: number[] = [];
-    const waiting = Array.from({ length: 5 }, () => rc.acquire().then((k) => (released.push(clock.now()), k)));
+    const waiting = Array.from({ length: 5 }, async () => {
+      const ticket = await rc.acquire();
+      released.push(clock.now());
+      return ticket;
+    });
     // The five above were admitted at once (no pause yet): settle them later.
     const early = await Promise.all(waiting);
     expect(released.every((t) => t === start)).toBe(true);
@@ -133,7 +137,11 @@ describe("RateController with a fake clock", () => {
     expect(rc.core.snapshot().ratePerSecond).toBeCloseTo(5, 5); // observed 10/s * 0.5
 
     const times: number[] = [];
-    const queued = Array.from({ length: 4 }, () => rc.acquire().then((k) => (times.push(clock.now() - start), k)));
+    const queued = Array.from({ length: 4 }, async () => {
+      const ticket = await rc.acquire();
+      times.push(clock.now() - start);
+      return ticket;
+    });
     await clock.advance(1999);
     expect(times).toEqual([]); // all held by the pause
     await clock.advance(1);

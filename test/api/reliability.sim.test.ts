@@ -20,7 +20,6 @@ import { databaseCreation } from "../../provider/src/resources/database";
 import { serviceLinks } from "../../provider/src/resources/links";
 import { registries } from "../../provider/src/resources/registry";
 import { volumes } from "../../provider/src/resources/volume";
-import { AttachmentRecord } from "../../provider/src/resources/volumeAttachment";
 
 const P = ALICE_PROJECT;
 const CONTAINERS = /\/containers$/;

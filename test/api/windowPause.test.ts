@@ -15,8 +15,14 @@ test.each([
   const first = await control.acquire();
   await control.acquire();
   const order: string[] = [];
-  const c = control.acquire().then((t) => (order.push("c"), t));
-  const d = control.acquire().then((t) => (order.push("d"), t));
+  const c = control.acquire().then((t) => {
+    order.push("c");
+    return t;
+  });
+  const d = control.acquire().then((t) => {
+    order.push("d");
+    return t;
+  });
   await flush();
   expect(order).toEqual([]);
   control.settle(first, { kind: "success" });
@@ -44,7 +50,11 @@ describe("WindowPause with a fake clock", () => {
     const start = clock.now();
     const refused = await wp.acquire();
     const times: number[] = [];
-    const queued = Array.from({ length: 4 }, () => wp.acquire().then((t) => (times.push(clock.now() - start), t)));
+    const queued = Array.from({ length: 4 }, async () => {
+      const ticket = await wp.acquire();
+      times.push(clock.now() - start);
+      return ticket;
+    });
     await flush();
     expect(times).toEqual([0, 0]); // the window had room for two more before the 429 came back
     wp.settle(refused, { kind: "rate_limited", waitMs: 1000 });
@@ -95,7 +105,10 @@ describe("HostingClientOptions.rateController: the transport admits every reques
     return {
       settled,
       acquired: () => acquired,
-      acquire: async (): Promise<Ticket> => (acquired++, { epoch: 0, windowLimited: false }),
+      acquire: async (): Promise<Ticket> => {
+        acquired++;
+        return { epoch: 0, windowLimited: false };
+      },
       settle: (_ticket: Ticket, outcome: Outcome) => void settled.push(outcome),
       snapshot: () => ({ acquired }),
     };

@@ -10,6 +10,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 const ROOT = resolve(__dirname, "../..");
 const INSTALL_URL = "https://www.pulumi.com/docs/install/";
@@ -46,7 +47,7 @@ if (!pulumi) {
   "make demo: pulumi up, a preview of a changed image that updates in place, pulumi destroy",
   async () => {
     const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], process.env, 15 * 60_000);
-    const output = `${stdout}${stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
+    const output = stripVTControlCharacters(`${stdout}${stderr}`);
     expect({ code, tail: output.slice(-4000) }).toMatchObject({ code: 0 });
     const section = (title: string) => output.split("==> ").find((s) => s.startsWith(title)) ?? "";
     expect(section("pulumi up")).toMatch(/\+ 5 created/);

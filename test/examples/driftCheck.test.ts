@@ -80,5 +80,6 @@ test("the GitHub Actions workflow is valid YAML, runs nightly and runs the scrip
   const steps = workflow.jobs["drift-check"].steps.map((s: any) => s.run ?? s.uses).join("\n");
   expect(steps).toContain("examples/drift-check/drift-check.sh");
   expect(steps).toContain("make install");
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template literal
   expect(workflow.jobs["drift-check"].env.HOSTING_TOKEN).toBe("${{ secrets.HOSTING_TOKEN }}");
 });

@@ -2,7 +2,7 @@
 // connect, what they export, and that their config values (image, sizeGb) flow into the inputs.
 import { resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { startMockEngine, valueOf, type MockEngine } from "../sdk/mockEngine";
+import { startMockEngine, outputValue, type MockEngine } from "../sdk/mockEngine";
 
 // The programs import "@hosting/pulumi"; here that is the SDK's TypeScript sources.
 jest.mock("@hosting/pulumi", () => jest.requireActual("../../sdk/nodejs/index"), { virtual: true });
@@ -30,7 +30,7 @@ async function runProgram(name: string, config: Record<string, string>, secretKe
     outputs = require(resolve(EXAMPLES, name, "index.ts"));
   });
   const exported: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(outputs)) exported[key] = await valueOf(value);
+  for (const [key, value] of Object.entries(outputs)) exported[key] = await outputValue(value);
   return { engine, exported, urnOf: (resourceName: string) => `urn:pulumi:test::${name}::${engine.registration(resourceName).type}::${resourceName}` };
 }
 

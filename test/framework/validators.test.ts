@@ -4,14 +4,14 @@ import {
 
 describe("imageReference()", () => {
   const image = imageReference();
-  test.each(["registry.example.com/team/app:1.4.2", "localhost:5000/team/app:v1", "ghcr.io/a/b:sha-abc123", "r.io/a/b:1@sha256:" + "a".repeat(64)])(
+  test.each(["registry.example.com/team/app:1.4.2", "localhost:5000/team/app:v1", "ghcr.io/a/b:sha-abc123", `r.io/a/b:1@sha256:${"a".repeat(64)}`])(
     "accepts %s",
     (value) => expect(image(value, "image")).toBeUndefined(),
   );
   test.each([
     ["registry.example.com/team/app", /has no tag/],
     ["registry.example.com/team/app:latest", /mutable tag "latest"/],
-    ["registry.example.com/team/app@sha256:" + "a".repeat(64), /digest but no tag/],
+    [`registry.example.com/team/app@sha256:${"a".repeat(64)}`, /digest but no tag/],
     ["registry.example.com/Team/App:1", /uppercase/],
     ["registry.example.com/team/app: 1", /whitespace/],
     ["team/app:1", /no registry host/],

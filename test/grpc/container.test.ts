@@ -88,7 +88,7 @@ describe("Container behaviour", () => {
     const { inputs } = await fixture.plugin.check(TYPE, "secretive", {
       name: "secretive",
       image: "registry.example.com/team/app:1.0.0",
-      env: { [`4dabf18193072939515e22adb298388d`]: "1b47061264138c4ac30d75fd1eb44270", value: { API_KEY: "k" } },
+      env: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: { API_KEY: "k" } },
     });
     expect(isSecret(inputs.env)).toBe(true);
     const created = await fixture.plugin.create(TYPE, "secretive", inputs);

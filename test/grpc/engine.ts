@@ -121,7 +121,9 @@ export interface PluginOptions {
   command?: string;
 }
 
-/** How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages. */
+/**
+ * How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages.
+ */
 export type Transport = <Res>(method: string, request: unknown) => Promise<Res>;
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
@@ -153,7 +155,7 @@ export class Plugin {
       lines.once("line", res);
       this.child.once("exit", (code) => rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)));
     });
-    this.stdout += firstLine + "\n";
+    this.stdout += `${firstLine}\n`;
     this.port = Number(firstLine.trim());
     this.child.stdout!.on("data", (chunk) => (this.stdout += chunk));
     this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${this.port}`, grpc.credentials.createInsecure(), {
@@ -183,7 +185,10 @@ export class Plugin {
     this.engine.stop();
   }
 
-  /** From now on, every call goes through `transport` (goEngine.ts: grpc-go, the engine's own gRPC library) instead of grpc-js. */
+  /**
+   * From now on, every call goes through `transport` (goEngine.ts: grpc-go, the engine's own gRPC library) instead of
+   * grpc-js.
+   */
   useTransport(transport: Transport) {
     this.transport = transport;
     this.client.close(); // so that nothing can still go through grpc-js unnoticed
@@ -237,7 +242,9 @@ export class Plugin {
     request.setIgnorechangesList(ignoreChanges);
     const response = await this.call<provproto.DiffResponse>("diff", request);
     const detailed: Record<string, number> = {};
-    response.getDetaileddiffMap().forEach((value, key) => (detailed[key] = value.getKind()));
+    response.getDetaileddiffMap().forEach((value, key) => {
+      detailed[key] = value.getKind();
+    });
     return {
       changes: response.getChanges(),
       diffs: response.getDiffsList(),
@@ -430,7 +437,8 @@ export class Engine {
     const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
     if (diff.changes !== DIFF_SOME) return { diff };
     try {
-      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews the create.
+      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews
+      // the create.
       if (diff.replaces.length > 0) {
         const rechecked = await this.plugin.check(type, name, news);
         const planned = await this.plugin.create(type, name, rechecked.inputs, { preview: true });

@@ -4,7 +4,7 @@
 // partial failure is an Update, previews never claim what an update may move, and an import
 // of an unchanged resource diffs as none.
 import { ALICE } from "../../simulator/src";
-import { DIFF_NONE, DIFF_SOME, Engine, Plugin, UNKNOWN, isSecret, plain, secret, type GrpcFailure, type ResourceState } from "./engine";
+import { DIFF_NONE, DIFF_SOME, Engine, Plugin, UNKNOWN, isSecret, plain, secret, type GrpcFailure } from "./engine";
 import { CONTAINER, LINK, POSTGRES, PROJECT, REGISTRY, VOLUME, useFixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 300 });

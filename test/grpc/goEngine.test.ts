@@ -35,12 +35,14 @@ async function withGoEngine(run: (plugin: Plugin, go: GoEngine) => Promise<void>
 withGo("the plugin through grpc-go, the engine's gRPC library", () => {
   test("dialled the moment the port line is out, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", () =>
     withGoEngine(async (plugin, go) => {
-      // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails the plugin.
+      // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails
+      // the plugin.
       const handshake = new provproto.ProviderHandshakeRequest();
       handshake.setEngineAddress(plugin.engine.address);
       handshake.setConfigureWithUrn(true);
       expect(await go.call("handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
-      // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE means alive.
+      // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE
+      // means alive.
       const probe = await go.probe();
       expect(probe.code).not.toBe(grpc.status.UNAVAILABLE);
       expect(probe.code).not.toBe(grpc.status.OK);

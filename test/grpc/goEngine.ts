@@ -90,7 +90,10 @@ function goAnswer(raw: { code?: number; message?: string; response?: string; sta
   };
 }
 
-/** A failed call as grpc-js reports one (code, details, the status details in the trailer's metadata), for the suite's helpers. */
+/**
+ * A failed call as grpc-js reports one (code, details, the status details in the trailer's metadata), for the suite's
+ * helpers.
+ */
 function asGrpcFailure(answer: GoAnswer): GrpcFailure {
   const metadata = new grpc.Metadata();
   if (answer.status) metadata.add("grpc-status-details-bin", answer.status);
@@ -148,7 +151,9 @@ export class GoEngine {
     return goAnswer(await this.exchange({ method: method(name).path, request: base64(request.serializeBinary()) }));
   }
 
-  /** What older engines sent once the connection was ready (testConnection): a call of the method "" with no message. */
+  /**
+   * What older engines sent once the connection was ready (testConnection): a call of the method "" with no message.
+   */
   async probe(): Promise<GoAnswer> {
     return goAnswer(await this.exchange({ method: "", request: "" }));
   }

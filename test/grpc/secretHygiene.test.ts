@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 /** Records an error's text (it is scanned too) and returns it. */
-const failed = (err: GrpcFailure) => (errors.push(err.details), err);
+function failed(err: GrpcFailure): GrpcFailure {
+  errors.push(err.details);
+  return err;
+}
 
 /** Expects `path` of an output map to be wrapped as a secret; records the value for the scan. */
 function expectSecret(where: string, properties: Record<string, any>, path: string[]) {

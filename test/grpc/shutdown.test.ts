@@ -35,12 +35,12 @@ test.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("%s while a create's request
     // The answer carries the id: a success, or a partial failure (the steps after the POST were
     // cancelled) whose ErrorResourceInitFailed detail the engine records.
     const answered = plugin.create("hosting:index:Container", name, inputs).then(
-      (created) => (events.push("answered"), created.id),
-      (err: GrpcFailure) => (events.push("answered"), initFailure(err)?.id ?? `no id: ${err.details}`),
-    );
+      (created) => created.id,
+      (err: GrpcFailure) => initFailure(err)?.id ?? `no id: ${err.details}`,
+    ).finally(() => events.push("answered"));
     await until(() => sim.control.snapshot().services.some((s) => s.name === name));
     plugin.signal(signal);
-    const exiting = plugin.exited().then((code) => (events.push("exited"), code));
+    const exiting = plugin.exited().finally(() => events.push("exited"));
     expect(await answered).toBe(sim.control.snapshot().services.find((s) => s.name === name)!.id);
     expect(await exiting).toBe(0);
     expect(events).toEqual(["answered", "exited"]);

@@ -97,7 +97,7 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
 
   const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
   schema.resources["hosting:index:Volume"].description += " Edited by hand.";
-  const edited = new Map([["schema.json", Buffer.from(JSON.stringify(schema, null, 2) + "\n")]]);
+  const edited = new Map([["schema.json", Buffer.from(`${JSON.stringify(schema, null, 2)}\n`)]]);
   expect(staleness("schema.json", first.schema, edited)).toMatch(/^schema\.json is stale: schema\.json differs from line \d+\. Run `make schema sdk`/);
 
   const docs = new Map(first.docs);

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { hosting } from "./sdk";
-import { startMockEngine, valueOf, type MockEngine } from "./mockEngine";
+import { startMockEngine, outputValue, type MockEngine } from "./mockEngine";
 import { typecheckAgainstSdk } from "./typecheck";
 
 const schema = require("../../schema.json");
@@ -76,7 +76,7 @@ describe("get<Kind>Output", () => {
   test("takes an output (another resource's id) and returns an output of the result", async () => {
     const app = new hosting.Container("app", { name: "app", image: IMAGE });
     const found = hosting.getContainerOutput({ id: app.id });
-    expect(await valueOf(found.image)).toBe(IMAGE);
+    expect(await outputValue(found.image)).toBe(IMAGE);
     expect(lastInvocation()).toMatchObject({ token: "hosting:index:getContainer", args: { id: "app-id" }, version: schema.version });
   });
 
@@ -90,14 +90,14 @@ describe("get<Kind>Output", () => {
       ["getRegistry", hosting.getRegistryOutput({ name: "ghcr" })],
     ];
     for (const [fn, output] of outputs) {
-      expect(await valueOf(output.id)).toBe(ID);
+      expect(await outputValue(output.id)).toBe(ID);
       expect(engine.invocations.some((i) => i.token === `hosting:index:${fn}`)).toBe(true);
     }
   });
 
   test("a database's connection through the output form reads as an output", async () => {
     const url: pulumi.Output<string> = hosting.getPostgresOutput({ name: "db" }).connection.instructions;
-    expect(await valueOf(url)).toBe("postgres://u:pw@db/app");
+    expect(await outputValue(url)).toBe("postgres://u:pw@db/app");
   });
 
   test("arguments still unknown (a preview) are never sent: the result is unknown", async () => {
@@ -127,10 +127,10 @@ describe("the lists", () => {
   test("the Output forms of the lists", async () => {
     const app = new hosting.Container("consumer", { name: "consumer", image: IMAGE });
     const links = hosting.getServiceLinksOutput({ consumerServiceId: app.id }).links;
-    expect((await valueOf<any>(links))[0].consumerServiceId).toBe("consumer-id");
-    expect((await valueOf<any>(hosting.getContainersOutput({ type: pulumi.output("redis") }).services))[0].type).toBe("redis");
-    expect(await valueOf(hosting.getVolumesOutput().volumes.apply((v: unknown[]) => v.length))).toBe(1);
-    expect(await valueOf(hosting.getRegistriesOutput().registries.apply((r: Array<{ host: string }>) => r[0].host))).toBe("ghcr.io");
+    expect((await outputValue<any>(links))[0].consumerServiceId).toBe("consumer-id");
+    expect((await outputValue<any>(hosting.getContainersOutput({ type: pulumi.output("redis") }).services))[0].type).toBe("redis");
+    expect(await outputValue(hosting.getVolumesOutput().volumes.apply((v: unknown[]) => v.length))).toBe(1);
+    expect(await outputValue(hosting.getRegistriesOutput().registries.apply((r: Array<{ host: string }>) => r[0].host))).toBe("ghcr.io");
   });
 });
 

@@ -117,11 +117,11 @@ export async function startMockEngine(options: {
 }
 
 /** The value of an output, once the (mock) engine has resolved it. */
-export function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+export function outputValue<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply((value) => resolve(value)));
 }
 
 /** Waits until a resource's registration has been answered. */
 export async function registered(resource: pulumi.Resource): Promise<void> {
-  await valueOf(resource.urn);
+  await outputValue(resource.urn);
 }

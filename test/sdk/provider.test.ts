@@ -1,7 +1,7 @@
 // The generated Provider class, getContainerLogs and the config module against pulumi.runtime.setMocks.
 import * as pulumi from "@pulumi/pulumi";
 import { hosting } from "./sdk";
-import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
+import { startMockEngine, registered, outputValue, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");
 const PROJECT = "00000000-0000-4000-8000-0000000a11ce";
@@ -52,7 +52,7 @@ describe("Provider", () => {
   test("a resource created with { provider } names that provider instance", async () => {
     const provider = new hosting.Provider("other-account", { baseUrl: "https://api.example.com", token: "t" });
     await registered(new hosting.Volume("on-other", { name: "v", sizeGb: 1 }, { provider }));
-    const urn = await valueOf(provider.urn);
+    const urn = await outputValue(provider.urn);
     expect(engine.registration("on-other").provider).toBe(`${urn}::other-account-id`);
   });
 });
@@ -72,7 +72,7 @@ describe("getContainerLogs", () => {
   test("getContainerLogsOutput takes outputs (such as a Container's id) and returns an output", async () => {
     const app = new hosting.Container("logged", { name: "logged", image: "registry.example.com/team/web:1.0.0" });
     const logs = hosting.getContainerLogsOutput({ containerId: app.id });
-    expect(await valueOf(logs.logs)).toBe("logs of logged-id");
+    expect(await outputValue(logs.logs)).toBe("logs of logged-id");
     expect(engine.invocations.at(-1)).toMatchObject({ token: "hosting:index:getContainerLogs", args: { containerId: "logged-id" } });
   });
 });
@@ -104,13 +104,13 @@ describe("resource references", () => {
     // Rehydrating by URN reads the registered resource back from the engine, so use real ones.
     const registeredVolume = new hosting.Volume("referenced", { name: "referenced", sizeGb: 1 });
     const registeredProvider = new hosting.Provider("referenced-provider", { baseUrl: "https://api.example.com", token: "t" });
-    const [volumeUrn, providerUrn] = await Promise.all([valueOf<string>(registeredVolume.urn), valueOf<string>(registeredProvider.urn)]);
+    const [volumeUrn, providerUrn] = await Promise.all([outputValue<string>(registeredVolume.urn), outputValue<string>(registeredProvider.urn)]);
 
     const volume = pulumi.runtime.getResourceModule("hosting", "index", schema.version)!.construct("referenced", "hosting:index:Volume", volumeUrn);
     expect(hosting.Volume.isInstance(volume)).toBe(true);
-    expect(await valueOf(volume.urn)).toBe(volumeUrn);
+    expect(await outputValue(volume.urn)).toBe(volumeUrn);
     const provider = pulumi.runtime.getResourcePackage("hosting", schema.version)!.constructProvider("referenced-provider", "pulumi:providers:hosting", providerUrn);
     expect(hosting.Provider.isInstance(provider)).toBe(true);
-    expect(await valueOf(provider.urn)).toBe(providerUrn);
+    expect(await outputValue(provider.urn)).toBe(providerUrn);
   });
 });

@@ -5,7 +5,7 @@
 import { isExampleSecret, isReference, type ExampleValue } from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
 import { hosting } from "./sdk";
-import { startMockEngine, registered, valueOf, type MockEngine } from "./mockEngine";
+import { startMockEngine, registered, outputValue, type MockEngine } from "./mockEngine";
 
 const schema = require("../../schema.json");
 const IMAGE = "registry.example.com/team/web:1.4.2";
@@ -97,9 +97,9 @@ test("the version that rides along is the schema's, the SDK package's and the pl
 
 test("outputs resolve from the engine's answer", async () => {
   const app = new hosting.Container("outputs", { name: "outputs", image: IMAGE });
-  expect(await valueOf(app.publicUrl)).toBe("https://outputs.apps.example.com");
-  expect(await valueOf(app.status)).toBe("running");
-  expect(await valueOf(app.id)).toBe("outputs-id");
+  expect(await outputValue(app.publicUrl)).toBe("https://outputs.apps.example.com");
+  expect(await outputValue(app.status)).toBe("running");
+  expect(await outputValue(app.id)).toBe("outputs-id");
 });
 
 test("a password computed from another resource's output is still sent as a secret", async () => {
@@ -124,7 +124,7 @@ test("static get reads the resource by id, with the version", async () => {
   await registered(volume);
   const r = engine.registration("imported");
   expect(r).toMatchObject({ kind: "read", type: "hosting:index:Volume", id: "vol-42", version: schema.version });
-  expect(await valueOf(volume.id)).toBe("vol-42");
+  expect(await outputValue(volume.id)).toBe("vol-42");
 });
 
 test("static get with state sends the state as the read's properties (schema.json's stateInputs)", async () => {

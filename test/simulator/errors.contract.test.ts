@@ -206,7 +206,7 @@ describe("§5 authentication and §7 errors", () => {
     test.each([
       ["no tag", "registry.sim.hosting.test/acme/web"],
       ["the mutable tag latest", "registry.sim.hosting.test/acme/web:latest"],
-      ["a digest without a tag", "registry.sim.hosting.test/acme/web@sha256:" + "a".repeat(64)],
+      ["a digest without a tag", `registry.sim.hosting.test/acme/web@sha256:${"a".repeat(64)}`],
       ["a registry port but no tag", "localhost:5000/acme/web"],
     ])("container create with %s", async (_what, image) => {
       const res = await h.alice.post(p("/containers"), { name: "web", image, http_port: 8080 });
@@ -216,7 +216,7 @@ describe("§5 authentication and §7 errors", () => {
 
     test.each([
       ["a unique tag", "registry.sim.hosting.test/acme/web:2024-06-01.3"],
-      ["a tag and a digest", "registry.sim.hosting.test/acme/web:1.0@sha256:" + "b".repeat(64)],
+      ["a tag and a digest", `registry.sim.hosting.test/acme/web:1.0@sha256:${"b".repeat(64)}`],
       ["a registry port and a tag", "localhost:5000/acme/web:1.2.3"],
     ])("container create accepts %s", async (_what, image) => {
       expect((await h.alice.post(p("/containers"), { name: "web", image, http_port: 8080 })).status).toBe(201);

@@ -219,7 +219,7 @@ describe("redirect: sent elsewhere, without acting", () => {
 
   test.each([301, 303, 307, 308])("status %i, to the location given", async (status) => {
     await h.admin.post("/_sim/faults", { kind: "redirect", status, location: "/v2/registries" });
-    const res = await fetch(h.sim.url + "/v1/registries", { redirect: "manual", headers: auth });
+    const res = await fetch(`${h.sim.url}/v1/registries`, { redirect: "manual", headers: auth });
     expect([res.status, res.headers.get("location")]).toEqual([status, "/v2/registries"]);
   });
 

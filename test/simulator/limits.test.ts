@@ -124,7 +124,7 @@ describe("request header limit (option maxHeaderBytes)", () => {
       ["GET", undefined],
       ["POST", JSON.stringify({ name: "r", host: "h" })],
     ])("a %s with a 64 KiB bearer token gets a 431 that undici reads as a response", async (method, body) => {
-      const res = await request(h.sim.url + "/v1/registries", {
+      const res = await request(`${h.sim.url}/v1/registries`, {
         method: method as "GET" | "POST",
         headers: { authorization: token(64 * 1024), "content-type": "application/json" },
         body,
@@ -136,12 +136,12 @@ describe("request header limit (option maxHeaderBytes)", () => {
     });
 
     test("fetch reads it too", async () => {
-      const res = await fetch(h.sim.url + "/v1/registries", { headers: { authorization: token(64 * 1024) } });
+      const res = await fetch(`${h.sim.url}/v1/registries`, { headers: { authorization: token(64 * 1024) } });
       expect(res.status).toBe(431);
     });
 
     test("a 15 KiB token is read (and refused as unknown: 401)", async () => {
-      const res = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(15 * 1024) } });
+      const res = await request(`${h.sim.url}/v1/registries`, { headers: { authorization: token(15 * 1024) } });
       expect(res.statusCode).toBe(401);
       await res.body.dump();
     });
@@ -151,10 +151,10 @@ describe("request header limit (option maxHeaderBytes)", () => {
     const h = useSimulator({ maxHeaderBytes: 128 * 1024 });
 
     test("a 64 KiB token reaches the API (401: unknown token); a 200 KiB one gets 431", async () => {
-      const read = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(64 * 1024) } });
+      const read = await request(`${h.sim.url}/v1/registries`, { headers: { authorization: token(64 * 1024) } });
       expect(read.statusCode).toBe(401);
       await read.body.dump();
-      const refused = await request(h.sim.url + "/v1/registries", { headers: { authorization: token(200 * 1024) } });
+      const refused = await request(`${h.sim.url}/v1/registries`, { headers: { authorization: token(200 * 1024) } });
       expect(refused.statusCode).toBe(431);
       await refused.body.dump();
     });

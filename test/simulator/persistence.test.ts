@@ -247,7 +247,7 @@ describe("cli (dist/simulator.js)", () => {
     const before = peakMemory(child.pid!);
     for (const withLength of [true, false]) {
       await new Client(url).post("/_sim/faults", { kind: "huge_body", bytes: 256 * MiB, withLength });
-      const res = await request(url + "/v1/registries");
+      const res = await request(`${url}/v1/registries`);
       let size = 0;
       for await (const chunk of res.body) size += chunk.length;
       expect(size).toBe(256 * MiB);

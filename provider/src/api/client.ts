@@ -103,7 +103,9 @@ export interface HostingClientOptions {
   retryMaxDelayMs?: number;
   /** Default `pulumi-hosting/<version>`. */
   userAgent?: string;
-  /** How many reads the caller has in flight at the peak of a burst of them: shared reads gather them all (loader.ts). */
+  /**
+   * How many reads the caller has in flight at the peak of a burst of them: shared reads gather them all (loader.ts).
+   */
   demand?: Demand;
   /** Debug line per attempt: method, path, status, duration, attempt, request id. No headers. */
   logger?: (line: string) => void;
@@ -119,7 +121,7 @@ export interface HostingClientOptions {
 export function segment(value: string, what = "id"): string {
   if (typeof value !== "string" || value === "") throw new InvalidIdError(what, value, "it is empty");
   if (value === "." || value === "..") throw new InvalidIdError(what, value, "it would name another path");
-  if (/[/\\?#%\s\u0000-\u001f]/.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
+  if (/[/\\?#%\s\p{Cc}]/u.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
   return encodeURIComponent(value);
 }
 
@@ -302,7 +304,10 @@ export class CollectionApi<R, L> {
     return this.t.request({ ...opts, method, path: `${this.base(projectId)}/${segment(id)}`, body: toWire(body), response: { kind: "json", schema: this.collection.record } });
   }
 
-  /** A 404 means already gone, unless the project itself reads as 404 (then ProjectNotVisibleError: nothing may leave the stack). */
+  /**
+   * A 404 means already gone, unless the project itself reads as 404 (then ProjectNotVisibleError: nothing may leave
+   * the stack).
+   */
   async delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
     try {
       await this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });

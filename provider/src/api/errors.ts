@@ -345,15 +345,17 @@ function explained(res: ErrorResponse, text: string | undefined): string | undef
   if (res.status >= 300 && res.status < 400) {
     const location = headerValue(res.headers, "location");
     return (
-      `the API answered with a redirect ${location ? `to ${location}` : "that says nowhere"}, which the provider does not follow: ` +
-      `a redirect could carry the bearer token to another host. Set hosting:baseUrl to the address the API answers at${said}`
+      `the API answered with a redirect ${location ? `to ${location}` : "that says nowhere"}, which the provider ` +
+      `does not follow: a redirect could carry the bearer token to another host. Set hosting:baseUrl to the address ` +
+      `the API answers at${said}`
     );
   }
   if (res.status === 413 && res.sent) return `the request body (${res.sent.bodyBytes.toLocaleString("en")} bytes) is larger than the server takes${said}`;
   if (res.status === 431 && res.sent) {
     return (
       `the request's headers are larger than the server takes, and the bearer token is the only large one ` +
-      `(${res.sent.tokenBytes.toLocaleString("en")} bytes): check that hosting:token holds the access token and nothing else${said}`
+      `(${res.sent.tokenBytes.toLocaleString("en")} bytes): check that hosting:token holds the access token and ` +
+      `nothing else${said}`
     );
   }
   return undefined;

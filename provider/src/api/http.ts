@@ -51,7 +51,8 @@ export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, "");
   if (LOOPBACK_NAMES.has(h) || h.endsWith(".localhost")) return true;
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m !== null && m.slice(1).every((p) => Number(p) <= 255) && Number(m[1]) === 127;
+  if (!m) return false;
+  return m.slice(1).every((p) => Number(p) <= 255) && Number(m[1]) === 127;
 }
 
 export class ClientConfigError extends Error {

@@ -174,7 +174,10 @@ export class FreshList<T> {
     }, gathering);
   }
 
-  /** The list, from a GET that starts after this call, shared with other readers (wire.ts `ListAnswer` freezes what they read). */
+  /**
+   * The list, from a GET that starts after this call, shared with other readers (wire.ts `ListAnswer` freezes what they
+   * read).
+   */
   read(counted = true): Promise<T> {
     return this.batches.load(this.nextKey++, counted);
   }

@@ -151,7 +151,7 @@ export class RateCore {
   nextReleaseAt(now: number): number {
     if (this.inFlight >= Math.floor(this.window)) return Infinity;
     const at = Math.max(this.pausedUntil, this.lastReleaseAt + this.interval());
-    return at <= now ? now : at;
+    return Math.max(at, now);
   }
 
   /**

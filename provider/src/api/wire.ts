@@ -181,7 +181,10 @@ export interface WireContext {
   requestId?: string;
 }
 
-/** Parse `data` (found `at` this path of the answer) with `schema`, or throw a ResponseValidationError naming each bad field path. */
+/**
+ * Parse `data` (found `at` this path of the answer) with `schema`, or throw a ResponseValidationError naming each bad
+ * field path.
+ */
 export function parseWire<S extends z.ZodType>(schema: S, data: unknown, ctx: WireContext, at: readonly PropertyKey[] = []): z.output<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;

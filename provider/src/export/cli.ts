@@ -62,11 +62,10 @@ interface Settings {
   tokenFlag: boolean;
 }
 
-/** Flags, then the environment, as the provider reads its configuration; an empty value is none. */
-function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help" {
-  let values;
+/** The command line's flags; one it does not know, or a value missing, is a UsageError. */
+function flagsOf(argv: string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -77,10 +76,15 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help"
         token: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
-    }));
+    }).values;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/** Flags, then the environment, as the provider reads its configuration; an empty value is none. */
+function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help" {
+  const values = flagsOf(argv);
   if (values.help) return "help";
   const pick = (flag: string | undefined, variable: string) => (flag || env[variable] || "").trim();
   const baseUrl = pick(values["base-url"], "HOSTING_BASE_URL");
@@ -136,7 +140,10 @@ async function readWorld(client: HostingClient, projectId: string, write: (text:
   return { projectId, found, strays };
 }
 
-/** `ghcr` and `password` → `ghcrPassword`; `docker-hub` → `dockerHubPassword`: a config key for a secret the API never returns. */
+/**
+ * `ghcr` and `password` → `ghcrPassword`; `docker-hub` → `dockerHubPassword`: a config key for a secret the API never
+ * returns.
+ */
 export const secretConfigKey = (name: string, property: string) =>
   `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${property[0].toUpperCase()}${property.slice(1)}`;
 
@@ -156,8 +163,9 @@ function summary(plan: ExportPlan, out: string): string {
   for (const [what, secrets] of groupBy(plan.secretsToSet, (s) => `${s.typeName} ${s.property}`)) {
     const [typeName, property] = what.split(" ");
     lines.push(
-      `The API never returns a ${typeName}'s ${property}, so none is imported for ${secrets.map((s) => s.name).join(", ")}. After importing, set each one ` +
-        `(until you do, the next update of that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
+      `The API never returns a ${typeName}'s ${property}, so none is imported for ` +
+        `${secrets.map((s) => s.name).join(", ")}. After importing, set each one (until you do, the next update of ` +
+        `that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
       ...secrets.map((s) => {
         const key = secretConfigKey(s.name, property);
         return `  ${s.name}: pulumi config set --secret ${key}   then in the program: ${property}: config.requireSecret("${key}")`;
@@ -165,7 +173,7 @@ function summary(plan: ExportPlan, out: string): string {
     );
   }
   if (out !== "-") lines.push(`next: pulumi import --file ${out} --out imported.ts`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The command; returns its exit status. */

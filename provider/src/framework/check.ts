@@ -66,8 +66,8 @@ export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: Propert
     if (current === undefined || current === null || containsUnknown(current) || sameValue(field, current as PropertyValue, next as PropertyValue)) continue;
     if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
       const reason =
-        `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a ` +
-        `replacement would destroy the data. Use ${current} or more.`;
+        `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses ` +
+        `and a replacement would destroy the data. Use ${current} or more.`;
       return { property: field.name, reason };
     }
     const dropped = field.appendOnly && Array.isArray(current) && Array.isArray(next) ? droppedItems(current, next) : [];

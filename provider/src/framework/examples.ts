@@ -57,7 +57,7 @@ export function referencedIn(resources: ResourceDeclaration[], values: Record<st
       seen.add(declaration);
       found.push(...referencedIn(resources, declaration.examples[0].inputs, seen), declaration);
     } else if (value !== null && typeof value === "object" && !isExampleSecret(value)) {
-      Object.values(value).forEach((v) => visit(v as ExampleValue));
+      for (const v of Object.values(value)) visit(v as ExampleValue);
     }
   };
   Object.values(values).forEach(visit);

@@ -108,7 +108,10 @@ export class SharedPoll<T> {
 
   /** The one loop: sleep until the earliest wait is due, read, answer everyone who was waiting. */
   private run(): void {
-    if (this.running) return this.wake?.();
+    if (this.running) {
+      this.wake?.();
+      return;
+    }
     this.running = true;
     void (async () => {
       while (this.waiters.size > 0) {

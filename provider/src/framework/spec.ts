@@ -129,7 +129,9 @@ export interface FillSources {
   env?: Record<string, string | undefined>;
 }
 
-/** The one rule for a property the program left out: its default, else a provider setting, else an environment variable. */
+/**
+ * The one rule for a property the program left out: its default, else a provider setting, else an environment variable.
+ */
 export function filledIn(field: FieldFlags, { config = {}, env = {} }: FillSources): PropertyValue | undefined {
   if (field.default !== undefined) return field.default;
   if (field.configDefault) return config[field.configDefault];

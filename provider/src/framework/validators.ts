@@ -154,13 +154,18 @@ export const exactlyOneOf = (...names: string[]): ObjectRule => (values) => {
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 const kib = (bytes: number) => (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
 
-/** A string of at most `max` bytes (UTF-8): what the provider sends is bounded; `hint` says where larger data belongs. */
+/**
+ * A string of at most `max` bytes (UTF-8): what the provider sends is bounded; `hint` says where larger data belongs.
+ */
 export const maxBytes = (max: number, hint?: string): Validator => (value, path) => {
   const size = byteLength(value as string);
   return size <= max ? undefined : `${path} is ${size.toLocaleString("en")} bytes; it may be at most ${kib(max)}${hint ? ` (${hint})` : ""}`;
 };
 
-/** A map of strings, bounded: at most `entries` entries, each value at most `valueBytes`, and `totalBytes` in all (keys and values). */
+/**
+ * A map of strings, bounded: at most `entries` entries, each value at most `valueBytes`, and `totalBytes` in all (keys
+ * and values).
+ */
 export const boundedMap = ({ entries, valueBytes, totalBytes, hint }: { entries: number; valueBytes: number; totalBytes: number; hint?: string }): Validator => (value, path) => {
   const map = value as Record<string, string>;
   const keys = Object.keys(map);

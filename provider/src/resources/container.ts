@@ -97,9 +97,10 @@ export interface Container {
 
 /** Why `links` only grows, and the ways out. */
 const LINKS_STAY =
-  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the program says. " +
-  "Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, replace the app " +
-  "(`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its links.";
+  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the " +
+  "program says. Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, " +
+  "replace the app (`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its " +
+  "links.";
 
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
@@ -166,7 +167,9 @@ export function containerFromWire(service: ServiceRecord): Partial<Container> {
 export type ContainerSettings = Partial<Pick<Container, "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName" | "httpPort">>;
 
 const SETTINGS = ["image", "env", "replicas", "cpuMilli", "memoryMb", "storageGb", "public", "displayName", "httpPort"] as const;
-/** A change to any of these rolls the app out again: together they are a release, which rollbackOnFailure sends back. */
+/**
+ * A change to any of these rolls the app out again: together they are a release, which rollbackOnFailure sends back.
+ */
 const ROLLS_OUT = ["image", "env", "httpPort"] as const satisfies ReadonlyArray<keyof ContainerSettings>;
 
 /** The settings that move `from` to `to`: only what the program set and what differs. */
@@ -188,7 +191,9 @@ export function inProgramOrder(live: readonly string[], program: readonly string
   return [...program.filter((id) => live.includes(id)), ...live.filter((id) => !program.includes(id))];
 }
 
-/** A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`. */
+/**
+ * A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`.
+ */
 function withLinks(service: ServiceRecord, links: readonly LinkRecord[], program: Partial<Container> = {}): Partial<Container> {
   const injectedEnv = injectedBy(links);
   const providers = [...new Set(links.filter((link) => link.linkType === CONTAINER_LINK_TYPE).map((link) => link.providerServiceId))];
@@ -222,13 +227,19 @@ function explained(err: unknown, appName: string): unknown {
   );
 }
 
-/** What a failed start adds when the app has no links: most apps that fail their first start lack a database's variables. */
+/**
+ * What a failed start adds when the app has no links: most apps that fail their first start lack a database's
+ * variables.
+ */
 const linksHint = (program: Partial<Container>) =>
   (program.links ?? []).length > 0
     ? ""
     : "If the app needs a database's variables to start (DATABASE_URL, …), list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
 
-/** Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that records what is live. */
+/**
+ * Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that
+ * records what is live.
+ */
 const awaitStart = (ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord) =>
   awaitRollout(ctx, {
     project,
@@ -290,15 +301,19 @@ async function replicaRefusal(ctx: Context, id: string, news: Container, olds: P
   if (held.length === 0) return undefined;
   const volumesHeld = held.map((a) => `volume ${a.volume.name} at ${a.mountPath}`).join(", ");
   return (
-    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ReadWriteOnce volume runs one ` +
-    `replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
+    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ` +
+    `ReadWriteOnce volume runs one replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. ` +
+    `Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
   );
 }
 
 const setRunning = (ctx: Context, project: string, id: string, running: boolean) =>
   ctx.client.of(services).act(project, id, running ? "start" : "stop", {}, { signal: ctx.signal });
 
-/** Links the app to the services an update added to `links`, the app as it stands now telling whether the platform restarted it. */
+/**
+ * Links the app to the services an update added to `links`, the app as it stands now telling whether the platform
+ * restarted it.
+ */
 async function linkAdded(ctx: Context, project: string, id: string, added: string[]) {
   if (added.length === 0) return { made: false, platformRestarted: false };
   const before = await kind.read(ctx, project, id);

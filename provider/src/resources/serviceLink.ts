@@ -122,8 +122,9 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     },
     async delete(ctx, address) {
       ctx.warn(
-        `the hosting API has no way to delete service links: link ${address.id} is removed from the stack, ` +
-          `but stays on the platform (and keeps injecting its settings) until its consumer or provider service is deleted.`,
+        `the hosting API has no way to delete service links: link ${address.id} is removed from the stack, but ` +
+          `stays on the platform (and keeps injecting its settings) until its consumer or provider service is ` +
+          `deleted.`,
       );
     },
   },

@@ -134,22 +134,25 @@ async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?
       return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
     }
     return (
-      `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ${nameOf(consumer.containerId)} at ${consumer.mountPath}, and ` +
-      `a volume has one consumer at a time, so it cannot also be attached to app ${app.name}. To move it, change the containerId of the ` +
-      `VolumeAttachment that holds it (it detaches first); or delete that VolumeAttachment first.`
+      `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ` +
+      `${nameOf(consumer.containerId)} at ${consumer.mountPath}, and a volume has one consumer at a time, so it ` +
+      `cannot also be attached to app ${app.name}. To move it, change the containerId of the VolumeAttachment that ` +
+      `holds it (it detaches first); or delete that VolumeAttachment first.`
     );
   }
   if ((app.replicas ?? 1) > 1) {
     return (
-      `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${app.name} runs ${app.replicas} replicas, and a volume attaches only to an app of one replica, ` +
-      `so volume ${target.name} cannot be attached to it. Set replicas: 1 on app ${app.name} first, or attach the volume to an app of one replica.`
+      `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${app.name} runs ${app.replicas} replicas, and a volume attaches only ` +
+      `to an app of one replica, so volume ${target.name} cannot be attached to it. Set replicas: 1 on app ` +
+      `${app.name} first, or attach the volume to an app of one replica.`
     );
   }
   const clash = attachments.find((a) => a.containerId === app.id && a.mountPath === news.mountPath && a.volume.id !== target.id && holds(a.volume.id, a.containerId));
   if (clash) {
     return (
-      `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ${news.mountPath}, so volume ${target.name} ` +
-      `cannot be mounted there too. Choose another mountPath, or detach volume ${clash.volume.name} from it first.`
+      `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ` +
+      `${news.mountPath}, so volume ${target.name} cannot be mounted there too. Choose another mountPath, or detach ` +
+      `volume ${clash.volume.name} from it first.`
     );
   }
   return undefined;
@@ -166,9 +169,10 @@ async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs
   try {
     const again = await ctx.client.of(volumes).act(old.projectId ?? inputs.projectId, old.volumeId!, "attach", { body: back, answer: AttachmentRecord }, { signal: ctx.signal });
     throw new PartialFailure(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had been detached from app ` +
-        `${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is attached back there, at ${back.mountPath}: nothing ` +
-        `changed on the platform, and the next preview shows the move again.`,
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had ` +
+        `been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is ` +
+        `attached back there, at ${back.mountPath}: nothing changed on the platform, and the next preview shows the ` +
+        `move again.`,
       attachmentId(old.volumeId!, back.containerId),
       defined({ ...old, attachmentId: again.id, createdAt: again.createdAt }) as PropertyMap,
     );
@@ -182,7 +186,10 @@ async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs
   }
 }
 
-/** The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded in state. */
+/**
+ * The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded
+ * in state.
+ */
 async function restartedWith(ctx: Context, inputs: VolumeAttachment, outputs: Partial<VolumeAttachment>): Promise<Partial<VolumeAttachment>> {
   await awaitRestart(ctx, {
     project: inputs.projectId!,
@@ -224,8 +231,9 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           throw err;
         }
         ctx.warn(
-          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, ` +
-            `so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
+          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the ` +
+            `attachment, so it is recorded; its attachmentId and createdAt are not known (the API returns them only ` +
+            `in that answer).`,
         );
         return { id, outputs: await restartedWith(ctx, inputs, defined({ ...inputs })) };
       }

@@ -185,7 +185,7 @@ function readMountPath(value: string): string {
 /** Volumes attach to container apps only; a managed database is not an attach target. */
 function requireTarget(ctx: Ctx, containerId: string): SimService {
   const target = findService(ctx.store, ctx.params.projectId, containerId);
-  if (!target || target.type !== "container") throw notFound(`container ${containerId}`);
+  if (target?.type !== "container") throw notFound(`container ${containerId}`);
   return target;
 }
 
