@@ -59,8 +59,10 @@ async function main() {
     points.push({ size, preview: previewFigures, refresh });
     process.stderr.write(`curve: ${thousands(size)} done in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
   }
-  process.stdout.write(`\n${curveTable(points)}\n\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
-    `16 at a time = the engine's default parallelism on a 4-CPU box (${ENGINE_PARALLELISM}).\n`);
+  process.stdout.write(
+    `\n${curveTable(points)}\n\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
+      `16 at a time = the engine's default parallelism on a 4-CPU box (${ENGINE_PARALLELISM}).\n`,
+  );
   writeFigures("curve.json", { points });
 }
 

@@ -36,9 +36,11 @@ export interface Row {
 
 export { alternate, median, roundRatios, spread, type Spread } from "./stats";
 export const mb = (x: number) => `${x.toFixed(1)} MB`;
-export const kb = (bytes: number) => (bytes >= 1024 * 1024 ? mb(bytes / 1024 / 1024) : `${(bytes / 1024).toFixed(1)} kB`);
+export const kb = (bytes: number) =>
+  bytes >= 1024 * 1024 ? mb(bytes / 1024 / 1024) : `${(bytes / 1024).toFixed(1)} kB`;
 export const thousands = (n: number) => n.toLocaleString("en-US");
-export const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`);
+export const ms = (x: number) =>
+  x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(x < 1 ? 3 : 1)} ms`;
 export const times = (x: number) => `${x.toFixed(2)}×`;
 /** A ratio over rounds as a row reports it: the median, then the range and the number of rounds. */
 export const timesSpread = (s: Spread) =>
@@ -52,7 +54,10 @@ export const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 export function spawnToFirstLine(command: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = now();
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     child.once("error", reject);
     createInterface({ input: child.stdout! }).once("line", () => {
       const elapsed = now() - started;
@@ -80,7 +85,10 @@ export interface Rig {
 }
 
 /** A fresh simulator and a plugin configured as alice against it (or another build of the plugin). */
-export async function rig(options: SimulatorOptions = {}, pluginOptions: PluginOptions & { user?: SimUser } = {}): Promise<Rig> {
+export async function rig(
+  options: SimulatorOptions = {},
+  pluginOptions: PluginOptions & { user?: SimUser } = {},
+): Promise<Rig> {
   const sim = await startSimulator({ port: 0, ...options });
   const { user = ALICE, ...spawnOptions } = pluginOptions;
   const plugin = await Plugin.start(spawnOptions);
@@ -110,7 +118,10 @@ export interface RemoteRig {
 }
 
 /** `simulatorArgs`: more of the simulator's command line; `config`: more of the plugin's configuration. */
-export async function remoteRig(simulatorArgs: string[] = [], config: Record<string, unknown> = {}): Promise<RemoteRig> {
+export async function remoteRig(
+  simulatorArgs: string[] = [],
+  config: Record<string, unknown> = {},
+): Promise<RemoteRig> {
   const args = [resolve(__dirname, "../../dist/simulator.js"), "--port", "0", "--quiet", ...simulatorArgs];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((done, fail) => {
@@ -127,7 +138,9 @@ export async function remoteRig(simulatorArgs: string[] = [], config: Record<str
     sim: { url },
     plugin,
     served: async (method, path) =>
-      ((await (await admin("GET")).json()) as Array<{ method: string; path: string }>).filter((r) => r.method === method && path.test(r.path)).length,
+      ((await (await admin("GET")).json()) as Array<{ method: string; path: string }>).filter(
+        (r) => r.method === method && path.test(r.path),
+      ).length,
     clearRequests: async () => void (await admin("DELETE")),
     close: async () => {
       await plugin.stop();
@@ -148,10 +161,18 @@ export async function pool<T>(count: number, concurrency: number, job: (i: numbe
 }
 
 /** A plain HTTP call to the simulator's API as alice (setting up worlds, and the naive baselines). */
-export async function api(sim: { url: string }, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; headers: Headers }> {
+export async function api(
+  sim: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any; headers: Headers }> {
   const res = await fetch(sim.url + path, {
     method,
-    headers: { authorization: `Bearer ${ALICE.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${ALICE.token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -183,17 +204,23 @@ let floorsBuilt: Promise<{ floor: string; firstStage: string }> | undefined;
 /** A fresh floor plugin that answers each method named (grpc-js's name: `read`) with its reply, byte for byte. */
 export async function startFloor(replies: Record<string, Uint8Array>): Promise<Plugin> {
   const { floor } = await floorPlugins();
-  const base64 = Object.fromEntries(Object.entries(replies).map(([method, bytes]) => [method, Buffer.from(bytes).toString("base64")]));
+  const base64 = Object.fromEntries(
+    Object.entries(replies).map(([method, bytes]) => [method, Buffer.from(bytes).toString("base64")]),
+  );
   return Plugin.start({ command: floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify(base64) } });
 }
 
 /** The machine a run was made on, as the tables say it. */
-export const machine = () => `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
+export const machine = () =>
+  `${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}, Node.js ${process.version}, ${process.platform}`;
 
 /** Writes a run's figures to bench/<name> (with the date and the machine), and says so. */
 export function writeFigures(name: string, figures: Record<string, unknown>): void {
   const file = resolve(__dirname, "../../bench", name);
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...figures }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...figures }, null, 2)}\n`,
+  );
   process.stdout.write(`wrote ${file}\n`);
 }
 

@@ -9,7 +9,19 @@
 // readings alone decided the target by chance. As information, a plugin started as the engine
 // starts it runs the same operations beside it, its RSS read from /proc as it is (V8 grows and
 // shrinks its heap between collections, so that figure moves by tens of MB between readings).
-import { CONTAINER, ENGINE_PARALLELISM, IMAGE, VOLUME, mb, pool, processFigures, rig, sleep, thousands, type Row } from "./lib";
+import {
+  CONTAINER,
+  ENGINE_PARALLELISM,
+  IMAGE,
+  VOLUME,
+  mb,
+  pool,
+  processFigures,
+  rig,
+  sleep,
+  thousands,
+  type Row,
+} from "./lib";
 import { PLUGIN, secret, type Plugin } from "../test/grpc/engine";
 import { trendGrowth } from "./stats";
 
@@ -29,7 +41,8 @@ export const memoryCycles: Cycle[] = [
     const { inputs } = await plugin.check(CONTAINER, name, { name, image: IMAGE, env: { N: String(n) } });
     const created = await plugin.create(CONTAINER, name, inputs);
     const read = await plugin.read(CONTAINER, name, created.id, created.properties, inputs);
-    const news = (await plugin.check(CONTAINER, name, { name, image: "registry.example.com/acme/web:1.0.1" }, inputs)).inputs;
+    const news = (await plugin.check(CONTAINER, name, { name, image: "registry.example.com/acme/web:1.0.1" }, inputs))
+      .inputs;
     const updated = await plugin.update(CONTAINER, name, created.id, read.properties, news, inputs);
     await plugin.delete(CONTAINER, name, created.id, updated.properties, news);
     return OPS_PER_CYCLE;
@@ -40,7 +53,9 @@ export const memoryCycles: Cycle[] = [
     const { inputs } = await plugin.check(type, name, { name, host: "ghcr.io", password: secret(`pw-${n}`) });
     const created = await plugin.create(type, name, inputs);
     const read = await plugin.read(type, name, created.id, created.properties, inputs);
-    const news = (await plugin.check(type, name, { name, host: "ghcr.io", username: "ci", password: secret(`pw-${n}`) }, inputs)).inputs;
+    const news = (
+      await plugin.check(type, name, { name, host: "ghcr.io", username: "ci", password: secret(`pw-${n}`) }, inputs)
+    ).inputs;
     const updated = await plugin.update(type, name, created.id, read.properties, news, inputs);
     await plugin.delete(type, name, created.id, updated.properties, news);
     return OPS_PER_CYCLE;
@@ -118,7 +133,10 @@ async function residentMemory() {
  * live heap.
  */
 async function collected() {
-  const { plugin, close } = await rig(SWITCHES, { command: process.execPath, args: ["--expose-gc", "--import", GC_ON_SIGNAL, PLUGIN] });
+  const { plugin, close } = await rig(SWITCHES, {
+    command: process.execPath,
+    args: ["--expose-gc", "--import", GC_ON_SIGNAL, PLUGIN],
+  });
   try {
     const configured = await afterGc(plugin);
     return { configured, ...(await lifecycles(plugin, () => afterGc(plugin))) };

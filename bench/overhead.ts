@@ -10,7 +10,7 @@
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { Plugin, addressed } from "../test/grpc/engine";
+import { type Plugin, addressed } from "../test/grpc/engine";
 import { REFERENCED_ID, previewMix, stackResource } from "../scripts/preview-mix";
 import {
   CONTAINER,
@@ -29,7 +29,6 @@ import {
   spread,
   startFloor,
   thousands,
-  times,
   timesSpread,
   type Row,
 } from "./lib";

@@ -12,7 +12,7 @@
 // Where a row's ratio has a measured baseline (11, 12: one list GET; 14: every Read at once), the
 // plugin's pass and the baseline alternate round by round (bench/stats.ts `alternate`), and the
 // ratio is the median of the rounds' ratios, with their range.
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";
 import { Plugin } from "../test/grpc/engine";
 import { engineSide, type EngineSide } from "./engineSide";
@@ -65,7 +65,12 @@ interface Measured {
 }
 
 /** Reads of `requests` at each window, one pass each (the stack's set-up has warmed the plugin). */
-async function atEachWindow(rig: RemoteRig, engine: EngineSide, requests: ReturnType<typeof readRequest>[], counted: RegExp): Promise<Measured[]> {
+async function atEachWindow(
+  rig: RemoteRig,
+  engine: EngineSide,
+  requests: ReturnType<typeof readRequest>[],
+  counted: RegExp,
+): Promise<Measured[]> {
   const measured: Measured[] = [];
   for (const window of WINDOWS) {
     const pass = await refreshPass(rig, engine, requests, window, counted);
@@ -76,7 +81,10 @@ async function atEachWindow(rig: RemoteRig, engine: EngineSide, requests: Return
 }
 
 /** Runs `measure` against a fresh simulator process and plugin, with the engine side dialled to the plugin. */
-async function withRig<T>(simulatorArgs: string[], measure: (rig: RemoteRig, engine: EngineSide) => Promise<T>): Promise<T> {
+async function withRig<T>(
+  simulatorArgs: string[],
+  measure: (rig: RemoteRig, engine: EngineSide) => Promise<T>,
+): Promise<T> {
   const rig = await remoteRig(simulatorArgs);
   try {
     const engine = await engineSide(rig.plugin);
@@ -127,7 +135,11 @@ async function floorAtEachWindow(requests: ReturnType<typeof readRequest>[], rep
 type WindowRounds = Measured & { passes: Pass[]; lists: number[] };
 
 /** At each window, ROUNDS passes alternated with one list GET each (the baseline of that round). */
-async function alternatedAtEachWindow(rig: RemoteRig, engine: EngineSide, requests: ReturnType<typeof readRequest>[]): Promise<WindowRounds[]> {
+async function alternatedAtEachWindow(
+  rig: RemoteRig,
+  engine: EngineSide,
+  requests: ReturnType<typeof readRequest>[],
+): Promise<WindowRounds[]> {
   const measured: WindowRounds[] = [];
   for (const window of WINDOWS) {
     const rounds = await alternate(ROUNDS, {
@@ -135,7 +147,13 @@ async function alternatedAtEachWindow(rig: RemoteRig, engine: EngineSide, reques
       list: async () => (await timedList(rig.sim, listPath("containers"), 1)).listMs,
     });
     if (!rounds.pass.every((p) => p.allFound)) throw new Error(`a Read at P = ${window} did not find its resource`);
-    measured.push({ count: requests.length, window, pass: medianRun(rounds.pass), passes: rounds.pass, lists: rounds.list });
+    measured.push({
+      count: requests.length,
+      window,
+      pass: medianRun(rounds.pass),
+      passes: rounds.pass,
+      lists: rounds.list,
+    });
   }
   return measured;
 }
@@ -176,7 +194,9 @@ function containersRow(id: number, count: number) {
       id,
       name: `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
       baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}), timed in each round: ${ms(f.listMs)}`,
-      measured: f.windows.map((w) => `P=${w.window}: ${w.pass.listCalls} lists (least ${w.leastLists}), ${ms(w.pass.wallMs)}`).join("; "),
+      measured: f.windows
+        .map((w) => `P=${w.window}: ${w.pass.listCalls} lists (least ${w.leastLists}), ${ms(w.pass.wallMs)}`)
+        .join("; "),
       ratio: `wall ≤ ${timesSpread(worst.wallRatio)} lists × one list GET (P=${worst.window})`,
       target: `lists ≤ ⌈N/P⌉ + ${SLACK}; wall ≤ ${WALL_OVER_LISTS}× lists × one list GET`,
       met: f.windows.every((w) => listsMet(w) && w.wallRatio.median <= WALL_OVER_LISTS),
@@ -188,7 +208,10 @@ function containersRow(id: number, count: number) {
         `Where the time goes, each window's wall beside its lists timed one after another plus the floor carrying the same ` +
           `${thousands(count)} Reads P at a time (canned replies, nothing decoded; bench/floor/start.ts): ` +
           f.windows
-            .map((w) => `P=${w.window} ${ms(w.pass.wallMs)} against ${ms(w.pass.listCalls * f.listMs)} + ${ms(w.floorWallMs)} = ${ms(w.pass.listCalls * f.listMs + w.floorWallMs)}`)
+            .map(
+              (w) =>
+                `P=${w.window} ${ms(w.pass.wallMs)} against ${ms(w.pass.listCalls * f.listMs)} + ${ms(w.floorWallMs)} = ${ms(w.pass.listCalls * f.listMs + w.floorWallMs)}`,
+            )
             .join("; ") +
           ".",
       ],
@@ -218,7 +241,10 @@ const BY_ID_KINDS: ByIdKind[] = [
   {
     label: "registries",
     type: REGISTRY,
-    seed: (i) => ({ path: "/v1/registries", body: { name: `reg-${i}`, host: "ghcr.io", username: "ci", password: "s3cret-password" } }),
+    seed: (i) => ({
+      path: "/v1/registries",
+      body: { name: `reg-${i}`, host: "ghcr.io", username: "ci", password: "s3cret-password" },
+    }),
     inputs: (i) => ({ name: `reg-${i}`, host: "ghcr.io", username: "ci", password: "s3cret-password" }),
   },
 ];
@@ -252,7 +278,10 @@ async function byIdKindsAt(count: number): Promise<ByIdFigures[]> {
       const stack = await stackOf(rig, kind, count);
       const requests = stack.map((resource) => readRequest(kind.type, resource));
       const measured = await atEachWindow(rig, engine, requests, EVERY_API_PATH);
-      figures.push({ label: kind.label, windows: measured.map((m) => ({ ...m, allowed: Math.min(count, leastRequests(count, m.window)) + SLACK })) });
+      figures.push({
+        label: kind.label,
+        windows: measured.map((m) => ({ ...m, allowed: Math.min(count, leastRequests(count, m.window)) + SLACK })),
+      });
     }
     return figures;
   });
@@ -267,7 +296,10 @@ export async function byIdKinds(): Promise<Row> {
     name: `Refresh of volumes and of registries (read by id or by list), P Reads in flight (N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
     baseline: "the least a window of P needs: ⌈N/P⌉ requests",
     measured: cells
-      .map((c) => `${c.label} ${thousands(c.count)}: ${c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", ")}`)
+      .map(
+        (c) =>
+          `${c.label} ${thousands(c.count)}: ${c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", ")}`,
+      )
       .join("; "),
     ratio: `at most ${Math.max(...cells.flatMap((c) => c.windows.map((w) => w.pass.listCalls - leastRequests(c.count, w.window))))} over ⌈N/P⌉`,
     target: `API requests ≤ min(N, ⌈N/P⌉) + ${SLACK}`,
@@ -287,7 +319,12 @@ export async function byIdKinds(): Promise<Row> {
 async function snapshotPass(rig: RemoteRig, requests: ReturnType<typeof readRequest>[], window: number): Promise<Pass> {
   const plugin = await Plugin.start();
   try {
-    await plugin.configure({ baseUrl: rig.sim.url, token: ALICE.token, projectId: PROJECT, readConsistency: "snapshot" });
+    await plugin.configure({
+      baseUrl: rig.sim.url,
+      token: ALICE.token,
+      projectId: PROJECT,
+      readConsistency: "snapshot",
+    });
     const snapshotEngine = await engineSide(plugin);
     try {
       return await refreshPass({ ...rig, plugin }, snapshotEngine, requests, window);
@@ -311,7 +348,8 @@ export async function snapshot(): Promise<Row> {
       snapshot: () => snapshotPass(rig, requests, window),
     });
     const passes: { window: number | "all at once"; pass: Pass }[] = [{ window, pass: medianRun(rounds.snapshot) }];
-    for (const p of [...WINDOWS.filter((w) => w !== window), count]) passes.push({ window: p === count ? "all at once" : p, pass: await snapshotPass(rig, requests, p) });
+    for (const p of [...WINDOWS.filter((w) => w !== window), count])
+      passes.push({ window: p === count ? "all at once" : p, pass: await snapshotPass(rig, requests, p) });
     return { rounds, passes };
   });
   const { rounds, passes } = figures;
@@ -328,11 +366,17 @@ export async function snapshot(): Promise<Row> {
     name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight (16, 32, 64 and all at once as information)`,
     baseline: `strict, every Read at once: ${lists(allAtOnce.listCalls)}, ${wall(rounds.allAtOnce)}`,
     measured: passes
-      .map(({ window: p, pass }) => `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ${p === window ? wall(rounds.snapshot) : ms(pass.wallMs)}`)
+      .map(
+        ({ window: p, pass }) =>
+          `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ${p === window ? wall(rounds.snapshot) : ms(pass.wallMs)}`,
+      )
       .join("; "),
     ratio: `${timesSpread(ratio)} at P=${window}`,
     target: `≤ ${SNAPSHOT_OVER_ALL_AT_ONCE}× every Read at once, at P=${window}`,
-    met: ratio.median <= SNAPSHOT_OVER_ALL_AT_ONCE && passes.every((p) => p.pass.allFound) && rounds.allAtOnce.every((p) => p.allFound),
+    met:
+      ratio.median <= SNAPSHOT_OVER_ALL_AT_ONCE &&
+      passes.every((p) => p.pass.allFound) &&
+      rounds.allAtOnce.every((p) => p.allFound),
     figures: { count, window, allAtOnce, snapshot: atTarget, rounds, passes, ratio },
     notes: [
       "Snapshot mode reads each project's list once per run and again after any write of the plugin: what changes outside Pulumi " +

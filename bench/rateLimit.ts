@@ -61,7 +61,11 @@ async function perRequestRetry() {
     const started = now();
     await pool(CREATES, ENGINE_PARALLELISM, async (i) => {
       for (;;) {
-        const res = await api(sim, "POST", `/v1/projects/${PROJECT}/containers`, { name: `svc-${i}`, image: IMAGE, http_port: 8080 });
+        const res = await api(sim, "POST", `/v1/projects/${PROJECT}/containers`, {
+          name: `svc-${i}`,
+          image: IMAGE,
+          http_port: 8080,
+        });
         if (res.status !== 429) return;
         await sleep(Number(res.headers.get("retry-after") ?? "1") * 1000);
       }

@@ -13,7 +13,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { ALICE } from "../simulator/src";
-import { Plugin, addressed } from "../test/grpc/engine";
+import { type Plugin, addressed } from "../test/grpc/engine";
 import { engineSide, type EngineSide } from "./engineSide";
 import { medianRun } from "./stats";
 import {
@@ -151,7 +151,11 @@ export async function refreshPass(
 }
 
 /** One GET of a list (the containers') from this process (as the plugin would make it): median time of `times`, and the body's size. */
-export async function timedList(sim: { url: string }, path = listPath("containers"), times = 5): Promise<{ listMs: number; listBytes: number }> {
+export async function timedList(
+  sim: { url: string },
+  path = listPath("containers"),
+  times = 5,
+): Promise<{ listMs: number; listBytes: number }> {
   const samples: number[] = [];
   let listBytes = 0;
   for (let i = 0; i < times; i++) {
@@ -186,7 +190,10 @@ const medianPass = (passes: Pass[]): Pass => ({
 });
 
 /** The floor plugin answering every Read with `cannedRead`, and an engine side sending to it. */
-async function withFloor<T>(cannedRead: Uint8Array, run: (floor: Plugin, engine: EngineSide) => Promise<T>): Promise<T> {
+async function withFloor<T>(
+  cannedRead: Uint8Array,
+  run: (floor: Plugin, engine: EngineSide) => Promise<T>,
+): Promise<T> {
   const floor = await startFloor({ read: cannedRead });
   try {
     const engine = await engineSide(floor);
@@ -201,13 +208,20 @@ async function withFloor<T>(cannedRead: Uint8Array, run: (floor: Plugin, engine:
 }
 
 /** The Reads sent at once to the floor: wall time, and the floor plugin's CPU meanwhile. */
-async function floorPass(floor: Plugin, engine: EngineSide, requests: provproto.ReadRequest[]): Promise<{ wallMs: number; pluginCpuMs: number }> {
+async function floorPass(
+  floor: Plugin,
+  engine: EngineSide,
+  requests: provproto.ReadRequest[],
+): Promise<{ wallMs: number; pluginCpuMs: number }> {
   const cpu = processFigures(floor.pid!).cpuMs;
   const { wallMs } = await engine.sendAll("read", requests, requests.length);
   return { wallMs, pluginCpuMs: processFigures(floor.pid!).cpuMs - cpu };
 }
 
-export async function measureRefresh(count: number, { engine16 = true, withFloor: floored = true } = {}): Promise<RefreshFigures> {
+export async function measureRefresh(
+  count: number,
+  { engine16 = true, withFloor: floored = true } = {},
+): Promise<RefreshFigures> {
   const rig = await remoteRig();
   const { sim, plugin, close } = rig;
   try {
@@ -225,7 +239,11 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
         const cannedRead = (await plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary();
         ({ passes, lists, carried } = await withFloor(cannedRead, async (floor, floorEngine) => {
           await floorPass(floor, floorEngine, requests); // the floor's warm-up; the plugin's was the stack's set-up
-          const rounds = await alternate(ROUNDS, { plugin: pass, list, floor: () => floorPass(floor, floorEngine, requests) });
+          const rounds = await alternate(ROUNDS, {
+            plugin: pass,
+            list,
+            floor: () => floorPass(floor, floorEngine, requests),
+          });
           return { passes: rounds.plugin, lists: rounds.list, carried: rounds.floor };
         }));
       } else {
@@ -248,7 +266,12 @@ export async function measureRefresh(count: number, { engine16 = true, withFloor
         grpcMs,
         carried: carried ? medianRun(carried) : undefined,
         baseline: baselines ? spread(baselines) : undefined,
-        wallRatio: baselines ? roundRatios(passes.map((p) => p.wallMs), baselines) : undefined,
+        wallRatio: baselines
+          ? roundRatios(
+              passes.map((p) => p.wallMs),
+              baselines,
+            )
+          : undefined,
         pluginRssMb,
       };
     } finally {
@@ -274,8 +297,7 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
     return {
       id,
       name: `Refresh of ${thousands(count)} containers (all Reads at once; ${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
-      baseline:
-        `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
+      baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
       measured:
         `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} at most, ${msSpread(f.togetherWall)} ` +
         `(CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, engine side ${ms(f.together.engineCpuMs)}); ` +
@@ -286,7 +308,9 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
       figures: { ...f, baselineMs, wallRatio, floorAt16: floor },
       notes: [
         ...(found ? [] : ["some Read did not return its container"]),
-        ...(f.engineSide === "grpc-go" ? [] : [`The Reads were sent by ${f.engineSide}, a heavier client than the engine's, on the same cores.`]),
+        ...(f.engineSide === "grpc-go"
+          ? []
+          : [`The Reads were sent by ${f.engineSide}, a heavier client than the engine's, on the same cores.`]),
         `The floor is a grpc-js server that answers each Read with a canned reply of the real size and decodes nothing ` +
           `(bench/floor/start.ts), after a warm-up; its CPU meanwhile: ${ms(carried.pluginCpuMs)}. The plugin's pass, the list GET and the ` +
           `floor's pass alternate round by round; the ratio is the median of the rounds' ratios, with their range. As context, ${thousands(count)} ` +

@@ -38,7 +38,10 @@ export function table(rows: Row[]): string {
   const lines = [
     "| # | benchmark | baseline (same run) | measured | ratio | target | met |",
     "|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`,
+    ),
   ];
   return lines.join("\n");
 }
@@ -46,7 +49,8 @@ export function table(rows: Row[]): string {
 async function main() {
   const { values } = parseArgs({ options: { only: { type: "string" } } });
   const names = values.only ? values.only.split(",").map((s) => s.trim()) : Object.keys(BENCHES);
-  for (const name of names) if (!BENCHES[name]) throw new Error(`unknown benchmark ${name}; one of ${Object.keys(BENCHES).join(", ")}`);
+  for (const name of names)
+    if (!BENCHES[name]) throw new Error(`unknown benchmark ${name}; one of ${Object.keys(BENCHES).join(", ")}`);
 
   const started = Date.now();
   const rows: Row[] = [];
@@ -54,7 +58,9 @@ async function main() {
     process.stderr.write(`bench: ${name}…\n`);
     const t = Date.now();
     const made = [await BENCHES[name]()].flat();
-    process.stderr.write(`bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`);
+    process.stderr.write(
+      `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`,
+    );
     rows.push(...made);
   }
   rows.sort((a, b) => a.id - b.id);

@@ -17,7 +17,8 @@ const WINDOW = 6;
 
 /** accepted ÷ LIMIT: the least time the server's limit allows for the requests the run needed. */
 const idealMs = (f: UpFigures) => (f.accepted / LIMIT) * 1000;
-const meetsTargets = (f: UpFigures) => f.failures.length === 0 && f.containers === CREATES && f.wallMs <= MAX_IDEAL_RATIO * idealMs(f);
+const meetsTargets = (f: UpFigures) =>
+  f.failures.length === 0 && f.containers === CREATES && f.wallMs <= MAX_IDEAL_RATIO * idealMs(f);
 const politeEnough = (f: UpFigures) => f.share <= MAX_429_SHARE;
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const say = (f: UpFigures) =>
@@ -27,7 +28,10 @@ const ideal = (f: UpFigures) => `ideal: ${thousands(f.accepted)} requests needed
 
 export async function scaleUp(): Promise<Row[]> {
   const adaptive = await upAtLimit(CREATES);
-  const window = await upAtLimit(CREATES, { command: await bundledPlugin("bench/windowPlugin.ts"), env: { BENCH_WINDOW: String(WINDOW) } });
+  const window = await upAtLimit(CREATES, {
+    command: await bundledPlugin("bench/windowPlugin.ts"),
+    env: { BENCH_WINDOW: String(WINDOW) },
+  });
   const target = `0 failures, ${thousands(CREATES)} containers, ≤ ${MAX_IDEAL_RATIO}× ideal`;
   const windowAsGood = meetsTargets(window) && politeEnough(window);
   return [
@@ -39,7 +43,13 @@ export async function scaleUp(): Promise<Row[]> {
       ratio: `${times(adaptive.wallMs / idealMs(adaptive))} ideal`,
       target,
       met: meetsTargets(adaptive),
-      figures: { creates: CREATES, limit: LIMIT, ...adaptive, idealMs: idealMs(adaptive), oneRequestPerCreateMs: (CREATES / LIMIT) * 1000 },
+      figures: {
+        creates: CREATES,
+        limit: LIMIT,
+        ...adaptive,
+        idealMs: idealMs(adaptive),
+        oneRequestPerCreateMs: (CREATES / LIMIT) * 1000,
+      },
       notes: [
         `A Container create is the POST and a share of the list reads that see the app leave \`provisioning\` ` +
           `(${(adaptive.accepted / CREATES).toFixed(2)} accepted requests per create here); at one request per ` +
@@ -54,7 +64,10 @@ export async function scaleUp(): Promise<Row[]> {
       ratio: `${times(window.wallMs / adaptive.wallMs)} AIMD's time; ${times(window.share / Math.max(adaptive.share, 1e-9))} its 429 share`,
       target: `row 9's, and ≤ ${percent(MAX_429_SHARE)} answered 429 (row 4's limit)`,
       met: windowAsGood,
-      figures: { window: { ...window, idealMs: idealMs(window) }, adaptive: { ...adaptive, idealMs: idealMs(adaptive) } },
+      figures: {
+        window: { ...window, idealMs: idealMs(window) },
+        adaptive: { ...adaptive, idealMs: idealMs(adaptive) },
+      },
       notes: [
         `Window-plus-pause ${meetsTargets(window) ? "meets" : "misses"} row 9's targets (the adaptive control ${meetsTargets(adaptive) ? "meets" : "misses"} them), ` +
           `with ${percent(window.share)} of its requests answered 429 against the adaptive control's ${percent(adaptive.share)}: ` +

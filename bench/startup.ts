@@ -14,9 +14,26 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { ALICE, startSimulator } from "../simulator/src";
 import { FakeEngine, PLUGIN, Plugin } from "../test/grpc/engine";
-import { CONTAINER, IMAGE, PROJECT, alternate, floorPlugins, median, ms, now, spawnToFirstLine, spread, times, type Row } from "./lib";
+import {
+  CONTAINER,
+  IMAGE,
+  PROJECT,
+  alternate,
+  floorPlugins,
+  median,
+  ms,
+  now,
+  spawnToFirstLine,
+  spread,
+  times,
+  type Row,
+} from "./lib";
 
-const SINGLE_EXECUTABLE = resolve(__dirname, "../..", process.platform === "win32" ? "dist/pulumi-resource-hosting.exe" : "dist/pulumi-resource-hosting");
+const SINGLE_EXECUTABLE = resolve(
+  __dirname,
+  "../..",
+  process.platform === "win32" ? "dist/pulumi-resource-hosting.exe" : "dist/pulumi-resource-hosting",
+);
 /** Start-up may cost this much more than the floor (grpc-js and the stubs, with the same first stage). */
 const OVER_FLOOR_MS = 5;
 /** A difference of times, signed: +3.4 ms, −3.4 ms. */
@@ -26,10 +43,17 @@ const signed = (x: number) => `${x >= 0 ? "+" : "−"}${ms(Math.abs(x))}`;
  * Milliseconds from spawning the plugin to its port line, and to the answer of its first call.
  * `failing`: the first stage alone, whose answer is FAILED_PRECONDITION (no second stage beside it).
  */
-function spawnToFirstAnswer(command: string, engineAddress: string, failing = false): Promise<{ port: number; answer: number }> {
+function spawnToFirstAnswer(
+  command: string,
+  engineAddress: string,
+  failing = false,
+): Promise<{ port: number; answer: number }> {
   return new Promise((res, rej) => {
     const started = now();
-    const child = spawn(command, [engineAddress], { stdio: ["ignore", "pipe", "ignore"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(command, [engineAddress], {
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     child.once("error", rej);
     createInterface({ input: child.stdout! }).once("line", (line) => {
       const port = now() - started;
@@ -46,7 +70,10 @@ function spawnToFirstAnswer(command: string, engineAddress: string, failing = fa
 }
 
 export async function startup(rounds = 25): Promise<Row> {
-  const plugins = { script: PLUGIN, ...(existsSync(SINGLE_EXECUTABLE) ? { sea: SINGLE_EXECUTABLE } : {}) } as Record<string, string>;
+  const plugins = { script: PLUGIN, ...(existsSync(SINGLE_EXECUTABLE) ? { sea: SINGLE_EXECUTABLE } : {}) } as Record<
+    string,
+    string
+  >;
   const floors: Record<string, string> = await floorPlugins();
   const engine = await new FakeEngine().start();
   const node: number[] = [];
@@ -57,7 +84,12 @@ export async function startup(rounds = 25): Promise<Row> {
     const all = { ...plugins, ...floors };
     const sides = {
       node: () => spawnToFirstLine(process.execPath, ["-e", "console.log(1)"]),
-      ...Object.fromEntries(Object.entries(all).map(([kind, command]) => [kind, () => spawnToFirstAnswer(command, engine.address, kind === "firstStage")])),
+      ...Object.fromEntries(
+        Object.entries(all).map(([kind, command]) => [
+          kind,
+          () => spawnToFirstAnswer(command, engine.address, kind === "firstStage"),
+        ]),
+      ),
     } as Record<string, () => Promise<number | { port: number; answer: number }>>;
     const measured = await alternate(rounds, sides, { warmUp: 1 });
     node.push(...(measured.node as number[]));
@@ -75,7 +107,9 @@ export async function startup(rounds = 25): Promise<Row> {
   const label: Record<string, string> = { script: "Node.js script", sea: "single executable" };
   const floor = Object.fromEntries(Object.keys(floors).map((k) => [k, median(answer[k])]));
   // Each round's first answer less the floor's in the same round: the median and the range.
-  const overFloorRounds = Object.fromEntries(Object.keys(plugins).map((k) => [k, spread(answer[k].map((a, i) => a - answer.floor[i]))]));
+  const overFloorRounds = Object.fromEntries(
+    Object.keys(plugins).map((k) => [k, spread(answer[k].map((a, i) => a - answer.floor[i]))]),
+  );
   const overFloor = Object.fromEntries(Object.keys(plugins).map((k) => [k, overFloorRounds[k].median]));
 
   // After the first answer, what a preview waits for: configured, and a first Check + Diff.
@@ -89,7 +123,14 @@ export async function startup(rounds = 25): Promise<Row> {
         await p.checkConfig({ baseUrl: sim.url, token: ALICE.token, projectId: PROJECT });
         await p.configure({ baseUrl: sim.url, token: ALICE.token, projectId: PROJECT });
         const checked = await p.check(CONTAINER, "web", { name: "web", image: IMAGE });
-        await p.diff(CONTAINER, "web", "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00", checked.inputs, checked.inputs, checked.inputs);
+        await p.diff(
+          CONTAINER,
+          "web",
+          "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00",
+          checked.inputs,
+          checked.inputs,
+          checked.inputs,
+        );
         firstDiff.push(now() - started);
       } finally {
         await p.stop();
@@ -105,10 +146,9 @@ export async function startup(rounds = 25): Promise<Row> {
     name: "Plugin start (spawn → first answered call, GetPluginInfo)",
     baseline: `the floor, grpc-js and the stubs behind the same first stage: ${ms(floor.floor)}; as context, bare \`node -e\`: ${ms(nodeMs)}`,
     measured: kinds.map((k) => `${label[k]}: ${ms(first[k])}`).join("; "),
-    ratio:
-      kinds
-        .map((k) => `${signed(overFloor[k])} (${signed(overFloorRounds[k].min)} to ${signed(overFloorRounds[k].max)})`)
-        .join(" / ") + ` over the floor, ${rounds} rounds`,
+    ratio: `${kinds
+      .map((k) => `${signed(overFloor[k])} (${signed(overFloorRounds[k].min)} to ${signed(overFloorRounds[k].max)})`)
+      .join(" / ")} over the floor, ${rounds} rounds`,
     target: `≤ floor + ${OVER_FLOOR_MS} ms, the Node.js script and the single executable each`,
     // Both plugins are held to the same floor; a row without the single executable has not shown it met.
     met: plugins.sea !== undefined && kinds.every((k) => overFloor[k] <= OVER_FLOOR_MS),

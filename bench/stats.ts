@@ -20,7 +20,12 @@ export function medianRun<T extends { wallMs: number }>(runs: readonly T[]): T {
  */
 export function trendGrowth(points: ReadonlyArray<{ x: number; y: number }>): number {
   if (points.length < 2) throw new Error("a trend needs at least two points");
-  const slopes = points.flatMap((a, i) => points.slice(i + 1).filter((b) => b.x !== a.x).map((b) => (b.y - a.y) / (b.x - a.x)));
+  const slopes = points.flatMap((a, i) =>
+    points
+      .slice(i + 1)
+      .filter((b) => b.x !== a.x)
+      .map((b) => (b.y - a.y) / (b.x - a.x)),
+  );
   if (slopes.length === 0) throw new Error("a trend needs points at two different x");
   const xs = points.map((p) => p.x);
   return median(slopes) * (Math.max(...xs) - Math.min(...xs));

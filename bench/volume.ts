@@ -65,7 +65,8 @@ const allowedLatencyMs = (provisioningMs: number) => Math.max(250, provisioningM
 async function readyMoments(sim: Simulator, names: string[]): Promise<Map<string, number>> {
   const moments = new Map<string, number>();
   for (let i = 0; i < 2_000 && moments.size < names.length; i++) {
-    for (const v of sim.control.snapshot().volumes) if (v.ready_at !== null && !moments.has(v.name)) moments.set(v.name, v.ready_at);
+    for (const v of sim.control.snapshot().volumes)
+      if (v.ready_at !== null && !moments.has(v.name)) moments.set(v.name, v.ready_at);
     if (moments.size < names.length) await sleep(5);
   }
   const missing = names.filter((n) => !moments.has(n));
@@ -81,7 +82,9 @@ async function volumeWaits(provisioningMs: number, count: number): Promise<Waits
     const checked = await Promise.all(names.map((name) => plugin.check(VOLUME, name, { name, sizeGb: 1 })));
     sim.control.clearRequests();
     const started = Date.now();
-    const creates = names.map((name, i) => plugin.create(VOLUME, name, checked[i].inputs).then((created) => ({ created, returnedAt: Date.now() })));
+    const creates = names.map((name, i) =>
+      plugin.create(VOLUME, name, checked[i].inputs).then((created) => ({ created, returnedAt: Date.now() })),
+    );
     const moments = await readyMoments(sim, names);
     const done = await Promise.all(creates);
     const wallMs = Date.now() - started;
@@ -107,14 +110,21 @@ async function volumeWaits(provisioningMs: number, count: number): Promise<Waits
 }
 
 const noticedInTime = (w: Wait) => w.latencyMs <= w.allowedMs && w.status === "running";
-const worstLatency = (waits: Wait[]) => waits.reduce((worst, w) => (w.latencyMs / w.allowedMs > worst.latencyMs / worst.allowedMs ? w : worst));
+const worstLatency = (waits: Wait[]) =>
+  waits.reduce((worst, w) => (w.latencyMs / w.allowedMs > worst.latencyMs / worst.allowedMs ? w : worst));
 
 function singleRow(singles: Waits[]): Row {
   const cases = singles.map((s) => ({ ...s.waits[0], gets: s.gets }));
   const latencyMet = cases.every(noticedInTime);
   const worst = worstLatency(cases);
-  const render = cases.map((c) => ({ provisioningMs: c.provisioningMs, ...simulateSchedule(c.provisioningMs, renderDelay) }));
-  const ours = cases.map((c) => ({ provisioningMs: c.provisioningMs, ...simulateSchedule(c.provisioningMs, (e) => nextPollDelayMs(e)) }));
+  const render = cases.map((c) => ({
+    provisioningMs: c.provisioningMs,
+    ...simulateSchedule(c.provisioningMs, renderDelay),
+  }));
+  const ours = cases.map((c) => ({
+    provisioningMs: c.provisioningMs,
+    ...simulateSchedule(c.provisioningMs, (e) => nextPollDelayMs(e)),
+  }));
   const say = (xs: Array<{ provisioningMs: number; latencyMs: number; gets: number }>) =>
     xs.map((c) => `${c.provisioningMs / 1000} s: +${ms(c.latencyMs)}, ${c.gets} GETs`).join("; ");
   return {
@@ -160,7 +170,10 @@ function togetherRow(together: Waits, alone: Waits): Row {
 }
 
 export async function volume(): Promise<Row[]> {
-  const [together, ...singles] = await Promise.all([volumeWaits(LONG_MS, TOGETHER), ...SINGLE_CASES_MS.map((t) => volumeWaits(t, 1))]);
+  const [together, ...singles] = await Promise.all([
+    volumeWaits(LONG_MS, TOGETHER),
+    ...SINGLE_CASES_MS.map((t) => volumeWaits(t, 1)),
+  ]);
   const alone = singles.find((s) => s.provisioningMs === LONG_MS)!;
   return [singleRow(singles), togetherRow(together, alone)];
 }

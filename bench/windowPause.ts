@@ -47,7 +47,8 @@ export class WindowPause implements Admission {
 
   settle(_ticket: Ticket, outcome: Outcome): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (outcome.kind === "rate_limited") this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + outcome.waitMs);
+    if (outcome.kind === "rate_limited")
+      this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + outcome.waitMs);
     this.admit();
   }
 

@@ -13,7 +13,24 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { decodeStruct, encodeStruct, type WireObject } from "../provider/src/server/codec";
 import { ALICE } from "../simulator/src";
 import { Plugin, addressed } from "../test/grpc/engine";
-import { CONTAINER, IMAGE, PROJECT, alternate, api, kb, listPath, mb, median, ms, now, pool, remoteRig, roundRatios, timesSpread, type Row } from "./lib";
+import {
+  CONTAINER,
+  IMAGE,
+  PROJECT,
+  alternate,
+  api,
+  kb,
+  listPath,
+  mb,
+  median,
+  ms,
+  now,
+  pool,
+  remoteRig,
+  roundRatios,
+  timesSpread,
+  type Row,
+} from "./lib";
 import { timedList } from "./refresh";
 
 const ANSWER_BYTES = 6 * 1024 * 1024;
@@ -27,18 +44,29 @@ const MAX_PEAK_MB = 250;
 const MAX_RATIO = 3;
 
 /** The plugin's peak resident memory so far (VmHWM), in MB. */
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+const peakRssMb = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
 /** One call, as the engine sends it, to a fresh plugin: wall time to the answer's last byte, the answer's size, the plugin's peak RSS. */
 async function onFreshPlugin(url: string, method: "read" | "invoke", request: { serializeBinary(): Uint8Array }) {
   const plugin = await Plugin.start();
   try {
     await plugin.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT });
-    const client = new grpc.Client(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": -1 });
-    const definition = (provrpc.ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>)[method];
+    const client = new grpc.Client(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure(), {
+      "grpc.max_receive_message_length": -1,
+    });
+    const definition = (
+      provrpc.ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>
+    )[method];
     const started = now();
     const bytes = await new Promise<Buffer>((resolve, reject) =>
-      client.makeUnaryRequest(definition.path, (r: typeof request) => Buffer.from(r.serializeBinary()), (b: Buffer) => b, request, (err, b) => (err ? reject(err) : resolve(b!))),
+      client.makeUnaryRequest(
+        definition.path,
+        (r: typeof request) => Buffer.from(r.serializeBinary()),
+        (b: Buffer) => b,
+        request,
+        (err, b) => (err ? reject(err) : resolve(b!)),
+      ),
     );
     const wallMs = now() - started;
     client.close();
@@ -51,7 +79,12 @@ async function onFreshPlugin(url: string, method: "read" | "invoke", request: { 
 /** Containers until the project's list is about `bytes` long. */
 async function seed(sim: { url: string }, bytes: number): Promise<{ count: number; firstId: string }> {
   const create = async (i: number) => {
-    const res = await api(sim, "POST", listPath("containers"), { name: `app-${i}`, image: IMAGE, http_port: 8080, env: ENV });
+    const res = await api(sim, "POST", listPath("containers"), {
+      name: `app-${i}`,
+      image: IMAGE,
+      http_port: 8080,
+      env: ENV,
+    });
     if (res.status >= 300) throw new Error(`seeding app-${i}: ${res.status} ${JSON.stringify(res.json)}`);
     return res.json.id as string;
   };
@@ -62,7 +95,8 @@ async function seed(sim: { url: string }, bytes: number): Promise<{ count: numbe
   return { count, firstId };
 }
 
-const range = (values: number[], format: (x: number) => string) => `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+const range = (values: number[], format: (x: number) => string) =>
+  `${format(median(values))} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
 
 export async function functionAnswer(): Promise<Row> {
   const rig = await remoteRig();
@@ -78,8 +112,14 @@ export async function functionAnswer(): Promise<Row> {
       reads: () => onFreshPlugin(rig.sim.url, "read", read),
       invokes: () => onFreshPlugin(rig.sim.url, "invoke", invoke),
     });
-    const time = roundRatios(invokes.map((r) => r.wallMs), reads.map((r) => r.wallMs));
-    const memory = roundRatios(invokes.map((r) => r.peakMb), reads.map((r) => r.peakMb));
+    const time = roundRatios(
+      invokes.map((r) => r.wallMs),
+      reads.map((r) => r.wallMs),
+    );
+    const memory = roundRatios(
+      invokes.map((r) => r.peakMb),
+      reads.map((r) => r.peakMb),
+    );
     const wall = median(invokes.map((r) => r.wallMs));
     const peak = median(invokes.map((r) => r.peakMb));
     const absolute = wall <= MAX_WALL_MS && peak <= MAX_PEAK_MB;
@@ -87,8 +127,20 @@ export async function functionAnswer(): Promise<Row> {
     return {
       id: 17,
       name: `\`getContainers\` over a ${kb(listBytes)} list (${count.toLocaleString("en-US")} apps), each call to a fresh plugin (median of ${ROUNDS}, range)`,
-      baseline: `a Read over the same list: ${range(reads.map((r) => r.wallMs), ms)}, peak RSS ${range(reads.map((r) => r.peakMb), mb)}`,
-      measured: `${range(invokes.map((r) => r.wallMs), ms)}, peak RSS ${range(invokes.map((r) => r.peakMb), mb)}; answer ${kb(invokes[0].answerBytes)}`,
+      baseline: `a Read over the same list: ${range(
+        reads.map((r) => r.wallMs),
+        ms,
+      )}, peak RSS ${range(
+        reads.map((r) => r.peakMb),
+        mb,
+      )}`,
+      measured: `${range(
+        invokes.map((r) => r.wallMs),
+        ms,
+      )}, peak RSS ${range(
+        invokes.map((r) => r.peakMb),
+        mb,
+      )}; answer ${kb(invokes[0].answerBytes)}`,
       ratio: `${timesSpread(time)} time, ${timesSpread(memory)} memory (each round against its Read)`,
       target: `≤ ${ms(MAX_WALL_MS)} and ≤ ${MAX_PEAK_MB} MB peak, or within ${MAX_RATIO}× the Read`,
       met: absolute || relative,
@@ -114,7 +166,10 @@ const PROPERTIES: WireObject = {
   status: "running",
   internalHost: "web.p-0b5f6a5e.svc.cluster.local:8080",
   publicUrl: "https://web-3f1c2b.apps.example.com",
-  env: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: { LOG_LEVEL: "info", PORT: "8080" } },
+  env: {
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    value: { LOG_LEVEL: "info", PORT: "8080" },
+  },
   createdAt: "2024-01-01T00:00:00.000Z",
   updatedAt: "2024-01-02T00:00:00.000Z",
 };
@@ -132,8 +187,10 @@ function perCall(roundTrip: (bytes: Uint8Array) => Uint8Array, bytes: Uint8Array
 export async function codecRoundTrip(): Promise<Row> {
   const bytes = Struct.fromJavaScript(PROPERTIES as any).serializeBinary();
   const viaCodec = (b: Uint8Array) => encodeStruct(decodeStruct(b));
-  const viaGoogle = (b: Uint8Array) => Struct.fromJavaScript(Struct.deserializeBinary(b).toJavaScript()).serializeBinary();
-  if (!Buffer.from(viaCodec(bytes)).equals(Buffer.from(viaGoogle(bytes)))) throw new Error("the codec and google-protobuf disagree");
+  const viaGoogle = (b: Uint8Array) =>
+    Struct.fromJavaScript(Struct.deserializeBinary(b).toJavaScript()).serializeBinary();
+  if (!Buffer.from(viaCodec(bytes)).equals(Buffer.from(viaGoogle(bytes))))
+    throw new Error("the codec and google-protobuf disagree");
   const { codec, google } = await alternate(
     CODEC_ROUNDS,
     { codec: async () => perCall(viaCodec, bytes), google: async () => perCall(viaGoogle, bytes) },

@@ -34,7 +34,9 @@ await bundleUndici(`bin/${UNDICI_FILE}`, { sourcemap: true });
 // training run writes the third stage's beside the second's.
 rmSync(`bin/${SERVER_CACHE_FILE}`, { force: true });
 rmSync(`bin/${PROVIDER_CACHE_FILE}`, { force: true });
-await trainCodeCache(process.execPath, [PLUGIN], `bin/${SERVER_CACHE_FILE}`, { providerCache: `bin/${PROVIDER_CACHE_FILE}` });
+await trainCodeCache(process.execPath, [PLUGIN], `bin/${SERVER_CACHE_FILE}`, {
+  providerCache: `bin/${PROVIDER_CACHE_FILE}`,
+});
 
 await command("simulator/src/cli.ts", "dist/simulator.js");
 await command("provider/src/export/main.ts", "dist/hosting-export.js");

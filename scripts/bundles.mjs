@@ -48,7 +48,14 @@ export const common = {
 
 /** A runnable script of one file (`#!/usr/bin/env node`); `options` are esbuild's, over the common ones. */
 export async function command(entry, outfile, options = {}) {
-  await build({ ...common, entryPoints: [entry], outfile, sourcemap: "linked", banner: { js: "#!/usr/bin/env node" }, ...options });
+  await build({
+    ...common,
+    entryPoints: [entry],
+    outfile,
+    sourcemap: "linked",
+    banner: { js: "#!/usr/bin/env node" },
+    ...options,
+  });
   chmodSync(outfile, 0o755);
 }
 
@@ -107,8 +114,13 @@ export async function bundleThirdStage(outfile, { undici, sourcemap = false }) {
   });
   // A second copy of what must be shared (imported under another name, `struct_pb.js` say) would
   // load beside the first without any error.
-  const copies = Object.keys(metafile.inputs).filter((input) => /node_modules\/(@grpc|google-protobuf|@pulumi)\//.test(input));
-  if (copies.length > 0) throw new Error(`${outfile} bundles its own copy of ${copies.join(", ")}: import them as SHARED_WITH_PROVIDER names them`);
+  const copies = Object.keys(metafile.inputs).filter((input) =>
+    /node_modules\/(@grpc|google-protobuf|@pulumi)\//.test(input),
+  );
+  if (copies.length > 0)
+    throw new Error(
+      `${outfile} bundles its own copy of ${copies.join(", ")}: import them as SHARED_WITH_PROVIDER names them`,
+    );
 }
 
 export async function bundleUndici(outfile, { sourcemap = false } = {}) {

@@ -29,7 +29,11 @@ const { Empty } = emptyproto;
 const { Struct } = structproto;
 
 // A loopback address nothing listens on: none of these calls sends an API request.
-const CONFIG = { baseUrl: "http://127.0.0.1:9", token: "code-cache", projectId: "00000000-0000-4000-8000-000000000000" };
+const CONFIG = {
+  baseUrl: "http://127.0.0.1:9",
+  token: "code-cache",
+  projectId: "00000000-0000-4000-8000-000000000000",
+};
 
 /**
  * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through GetPluginInfo, which the
@@ -53,13 +57,17 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
   });
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = (method, request) =>
-    new Promise((resolve, reject) => client[method](request, (err, response) => (err ? reject(err) : resolve(response))));
+    new Promise((resolve, reject) =>
+      client[method](request, (err, response) => (err ? reject(err) : resolve(response))),
+    );
   // GetPluginInfo and Configure must answer (else a stage is broken, and the third stage's cache
   // would not be made). The others are there to compile what they run; one refused (the provider
   // changed what it accepts) costs a little speed, not the build, and is said.
   const tryCall = (method, request) =>
     call(method, request).catch((err) => {
-      process.stderr.write(`code cache: ${method} failed while training (${err.details ?? err.message}); the cache lacks what it runs\n`);
+      process.stderr.write(
+        `code cache: ${method} failed while training (${err.details ?? err.message}); the cache lacks what it runs\n`,
+      );
       return undefined;
     });
   try {
@@ -75,7 +83,8 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
   const code = await exited;
   const written = (file) => existsSync(file) && statSync(file).size > 0;
   if (code !== 0 || !written(out)) throw new Error(`${command} wrote no code cache (exit ${code}): ${stderr}`);
-  if (providerCache && !written(providerCache)) throw new Error(`${command} wrote no code cache of its third stage at ${providerCache}: ${stderr}`);
+  if (providerCache && !written(providerCache))
+    throw new Error(`${command} wrote no code cache of its third stage at ${providerCache}: ${stderr}`);
   return statSync(out).size;
 }
 

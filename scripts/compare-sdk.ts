@@ -16,7 +16,12 @@ import * as ts from "typescript";
 export function declarationsOf(dir: string): Map<string, string> {
   const root = resolve(dir);
   const configPath = join(root, "tsconfig.json");
-  let options: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, types: [] };
+  let options: ts.CompilerOptions = {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.CommonJS,
+    types: [],
+  };
   let fileNames = tsFilesUnder(root);
   if (existsSync(configPath)) {
     const read = ts.readConfigFile(configPath, ts.sys.readFile);
@@ -26,7 +31,16 @@ export function declarationsOf(dir: string): Map<string, string> {
     fileNames = parsed.fileNames;
   }
   const outDir = join(root, "__declarations__");
-  options = { ...options, outDir, declaration: true, emitDeclarationOnly: true, removeComments: true, declarationMap: false, sourceMap: false, noEmit: false };
+  options = {
+    ...options,
+    outDir,
+    declaration: true,
+    emitDeclarationOnly: true,
+    removeComments: true,
+    declarationMap: false,
+    sourceMap: false,
+    noEmit: false,
+  };
   const program = ts.createProgram(fileNames, options);
   const errors = ts.getPreEmitDiagnostics(program).filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0) {
@@ -44,12 +58,20 @@ function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.name === "node_modules" || entry.name === "bin") return [];
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? tsFilesUnder(path) : entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path] : [];
+    return entry.isDirectory()
+      ? tsFilesUnder(path)
+      : entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")
+        ? [path]
+        : [];
   });
 }
 
 /** Every way two sets of declarations differ, one line each (nothing when they are the same). */
-export function differences(ours: Map<string, string>, theirs: Map<string, string>, names = ["ours", "theirs"]): string[] {
+export function differences(
+  ours: Map<string, string>,
+  theirs: Map<string, string>,
+  names = ["ours", "theirs"],
+): string[] {
   const found: string[] = [];
   for (const file of new Set([...ours.keys(), ...theirs.keys()])) {
     const a = ours.get(file);
@@ -62,7 +84,9 @@ export function differences(ours: Map<string, string>, theirs: Map<string, strin
     const linesB = b.split("\n");
     for (let i = 0; i < Math.max(linesA.length, linesB.length); i++) {
       if (linesA[i] === linesB[i]) continue;
-      found.push(`${file}:${i + 1}: ${names[0]}: ${linesA[i] ?? "(end of file)"}\n${" ".repeat(file.length + String(i + 1).length + 3)}${names[1]}: ${linesB[i] ?? "(end of file)"}`);
+      found.push(
+        `${file}:${i + 1}: ${names[0]}: ${linesA[i] ?? "(end of file)"}\n${" ".repeat(file.length + String(i + 1).length + 3)}${names[1]}: ${linesB[i] ?? "(end of file)"}`,
+      );
       break; // the first differing line of a file; the rest usually follows from it
     }
   }

@@ -14,7 +14,10 @@ export async function buildFloorPlugins(dir) {
   const firstStageDir = join(dir, "first-stage");
   const floor = join(floorDir, "pulumi-resource-hosting");
   const firstStage = join(firstStageDir, "pulumi-resource-hosting");
-  for (const [executable, at] of [[floor, floorDir], [firstStage, firstStageDir]]) {
+  for (const [executable, at] of [
+    [floor, floorDir],
+    [firstStage, firstStageDir],
+  ]) {
     rmSync(at, { recursive: true, force: true });
     mkdirSync(at, { recursive: true });
     await bundleFirstStage(executable, { shebang: true });

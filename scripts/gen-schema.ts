@@ -9,23 +9,35 @@ import { buildPackageSchema, type TypeReader } from "../provider/src/framework/s
 import { hostingPackage } from "../provider/src/package";
 
 const files = ["provider/src/package.ts"];
-const program = TJS.getProgramFromFiles(files.map((f) => resolve(f)), {
-  strict: true,
-  target: 5 /* ES2018 */,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  resolveJsonModule: true,
-  types: ["node"],
-});
+const program = TJS.getProgramFromFiles(
+  files.map((f) => resolve(f)),
+  {
+    strict: true,
+    target: 5 /* ES2018 */,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    resolveJsonModule: true,
+    types: ["node"],
+  },
+);
 // One generator for the whole program (building it walks every type; each read is then cheap).
 // Names are made unique (`Domain.286f7513`): a declaration may share its name with a type of a
 // library (Node's own `Domain`), and it is read from the provider's sources, never from theirs.
-const generator = TJS.buildGenerator(program, { required: true, ref: true, noExtraProps: true, ignoreErrors: true, uniqueNames: true });
+const generator = TJS.buildGenerator(program, {
+  required: true,
+  ref: true,
+  noExtraProps: true,
+  ignoreErrors: true,
+  uniqueNames: true,
+});
 if (!generator) throw new Error("typescript-json-schema could not read the declarations");
 const SOURCES = resolve("provider/src");
 const readType: TypeReader = (typeName) => {
-  const ours = generator.getSymbols(typeName).filter((ref) => ref.symbol.declarations?.[0]?.getSourceFile().fileName.startsWith(SOURCES));
-  if (ours.length !== 1) throw new Error(`${ours.length} declarations named ${typeName} in provider/src: each needs a name of its own`);
+  const ours = generator
+    .getSymbols(typeName)
+    .filter((ref) => ref.symbol.declarations?.[0]?.getSourceFile().fileName.startsWith(SOURCES));
+  if (ours.length !== 1)
+    throw new Error(`${ours.length} declarations named ${typeName} in provider/src: each needs a name of its own`);
   // The unique names' suffixes come off again: the schema's types are named as declared.
   return JSON.parse(JSON.stringify(generator.getSchemaForSymbol(ours[0].name)), (key, value) =>
     key === "$ref" ? value.replace(/\.[0-9a-f]{8}$/, "") : key === "definitions" ? withoutSuffixes(value) : value,

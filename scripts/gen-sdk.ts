@@ -68,7 +68,9 @@ const typeName = (token: string) => title(nameOf(token));
 function doc(text: string | undefined, indent: string): string {
   if (!text) return "";
   const lines = stripShortcodes(text).replace(/\*\//g, "*&#47;").split("\n");
-  return [`${indent}/**`, ...lines.map((line) => `${indent} *${line ? ` ${line}` : ""}`), `${indent} */`, ""].join("\n");
+  return [`${indent}/**`, ...lines.map((line) => `${indent} *${line ? ` ${line}` : ""}`), `${indent} */`, ""].join(
+    "\n",
+  );
 }
 
 const refToken = (ref: string) => {
@@ -87,7 +89,9 @@ function tsType(spec: PropertySpec, mode: "plain" | "input" | "output"): string 
   const element = (s: PropertySpec) => (mode === "input" ? `pulumi.Input<${tsType(s, mode)}>` : tsType(s, mode));
   if (spec.$ref) {
     if (mode === "plain") throw new Error(`${spec.$ref}: object types in a function's arguments are not supported`);
-    return mode === "input" ? `inputs.${typeName(refToken(spec.$ref))}Args` : `outputs.${typeName(refToken(spec.$ref))}`;
+    return mode === "input"
+      ? `inputs.${typeName(refToken(spec.$ref))}Args`
+      : `outputs.${typeName(refToken(spec.$ref))}`;
   }
   switch (spec.type) {
     case "string":
@@ -131,7 +135,9 @@ const usesTypes = (pkg: PackageSpec, ...groups: Array<Record<string, PropertySpe
 function imports(nested: boolean, utilities: boolean, root = "."): string {
   return [
     `import * as pulumi from "@pulumi/pulumi";`,
-    ...(nested ? [`import * as inputs from "${root}/types/input";`, `import * as outputs from "${root}/types/output";`] : []),
+    ...(nested
+      ? [`import * as inputs from "${root}/types/input";`, `import * as outputs from "${root}/types/output";`]
+      : []),
     ...(utilities ? [`import * as utilities from "${root}/utilities";`] : []),
   ].join("\n");
 }
@@ -152,7 +158,8 @@ function plainType(
   const members = sortedEntries(properties)
     .map(([prop, p]) => {
       const optional = !isRequired.has(prop);
-      const type = mode === "input" ? `pulumi.Input<${tsType(p, mode)}${optional ? " | undefined" : ""}>` : tsType(p, mode);
+      const type =
+        mode === "input" ? `pulumi.Input<${tsType(p, mode)}${optional ? " | undefined" : ""}>` : tsType(p, mode);
       return `${doc(p.description, "    ")}    ${readonly ? "readonly " : ""}${prop}${optional ? "?" : ""}: ${type};\n`;
     })
     .join("");
@@ -189,10 +196,16 @@ function extraOptions(r: ResourceSpec): string {
   const replace = properties.filter(([, p]) => p.replaceOnChanges).map(([n]) => n);
   return [
     ...(secrets.length
-      ? [`        const secretOpts = { additionalSecretOutputs: ${list(secrets)} };\n`, "        opts = pulumi.mergeOptions(opts, secretOpts);\n"]
+      ? [
+          `        const secretOpts = { additionalSecretOutputs: ${list(secrets)} };\n`,
+          "        opts = pulumi.mergeOptions(opts, secretOpts);\n",
+        ]
       : []),
     ...(replace.length
-      ? [`        const replaceOnChanges = { replaceOnChanges: ${list(replace)} };\n`, "        opts = pulumi.mergeOptions(opts, replaceOnChanges);\n"]
+      ? [
+          `        const replaceOnChanges = { replaceOnChanges: ${list(replace)} };\n`,
+          "        opts = pulumi.mergeOptions(opts, replaceOnChanges);\n",
+        ]
       : []),
   ].join("");
 }
@@ -399,7 +412,9 @@ function resourceFile(pkg: PackageSpec, token: string, r: ResourceSpec): string 
       ].join(""),
     )
     .join("");
-  const fromArgs = sortedEntries(r.inputProperties).map(([prop, p]) => setInput(prop, p, false)).join("");
+  const fromArgs = sortedEntries(r.inputProperties)
+    .map(([prop, p]) => setInput(prop, p, false))
+    .join("");
   const outs = properties
     .filter(([prop]) => !isInput(prop))
     .map(([prop]) => `            resourceInputs["${prop}"] = undefined /*out*/;\n`)
@@ -425,7 +440,9 @@ ${state ? "     * @param state Any extra arguments used during the lookup.\n" : 
         opts = opts || {};
         if (opts.id) {
             const state = argsOrState as ${name}State | undefined;
-${sortedEntries(state.properties).map(([prop]) => `            resourceInputs["${prop}"] = state?.${prop};\n`).join("")}        } else {
+${sortedEntries(state.properties)
+  .map(([prop]) => `            resourceInputs["${prop}"] = state?.${prop};\n`)
+  .join("")}        } else {
             const args = argsOrState as ${name}Args | undefined;
 ${checks}${fromArgs}${outs}        }
 `
@@ -467,9 +484,14 @@ function providerFile(pkg: PackageSpec): string {
   const outputs = providerOutputs(p);
   const required = new Set(p.required ?? []);
   const fields = sortedEntries(outputs)
-    .map(([prop, spec]) => `${doc(spec.description, "    ")}    declare public readonly ${prop}: pulumi.Output<string${required.has(prop) ? "" : " | undefined"}>;\n`)
+    .map(
+      ([prop, spec]) =>
+        `${doc(spec.description, "    ")}    declare public readonly ${prop}: pulumi.Output<string${required.has(prop) ? "" : " | undefined"}>;\n`,
+    )
     .join("");
-  const fromArgs = sortedEntries(p.inputProperties).map(([prop, spec]) => setInput(prop, spec, true)).join("");
+  const fromArgs = sortedEntries(p.inputProperties)
+    .map(([prop, spec]) => setInput(prop, spec, true))
+    .join("");
   const argsOptional = (p.requiredInputs ?? []).length === 0 ? "?" : "";
   return `${HEADER}
 ${imports(usesTypes(pkg, outputs, p.inputProperties), true)}
@@ -502,7 +524,9 @@ function functionFile(pkg: PackageSpec, token: string, fn: FunctionSpec): string
   const argsRequired = new Set(args?.required ?? []);
   const hasArgs = Object.keys(args?.properties ?? {}).length > 0;
   const optional = argsRequired.size === 0 ? "?" : "";
-  const argList = sortedEntries(args?.properties).map(([prop]) => `        "${prop}": args.${prop},\n`).join("");
+  const argList = sortedEntries(args?.properties)
+    .map(([prop]) => `        "${prop}": args.${prop},\n`)
+    .join("");
   const definition = (plain: boolean) => {
     const argsType = plain ? `${Name}Args` : `${Name}OutputArgs`;
     // An Output form of a function without arguments takes none (gen.go: "don't generate an empty argument").
@@ -520,8 +544,8 @@ ${imports(usesTypes(pkg, args?.properties, result.properties), true)}
 
 ${definition(true)}${args ? `\n${plainType(`${Name}Args`, args.description, args.properties, argsRequired, "plain")}` : ""}
 ${plainType(`${Name}Result`, result.description, result.properties, result.required ?? [], "output", true)}${definition(false)}${
-    args && hasArgs ? `\n${plainType(`${Name}OutputArgs`, args.description, args.properties, argsRequired, "input")}` : ""
-  }`;
+  args && hasArgs ? `\n${plainType(`${Name}OutputArgs`, args.description, args.properties, argsRequired, "input")}` : ""
+}`;
 }
 
 /** What types/input.ts and types/output.ts hold: the types the inputs refer to, and those the outputs do. */
@@ -563,7 +587,8 @@ function configVars(pkg: PackageSpec): string {
   const variables = pkg.config?.variables;
   const vars = sortedEntries(variables)
     .map(([name, p]) => {
-      const getter = p.type === "string" ? `__config.get("${name}")` : `__config.getObject<${tsType(p, "output")}>("${name}")`;
+      const getter =
+        p.type === "string" ? `__config.get("${name}")` : `__config.getObject<${tsType(p, "output")}>("${name}")`;
       const fallback = defaultOf(p);
       const always = p.default !== undefined;
       return `${doc(p.description, "")}export declare const ${name}: ${tsType(p, "output")}${always ? "" : " | undefined"};
@@ -606,19 +631,29 @@ function indexFile(pkg: PackageSpec): string {
   const members = [
     ...sortedEntries(pkg.resources).map(([token, r]) => {
       const name = nameOf(token);
-      return { file: camel(name), text: resource(camel(name), [`${name}Args`, ...(r.stateInputs ? [`${name}State`] : [])], name) };
+      return {
+        file: camel(name),
+        text: resource(camel(name), [`${name}Args`, ...(r.stateInputs ? [`${name}State`] : [])], name),
+      };
     }),
     ...sortedEntries(pkg.functions).map(([token, f]) => {
       const name = camel(nameOf(token));
       const Name = title(name);
       const hasArgs = Object.keys(f.inputs?.properties ?? {}).length > 0;
-      const interfaces = [...(f.inputs ? [`${Name}Args`] : []), `${Name}Result`, ...(hasArgs ? [`${Name}OutputArgs`] : [])];
+      const interfaces = [
+        ...(f.inputs ? [`${Name}Args`] : []),
+        `${Name}Result`,
+        ...(hasArgs ? [`${Name}OutputArgs`] : []),
+      ];
       return { file: name, text: fn(name, interfaces, [name, `${name}Output`]) };
     }),
     { file: "provider", text: resource("provider", ["ProviderArgs"], "Provider") },
   ].sort((a, b) => (`${a.file}.ts` < `${b.file}.ts` ? -1 : 1));
   const cases = sortedEntries(pkg.resources)
-    .map(([token]) => `            case "${token}":\n                return new ${nameOf(token)}(name, <any>undefined, { urn })\n`)
+    .map(
+      ([token]) =>
+        `            case "${token}":\n                return new ${nameOf(token)}(name, <any>undefined, { urn })\n`,
+    )
     .join("");
   return `${HEADER}
 ${imports(false, true)}
@@ -673,10 +708,13 @@ function readme(pkg: PackageSpec): string {
     const env = p.defaultInfo?.environment?.map((e) => `\`${e}\``).join(", ") || "";
     return `| \`${pkg.name}:${name}\` | ${env} | ${oneLine(p.description)} |`;
   });
-  const required = new Set(Object.keys(pkg.config?.variables ?? {}).filter((name) => !(pkg.config?.defaults ?? []).includes(name)));
+  const required = new Set(
+    Object.keys(pkg.config?.variables ?? {}).filter((name) => !(pkg.config?.defaults ?? []).includes(name)),
+  );
   const entries = (kind: "resources" | "functions") =>
     sortedEntries<ResourceSpec | FunctionSpec>(pkg[kind]).map(
-      ([token, spec]) => `- ${link(`\`${nameOfToken(token)}\``, docsUrl(pkg, `reference/${referencePage(token)}`))}: ${firstSentence(spec.description)}`,
+      ([token, spec]) =>
+        `- ${link(`\`${nameOfToken(token)}\``, docsUrl(pkg, `reference/${referencePage(token)}`))}: ${firstSentence(spec.description)}`,
     );
   // The first example any resource carries (the schema's own, so it is never out of date).
   const example = sortedEntries(pkg.resources)
@@ -751,7 +789,10 @@ function generateNodejsSdk(pkg: PackageSpec, license?: string): Map<string, stri
     files.set("types/input.ts", typesFile(pkg, "input"));
     files.set("types/output.ts", typesFile(pkg, "output"));
     const submodules = `// Export sub-modules:\nimport * as input from "./input";\nimport * as output from "./output";\n`;
-    files.set("types/index.ts", `${HEADER}\nimport * as utilities from "../utilities";\n\n${submodules}\nexport {\n    input,\n    output,\n};\n`);
+    files.set(
+      "types/index.ts",
+      `${HEADER}\nimport * as utilities from "../utilities";\n\n${submodules}\nexport {\n    input,\n    output,\n};\n`,
+    );
   }
   files.set("config/vars.ts", configVars(pkg));
   files.set("config/index.ts", `${HEADER}\n// Export members:\nexport * from "./vars";\n`);
@@ -771,7 +812,8 @@ function main() {
   const files = generateNodejsSdk(pkg, existsSync("LICENSE") ? readFileSync("LICENSE", "utf8") : undefined);
   const root = resolve(outDir);
   mkdirSync(root, { recursive: true });
-  for (const entry of readdirSync(root)) if (!NOT_GENERATED.has(entry)) rmSync(join(root, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(root))
+    if (!NOT_GENERATED.has(entry)) rmSync(join(root, entry), { recursive: true, force: true });
   for (const [path, text] of files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

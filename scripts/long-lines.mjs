@@ -8,7 +8,9 @@ const MAX_COLUMNS = 120;
 const CODE = /\.(ts|mts|js|mjs|cjs)$/;
 const GENERATED = /^sdk\/nodejs\//; // biome.jsonc says why it is left alone
 
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+  encoding: "utf8",
+})
   .split("\0")
   .filter((file) => CODE.test(file) && !GENERATED.test(file));
 

@@ -22,7 +22,15 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { PROVIDER_CACHE_FILE, PROVIDER_FILE, SERVER_CACHE_FILE, SERVER_FILE, bundleFirstStage, bundleSecondStage, bundleThirdStage } from "./bundles.mjs";
+import {
+  PROVIDER_CACHE_FILE,
+  PROVIDER_FILE,
+  SERVER_CACHE_FILE,
+  SERVER_FILE,
+  bundleFirstStage,
+  bundleSecondStage,
+  bundleThirdStage,
+} from "./bundles.mjs";
 import { trainCodeCache } from "./code-cache.mjs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
@@ -51,7 +59,9 @@ await bundleThirdStage(join(WORK, PROVIDER_FILE), { undici: "inline" });
 
 // 2. The code caches: the first stage run by this node finds the other stages beside it, as the
 //    executable finds them inside itself; the third stage's cache is written beside the second's.
-await trainCodeCache(process.execPath, [main], join(WORK, SERVER_CACHE_FILE), { providerCache: join(WORK, PROVIDER_CACHE_FILE) });
+await trainCodeCache(process.execPath, [main], join(WORK, SERVER_CACHE_FILE), {
+  providerCache: join(WORK, PROVIDER_CACHE_FILE),
+});
 
 // 3. The preparation blob.
 const config = join(WORK, "sea-config.json");
@@ -64,7 +74,9 @@ writeFileSync(
       disableExperimentalSEAWarning: true,
       // The main script is the 7 kB first stage; the other stages have their own, better caches.
       useCodeCache: false,
-      assets: Object.fromEntries([SERVER_FILE, SERVER_CACHE_FILE, PROVIDER_FILE, PROVIDER_CACHE_FILE].map((name) => [name, join(WORK, name)])),
+      assets: Object.fromEntries(
+        [SERVER_FILE, SERVER_CACHE_FILE, PROVIDER_FILE, PROVIDER_CACHE_FILE].map((name) => [name, join(WORK, name)]),
+      ),
     },
     null,
     2,

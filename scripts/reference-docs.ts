@@ -4,7 +4,13 @@
 // inputs (type, required, default, secret, replace-on-change), its outputs, the object types it
 // uses, and for a resource how to import it. Pure and deterministic: the same schema gives the
 // same pages, byte for byte.
-import type { FunctionSpec, ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "../provider/src/framework/packageSchema";
+import type {
+  FunctionSpec,
+  ObjectTypeSpec,
+  PackageSpec,
+  PropertySpec,
+  ResourceSpec,
+} from "../provider/src/framework/packageSchema";
 import { firstSentence, nameOfToken, referencePage, splitDescription } from "./schema-text";
 
 const GENERATED = "<!-- Generated from schema.json by `make docs` (scripts/gen-docs.ts): do not edit. -->";
@@ -50,7 +56,15 @@ interface Columns {
 function propertyTable(properties: Record<string, PropertySpec> | undefined, columns: Columns = {}): string {
   const rows = sortedEntries(properties);
   if (rows.length === 0) return "None.\n";
-  const headings = ["name", "type", ...(columns.required ? [columns.requiredHeading ?? "required"] : []), ...(columns.defaults ? ["default"] : []), "secret", ...(columns.replaces ? ["replaces on change"] : []), "description"];
+  const headings = [
+    "name",
+    "type",
+    ...(columns.required ? [columns.requiredHeading ?? "required"] : []),
+    ...(columns.defaults ? ["default"] : []),
+    "secret",
+    ...(columns.replaces ? ["replaces on change"] : []),
+    "description",
+  ];
   const line = (values: string[]) => `| ${values.join(" | ")} |`;
   return [
     line(headings),
@@ -109,8 +123,12 @@ function resourcePage(pkg: PackageSpec, token: string, resource: ResourceSpec): 
   const name = nameOfToken(token);
   const packageName = pkg.language?.nodejs?.packageName ?? `@pulumi/${pkg.name}`;
   const { summary, examples, importSection } = splitDescription(resource.description);
-  const outputsOnly = Object.fromEntries(sortedEntries(resource.properties).filter(([property]) => !resource.inputProperties?.[property]));
-  const imported = importSection ?? `The id is the one the API assigned:\n\n\`\`\`sh\npulumi import ${token} <resource name> <id>\n\`\`\``;
+  const outputsOnly = Object.fromEntries(
+    sortedEntries(resource.properties).filter(([property]) => !resource.inputProperties?.[property]),
+  );
+  const imported =
+    importSection ??
+    `The id is the one the API assigned:\n\n\`\`\`sh\npulumi import ${token} <resource name> <id>\n\`\`\``;
   return `${header(token, "resource", summary)}${examplesSection(examples)}## Create
 
 \`\`\`typescript
@@ -173,7 +191,10 @@ ${propertyTable(provider.inputProperties, { required: new Set(provider.requiredI
 function indexPage(pkg: PackageSpec): string {
   const someFunction = sortedEntries(pkg.functions).map(([token]) => nameOfToken(token))[0] ?? "getX";
   const rows = <T extends { description?: string }>(record: Record<string, T> | undefined) =>
-    sortedEntries(record).map(([token, spec]) => `| [${nameOfToken(token)}](${referencePage(token)}) | ${cell(firstSentence(spec.description))} |`);
+    sortedEntries(record).map(
+      ([token, spec]) =>
+        `| [${nameOfToken(token)}](${referencePage(token)}) | ${cell(firstSentence(spec.description))} |`,
+    );
   return `${GENERATED}
 
 # API reference
@@ -205,7 +226,8 @@ export function referenceDocs(pkg: PackageSpec): Map<string, string> {
     ["_index.md", indexPage(pkg)],
     ["provider.md", providerPage(pkg)],
   ]);
-  for (const [token, resource] of sortedEntries(pkg.resources)) pages.set(referencePage(token), resourcePage(pkg, token, resource));
+  for (const [token, resource] of sortedEntries(pkg.resources))
+    pages.set(referencePage(token), resourcePage(pkg, token, resource));
   for (const [token, fn] of sortedEntries(pkg.functions)) pages.set(referencePage(token), functionPage(pkg, token, fn));
   return new Map([...pages.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
 }

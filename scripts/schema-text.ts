@@ -53,7 +53,13 @@ function takeSection(text: string, heading: RegExp): { section?: string; rest: s
   if (start === -1) return { rest: text };
   const length = lines.slice(start + 1).findIndex((line) => /^## /.test(line));
   const end = length === -1 ? lines.length : start + 1 + length;
-  return { section: lines.slice(start + 1, end).join("\n").trim(), rest: [...lines.slice(0, start), ...lines.slice(end)].join("\n") };
+  return {
+    section: lines
+      .slice(start + 1, end)
+      .join("\n")
+      .trim(),
+    rest: [...lines.slice(0, start), ...lines.slice(end)].join("\n"),
+  };
 }
 
 /** A description in its three parts; a description with no examples and no import section is all summary. */
@@ -64,7 +70,9 @@ export function splitDescription(description: string | undefined): DescriptionPa
   let examples: string | undefined;
   let rest = text;
   if (open !== -1 && close > open) {
-    examples = stripShortcodes(text.slice(open, close + "{{% /examples %}}".length)).replace(/^## Example Usage[ \t]*\n?/m, "").trim();
+    examples = stripShortcodes(text.slice(open, close + "{{% /examples %}}".length))
+      .replace(/^## Example Usage[ \t]*\n?/m, "")
+      .trim();
     rest = text.slice(0, open) + text.slice(close + "{{% /examples %}}".length);
   }
   const { section: importSection, rest: summary } = takeSection(stripShortcodes(rest), /^## Import[ \t]*$/);

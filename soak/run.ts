@@ -27,7 +27,13 @@ async function main() {
     throw new Error("usage: --ops <positive integer> --seed <integer> [--rate <0..1>] [--verbose] [--json <file>]");
   }
   process.stdout.write(`soak: seed ${seed}, ${ops} operations (repeat with --seed ${seed})\n`);
-  const report = await runSoak({ ops, seed, faultRate: rate, verbose: values.verbose, log: (line) => process.stdout.write(`${line}\n`) });
+  const report = await runSoak({
+    ops,
+    seed,
+    faultRate: rate,
+    verbose: values.verbose,
+    log: (line) => process.stdout.write(`${line}\n`),
+  });
   process.stdout.write(`${describeReport(report)}\n`);
   if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
   const clean =

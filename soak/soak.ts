@@ -8,8 +8,14 @@ import { isExampleSecret, isReference, tokenOf, type ExampleValue } from "../pro
 import type { FieldFlags } from "../provider/src/framework/spec";
 import { hostingPackage } from "../provider/src/package";
 import {
-  ALICE, randomFaults, seededRandom, startSimulator,
-  type RandomFaultName, type SimAttachment, type SimKind, type SimState,
+  ALICE,
+  randomFaults,
+  seededRandom,
+  startSimulator,
+  type RandomFaultName,
+  type SimAttachment,
+  type SimKind,
+  type SimState,
 } from "../simulator/src";
 import { KINDS as SIM_COLLECTIONS } from "../simulator/src/collections";
 import { Plugin, initFailure, readOrInitFailure, secret, type GrpcFailure } from "../test/grpc/engine";
@@ -69,7 +75,13 @@ export interface SoakReport {
   byKind: Record<string, number>;
   requests: number;
   faults: { injected: number; byName: Record<RandomFaultName, number>; recovered: number; surfaced: number };
-  failures: { total: number; namingCode: number; partial: number; waitTimeouts: number; withoutFault: OperationRecord[] };
+  failures: {
+    total: number;
+    namingCode: number;
+    partial: number;
+    waitTimeouts: number;
+    withoutFault: OperationRecord[];
+  };
   unnamed: OperationRecord[];
   recorded: number;
   onServer: number;
@@ -87,7 +99,8 @@ export interface SoakReport {
  * An error that names the API's code, as the client words it: `NAME_TAKEN: … (HTTP 409, request …)`,
  * or, when no HTTP response came at all, the transport's: `ECONNRESET: … no HTTP response …`.
  */
-const NAMED_CODE = /\b[A-Z][A-Z0-9_]*[A-Z0-9]: .*\(HTTP \d{3}\b|\b(?:E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR): .*no HTTP response/s;
+const NAMED_CODE =
+  /\b[A-Z][A-Z0-9_]*[A-Z0-9]: .*\(HTTP \d{3}\b|\b(?:E[A-Z]+|UND_ERR_[A-Z_]+|ABORT_ERR): .*no HTTP response/s;
 const WAIT_TIMEOUT = /gave up waiting/;
 
 /** The engine's id of a record, where it is not the record's own: an attachment's, as the provider's. */
@@ -124,7 +137,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const plugin = await Plugin.start();
   const project = ALICE.projects[0];
   // A 1 s request timeout, so that the latency faults (1.5 s) time out without slowing the run down.
-  await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: project, requestTimeoutSeconds: 1, maxRetries: 5 });
+  await plugin.configure({
+    baseUrl: sim.url,
+    token: ALICE.token,
+    projectId: project,
+    requestTimeoutSeconds: 1,
+    maxRetries: 5,
+  });
 
   const state = new Map<string, Recorded>();
   const forgotten = new Set<string>();
@@ -179,7 +198,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const program: Props = Object.fromEntries(Object.entries(r.inputs).filter(([, v]) => v !== undefined));
     for (const [property, value] of Object.entries(example.update)) {
       if (flags[property]?.growOnly) program[property] = (r.outputs[property] ?? r.inputs[property]) + 1;
-      else program[property] = JSON.stringify(program[property]) === JSON.stringify(value) ? example.inputs[property] : value;
+      else
+        program[property] =
+          JSON.stringify(program[property]) === JSON.stringify(value) ? example.inputs[property] : value;
     }
     return program;
   }
@@ -333,7 +354,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       } else ghosts.push(`${r.kind} ${r.name} (${key})`);
     }
     const ids = recorded().map((r) => r.id);
-    for (const id of new Set(ids)) if (ids.filter((x) => x === id).length > 1) duplicates.push(`${id} is recorded twice`);
+    for (const id of new Set(ids))
+      if (ids.filter((x) => x === id).length > 1) duplicates.push(`${id} is recorded twice`);
     const onServer = truth.size;
     const recordedCount = recordedKeys.size;
 
@@ -349,9 +371,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const left = [...serverKeys(sim.control.snapshot()).entries()].map(([key, what]) => `${what} (${key})`);
 
     const failed = operations.filter((o) => !o.ok);
-    const unnamed = failed.filter((o) => !NAMED_CODE.test(o.error ?? "") && !(o.partial && WAIT_TIMEOUT.test(o.error ?? "")));
+    const unnamed = failed.filter(
+      (o) => !NAMED_CODE.test(o.error ?? "") && !(o.partial && WAIT_TIMEOUT.test(o.error ?? "")),
+    );
     const requests = sim.control.requests();
-    const byOp = { create: { ok: 0, failed: 0 }, update: { ok: 0, failed: 0 }, refresh: { ok: 0, failed: 0 }, delete: { ok: 0, failed: 0 } };
+    const byOp = {
+      create: { ok: 0, failed: 0 },
+      update: { ok: 0, failed: 0 },
+      refresh: { ok: 0, failed: 0 },
+      delete: { ok: 0, failed: 0 },
+    };
     const byKind: Record<string, number> = {};
     for (const o of operations) {
       byOp[o.op][o.ok ? "ok" : "failed"] += 1;
@@ -408,7 +437,9 @@ export function describeReport(r: SoakReport): string {
   const lines = [
     `soak: seed ${r.seed}, ${r.ops} operations, fault rate ${r.faultRate} per request, ${r.seconds.toFixed(0)} s`,
     `operations: ${ops}`,
-    `by type: ${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(", ")}`,
+    `by type: ${Object.entries(r.byKind)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")}`,
     `requests: ${r.requests}; faults injected: ${r.faults.injected} (${names})`,
     `faults recovered (the operation still succeeded): ${r.faults.recovered}; ` +
       `surfaced as a failed operation: ${r.faults.surfaced}`,
@@ -416,7 +447,9 @@ export function describeReport(r: SoakReport): string {
       `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
       `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
     `state: ${r.recorded} resources recorded; the server holds ${r.onServer}` +
-      (r.forgotten ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)` : ""),
+      (r.forgotten
+        ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)`
+        : ""),
     `${r.orphans.length} orphans, ${r.ghosts.length} ghosts` +
       `${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ` +
       `${r.duplicates.length} duplicates`,
@@ -431,6 +464,7 @@ export function describeReport(r: SoakReport): string {
     for (const x of xs) lines.push(`  ${label}: ${x}`);
   }
   for (const o of r.unnamed) lines.push(`  failure without a code: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
-  for (const o of r.failures.withoutFault) lines.push(`  failure with no injected fault: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
+  for (const o of r.failures.withoutFault)
+    lines.push(`  failure with no injected fault: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
   return lines.join("\n");
 }

@@ -21,7 +21,9 @@ const REPLYING = ["read", "check", "diff"] as const;
 export function startProvider(_options: StartOptions): RunningProvider {
   const server = new grpc.Server(SERVER_OPTIONS);
   const replies: Record<string, string> = JSON.parse(process.env.BENCH_FLOOR_REPLIES ?? "{}");
-  const definition: Record<string, grpc.MethodDefinition<any, any>> = { getPluginInfo: provrpc.ResourceProviderService.getPluginInfo };
+  const definition: Record<string, grpc.MethodDefinition<any, any>> = {
+    getPluginInfo: provrpc.ResourceProviderService.getPluginInfo,
+  };
   const implementation: grpc.UntypedServiceImplementation = {
     getPluginInfo: (_call: unknown, callback: grpc.sendUnaryData<plugproto.PluginInfo>) => {
       const info = new plugproto.PluginInfo();
@@ -31,7 +33,11 @@ export function startProvider(_options: StartOptions): RunningProvider {
   };
   for (const method of REPLYING.filter((m) => replies[m] !== undefined)) {
     const reply = Buffer.from(replies[method], "base64");
-    definition[method] = { ...provrpc.ResourceProviderService[method], requestDeserialize: passThrough, responseSerialize: passThrough };
+    definition[method] = {
+      ...provrpc.ResourceProviderService[method],
+      requestDeserialize: passThrough,
+      responseSerialize: passThrough,
+    };
     implementation[method] = (_call: unknown, callback: grpc.sendUnaryData<Buffer>) => callback(null, reply);
   }
   server.addService(definition as grpc.ServiceDefinition, implementation);

@@ -19,22 +19,26 @@ const image = config.get("image") ?? "registry.example.com/demo/web:1.0.0";
 const registryHost = image.split("/")[0];
 
 const registry = new hosting.Registry("registry", {
-    name: "demo-registry",
-    host: registryHost,
-    username: config.get("registryUsername"),
-    password: config.getSecret("registryPassword"),
+  name: "demo-registry",
+  host: registryHost,
+  username: config.get("registryUsername"),
+  password: config.getSecret("registryPassword"),
 });
 
 const db = new hosting.Postgres("db", { name: "web-db" });
 
-const app = new hosting.Container("web", {
+const app = new hosting.Container(
+  "web",
+  {
     name: "web",
     image,
     httpPort: 8080,
     public: true,
     env: { LOG_LEVEL: "info" },
     links: [db.id],
-}, { dependsOn: [registry] });
+  },
+  { dependsOn: [registry] },
+);
 
 export const publicUrl = app.publicUrl;
 export const appStatus = app.status;

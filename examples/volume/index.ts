@@ -15,21 +15,25 @@ const sizeGb = config.getNumber("sizeGb") ?? 10;
 const image = config.get("image") ?? "registry.example.com/demo/files:1.0.0";
 
 const app = new hosting.Container("files", {
-    name: "files",
-    image,
-    replicas: 1,
+  name: "files",
+  image,
+  replicas: 1,
 });
 
 // Creation waits until the platform reports the volume running; allow it up to 15 minutes.
-const volume = new hosting.Volume("data", {
+const volume = new hosting.Volume(
+  "data",
+  {
     name: "files-data",
     sizeGb,
-}, { customTimeouts: { create: "15m" } });
+  },
+  { customTimeouts: { create: "15m" } },
+);
 
 const attachment = new hosting.VolumeAttachment("data-on-files", {
-    volumeId: volume.id,
-    containerId: app.id,
-    mountPath: "/data",
+  volumeId: volume.id,
+  containerId: app.id,
+  mountPath: "/data",
 });
 
 export const publicUrl = app.publicUrl;

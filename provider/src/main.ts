@@ -25,7 +25,20 @@ import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningProvider } from "./server/start";
-import { PROVIDER, SERVER, usage, informationRequested, loadStage, nodeTooOld, prefetchStage, serveFailure, startFailureMessage, type LoadedStage, type SecondStage, type ThirdStage } from "./startup";
+import {
+  PROVIDER,
+  SERVER,
+  usage,
+  informationRequested,
+  loadStage,
+  nodeTooOld,
+  prefetchStage,
+  serveFailure,
+  startFailureMessage,
+  type LoadedStage,
+  type SecondStage,
+  type ThirdStage,
+} from "./startup";
 
 /**
  * What the engine may pass (provider_plugin.go `buildPluginArguments`), and the build's flag; anything else is refused.
@@ -48,12 +61,19 @@ function cli() {
   });
   // The engine's address (host:port) is the one argument that is not a flag, and comes last.
   if (positionals.length > 1 || (positionals.length === 1 && !ENGINE_ADDRESS.test(positionals[0]))) {
-    throw new TypeError(`unexpected argument ${JSON.stringify(positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0])}: the only argument is the engine's address (host:port)`);
+    throw new TypeError(
+      `unexpected argument ${JSON.stringify(positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0])}: the only argument is the engine's address (host:port)`,
+    );
   }
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
   const verbosity = Number(String(values.v ?? "0").replace(/^=/, "")) || 0;
   const codeCacheOut = typeof values["code-cache-out"] === "string" ? values["code-cache-out"] : undefined;
-  return { engineAddress: positionals.at(-1), verbose: verbosity > 0 && values.logtostderr === true, codeCacheOut, information: informationRequested(values) };
+  return {
+    engineAddress: positionals.at(-1),
+    verbose: verbosity > 0 && values.logtostderr === true,
+    codeCacheOut,
+    information: informationRequested(values),
+  };
 }
 
 /** `127.0.0.1:34567`, `localhost:34567`, `[::1]:34567`. */
@@ -127,7 +147,10 @@ async function main() {
         const loading = performance.now();
         // Read only now: before the first answer, even reading it would slow that answer down.
         third = await loadStage<ThirdStage>(prefetchStage(__dirname, PROVIDER), shared);
-        if (options.verbose) process.stderr.write(`hosting: provider loaded in ${(performance.now() - loading).toFixed(1)} ms (code cache ${third.cache})\n`);
+        if (options.verbose)
+          process.stderr.write(
+            `hosting: provider loaded in ${(performance.now() - loading).toFixed(1)} ms (code cache ${third.cache})\n`,
+          );
         return third.stage;
       };
       const loadFailure = (err: unknown) => {
@@ -138,7 +161,9 @@ async function main() {
       provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure });
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
-        process.stderr.write(`hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`);
+        process.stderr.write(
+          `hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`,
+        );
       }
       if (codeCacheOut) {
         writeCodeCache = () => {

@@ -9,7 +9,8 @@ export const hostingPackage: PackageDeclaration = {
   name: "hosting",
   about: {
     displayName: "Hosting",
-    description: "Apps, managed databases, service links, image registries and block volumes on the container hosting platform.",
+    description:
+      "Apps, managed databases, service links, image registries and block volumes on the container hosting platform.",
     keywords: ["pulumi", "hosting", "containers", "kind/native"],
     license: "Apache-2.0",
     publisher: "pulumi-hosting",

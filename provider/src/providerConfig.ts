@@ -55,10 +55,16 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
   baseUrl: { env: ["HOSTING_BASE_URL"], validate: httpsUnlessLoopback() },
   token: { env: ["HOSTING_TOKEN"], secret: true },
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
-  requestTimeoutSeconds: { default: DEFAULT_REQUEST_TIMEOUT_MS / 1000, validate: between(1, 3600, "seconds; a request that takes an hour has failed") },
+  requestTimeoutSeconds: {
+    default: DEFAULT_REQUEST_TIMEOUT_MS / 1000,
+    validate: between(1, 3600, "seconds; a request that takes an hour has failed"),
+  },
   maxRetries: { default: DEFAULT_MAX_RETRIES, validate: between(0, 100, "retries back off up to 10 s each") },
   readConsistency: { default: "fresh", validate: matches(/^(fresh|snapshot)$/, '"fresh" or "snapshot"') },
-  maxResponseMegabytes: { default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024, validate: between(1, 1024, "a project's list of 10,000 apps is about 6 MB") },
+  maxResponseMegabytes: {
+    default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024,
+    validate: between(1, 1024, "a project's list of 10,000 apps is about 6 MB"),
+  },
 };
 
 export const providerConfig = { typeName: "HostingProviderConfig", flags: configFlags };

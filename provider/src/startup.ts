@@ -29,9 +29,15 @@ export interface StageNames {
 }
 
 /** The second stage: gRPC and the Pulumi stubs, loaded after the port line. */
-export const SERVER: StageNames = { file: "pulumi-resource-hosting.server.js", cache: "pulumi-resource-hosting.server.cache" };
+export const SERVER: StageNames = {
+  file: "pulumi-resource-hosting.server.js",
+  cache: "pulumi-resource-hosting.server.cache",
+};
 /** The third stage: the provider and the API client, loaded after the first answer. */
-export const PROVIDER: StageNames = { file: "pulumi-resource-hosting.provider.js", cache: "pulumi-resource-hosting.provider.cache" };
+export const PROVIDER: StageNames = {
+  file: "pulumi-resource-hosting.provider.js",
+  cache: "pulumi-resource-hosting.provider.cache",
+};
 
 // ---- what a person who runs it by hand reads ----
 
@@ -140,7 +146,8 @@ function embedded(names: StageNames): StageFiles | undefined {
   return { file: join(dirname(process.execPath), names.file), source, cachedData };
 }
 
-const read = (file: string) => new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
+const read = (file: string) =>
+  new Promise<Buffer>((resolve, reject) => readFile(file, (err, data) => (err ? reject(err) : resolve(data))));
 
 /**
  * Starts reading a stage (from inside the single executable, or from beside the executable) and
@@ -171,7 +178,10 @@ export function prefetchStage(besideDir: string, names: StageNames): Promise<Sta
  * modules the stage must take from the stage that loads it rather than load again (the third
  * stage's gRPC and protobuf stubs, whose messages google-protobuf registers on a global object).
  */
-export async function loadStage<T>(files: Promise<StageFiles>, shared?: Record<string, unknown>): Promise<LoadedStage<T>> {
+export async function loadStage<T>(
+  files: Promise<StageFiles>,
+  shared?: Record<string, unknown>,
+): Promise<LoadedStage<T>> {
   const { file, source, cachedData } = await files;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
@@ -181,7 +191,13 @@ export async function loadStage<T>(files: Promise<StageFiles>, shared?: Record<s
   });
   const module = { exports: {} as T };
   const requireBeside = createRequire(file);
-  script.runInThisContext()(module.exports, shared ? requireOnly(shared, requireBeside) : requireBeside, module, file, dirname(file));
+  script.runInThisContext()(
+    module.exports,
+    shared ? requireOnly(shared, requireBeside) : requireBeside,
+    module,
+    file,
+    dirname(file),
+  );
   return {
     stage: module.exports,
     cache: !cachedData?.length ? "absent" : script.cachedDataRejected ? "rejected" : "accepted",
@@ -198,7 +214,9 @@ function requireOnly(shared: Record<string, unknown>, requireBeside: NodeJS.Requ
   const require = (id: string) => {
     if (Object.hasOwn(shared, id)) return shared[id];
     if (isBuiltin(id) || id.startsWith("./")) return requireBeside(id);
-    throw new Error(`the provider's bundle asks for ${id}, which the gRPC stage does not share (scripts/bundles.mjs and server/start.ts list them)`);
+    throw new Error(
+      `the provider's bundle asks for ${id}, which the gRPC stage does not share (scripts/bundles.mjs and server/start.ts list them)`,
+    );
   };
   return Object.assign(require, requireBeside);
 }
@@ -211,7 +229,9 @@ function requireOnly(shared: Record<string, unknown>, requireBeside: NodeJS.Requ
  */
 export function startFailureMessage(reason: string, saysWhatToDo = false): string {
   const cause = reason.replace(/\s+$/, "").replace(/\.$/, "");
-  const remedy = saysWhatToDo ? "" : `. Reinstall the plugin: ${REINSTALL} (or make install in a checkout of pulumi-hosting)`;
+  const remedy = saysWhatToDo
+    ? ""
+    : `. Reinstall the plugin: ${REINSTALL} (or make install in a checkout of pulumi-hosting)`;
   return `pulumi-resource-hosting could not start: ${cause}${remedy}`;
 }
 
@@ -222,7 +242,10 @@ export function startFailureMessage(reason: string, saysWhatToDo = false): strin
 export function encodeGrpcMessage(message: string): string {
   let out = "";
   for (const byte of Buffer.from(message, "utf8")) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+    out +=
+      byte >= 0x20 && byte <= 0x7e && byte !== 0x25
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
   return out;
 }
@@ -244,7 +267,12 @@ export function serveFailure(message: string): (socket: Socket) => void {
     stream.on("error", () => {}); // the client may reset the stream; nothing to do about it
     stream.resume(); // drain the request message
     stream.respond(
-      { ":status": 200, "content-type": "application/grpc", "grpc-status": String(FAILED_PRECONDITION), "grpc-message": encodeGrpcMessage(message) },
+      {
+        ":status": 200,
+        "content-type": "application/grpc",
+        "grpc-status": String(FAILED_PRECONDITION),
+        "grpc-message": encodeGrpcMessage(message),
+      },
       { endStream: true },
     );
   });

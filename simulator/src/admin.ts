@@ -104,7 +104,10 @@ export function handleAdmin(control: SimulatorControl, method: string, path: str
       return route.handler(control, params, body);
     } catch (error) {
       const status = error instanceof UnknownRecordError ? 404 : 400;
-      return { status, json: { code: status === 404 ? "NOT_FOUND" : "BAD_REQUEST", message: (error as Error).message } };
+      return {
+        status,
+        json: { code: status === 404 ? "NOT_FOUND" : "BAD_REQUEST", message: (error as Error).message },
+      };
     }
   }
   return { status: 404, json: { code: "NOT_FOUND", message: `no admin route ${method} ${path}` } };

@@ -8,7 +8,7 @@ import type { SimulatorOptions } from "./types";
 
 const HELP = helpText();
 
-function optionsFromArgs(args: string[]): (SimulatorOptions & { help?: boolean; quiet?: boolean }) {
+function optionsFromArgs(args: string[]): SimulatorOptions & { help?: boolean; quiet?: boolean } {
   const options = Object.fromEntries(
     FLAGS.map((flag) => [flag.name, { type: flag.arg ? "string" : "boolean" } as const]),
   );

@@ -2,16 +2,14 @@
 // API pipeline that turns one request into one reply.
 import { after } from "./clock";
 import { emptyState, Store } from "./state";
-import { type Ctx, type Reply } from "./context";
+import type { Ctx, Reply } from "./context";
 import { DEFAULT_SWITCHES, DEFAULT_USERS } from "./defaults";
 import { ApiFailure, codeForStatus, errorBody, notFound } from "./errors";
 import { FaultQueue } from "./faults";
 import { TokenBucket } from "./ratelimit";
 import { findRoute } from "./routes";
 import { checkSwitches } from "./switches";
-import type {
-  Fault, RequestLogEntry, SimKind, SimUser, SimulatorControl, SimulatorOptions, Switches,
-} from "./types";
+import type { Fault, RequestLogEntry, SimKind, SimUser, SimulatorControl, SimulatorOptions, Switches } from "./types";
 import { parseObject } from "./validate";
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -44,7 +42,8 @@ export class Core {
 
   setSwitches(patch: Partial<Switches>): void {
     this.switchValues = { ...this.switchValues, ...checkSwitches(patch) };
-    if (patch.rateLimitPerSecond !== undefined) this.bucket = new TokenBucket(this.switchValues.rateLimitPerSecond, Date.now());
+    if (patch.rateLimitPerSecond !== undefined)
+      this.bucket = new TokenBucket(this.switchValues.rateLimitPerSecond, Date.now());
   }
 
   record(entry: RequestLogEntry): void {
@@ -70,11 +69,20 @@ export class Core {
   /** The answer to an API request whose body is over `maxRequestBodyBytes`. */
   payloadTooLarge(requestId: string): Reply {
     const limit = this.switchValues.maxRequestBodyBytes;
-    return this.errorReply(new ApiFailure(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`), requestId);
+    return this.errorReply(
+      new ApiFailure(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`),
+      requestId,
+    );
   }
 
   /** One API request, start to end: rate limit, auth, route, permission, ownership, then the rules. */
-  handleApi(method: string, path: string, authorization: string | undefined, rawBody: string, requestId: string): Reply {
+  handleApi(
+    method: string,
+    path: string,
+    authorization: string | undefined,
+    rawBody: string,
+    requestId: string,
+  ): Reply {
     const now = Date.now();
     try {
       const wait = this.bucket.take(now);
@@ -85,9 +93,12 @@ export class Core {
       const route = findRoute(method, path);
       if (route.kind === "none") throw notFound(`${path}`);
       if (route.kind === "wrong_method") {
-        throw new ApiFailure(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here`, { allow: route.allowed.join(", ") });
+        throw new ApiFailure(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here`, {
+          allow: route.allowed.join(", "),
+        });
       }
-      if (WRITE_METHODS.has(method) && user.readOnly) throw new ApiFailure(403, "FORBIDDEN", "this user may not make changes");
+      if (WRITE_METHODS.has(method) && user.readOnly)
+        throw new ApiFailure(403, "FORBIDDEN", "this user may not make changes");
       const projectId = route.params.projectId;
       if (projectId !== undefined && !user.projects.includes(projectId)) throw notFound(`project ${projectId}`);
 

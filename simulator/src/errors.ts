@@ -31,5 +31,8 @@ export function codeForStatus(status: number): string {
   if (status === 500) return "INTERNAL_ERROR";
   if (status === 429) return "RATE_LIMITED";
   const text = STATUS_CODES[status] ?? `HTTP ${status}`;
-  return text.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_|_$/g, "");
+  return text
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, "_")
+    .replace(/^_|_$/g, "");
 }

@@ -4,7 +4,16 @@ import type { Reply } from "./context";
 import type { Fault, FaultKind } from "./types";
 
 export const FAULT_KINDS: readonly FaultKind[] = [
-  "status", "rate_limit", "reset_before", "reset_after", "latency", "respond_after", "huge_body", "redirect", "omit_record", "ignored",
+  "status",
+  "rate_limit",
+  "reset_before",
+  "reset_after",
+  "latency",
+  "respond_after",
+  "huge_body",
+  "redirect",
+  "omit_record",
+  "ignored",
 ];
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -33,7 +42,9 @@ function checkHeaders(headers: unknown): void {
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== "string") throw new Error(`fault.headers[${JSON.stringify(name)}]: must be a string`);
     if (!isSendable(name, value)) {
-      throw new Error(`fault.headers[${JSON.stringify(name)}]: not a valid HTTP header (a token name; no CR, LF or NUL in the value)`);
+      throw new Error(
+        `fault.headers[${JSON.stringify(name)}]: not a valid HTTP header (a token name; no CR, LF or NUL in the value)`,
+      );
     }
   }
 }
@@ -60,7 +71,8 @@ export function checkFault(value: unknown): Fault {
     throw new Error("fault.status: must be the HTTP status to send (200-599; default 200)");
   }
   if (fault.kind === "respond_after") {
-    if (fault.body !== undefined && typeof fault.body !== "string") throw new Error("fault.body: must be a string, sent as is");
+    if (fault.body !== undefined && typeof fault.body !== "string")
+      throw new Error("fault.body: must be a string, sent as is");
     if (fault.headers !== undefined) checkHeaders(fault.headers);
   }
   if (fault.kind === "huge_body") {
@@ -68,7 +80,9 @@ export function checkFault(value: unknown): Fault {
       throw new Error("fault.bytes: must be an integer >= 0, the size of the body (209715200 for 200 MiB)");
     }
     if (fault.withLength !== undefined && typeof fault.withLength !== "boolean") {
-      throw new Error("fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)");
+      throw new Error(
+        "fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)",
+      );
     }
   }
   if (fault.kind === "redirect") {
@@ -76,14 +90,20 @@ export function checkFault(value: unknown): Fault {
       throw new Error(`fault.status: must be a redirect status, one of ${REDIRECT_STATUSES.join(", ")} (default 302)`);
     }
     const { location } = fault;
-    if (location !== undefined && !(typeof location === "string" && location !== "" && isSendable("location", location))) {
-      throw new Error(`fault.location: must be a URL or a path for the Location header (default: the same path on ${ELSEWHERE})`);
+    if (
+      location !== undefined &&
+      !(typeof location === "string" && location !== "" && isSendable("location", location))
+    ) {
+      throw new Error(
+        `fault.location: must be a URL or a path for the Location header (default: the same path on ${ELSEWHERE})`,
+      );
     }
   }
   if (fault.kind === "ignored" && fault.status !== undefined && !isStatusBetween(fault.status, 200, 299)) {
     throw new Error("fault.status: must be the 2xx status to answer with (default 204)");
   }
-  if (fault.kind === "omit_record" && fault.id !== undefined && typeof fault.id !== "string") throw new Error("fault.id: must be a record's id");
+  if (fault.kind === "omit_record" && fault.id !== undefined && typeof fault.id !== "string")
+    throw new Error("fault.id: must be a record's id");
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");
   }
@@ -93,8 +113,14 @@ export function checkFault(value: unknown): Fault {
 
 /** What a respond_after fault sends once the API has acted: the status, headers and body it names, as they are. */
 export function chosenAnswer(fault: Fault): Reply {
-  const headers = Object.fromEntries(Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-  return { status: fault.status ?? 200, text: fault.body ?? "", headers: { "content-type": "application/json", ...headers } };
+  const headers = Object.fromEntries(
+    Object.entries(fault.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  return {
+    status: fault.status ?? 200,
+    text: fault.body ?? "",
+    headers: { "content-type": "application/json", ...headers },
+  };
 }
 
 /**

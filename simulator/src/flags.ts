@@ -27,7 +27,10 @@ export function numberFlag(flag: string, value: string | undefined): number | un
 /** `a,b` -> ["a", "b"]; blanks around and between commas are dropped, so "" is the empty list. */
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  return value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 const numberSwitch = (name: keyof Switches) => ({

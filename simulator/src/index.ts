@@ -7,8 +7,24 @@ import type { Simulator, SimulatorOptions } from "./types";
 export { ALICE, BOB, DEFAULT_USERS, DEFAULT_SWITCHES } from "./defaults";
 export { randomFaults, seededRandom, type FaultSource, type RandomFaultName, type RandomFaults } from "./chaos";
 export type {
-  BillingState, DatabaseKind, Fault, FaultKind, RequestLogEntry, ServiceType, SimAttachment, SimKind, SimLink,
-  SimRegistry, SimService, SimState, SimUser, SimVolume, Simulator, SimulatorControl, SimulatorOptions, Switches,
+  BillingState,
+  DatabaseKind,
+  Fault,
+  FaultKind,
+  RequestLogEntry,
+  ServiceType,
+  SimAttachment,
+  SimKind,
+  SimLink,
+  SimRegistry,
+  SimService,
+  SimState,
+  SimUser,
+  SimVolume,
+  Simulator,
+  SimulatorControl,
+  SimulatorOptions,
+  Switches,
   WireConnection,
 } from "./types";
 

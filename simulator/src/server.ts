@@ -31,7 +31,11 @@ export function checkMaxHeaderBytes(value: unknown): number {
   return value as number;
 }
 
-export function createHttpFront(core: Core, control: SimulatorControl, options: { maxHeaderBytes?: number } = {}): HttpFront {
+export function createHttpFront(
+  core: Core,
+  control: SimulatorControl,
+  options: { maxHeaderBytes?: number } = {},
+): HttpFront {
   const pending = new Set<NodeJS.Timeout>();
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -56,7 +60,11 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     const fault = core.faults.take(method, path);
     const record = (status: number | "reset", withheldStatus?: number) =>
       core.record({
-        at, method, path, status, requestId,
+        at,
+        method,
+        path,
+        status,
+        requestId,
         ...(fault ? { fault: fault.kind } : {}),
         ...(withheldStatus === undefined ? {} : { withheldStatus }),
       });
@@ -81,7 +89,8 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
     const acted =
       fault?.kind === "ignored"
         ? ignoredAnswer(fault)
-        : ((fault && core.faultReply(fault, requestId)) ?? core.handleApi(method, path, req.headers.authorization, rawBody, requestId));
+        : ((fault && core.faultReply(fault, requestId)) ??
+          core.handleApi(method, path, req.headers.authorization, rawBody, requestId));
     const reply = fault?.kind === "omit_record" ? withoutRecord(acted, fault) : acted;
     if (fault?.kind === "reset_after") {
       record("reset", reply.status);
@@ -110,7 +119,8 @@ export function createHttpFront(core: Core, control: SimulatorControl, options: 
   const maxHeaderSize = checkMaxHeaderBytes(options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES);
   const server = createServer({ maxHeaderSize }, (req, res) => {
     serve(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, { status: 500, json: { code: "INTERNAL_ERROR", message: String(error) } }, randomUUID());
+      if (!res.headersSent)
+        send(res, { status: 500, json: { code: "INTERNAL_ERROR", message: String(error) } }, randomUUID());
     });
   });
   return {
@@ -182,8 +192,15 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
  */
 function sendBodyAfter204(res: ServerResponse, reply: Reply, requestId: string): void {
   const payload = reply.text ?? "";
-  const headers = { "x-request-id": requestId, ...reply.headers, "content-length": String(Buffer.byteLength(payload)), connection: "close" };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const headers = {
+    "x-request-id": requestId,
+    ...reply.headers,
+    "content-length": String(Buffer.byteLength(payload)),
+    connection: "close",
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   res.socket?.end(`HTTP/1.1 204 No Content\r\n${head}\r\n${payload}`);
 }
 
@@ -194,7 +211,11 @@ function sendBodyAfter204(res: ServerResponse, reply: Reply, requestId: string):
  */
 function sendThenClose(req: IncomingMessage, res: ServerResponse, reply: Reply, requestId: string): void {
   const { headers, payload = "" } = render(reply, requestId);
-  res.writeHead(reply.status, { ...headers, connection: "close", "content-length": String(Buffer.byteLength(payload)) });
+  res.writeHead(reply.status, {
+    ...headers,
+    connection: "close",
+    "content-length": String(Buffer.byteLength(payload)),
+  });
   res.write(payload); // with its Content-Length written, the answer is whole for the client already
   const close = () => {
     clearTimeout(timer);

@@ -16,13 +16,16 @@ export interface StartConditions {
  */
 export function startOutcome(service: SimService, conditions: StartConditions): StartOutcome {
   if (service.type !== "container") return "running";
-  const missingEnv = conditions.appsRequireEnv.filter((name) => !(name in service.env) && !conditions.injected.has(name));
+  const missingEnv = conditions.appsRequireEnv.filter(
+    (name) => !(name in service.env) && !conditions.injected.has(name),
+  );
   if (missingEnv.length > 0) return { missingEnv };
   return conditions.crashingImageTags.includes(imageTag(service.image)) ? "failed" : "running";
 }
 
 /** The status a start ends in. */
-export const endStatus = (outcome: StartOutcome): "running" | "failed" => (outcome === "running" ? "running" : "failed");
+export const endStatus = (outcome: StartOutcome): "running" | "failed" =>
+  outcome === "running" ? "running" : "failed";
 
 /** What the service logs when its start ends; a failed start says why, as the logs of a real crash would. */
 export function startEndedLines(service: SimService, outcome: StartOutcome): string[] {

@@ -48,7 +48,10 @@ export class Store {
    * service's attachments and links; the volumes stay) and its log lines.
    */
   remove(kind: SimKind, id: string): void {
-    this.setRecords(kind, this.records(kind).filter((record) => record.id !== id));
+    this.setRecords(
+      kind,
+      this.records(kind).filter((record) => record.id !== id),
+    );
     for (const from of referencesTo(kind)) {
       for (const record of this.records(from.kind)) {
         if ((record as unknown as Record<string, unknown>)[from.field] === id) this.remove(from.kind, record.id);

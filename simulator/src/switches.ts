@@ -43,7 +43,10 @@ const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (va
   capacityGb: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0" },
   errorShape: { ok: (v) => v === "code" || v === "error", expected: "code or error" },
   rateLimitPerSecond: { ok: (v) => isNumber(v) && (v as number) >= 0, expected: "a number >= 0 (0 = unlimited)" },
-  maxRequestBodyBytes: { ok: (v) => Number.isSafeInteger(v) && (v as number) >= 1, expected: "an integer >= 1 (bytes)" },
+  maxRequestBodyBytes: {
+    ok: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+    expected: "an integer >= 1 (bytes)",
+  },
 };
 
 /** Check a partial set of switches (from options, flags or the admin API); throws naming the bad key. */

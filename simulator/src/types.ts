@@ -49,8 +49,16 @@ export interface Switches {
 export type BillingState = "ok" | "insufficient_balance" | "not_initialized" | "suspended";
 
 export type FaultKind =
-  | "status" | "rate_limit" | "reset_before" | "reset_after" | "latency" | "respond_after" | "huge_body" | "redirect"
-  | "omit_record" | "ignored";
+  | "status"
+  | "rate_limit"
+  | "reset_before"
+  | "reset_after"
+  | "latency"
+  | "respond_after"
+  | "huge_body"
+  | "redirect"
+  | "omit_record"
+  | "ignored";
 
 export interface Fault {
   kind: FaultKind;

@@ -25,12 +25,19 @@ const at = { method: "GET", path: "/v1/projects/p/containers" };
 describe("createApiError: status families", () => {
   test.each<[number, new (...a: never[]) => ApiError, string]>([
     // client errors, one family each
-    [400, BadRequestError, "BAD_REQUEST"], [401, UnauthorizedError, "UNAUTHORIZED"], [402, PaymentRequiredError, "PAYMENT_REQUIRED"],
-    [403, ForbiddenError, "FORBIDDEN"], [404, NotFoundError, "NOT_FOUND"], [409, ConflictError, "CONFLICT"],
+    [400, BadRequestError, "BAD_REQUEST"],
+    [401, UnauthorizedError, "UNAUTHORIZED"],
+    [402, PaymentRequiredError, "PAYMENT_REQUIRED"],
+    [403, ForbiddenError, "FORBIDDEN"],
+    [404, NotFoundError, "NOT_FOUND"],
+    [409, ConflictError, "CONFLICT"],
     [429, RateLimitedError, "RATE_LIMITED"],
     // server errors share one family; anything else is a plain ApiError
-    [500, ServerError, "INTERNAL_ERROR"], [502, ServerError, "BAD_GATEWAY"], [503, ServerError, "SERVICE_UNAVAILABLE"],
-    [504, ServerError, "GATEWAY_TIMEOUT"], [418, ApiError, "HTTP_418"],
+    [500, ServerError, "INTERNAL_ERROR"],
+    [502, ServerError, "BAD_GATEWAY"],
+    [503, ServerError, "SERVICE_UNAVAILABLE"],
+    [504, ServerError, "GATEWAY_TIMEOUT"],
+    [418, ApiError, "HTTP_418"],
   ])("%d -> %p with derived code %s when the body has none", (status, Cls, code) => {
     const e = createApiError({ ...at, status, body: "" });
     expect(e).toBeInstanceOf(Cls);
@@ -47,18 +54,44 @@ describe("createApiError: both body shapes and the header", () => {
   test.each([
     [
       "{code, message} with x-request-id header",
-      { status: 404, headers: { "x-request-id": "req-h" }, body: JSON.stringify({ code: "NOT_FOUND", message: "container c1 not found" }) },
-      { type: NotFoundError, code: "NOT_FOUND", detail: "container c1 not found", requestId: "req-h", message: "NOT_FOUND: container c1 not found (HTTP 404, request req-h)" },
+      {
+        status: 404,
+        headers: { "x-request-id": "req-h" },
+        body: JSON.stringify({ code: "NOT_FOUND", message: "container c1 not found" }),
+      },
+      {
+        type: NotFoundError,
+        code: "NOT_FOUND",
+        detail: "container c1 not found",
+        requestId: "req-h",
+        message: "NOT_FOUND: container c1 not found (HTTP 404, request req-h)",
+      },
     ],
     [
       "{error: CODE, request_id}: error is the code; body request id wins over the header",
-      { status: 409, headers: { "x-request-id": "req-h" }, body: JSON.stringify({ error: "VOLUME_ATTACHED", request_id: "req-b" }) },
-      { type: ConflictError, code: "VOLUME_ATTACHED", detail: "conflict", requestId: "req-b", message: "VOLUME_ATTACHED: conflict (HTTP 409, request req-b)" },
+      {
+        status: 409,
+        headers: { "x-request-id": "req-h" },
+        body: JSON.stringify({ error: "VOLUME_ATTACHED", request_id: "req-b" }),
+      },
+      {
+        type: ConflictError,
+        code: "VOLUME_ATTACHED",
+        detail: "conflict",
+        requestId: "req-b",
+        message: "VOLUME_ATTACHED: conflict (HTTP 409, request req-b)",
+      },
     ],
     [
       "{error: free text, request_id}: error is the message, code from the status",
       { status: 403, body: JSON.stringify({ error: "caller may not do this", request_id: "r9" }) },
-      { type: ForbiddenError, code: "FORBIDDEN", detail: "caller may not do this", requestId: "r9", message: "FORBIDDEN: caller may not do this (HTTP 403, request r9)" },
+      {
+        type: ForbiddenError,
+        code: "FORBIDDEN",
+        detail: "caller may not do this",
+        requestId: "r9",
+        message: "FORBIDDEN: caller may not do this (HTTP 403, request r9)",
+      },
     ],
   ])("%s", (_name, response, expected) => {
     const e = createApiError({ ...at, ...response });
@@ -72,8 +105,16 @@ describe("createApiError: both body shapes and the header", () => {
   });
 
   test("both shapes give the same typed error and code", () => {
-    const a = createApiError({ ...at, status: 402, body: JSON.stringify({ code: "INSUFFICIENT_BALANCE", message: "no balance" }) });
-    const b = createApiError({ ...at, status: 402, body: JSON.stringify({ error: "INSUFFICIENT_BALANCE", request_id: "x" }) });
+    const a = createApiError({
+      ...at,
+      status: 402,
+      body: JSON.stringify({ code: "INSUFFICIENT_BALANCE", message: "no balance" }),
+    });
+    const b = createApiError({
+      ...at,
+      status: 402,
+      body: JSON.stringify({ error: "INSUFFICIENT_BALANCE", request_id: "x" }),
+    });
     expect(a.constructor).toBe(b.constructor);
     expect(a.code).toBe(b.code);
   });
@@ -86,13 +127,21 @@ describe("createApiError: both body shapes and the header", () => {
   });
 
   test("no request id anywhere: message without it", () => {
-    const e = createApiError({ ...at, status: 400, body: JSON.stringify({ code: "BAD_IMAGE", message: "tag latest is mutable" }) });
+    const e = createApiError({
+      ...at,
+      status: 400,
+      body: JSON.stringify({ code: "BAD_IMAGE", message: "tag latest is mutable" }),
+    });
     expect(e.message).toBe("BAD_IMAGE: tag latest is mutable (HTTP 400)");
     expect(e.requestId).toBeUndefined();
   });
 
   test("parseErrorBody tolerates nested {error: {code, message}}", () => {
-    expect(parseErrorBody(JSON.stringify({ error: { code: "X_Y", message: "m" } }))).toEqual({ code: "X_Y", message: "m", requestId: undefined });
+    expect(parseErrorBody(JSON.stringify({ error: { code: "X_Y", message: "m" } }))).toEqual({
+      code: "X_Y",
+      message: "m",
+      requestId: undefined,
+    });
   });
 
   test("the secret token never appears, even when the server echoes it", () => {
@@ -121,7 +170,9 @@ describe("helpers", () => {
     expect(isApiError(cf)).toBe(true);
     expect(isApiError(cf, "VOLUME_ATTACHED")).toBe(true);
     expect(isApiError(cf, "NOT_FOUND")).toBe(false);
-    expect(isApiError(new NetworkError({ code: "ECONNRESET", method: "GET", path: "/", mayHaveReachedServer: true }))).toBe(false);
+    expect(
+      isApiError(new NetworkError({ code: "ECONNRESET", method: "GET", path: "/", mayHaveReachedServer: true })),
+    ).toBe(false);
   });
 
   test("NetworkError has no status and is never a 500", () => {
@@ -130,7 +181,12 @@ describe("helpers", () => {
     expect(e).not.toBeInstanceOf(ApiError);
     expect(e.message).toContain("ECONNRESET");
     expect(e.message).toContain("may have reached the server");
-    const t = new RequestTimeoutError({ method: "POST", path: "/v1/x", mayHaveReachedServer: false, requestTimeoutMs: 100 });
+    const t = new RequestTimeoutError({
+      method: "POST",
+      path: "/v1/x",
+      mayHaveReachedServer: false,
+      requestTimeoutMs: 100,
+    });
     expect(t).toBeInstanceOf(NetworkError);
     expect(t.code).toBe("ETIMEDOUT");
     expect(t.message).toContain("never reached the server");
@@ -139,20 +195,37 @@ describe("helpers", () => {
 
 describe("answers the client explains better than the API's text", () => {
   test.each([301, 302, 307, 308])("a %d redirect: not followed, and where it pointed", (status) => {
-    const e = createApiError({ ...at, status, headers: { location: "https://elsewhere.example.com/v1/projects/p/containers" }, body: "" });
+    const e = createApiError({
+      ...at,
+      status,
+      headers: { location: "https://elsewhere.example.com/v1/projects/p/containers" },
+      body: "",
+    });
     expect(e.code).toBe("REDIRECT_NOT_FOLLOWED");
-    expect(e.message).toMatch(/redirect to https:\/\/elsewhere\.example\.com\/v1\/projects\/p\/containers, which the provider does not follow: .*Set hosting:baseUrl/);
+    expect(e.message).toMatch(
+      /redirect to https:\/\/elsewhere\.example\.com\/v1\/projects\/p\/containers, which the provider does not follow: .*Set hosting:baseUrl/,
+    );
   });
 
   test("413: the request body was too large, and how large", () => {
-    const e = createApiError({ ...at, method: "PATCH", status: 413, body: '{"code":"PAYLOAD_TOO_LARGE","message":"body over 1 MiB"}', sent: { bodyBytes: 2_000_000, tokenBytes: 40 } });
-    expect(e.message).toBe("PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) (HTTP 413)");
+    const e = createApiError({
+      ...at,
+      method: "PATCH",
+      status: 413,
+      body: '{"code":"PAYLOAD_TOO_LARGE","message":"body over 1 MiB"}',
+      sent: { bodyBytes: 2_000_000, tokenBytes: 40 },
+    });
+    expect(e.message).toBe(
+      "PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) (HTTP 413)",
+    );
   });
 
   test("431: the headers were too large, and the token is the large one", () => {
     const e = createApiError({ ...at, status: 431, body: "", sent: { bodyBytes: 0, tokenBytes: 65_536 } });
     expect(e.code).toBe("REQUEST_HEADER_FIELDS_TOO_LARGE");
-    expect(e.message).toMatch(/the bearer token is the only large one \(65,536 bytes\): check that hosting:token holds the access token/);
+    expect(e.message).toMatch(
+      /the bearer token is the only large one \(65,536 bytes\): check that hosting:token holds the access token/,
+    );
   });
 });
 
@@ -166,19 +239,26 @@ describe("isNameTaken: a create's 409 that is none of the other conflicts the AP
     ["POST", "AUTOSCALING_OWNS_REPLICAS", false],
     ["PATCH", "CONFLICT", false],
   ])("%s %s -> %s", (method, code, taken) => {
-    expect(isNameTaken(createApiError({ ...at, method, status: 409, body: JSON.stringify({ code, message: "x" }) }))).toBe(taken);
+    expect(
+      isNameTaken(createApiError({ ...at, method, status: 409, body: JSON.stringify({ code, message: "x" }) })),
+    ).toBe(taken);
   });
 });
 
 describe("outcomeUnknown: a write whose effect is not known", () => {
-  const network = (method: string, mayHaveReachedServer: boolean) => new NetworkError({ code: "ECONNRESET", method, path: "/v1/x", mayHaveReachedServer });
+  const network = (method: string, mayHaveReachedServer: boolean) =>
+    new NetworkError({ code: "ECONNRESET", method, path: "/v1/x", mayHaveReachedServer });
   test.each<[string, unknown, boolean]>([
     ["a POST that may have reached the server, no answer", network("POST", true), true],
     ["a POST that never reached the server", network("POST", false), false],
     ["a GET, whatever happened", network("GET", true), false],
     ["a POST answered 500", createApiError({ ...at, method: "POST", status: 500, body: "" }), true],
     ["a POST answered 409", createApiError({ ...at, method: "POST", status: 409, body: "" }), false],
-    ["a POST answered 201 with a body we cannot read", new ResponseValidationError({ method: "POST", path: "/v1/x", status: 201, problems: ["(root): not valid JSON"] }), true],
+    [
+      "a POST answered 201 with a body we cannot read",
+      new ResponseValidationError({ method: "POST", path: "/v1/x", status: 201, problems: ["(root): not valid JSON"] }),
+      true,
+    ],
     ["a POST whose answer was too large to read", new SizeLimitError("POST", "/v1/x", "response", 1024, 201), true],
     ["a request too large to send", new SizeLimitError("POST", "/v1/x", "request", 1024), false],
   ])("%s: %s", (_name, error, unknown) => expect(outcomeUnknown(error)).toBe(unknown));

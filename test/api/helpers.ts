@@ -33,15 +33,17 @@ export function useApiSimulator(options: SimulatorOptions = {}): ApiHarness {
     h.sim.control.reset();
     h.lines.length = 0;
   });
-  const make = (token: string) => (opts: Partial<HostingClientOptions> = {}) =>
-    new HostingClient({
-      baseUrl: h.sim.url,
-      token,
-      retryBaseDelayMs: 20,
-      retryMaxDelayMs: 100,
-      logger: (line) => h.lines.push(line),
-      ...opts,
-    });
+  const make =
+    (token: string) =>
+    (opts: Partial<HostingClientOptions> = {}) =>
+      new HostingClient({
+        baseUrl: h.sim.url,
+        token,
+        retryBaseDelayMs: 20,
+        retryMaxDelayMs: 100,
+        logger: (line) => h.lines.push(line),
+        ...opts,
+      });
   h.alice = make(ALICE.token);
   h.bob = make(BOB.token);
   h.seen = (method, path) => h.sim.control.requests().filter((r) => r.method === method && path.test(r.path)).length;

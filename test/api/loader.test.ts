@@ -67,7 +67,12 @@ test("a batch that gathered during a fetch waits for the reads that fetch answer
   // The engine sends its next Read as each one is answered: it reaches the provider a moment later
   // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
   const readAgainOnAnswer = (read: Promise<number>) =>
-    read.then(() => new Promise<{ next: Promise<number> }>((r) => setTimeout(() => setImmediate(() => r({ next: list.read() })), 1)));
+    read.then(
+      () =>
+        new Promise<{ next: Promise<number> }>((r) =>
+          setTimeout(() => setImmediate(() => r({ next: list.read() })), 1),
+        ),
+    );
   const first = readAgainOnAnswer(list.read());
   await turn();
   const waiting = list.read(); // joins while the first fetch is in flight
@@ -157,7 +162,11 @@ describe("Gathering: a batch goes as soon as every read the provider expects is 
 });
 
 describe("chooseLookup: k reads by id answered by whichever costs less", () => {
-  const prices = (listSize: number | undefined, requestMs = 50, recordMs = 0.03) => ({ requestMs: () => requestMs, recordMs, listSize });
+  const prices = (listSize: number | undefined, requestMs = 50, recordMs = 0.03) => ({
+    requestMs: () => requestMs,
+    recordMs,
+    listSize,
+  });
   test.each<[string, number, ReturnType<typeof prices>, "byId" | "list"]>([
     ["a lone read, the list not known yet: one GET by id", 1, prices(undefined), "byId"],
     ["several reads, the list not known yet: one list", 2, prices(undefined), "list"],
@@ -173,7 +182,11 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
   test("a lone read is a GET by id; reads that wait together share one list, which prices the next batches", async () => {
     const gets: string[] = [];
     let lists = 0;
-    const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
+    const prices = { requestMs: () => 50, recordMs: 0.03 } as {
+      requestMs: () => number;
+      recordMs: number;
+      listSize?: number;
+    };
     const lookups = new FreshLookups(
       async (id: string) => {
         gets.push(id);
@@ -193,7 +206,11 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
   });
 
   test("a read the answer cannot give fails alone: the other reads of its batch are answered", async () => {
-    const prices = { requestMs: () => 50, recordMs: 0.03 } as { requestMs: () => number; recordMs: number; listSize?: number };
+    const prices = { requestMs: () => 50, recordMs: 0.03 } as {
+      requestMs: () => number;
+      recordMs: number;
+      listSize?: number;
+    };
     const withId = (id: string) => {
       if (id === "bad") throw new Error("[1].id: expected string, received number");
       return records.find((r) => r.id === id);

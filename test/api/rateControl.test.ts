@@ -51,7 +51,12 @@ describe("RateCore (pure)", () => {
   });
 
   test("additive increase on successes, until pacing is dropped", () => {
-    const core = new RateCore({ initialRatePerSecond: 10, increasePerSecond: 5, unlimitedAbovePerSecond: 40, initialConcurrency: 64 });
+    const core = new RateCore({
+      initialRatePerSecond: 10,
+      increasePerSecond: 5,
+      unlimitedAbovePerSecond: 40,
+      initialConcurrency: 64,
+    });
     let t = 0;
     let rate = core.snapshot().ratePerSecond;
     // about one second of traffic at 10/s adds about 5 req/s

@@ -7,7 +7,8 @@ import { services } from "../../provider/src/resources/services";
 describe("the lookup after an unknown outcome", () => {
   const h = useApiSimulator();
   /** The list every create reads first (what was there before it), which the faults below must let through. */
-  const listBeforeTheCreate = () => h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 0 });
+  const listBeforeTheCreate = () =>
+    h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 0 });
 
   test("a first lookup that fails on 500s through all its retries: it looks again and finds the container, with no second POST", async () => {
     const c = h.alice({ requestTimeoutMs: 300, maxRetries: 2 });
@@ -18,7 +19,9 @@ describe("the lookup after an unknown outcome", () => {
     expect(s.name).toBe("web");
     expect(h.seen("POST", /\/containers$/)).toBe(1);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
-    expect(h.lines.some((l) => l.includes("lookup after unknown outcome failed") && l.includes("looking again"))).toBe(true);
+    expect(h.lines.some((l) => l.includes("lookup after unknown outcome failed") && l.includes("looking again"))).toBe(
+      true,
+    );
   });
 
   test("a lookup refused for good (401) is not repeated: the original failure stands", async () => {
@@ -26,7 +29,9 @@ describe("the lookup after an unknown outcome", () => {
     h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
     listBeforeTheCreate();
     h.sim.control.injectFault({ kind: "status", status: 401, method: "GET", path: "/containers$" });
-    await expect(c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({ code: "ETIMEDOUT" });
+    await expect(c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({
+      code: "ETIMEDOUT",
+    });
     expect(h.seen("GET", /\/containers$/)).toBe(2);
   });
 });

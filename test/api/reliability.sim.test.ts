@@ -42,7 +42,10 @@ describe("retries", () => {
   test("429 exhausting the retry budget surfaces RateLimitedError", async () => {
     const c = h.alice({ maxRetries: 1, retryAfterCapMs: 50 });
     h.sim.control.injectFault({ kind: "rate_limit", method: "GET", retryAfter: "0", times: 2 });
-    const e = await c.of(services).list(P).catch((x) => x);
+    const e = await c
+      .of(services)
+      .list(P)
+      .catch((x) => x);
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.code).toBe("RATE_LIMITED");
   });
@@ -54,7 +57,10 @@ describe("retries", () => {
     h.sim.control.injectFault({ kind: "reset_before", method: "GET", path: "/containers$" });
     const list = await c.of(services).list(P);
     expect(list).toHaveLength(1);
-    const gets = h.sim.control.requests().slice(mark).filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
+    const gets = h.sim.control
+      .requests()
+      .slice(mark)
+      .filter((r) => r.method === "GET" && CONTAINERS.test(r.path));
     expect(gets.map((r) => r.status)).toEqual(["reset", 200]);
     expect(h.lines.some((l) => /GET .*containers -> \w+ after/.test(l))).toBe(true);
   });
@@ -66,7 +72,10 @@ describe("retries", () => {
     await expect(c.of(services).list(P)).resolves.toEqual([]);
     expect(h.seen("GET", CONTAINERS)).toBe(3); // 503, 500, 200
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
-    const e = await c.of(services).list(P).catch((x) => x);
+    const e = await c
+      .of(services)
+      .list(P)
+      .catch((x) => x);
     expect(h.seen("GET", CONTAINERS)).toBe(6);
     expect(e).toBeInstanceOf(ServerError);
     expect(e.status).toBe(500);
@@ -146,7 +155,10 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     const c = h.alice();
     await c.of(services).create(P, { name: "web", image: IMAGE2, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/containers$" });
-    const e = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 }).catch((x) => x);
+    const e = await c
+      .of(services)
+      .create(P, { name: "web", image: IMAGE, httpPort: 8080 })
+      .catch((x) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect(e.status).toBe(409);
   });
@@ -177,7 +189,9 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     const a = await c.of(services).create(P, { name: "a", image: IMAGE, httpPort: 8080 });
     const b = await c.of(services).create(P, { name: "b", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/service-links$" });
-    const l = await c.of(serviceLinks).create(P, { consumerServiceId: a.id, providerServiceId: b.id, linkType: "http" });
+    const l = await c
+      .of(serviceLinks)
+      .create(P, { consumerServiceId: a.id, providerServiceId: b.id, linkType: "http" });
     expect(l.consumerServiceId).toBe(a.id);
     expect(h.seen("POST", /\/service-links$/)).toBe(1);
 
@@ -189,7 +203,10 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     const c = h.alice();
     const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/restart$" });
-    const e = await c.of(services).act(P, s.id, "restart").catch((x) => x);
+    const e = await c
+      .of(services)
+      .act(P, s.id, "restart")
+      .catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.mayHaveReachedServer).toBe(true);
     expect(h.seen("POST", /\/restart$/)).toBe(1);
@@ -201,7 +218,11 @@ describe("errors", () => {
 
   test.each(["code", "error"] as const)("error shape %s: same typed error, with the request id", async (shape) => {
     h.sim.control.setSwitches({ errorShape: shape });
-    const e = await h.alice().of(registries).get(undefined, "00000000-0000-4000-8000-00000000dead").catch((x) => x);
+    const e = await h
+      .alice()
+      .of(registries)
+      .get(undefined, "00000000-0000-4000-8000-00000000dead")
+      .catch((x) => x);
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.code).toBe("NOT_FOUND");
     const logged = h.sim.control.requests().find((r) => r.status === 404)!;
@@ -233,11 +254,22 @@ describe("errors", () => {
     const token = "sim-token-not-valid-0123456789";
     const lines: string[] = [];
     const c = new HostingClient({ baseUrl: h.sim.url, token, logger: (l) => lines.push(l) });
-    const e = await c.of(services).list(P).catch((x) => x);
+    const e = await c
+      .of(services)
+      .list(P)
+      .catch((x) => x);
     expect(e).toBeInstanceOf(UnauthorizedError);
     expect(e.code).toBe("UNAUTHORIZED");
     expect(e.status).toBe(401);
-    const texts = [e.message, String(e.stack), JSON.stringify(e), require("node:util").inspect(e), require("node:util").inspect(c), JSON.stringify(c), ...lines];
+    const texts = [
+      e.message,
+      String(e.stack),
+      JSON.stringify(e),
+      require("node:util").inspect(e),
+      require("node:util").inspect(c),
+      JSON.stringify(c),
+      ...lines,
+    ];
     for (const t of texts) expect(t).not.toContain(token);
     expect(lines.length).toBeGreaterThan(0);
   });
@@ -254,7 +286,10 @@ describe("errors", () => {
   test("timeout on a GET retries and then gives RequestTimeoutError (a NetworkError, never a 500)", async () => {
     const c = h.alice({ requestTimeoutMs: 150, maxRetries: 1 });
     h.sim.control.injectFault({ kind: "latency", method: "GET", latencyMs: 1000, times: 2 });
-    const e = await c.of(registries).list(undefined).catch((x) => x);
+    const e = await c
+      .of(registries)
+      .list(undefined)
+      .catch((x) => x);
     expect(e).toBeInstanceOf(RequestTimeoutError);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.status).toBeUndefined();
@@ -277,8 +312,17 @@ describe("transport failures with no server", () => {
     const url = sim.url;
     await sim.close();
     const lines: string[] = [];
-    const c = new HostingClient({ baseUrl: url, token: BOB.token, maxRetries: 2, retryBaseDelayMs: 5, logger: (l) => lines.push(l) });
-    const e = await c.of(services).create(BOB.projects[0], { name: "x", image: IMAGE, httpPort: 8080 }).catch((x) => x);
+    const c = new HostingClient({
+      baseUrl: url,
+      token: BOB.token,
+      maxRetries: 2,
+      retryBaseDelayMs: 5,
+      logger: (l) => lines.push(l),
+    });
+    const e = await c
+      .of(services)
+      .create(BOB.projects[0], { name: "x", image: IMAGE, httpPort: 8080 })
+      .catch((x) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect(e).not.toBeInstanceOf(ApiError);
     expect(e.code).toBe("ECONNREFUSED");
@@ -299,12 +343,16 @@ describe("base URL policy", () => {
     expect(() => new HostingClient({ baseUrl: "http://api.example.com", token: "t0k3n-value" })).toThrow(/https:\/\//);
   });
 
-  test.each(["https://api.example.com", "https://api.example.com/base/", "http://localhost:1234", "http://127.0.0.1", "http://127.9.8.7", "http://[::1]:80"])(
-    "%s is accepted",
-    (baseUrl) => {
-      expect(() => new HostingClient({ baseUrl, token: "t0k3n-value" })).not.toThrow();
-    },
-  );
+  test.each([
+    "https://api.example.com",
+    "https://api.example.com/base/",
+    "http://localhost:1234",
+    "http://127.0.0.1",
+    "http://127.9.8.7",
+    "http://[::1]:80",
+  ])("%s is accepted", (baseUrl) => {
+    expect(() => new HostingClient({ baseUrl, token: "t0k3n-value" })).not.toThrow();
+  });
 
   test("an empty token is refused", () => {
     expect(() => new HostingClient({ baseUrl: "https://x.example", token: "" })).toThrow(ClientConfigError);
@@ -316,7 +364,9 @@ describe("fresh shared reads (loader.ts)", () => {
 
   test("50 concurrent containers.get make 1 list call", async () => {
     const c = h.alice();
-    const made = await Promise.all(["a", "b", "c"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })));
+    const made = await Promise.all(
+      ["a", "b", "c"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })),
+    );
     h.sim.control.clearRequests();
     const got = await Promise.all(Array.from({ length: 50 }, (_, i) => serviceById(c, P, made[i % 3].id)));
     expect(got.every((s, i) => s?.id === made[i % 3].id)).toBe(true);
@@ -350,7 +400,9 @@ describe("fresh shared reads (loader.ts)", () => {
     const ids: string[] = [];
     for (let i = 0; i < 200; i += 20) {
       const batch = await Promise.all(
-        Array.from({ length: 20 }, (_, j) => c.of(services).create(P, { name: `svc-${i + j}`, image: IMAGE, httpPort: 8080 })),
+        Array.from({ length: 20 }, (_, j) =>
+          c.of(services).create(P, { name: `svc-${i + j}`, image: IMAGE, httpPort: 8080 }),
+        ),
       );
       ids.push(...batch.map((s) => s.id));
     }
@@ -380,7 +432,9 @@ describe("fresh shared reads (loader.ts)", () => {
 
   test("an out-of-band change or delete just before a read is what the read sees", async () => {
     const c = h.alice();
-    const [a, b] = await Promise.all(["a", "b"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })));
+    const [a, b] = await Promise.all(
+      ["a", "b"].map((n) => c.of(services).create(P, { name: n, image: IMAGE, httpPort: 8080 })),
+    );
     expect((await serviceById(c, P, a.id))?.image).toBe(IMAGE);
     h.sim.control.mutate("services", a.id, { image: IMAGE2 });
     h.sim.control.remove("services", b.id);
@@ -427,14 +481,19 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const worker = async () => {
       while (next < 100) {
         const i = next++;
-        await c.of(services).create(P, { name: `svc-${i}`, image: IMAGE, httpPort: 8080 }).catch((e) => failures.push(e));
+        await c
+          .of(services)
+          .create(P, { name: `svc-${i}`, image: IMAGE, httpPort: 8080 })
+          .catch((e) => failures.push(e));
       }
     };
     await Promise.all(Array.from({ length: 16 }, worker));
     const wall = Date.now() - started;
     const reqs = h.sim.control.requests();
     const limited = reqs.filter((r) => r.status === 429).length;
-    console.log(`rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`);
+    console.log(
+      `rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`,
+    );
     expect(failures).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(100);
     expect(limited / reqs.length).toBeLessThanOrEqual(0.1);

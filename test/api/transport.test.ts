@@ -36,9 +36,23 @@ function dispatcher(delayMs: number, fail?: (sent: Sent) => boolean) {
 }
 
 const transport = (d: Dispatcher) =>
-  new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", requestTimeoutMs: 5_000, maxRetries: 2, retryAfterCapMs: 1_000, retryBaseDelayMs: 1, userAgent: "test", dispatcher: d });
+  new Transport({
+    origin: "http://127.0.0.1:9",
+    prefix: "",
+    token: "t0k3n-value",
+    requestTimeoutMs: 5_000,
+    maxRetries: 2,
+    retryAfterCapMs: 1_000,
+    retryBaseDelayMs: 1,
+    userAgent: "test",
+    dispatcher: d,
+  });
 const json = { kind: "json" as const, schema: { safeParse: (data: unknown) => ({ success: true, data }) } as any };
-const request = (method: RequestSpec<unknown>["method"], signal: AbortSignal, extra: Partial<RequestSpec<unknown>> = {}): RequestSpec<unknown> => ({
+const request = (
+  method: RequestSpec<unknown>["method"],
+  signal: AbortSignal,
+  extra: Partial<RequestSpec<unknown>> = {},
+): RequestSpec<unknown> => ({
   method,
   path: "/v1/x",
   response: json,
@@ -96,9 +110,13 @@ test("a create whose outcome is unknown is looked up before the abort is honoure
 
 test("a request body over 1 MiB is refused before anything is sent, naming the endpoint", async () => {
   const { sent, dispatcher: d } = dispatcher(1);
-  const failure: any = await transport(d).request(request("PATCH", new AbortController().signal, { body: { env: { BIG: "x".repeat(1024 * 1024) } } })).catch((e) => e);
+  const failure: any = await transport(d)
+    .request(request("PATCH", new AbortController().signal, { body: { env: { BIG: "x".repeat(1024 * 1024) } } }))
+    .catch((e) => e);
   expect(failure).toBeInstanceOf(SizeLimitError);
-  expect(failure.message).toBe("PATCH /v1/x: the request body is larger than the 1 MiB the provider sends; nothing was sent");
+  expect(failure.message).toBe(
+    "PATCH /v1/x: the request body is larger than the 1 MiB the provider sends; nothing was sent",
+  );
   expect(sent).toEqual([]);
 });
 
@@ -109,7 +127,12 @@ test("an answer larger than the client reads is cut off, on its Content-Length o
       dispatch(_options: Dispatcher.DispatchOptions, handler: any) {
         handler.onConnect(() => chunks.push("aborted"));
         handler.onRequestSent();
-        handler.onHeaders(200, header ? [Buffer.from("content-length"), Buffer.from(String(10 * 1024 * 1024))] : [], () => {}, "OK");
+        handler.onHeaders(
+          200,
+          header ? [Buffer.from("content-length"), Buffer.from(String(10 * 1024 * 1024))] : [],
+          () => {},
+          "OK",
+        );
         for (let i = 0; i < 20 && !chunks.includes("aborted"); i++) {
           chunks.push("chunk");
           handler.onData(Buffer.alloc(64 * 1024, "x"));
@@ -117,10 +140,24 @@ test("an answer larger than the client reads is cut off, on its Content-Length o
         return true;
       },
     };
-    const small = new Transport({ origin: "http://127.0.0.1:9", prefix: "", token: "t0k3n-value", requestTimeoutMs: 5_000, maxRetries: 0, retryAfterCapMs: 1_000, maxResponseBytes: 256 * 1024, userAgent: "test", dispatcher: fake as unknown as Dispatcher });
-    const failure: any = await small.request({ method: "GET", path: "/v1/projects/p/containers", response: json }).catch((e) => e);
+    const small = new Transport({
+      origin: "http://127.0.0.1:9",
+      prefix: "",
+      token: "t0k3n-value",
+      requestTimeoutMs: 5_000,
+      maxRetries: 0,
+      retryAfterCapMs: 1_000,
+      maxResponseBytes: 256 * 1024,
+      userAgent: "test",
+      dispatcher: fake as unknown as Dispatcher,
+    });
+    const failure: any = await small
+      .request({ method: "GET", path: "/v1/projects/p/containers", response: json })
+      .catch((e) => e);
     expect(failure).toBeInstanceOf(SizeLimitError);
-    expect(failure.message).toMatch(/^GET \/v1\/projects\/p\/containers: the API's answer \(HTTP 200\) is larger than the 256 KiB the provider reads; it stopped reading/);
+    expect(failure.message).toMatch(
+      /^GET \/v1\/projects\/p\/containers: the API's answer \(HTTP 200\) is larger than the 256 KiB the provider reads; it stopped reading/,
+    );
     // With a Content-Length it never reads the body; without one it stops as soon as it is over.
     expect(chunks.filter((c) => c === "chunk").length).toBe(header ? 0 : 5);
   }

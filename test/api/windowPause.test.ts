@@ -8,31 +8,37 @@ import { services } from "../../provider/src/resources/services";
 
 // The contract of an admission control, whichever it is (an `Admission`).
 test.each([
-  ["RateController (adaptive)", (window: number, clock: FakeClock) => new RateController({ clock, initialConcurrency: window })],
+  [
+    "RateController (adaptive)",
+    (window: number, clock: FakeClock) => new RateController({ clock, initialConcurrency: window }),
+  ],
   ["WindowPause", (window: number, clock: FakeClock) => new WindowPause(window, clock)],
-])("%s: at most `window` requests in flight; the next goes when one settles, in order (FIFO)", async (_name, admission) => {
-  const control = admission(2, new FakeClock());
-  const first = await control.acquire();
-  await control.acquire();
-  const order: string[] = [];
-  const c = control.acquire().then((t) => {
-    order.push("c");
-    return t;
-  });
-  const d = control.acquire().then((t) => {
-    order.push("d");
-    return t;
-  });
-  await flush();
-  expect(order).toEqual([]);
-  control.settle(first, { kind: "success" });
-  await flush();
-  expect(order).toEqual(["c"]);
-  control.settle(await c, { kind: "failed" });
-  await flush();
-  expect(order).toEqual(["c", "d"]);
-  await d;
-});
+])(
+  "%s: at most `window` requests in flight; the next goes when one settles, in order (FIFO)",
+  async (_name, admission) => {
+    const control = admission(2, new FakeClock());
+    const first = await control.acquire();
+    await control.acquire();
+    const order: string[] = [];
+    const c = control.acquire().then((t) => {
+      order.push("c");
+      return t;
+    });
+    const d = control.acquire().then((t) => {
+      order.push("d");
+      return t;
+    });
+    await flush();
+    expect(order).toEqual([]);
+    control.settle(first, { kind: "success" });
+    await flush();
+    expect(order).toEqual(["c"]);
+    control.settle(await c, { kind: "failed" });
+    await flush();
+    expect(order).toEqual(["c", "d"]);
+    await d;
+  },
+);
 
 describe("WindowPause with a fake clock", () => {
   test("no pacing: within the window, requests go at once", async () => {
@@ -121,7 +127,11 @@ describe("HostingClientOptions.rateController: the transport admits every reques
     await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     // The list before the create (what was there before it), the 429, the create.
     expect(admission.acquired()).toBe(3);
-    expect(admission.settled).toEqual([{ kind: "success" }, { kind: "rate_limited", waitMs: 1000 }, { kind: "success" }]);
+    expect(admission.settled).toEqual([
+      { kind: "success" },
+      { kind: "rate_limited", waitMs: 1000 },
+      { kind: "success" },
+    ]);
     expect(c.transport.rate).toBe(admission);
   });
 

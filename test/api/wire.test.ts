@@ -57,10 +57,19 @@ describe("wire schemas", () => {
   test("connection port and requires_auth accept numbers/booleans as text", () => {
     const s = parseWire(
       ServiceRecordSchema,
-      { ...service, connection: { host: "db:5432", port: 5432, env_var: "DATABASE_URL", instructions: "x", requires_auth: true } },
+      {
+        ...service,
+        connection: { host: "db:5432", port: 5432, env_var: "DATABASE_URL", instructions: "x", requires_auth: true },
+      },
       ctx,
     );
-    expect(s.connection).toEqual({ host: "db:5432", port: "5432", envVar: "DATABASE_URL", instructions: "x", requiresAuth: "true" });
+    expect(s.connection).toEqual({
+      host: "db:5432",
+      port: "5432",
+      envVar: "DATABASE_URL",
+      instructions: "x",
+      requiresAuth: "true",
+    });
   });
 
   test("a wrong type names the field path and the request", () => {
@@ -93,23 +102,43 @@ describe("wire schemas", () => {
   });
 
   test("every bad record of a list is named, not only the first", () => {
-    const answer = parseList(ServiceRecordListSchema, [{ ...service, replicas: "3" }, service, { ...service, id: null }], ctx);
-    expect(() => answer.all()).toThrow(expect.objectContaining({ problems: ["[0].replicas: expected number, received string", "[2].id: expected string, received null"] }));
+    const answer = parseList(
+      ServiceRecordListSchema,
+      [{ ...service, replicas: "3" }, service, { ...service, id: null }],
+      ctx,
+    );
+    expect(() => answer.all()).toThrow(
+      expect.objectContaining({
+        problems: ["[0].replicas: expected number, received string", "[2].id: expected string, received null"],
+      }),
+    );
   });
 
   test("a list answer must hold an array, where its shape says", () => {
-    expect(() => parseList(ServiceRecordListSchema, { services: [] }, ctx)).toThrow("(root): expected array, received object");
-    expect(() => parseList(VolumeRecordListSchema, [], ctx)).toThrow('(root): expected an object holding "volumes", received array');
-    expect(() => parseList(VolumeRecordListSchema, null, ctx)).toThrow('(root): expected an object holding "volumes", received null');
+    expect(() => parseList(ServiceRecordListSchema, { services: [] }, ctx)).toThrow(
+      "(root): expected array, received object",
+    );
+    expect(() => parseList(VolumeRecordListSchema, [], ctx)).toThrow(
+      '(root): expected an object holding "volumes", received array',
+    );
+    expect(() => parseList(VolumeRecordListSchema, null, ctx)).toThrow(
+      '(root): expected an object holding "volumes", received null',
+    );
     expect(() => parseList(VolumeRecordListSchema, {}, ctx)).toThrow("volumes: expected array, received undefined");
-    expect(() => parseList(VolumeRecordListSchema, { volumes: null }, ctx)).toThrow("volumes: expected array, received null");
-    expect(() => parseList(VolumeRecordListSchema, { volumes: [{ id: 1 }] }, ctx).all()).toThrow(/volumes\[0\]\.id: expected string/);
+    expect(() => parseList(VolumeRecordListSchema, { volumes: null }, ctx)).toThrow(
+      "volumes: expected array, received null",
+    );
+    expect(() => parseList(VolumeRecordListSchema, { volumes: [{ id: 1 }] }, ctx).all()).toThrow(
+      /volumes\[0\]\.id: expected string/,
+    );
   });
 
   test("what readers of a shared answer get is frozen: no reader can change another's", () => {
     const answer = parseList(ServiceRecordListSchema, [{ ...service, env: { A: "1" } }], ctx);
     expect(answer.withId("s1")).toBe(answer.all()[0]);
-    expect(Object.isFrozen(answer.all()) && Object.isFrozen(answer.all()[0]) && Object.isFrozen(answer.all()[0].env)).toBe(true);
+    expect(
+      Object.isFrozen(answer.all()) && Object.isFrozen(answer.all()[0]) && Object.isFrozen(answer.all()[0].env),
+    ).toBe(true);
   });
 
   test("a missing required field is reported", () => {
@@ -119,17 +148,25 @@ describe("wire schemas", () => {
 
   test("volume list items carry attached; a single volume carries attachment or null", () => {
     const v = { id: "v", project_id: "p", name: "d", size_gb: 1, status: "running" };
-    expect(parseList(VolumeRecordListSchema, { volumes: [{ ...v, attached: true }] }, ctx).all()[0].attached).toBe(true);
+    expect(parseList(VolumeRecordListSchema, { volumes: [{ ...v, attached: true }] }, ctx).all()[0].attached).toBe(
+      true,
+    );
     expect(parseWire(VolumeRecordSchema, { ...v, attachment: null }, ctx).attachment).toBeNull();
     expect(parseWire(VolumeRecordSchema, v, ctx).attachment).toBeNull();
     expect(
-      parseWire(VolumeRecordSchema, { ...v, attachment: { container_id: "c", mount_path: "/d", read_only: true } }, ctx).attachment,
+      parseWire(VolumeRecordSchema, { ...v, attachment: { container_id: "c", mount_path: "/d", read_only: true } }, ctx)
+        .attachment,
     ).toEqual({ containerId: "c", mountPath: "/d", readOnly: true });
   });
 
   test("records come out camelCase, and only their own keys are renamed: a map keeps its keys", () => {
     const s = parseWire(ServiceRecordSchema, { ...service, env: { LOG_LEVEL: "x", my_var: "y" } }, ctx);
-    expect(s).toMatchObject({ projectId: "p", displayName: "web", cpuMilli: 250, internalHost: "web.p.svc.cluster.local:8080" });
+    expect(s).toMatchObject({
+      projectId: "p",
+      displayName: "web",
+      cpuMilli: 250,
+      internalHost: "web.p.svc.cluster.local:8080",
+    });
     expect(s.env).toEqual({ LOG_LEVEL: "x", my_var: "y" });
     expect(Object.keys(s).filter((k) => k.includes("_"))).toEqual([]);
   });

@@ -5,7 +5,15 @@ import { alternate, roundOrder, roundRatios, spread } from "../../bench/stats";
 /** Sides that record the order they were measured in, each answering its name and its run's number. */
 function recorder(names: string[]) {
   const ran: string[] = [];
-  const sides = Object.fromEntries(names.map((name) => [name, async () => (ran.push(name), `${name}${ran.length}`)]));
+  const sides = Object.fromEntries(
+    names.map((name) => [
+      name,
+      async () => {
+        ran.push(name);
+        return `${name}${ran.length}`;
+      },
+    ]),
+  );
   return { ran, sides };
 }
 

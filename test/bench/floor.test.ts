@@ -19,7 +19,12 @@ let floors: { floor: string; firstStage: string };
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hosting-floor-"));
   const build = `import { buildFloorPlugins } from "./scripts/floor.mjs"; console.log(JSON.stringify(await buildFloorPlugins(${JSON.stringify(dir)})));`;
-  floors = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", build], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").at(-1)!);
+  floors = JSON.parse(
+    execFileSync(process.execPath, ["--input-type=module", "-e", build], { cwd: ROOT, encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .at(-1)!,
+  );
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +32,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function readReply(): provproto.ReadResponse {
   const reply = new provproto.ReadResponse();
   reply.setId("0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00");
-  reply.setProperties(Struct.fromJavaScript({ name: "app-1", image: "registry.example.com/acme/web:1.0.0", httpPort: 8080 }));
+  reply.setProperties(
+    Struct.fromJavaScript({ name: "app-1", image: "registry.example.com/acme/web:1.0.0", httpPort: 8080 }),
+  );
   reply.setInputs(Struct.fromJavaScript({ name: "app-1", image: "registry.example.com/acme/web:1.0.0" }));
   return reply;
 }
@@ -45,7 +52,10 @@ test("the floor answers GetPluginInfo with the plugin's version, from a second s
 
 test("the floor answers every Read with the reply it was given, byte for byte, and what it was given none for is UNIMPLEMENTED", async () => {
   const reply = readReply().serializeBinary();
-  const plugin = await Plugin.start({ command: floors.floor, env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) } });
+  const plugin = await Plugin.start({
+    command: floors.floor,
+    env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) },
+  });
   try {
     for (const id of ["one", "another"]) {
       const request = new provproto.ReadRequest();
@@ -62,7 +72,10 @@ test("the floor answers every Read with the reply it was given, byte for byte, a
 test("the first stage alone answers from node:http2, with FAILED_PRECONDITION and the reason", async () => {
   const plugin = await Plugin.start({ command: floors.firstStage });
   try {
-    await expect(plugin.call("getPluginInfo", new Empty())).rejects.toMatchObject({ code: 9, details: expect.stringMatching(/could not start/) });
+    await expect(plugin.call("getPluginInfo", new Empty())).rejects.toMatchObject({
+      code: 9,
+      details: expect.stringMatching(/could not start/),
+    });
   } finally {
     await plugin.stop();
   }

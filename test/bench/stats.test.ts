@@ -24,7 +24,12 @@ describe("trendGrowth", () => {
 
   test("needs two points, at two different x", () => {
     expect(() => trendGrowth(marks([1]))).toThrow(/two points/);
-    expect(() => trendGrowth([{ x: 1, y: 1 }, { x: 1, y: 2 }])).toThrow(/two different x/);
+    expect(() =>
+      trendGrowth([
+        { x: 1, y: 1 },
+        { x: 1, y: 2 },
+      ]),
+    ).toThrow(/two different x/);
   });
 });
 

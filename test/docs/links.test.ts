@@ -13,19 +13,30 @@ const pages = [...userPages(), "simulator/README.md"];
 function broken(page: string, target: string): string | undefined {
   let [path, anchor] = target.split("#") as [string, string | undefined];
   if (/^[a-z][a-z0-9+.-]*:/i.test(path)) {
-    const inRepository = new RegExp(`^${REPOSITORY.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(?:blob|tree)/[^/]+/(.+)$`).exec(path);
+    const inRepository = new RegExp(
+      `^${REPOSITORY.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/(?:blob|tree)/[^/]+/(.+)$`,
+    ).exec(path);
     if (!inRepository) return undefined; // another site: not checked (no network here)
     path = relative(dirname(join(ROOT, page)), join(ROOT, inRepository[1]));
   }
   const file = path === "" ? join(ROOT, page) : resolve(dirname(join(ROOT, page)), decodeURIComponent(path));
   if (relative(ROOT, file).startsWith("..")) return `${target}: outside the repository`;
   if (!existsSync(file)) return `${target}: no such file`;
-  if (anchor && statSync(file).isFile() && file.endsWith(".md") && !anchorsOf(read(relative(ROOT, file))).has(anchor)) return `${target}: no such heading`;
+  if (anchor && statSync(file).isFile() && file.endsWith(".md") && !anchorsOf(read(relative(ROOT, file))).has(anchor))
+    return `${target}: no such heading`;
   return undefined;
 }
 
 test("the pages users read are the README, docs/ (with the generated reference), the examples' READMEs and the SDK's", () => {
-  expect(pages).toEqual(expect.arrayContaining(["README.md", "docs/_index.md", "docs/reference/_index.md", "examples/volume/README.md", "sdk/nodejs/README.md"]));
+  expect(pages).toEqual(
+    expect.arrayContaining([
+      "README.md",
+      "docs/_index.md",
+      "docs/reference/_index.md",
+      "examples/volume/README.md",
+      "sdk/nodejs/README.md",
+    ]),
+  );
 });
 
 test.each(pages)("every link in %s points to a file and heading that exist in the repository", (page) => {
@@ -41,10 +52,14 @@ test("no page users read sends them to ../shared, which a clone does not have", 
 
 test("the checker does catch a missing file, a missing heading and a link out of the repository", () => {
   expect(broken("README.md", "docs/no-such-page.md")).toBe("docs/no-such-page.md: no such file");
-  expect(broken("README.md", "docs/troubleshooting.md#no-such-heading")).toBe("docs/troubleshooting.md#no-such-heading: no such heading");
+  expect(broken("README.md", "docs/troubleshooting.md#no-such-heading")).toBe(
+    "docs/troubleshooting.md#no-such-heading: no such heading",
+  );
   expect(broken("docs/CONTRACTS.md", "../../shared/DESIGN.md")).toBe("../../shared/DESIGN.md: outside the repository");
   expect(broken("README.md", "#no-such-section")).toBe("#no-such-section: no such heading");
   expect(broken("README.md", "#api-assumptions")).toBeUndefined();
-  expect(broken("sdk/nodejs/README.md", `${REPOSITORY}/blob/v0.1.0/docs/reference/nothing.md`)).toMatch(/: no such file$/);
+  expect(broken("sdk/nodejs/README.md", `${REPOSITORY}/blob/v0.1.0/docs/reference/nothing.md`)).toMatch(
+    /: no such file$/,
+  );
   expect(broken("README.md", "https://www.pulumi.com/docs/install/")).toBeUndefined();
 });

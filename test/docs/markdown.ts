@@ -60,5 +60,7 @@ export function anchorsOf(text: string): Set<string> {
 
 /** The fenced code blocks whose info string is `language`, in order. */
 export function codeBlocks(text: string, language: string): string[] {
-  return [...text.matchAll(new RegExp(`^\`\`\`${language}[ \\t]*\\n([\\s\\S]*?)^\`\`\`[ \\t]*$`, "gm"))].map((m) => m[1]);
+  return [...text.matchAll(new RegExp(`^\`\`\`${language}[ \\t]*\\n([\\s\\S]*?)^\`\`\`[ \\t]*$`, "gm"))].map(
+    (m) => m[1],
+  );
 }

@@ -14,7 +14,16 @@ describe("README.md", () => {
   });
 
   test("says the two commands, a first program against the simulator, install, configuration and which languages are tested", () => {
-    for (const heading of ["## The two commands", "## A first program against the simulator", "## Install", "## Configuration", "## Languages", "## API assumptions", "## Troubleshooting", "## Performance"]) {
+    for (const heading of [
+      "## The two commands",
+      "## A first program against the simulator",
+      "## Install",
+      "## Configuration",
+      "## Languages",
+      "## API assumptions",
+      "## Troubleshooting",
+      "## Performance",
+    ]) {
       expect(readme).toContain(`\n${heading}\n`);
     }
     expect(readme).toContain("make demo");
@@ -56,23 +65,32 @@ test("docs/installation-configuration.md names every configuration key and envir
 
 test("docs/troubleshooting.md says what to do for every error code the API (as the simulator plays it) answers with", () => {
   const sources = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
-  const text = sources("simulator/src").map((file) => readFileSync(join(ROOT, file), "utf8")).join("\n");
-  const codes = new Set([...text.matchAll(/(?:new ApiFailure\(\s*\d+,\s*|conflict\(\s*)"([A-Z_]+)"/g)].map((m) => m[1]));
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+    );
+  const text = sources("simulator/src")
+    .map((file) => readFileSync(join(ROOT, file), "utf8"))
+    .join("\n");
+  const codes = new Set(
+    [...text.matchAll(/(?:new ApiFailure\(\s*\d+,\s*|conflict\(\s*)"([A-Z_]+)"/g)].map((m) => m[1]),
+  );
   expect(codes.size).toBeGreaterThan(15);
   const page = read("docs/troubleshooting.md");
   expect([...codes].filter((code) => !new RegExp(`^\\|[^\\n]*\`${code}\``, "m").test(page)).sort()).toEqual([]);
 });
 
-test.each(readdirSync(join(ROOT, "examples")))("examples/%s has a README that says what it builds and how to run it", (example) => {
-  const file = join(ROOT, "examples", example, "README.md");
-  expect(existsSync(file)).toBe(true);
-  const text = readFileSync(file, "utf8");
-  expect(text).toMatch(/^# /);
-  expect(text).toContain("simulator");
-  if (existsSync(join(ROOT, "examples", example, "Pulumi.yaml"))) {
-    expect(text).toContain("npm install");
-    expect(text).toContain("npm run simulator");
-    expect(text).toContain("pulumi up");
-  }
-});
+test.each(readdirSync(join(ROOT, "examples")))(
+  "examples/%s has a README that says what it builds and how to run it",
+  (example) => {
+    const file = join(ROOT, "examples", example, "README.md");
+    expect(existsSync(file)).toBe(true);
+    const text = readFileSync(file, "utf8");
+    expect(text).toMatch(/^# /);
+    expect(text).toContain("simulator");
+    if (existsSync(join(ROOT, "examples", example, "Pulumi.yaml"))) {
+      expect(text).toContain("npm install");
+      expect(text).toContain("npm run simulator");
+      expect(text).toContain("pulumi up");
+    }
+  },
+);

@@ -10,11 +10,19 @@ import { ROOT, codeBlocks, read } from "./markdown";
 jest.setTimeout(180_000);
 
 const run = promisify(execFile);
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The README's table cells that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */
 function oneLineExamples(readme: string): string[] {
-  const section = readme.slice(readme.indexOf("## Resources and functions"), readme.indexOf("\n## ", readme.indexOf("## Resources and functions") + 3));
+  const section = readme.slice(
+    readme.indexOf("## Resources and functions"),
+    readme.indexOf("\n## ", readme.indexOf("## Resources and functions") + 3),
+  );
   return [...section.matchAll(/^\|[^|\n]+\| `((?:new )?hosting\.[^`]+)` \|$/gm)].map((m) => m[1]);
 }
 
@@ -34,7 +42,13 @@ beforeAll(() => {
   mkdirSync(work, { recursive: true });
   // The SDK as a user's program sees it: its declarations (bin/index.d.ts), compiled with its own
   // tsconfig. Its sources are written for that tsconfig, not for a program's isolatedModules.
-  execFileSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(ROOT, "sdk/nodejs"), "--emitDeclarationOnly", "--outDir", join(work, "sdk")]);
+  execFileSync(join(ROOT, "node_modules/.bin/tsc"), [
+    "-p",
+    join(ROOT, "sdk/nodejs"),
+    "--emitDeclarationOnly",
+    "--outDir",
+    join(work, "sdk"),
+  ]);
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -67,10 +81,14 @@ async function typecheck(files: Record<string, string>): Promise<string> {
   return `${result.stdout ?? ""}${result.stderr ?? ""}`;
 }
 
-const programs = PAGES.flatMap((page) => codeBlocks(read(page), "typescript").map((code, i) => ({ name: `${page} program ${i + 1}`, code })));
+const programs = PAGES.flatMap((page) =>
+  codeBlocks(read(page), "typescript").map((code, i) => ({ name: `${page} program ${i + 1}`, code })),
+);
 
 test("the README's first program and docs/_index.md's full example are among the programs checked", () => {
-  expect(programs.map((p) => p.name)).toEqual(expect.arrayContaining(["README.md program 1", "docs/_index.md program 1"]));
+  expect(programs.map((p) => p.name)).toEqual(
+    expect.arrayContaining(["README.md program 1", "docs/_index.md program 1"]),
+  );
 });
 
 test.each(programs)("$name compiles against the SDK (strict)", async ({ code }) => {
@@ -86,5 +104,9 @@ test("every one-line example in the README's tables compiles against the SDK, on
 });
 
 test("a wrong example does fail", async () => {
-  expect(await typecheck({ "wrong.ts": `${PRELUDE}export const x = new hosting.Volume("data", { name: "data", sizeGb: "20" });\n` })).toMatch(/error TS2322/);
+  expect(
+    await typecheck({
+      "wrong.ts": `${PRELUDE}export const x = new hosting.Volume("data", { name: "data", sizeGb: "20" });\n`,
+    }),
+  ).toMatch(/error TS2322/);
 });

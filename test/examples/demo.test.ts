@@ -17,7 +17,11 @@ const INSTALL_URL = "https://www.pulumi.com/docs/install/";
 const PULUMI_CLI_VERSION = /^PULUMI_CLI_VERSION=(\S+)$/m.exec(readFileSync(join(ROOT, "scripts/demo.sh"), "utf8"))![1];
 
 const onPath = (command: string, path = process.env.PATH ?? "") =>
-  path.split(delimiter).filter(Boolean).map((dir) => join(dir, command)).find((file) => existsSync(file));
+  path
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command))
+    .find((file) => existsSync(file));
 const executable = (file: string) => {
   try {
     accessSync(file, constants.X_OK);
@@ -37,23 +41,37 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, timeout: numb
 
 /** Where the demo keeps the CLI it fetched (scripts/demo.sh). */
 const cacheOf = (xdgCacheHome: string) => join(xdgCacheHome, "pulumi-hosting", `pulumi-${PULUMI_CLI_VERSION}`);
-const cachedCli = join(cacheOf(process.env.XDG_CACHE_HOME || join(homedir(), ".cache")), "home/versions", PULUMI_CLI_VERSION, "bin/pulumi");
+const cachedCli = join(
+  cacheOf(process.env.XDG_CACHE_HOME || join(homedir(), ".cache")),
+  "home/versions",
+  PULUMI_CLI_VERSION,
+  "bin/pulumi",
+);
 const pulumi = onPath("pulumi") ?? (executable(cachedCli) ? cachedCli : undefined);
 if (!pulumi) {
-  console.log(`make demo end to end: skipped, because no pulumi CLI is on PATH or in the demo's cache (${cachedCli}); make demo fetches one where it can, or install it: ${INSTALL_URL}`);
+  console.log(
+    `make demo end to end: skipped, because no pulumi CLI is on PATH or in the demo's cache (${cachedCli}); make demo fetches one where it can, or install it: ${INSTALL_URL}`,
+  );
 }
 
 (pulumi ? test : test.skip)(
   "make demo: pulumi up, a preview of a changed image that updates in place, pulumi destroy",
   async () => {
-    const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], process.env, 15 * 60_000);
+    const { code, stdout, stderr } = await run(
+      onPath("make")!,
+      ["--no-print-directory", "demo"],
+      process.env,
+      15 * 60_000,
+    );
     const output = stripVTControlCharacters(`${stdout}${stderr}`);
     expect({ code, tail: output.slice(-4000) }).toMatchObject({ code: 0 });
     const section = (title: string) => output.split("==> ").find((s) => s.startsWith(title)) ?? "";
     expect(section("pulumi up")).toMatch(/\+ 5 created/);
     const preview = section("pulumi preview");
     expect(preview).toMatch(/~ 1 to update/);
-    expect(preview).toMatch(/image: "registry\.example\.com\/demo\/web:1\.0\.0" => "registry\.example\.com\/demo\/web:1\.1\.0"/);
+    expect(preview).toMatch(
+      /image: "registry\.example\.com\/demo\/web:1\.0\.0" => "registry\.example\.com\/demo\/web:1\.1\.0"/,
+    );
     expect(preview).not.toMatch(/to replace|to create|to delete/);
     expect(section("pulumi destroy")).toMatch(/- 5 deleted/);
     expect(output).not.toContain("sim-token-alice");
@@ -63,7 +81,10 @@ if (!pulumi) {
 
 describe("without a pulumi CLI, where it cannot be downloaded", () => {
   // PATH without any directory that holds a pulumi; make and bash are called by absolute path.
-  const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir && !existsSync(join(dir, "pulumi"))).join(delimiter);
+  const path = (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir && !existsSync(join(dir, "pulumi")))
+    .join(delimiter);
   // Can this machine download the CLI? (The demo's fetch runs get.pulumi.com's install script.)
   // Asked once, with a bounded wait: here the host is refused at once (no such name). Where the
   // network neither answers nor refuses, the demo's own download would wait on it: not tested then.
@@ -71,7 +92,10 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
     try {
       execFileSync(
         process.execPath,
-        ["-e", "fetch('https://get.pulumi.com/install.sh', { signal: AbortSignal.timeout(8000) }).then((r) => process.exit(r.ok ? 0 : 1), (e) => process.exit(e.name === 'TimeoutError' ? 2 : 1))"],
+        [
+          "-e",
+          "fetch('https://get.pulumi.com/install.sh', { signal: AbortSignal.timeout(8000) }).then((r) => process.exit(r.ok ? 0 : 1), (e) => process.exit(e.name === 'TimeoutError' ? 2 : 1))",
+        ],
         { timeout: 10_000 },
       );
       return "downloadable";
@@ -80,8 +104,14 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
     }
   })();
   const testable = probe === "refused";
-  if (probe === "downloadable") console.log("make demo without a pulumi CLI: skipped, because this machine can download the CLI (the demo would fetch it and run)");
-  if (probe === "no answer") console.log("make demo without a pulumi CLI: skipped, because get.pulumi.com neither answers nor refuses here within 8 s");
+  if (probe === "downloadable")
+    console.log(
+      "make demo without a pulumi CLI: skipped, because this machine can download the CLI (the demo would fetch it and run)",
+    );
+  if (probe === "no answer")
+    console.log(
+      "make demo without a pulumi CLI: skipped, because get.pulumi.com neither answers nor refuses here within 8 s",
+    );
 
   let cache: string;
   beforeEach(() => {
@@ -93,32 +123,45 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
 
   const expectTheLine = (line: string) => {
     expect(line).toMatch(/^make demo needs the Pulumi CLI: none is on PATH, and /);
-    expect(line).toMatch(new RegExp(`downloading Pulumi CLI v${PULUMI_CLI_VERSION.replace(/\./g, "\\.")} failed|installing npm's pulumi@`));
+    expect(line).toMatch(
+      new RegExp(`downloading Pulumi CLI v${PULUMI_CLI_VERSION.replace(/\./g, "\\.")} failed|installing npm's pulumi@`),
+    );
     expect(line).toContain(`Install it (${INSTALL_URL}), put it on PATH, and run make demo again.`);
   };
 
-  (testable ? test : test.skip)("make demo tries npm's pulumi package, then stops with one line that says why and what to do", async () => {
-    const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], env(), 120_000);
-    expect(code).not.toBe(0);
-    expect(stdout).toBe("");
-    // make adds its own report of a failed recipe ("make: *** [Makefile:N: demo] Error 1"); the demo says one line.
-    const lines = stderr.trimEnd().split("\n").filter((line) => !/^make(\[\d+\])?: \*\*\* \[.*\] Error \d+$/.test(line));
-    expect(lines).toHaveLength(1);
-    expectTheLine(lines[0]);
-    // It did try: npm's pulumi package at the pinned version is in the demo's cache (unless the
-    // npm registry itself was out of reach, which the line then says).
-    if (!lines[0].includes("installing npm's pulumi@")) {
-      const installed = join(cacheOf(cache), "node_modules/pulumi/package.json");
-      expect(existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version).toBe(PULUMI_CLI_VERSION);
-    }
-  }, 150_000);
+  (testable ? test : test.skip)(
+    "make demo tries npm's pulumi package, then stops with one line that says why and what to do",
+    async () => {
+      const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], env(), 120_000);
+      expect(code).not.toBe(0);
+      expect(stdout).toBe("");
+      // make adds its own report of a failed recipe ("make: *** [Makefile:N: demo] Error 1"); the demo says one line.
+      const lines = stderr
+        .trimEnd()
+        .split("\n")
+        .filter((line) => !/^make(\[\d+\])?: \*\*\* \[.*\] Error \d+$/.test(line));
+      expect(lines).toHaveLength(1);
+      expectTheLine(lines[0]);
+      // It did try: npm's pulumi package at the pinned version is in the demo's cache (unless the
+      // npm registry itself was out of reach, which the line then says).
+      if (!lines[0].includes("installing npm's pulumi@")) {
+        const installed = join(cacheOf(cache), "node_modules/pulumi/package.json");
+        expect(existsSync(installed) && JSON.parse(readFileSync(installed, "utf8")).version).toBe(PULUMI_CLI_VERSION);
+      }
+    },
+    150_000,
+  );
 
-  (testable ? test : test.skip)("the demo script alone prints exactly that line, on stderr, and nothing else", async () => {
-    const { code, stdout, stderr } = await run(onPath("bash")!, ["scripts/demo.sh"], env(), 120_000);
-    expect(code).not.toBe(0);
-    expect(stdout).toBe("");
-    const lines = stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(1);
-    expectTheLine(lines[0]);
-  }, 150_000);
+  (testable ? test : test.skip)(
+    "the demo script alone prints exactly that line, on stderr, and nothing else",
+    async () => {
+      const { code, stdout, stderr } = await run(onPath("bash")!, ["scripts/demo.sh"], env(), 120_000);
+      expect(code).not.toBe(0);
+      expect(stdout).toBe("");
+      const lines = stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expectTheLine(lines[0]);
+    },
+    150_000,
+  );
 });

@@ -32,8 +32,11 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 function driftCheck(...args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
-    execFile("bash", [SCRIPT, ...args], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } }, (err, stdout, stderr) =>
-      done({ code: err ? Number((err as any).code) : 0, out: stdout + stderr }),
+    execFile(
+      "bash",
+      [SCRIPT, ...args],
+      { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } },
+      (err, stdout, stderr) => done({ code: err ? Number((err as any).code) : 0, out: stdout + stderr }),
     );
   });
 }

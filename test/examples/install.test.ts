@@ -48,7 +48,9 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
     const probe = `const hosting = require("@hosting/pulumi"); console.log(JSON.stringify(${types}))`;
     const { stdout } = await run(process.execPath, ["-e", probe], { cwd: dir() });
     expect(JSON.parse(stdout)).toEqual(TYPE_NAMES.map((typeName) => `hosting:index:${typeName}`));
-    const tsc = await run(join(dir(), "node_modules/.bin/tsc"), ["--noEmit", "-p", "."], { cwd: dir() }).catch((err) => err);
+    const tsc = await run(join(dir(), "node_modules/.bin/tsc"), ["--noEmit", "-p", "."], { cwd: dir() }).catch(
+      (err) => err,
+    );
     expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
   });
 });

@@ -18,31 +18,62 @@ async function runProgram(name: string, config: Record<string, string>, secretKe
       type === "hosting:index:Container"
         ? { status: "running", publicUrl: `https://${resourceName}.apps.example.com` }
         : type === "hosting:index:Postgres"
-          ? { status: "running", internalHost: "web-db.ns.svc.cluster.local:5432", connection: { envVar: "DATABASE_URL", host: "h", port: "5432", instructions: "secret", requiresAuth: true } }
+          ? {
+              status: "running",
+              internalHost: "web-db.ns.svc.cluster.local:5432",
+              connection: {
+                envVar: "DATABASE_URL",
+                host: "h",
+                port: "5432",
+                instructions: "secret",
+                requiresAuth: true,
+              },
+            }
           : type === "hosting:index:Volume"
             ? { status: "running" }
             : {},
   });
   const all = { "hosting:baseUrl": "http://127.0.0.1:8787", "hosting:projectId": PROJECT_ID, ...config };
-  pulumi.runtime.setAllConfig(Object.fromEntries(Object.entries(all).map(([k, v]) => [k.includes(":") ? k : `${name}:${k}`, v])), secretKeys.map((k) => `${name}:${k}`));
+  pulumi.runtime.setAllConfig(
+    Object.fromEntries(Object.entries(all).map(([k, v]) => [k.includes(":") ? k : `${name}:${k}`, v])),
+    secretKeys.map((k) => `${name}:${k}`),
+  );
   let outputs: Record<string, pulumi.Output<unknown>> = {};
   jest.isolateModules(() => {
     outputs = require(resolve(EXAMPLES, name, "index.ts"));
   });
   const exported: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(outputs)) exported[key] = await outputValue(value);
-  return { engine, exported, urnOf: (resourceName: string) => `urn:pulumi:test::${name}::${engine.registration(resourceName).type}::${resourceName}` };
+  return {
+    engine,
+    exported,
+    urnOf: (resourceName: string) =>
+      `urn:pulumi:test::${name}::${engine.registration(resourceName).type}::${resourceName}`,
+  };
 }
 
 describe("app-with-postgres", () => {
   test("a registry, a Postgres database and a container linked to it (links: [db.id]); exports the public URL", async () => {
-    const { engine, exported, urnOf } = await runProgram("app-with-postgres", { registryUsername: "deploy", registryPassword: "s3cret" }, ["registryPassword"]);
+    const { engine, exported, urnOf } = await runProgram(
+      "app-with-postgres",
+      { registryUsername: "deploy", registryPassword: "s3cret" },
+      ["registryPassword"],
+    );
     expect(engine.registrations.map((r) => r.type).sort()).toEqual(
       ["hosting:index:Container", "hosting:index:Postgres", "hosting:index:Registry"].sort(),
     );
-    expect(engine.registration("registry").inputs).toMatchObject({ host: "registry.example.com", username: "deploy", password: "s3cret" });
+    expect(engine.registration("registry").inputs).toMatchObject({
+      host: "registry.example.com",
+      username: "deploy",
+      password: "s3cret",
+    });
     expect(engine.registration("registry").secretInputs).toEqual(["password"]);
-    expect(engine.registration("web").inputs).toMatchObject({ name: "web", image: "registry.example.com/demo/web:1.0.0", public: true, links: ["db-id"] });
+    expect(engine.registration("web").inputs).toMatchObject({
+      name: "web",
+      image: "registry.example.com/demo/web:1.0.0",
+      public: true,
+      links: ["db-id"],
+    });
     // The app depends on its database: the graph says what the platform needs.
     expect(engine.registration("web").dependencies).toEqual([urnOf("db"), urnOf("registry")].sort());
     expect(exported).toMatchObject({ publicUrl: "https://web.apps.example.com", databaseEnvVar: "DATABASE_URL" });
@@ -61,7 +92,12 @@ describe("volume", () => {
     const { engine, exported, urnOf } = await runProgram("volume", {});
     expect(engine.registration("files").inputs).toMatchObject({ name: "files", replicas: 1 });
     expect(engine.registration("data").inputs).toEqual({ name: "files-data", sizeGb: 10 });
-    expect(engine.registration("data-on-files").inputs).toEqual({ volumeId: "data-id", containerId: "files-id", mountPath: "/data", readOnly: false });
+    expect(engine.registration("data-on-files").inputs).toEqual({
+      volumeId: "data-id",
+      containerId: "files-id",
+      mountPath: "/data",
+      readOnly: false,
+    });
     expect(engine.registration("data-on-files").dependencies).toEqual([urnOf("data"), urnOf("files")].sort());
     expect(exported).toMatchObject({ volumeId: "data-id", volumeSizeGb: 10, attachmentId: "data-on-files-id" });
   });

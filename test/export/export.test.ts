@@ -43,14 +43,20 @@ async function container(name: string, extra: Record<string, unknown> = {}) {
   if (Object.keys(extra).length > 0) await alice("PATCH", inProject(`/containers/${ids[name]}`), extra);
 }
 async function database(kind: string, name: string) {
-  ids[name] = (await alice("POST", inProject(`/${kind}`), { name, resources: { cpu_milli: 250, memory_mb: 256, storage_gb: 1 } })).service.id;
+  ids[name] = (
+    await alice("POST", inProject(`/${kind}`), { name, resources: { cpu_milli: 250, memory_mb: 256, storage_gb: 1 } })
+  ).service.id;
 }
 async function volume(name: string) {
   ids[`volume:${name}`] = (await alice("POST", inProject("/volumes"), { name, size_gb: 2 })).id;
   fixture.sim.control.setVolumeReady(ids[`volume:${name}`]);
 }
 async function link(consumer: string, provider: string, linkType = "http") {
-  await alice("POST", inProject("/service-links"), { consumer_service_id: ids[consumer], provider_service_id: ids[provider], link_type: linkType });
+  await alice("POST", inProject("/service-links"), {
+    consumer_service_id: ids[consumer],
+    provider_service_id: ids[provider],
+    link_type: linkType,
+  });
 }
 
 beforeAll(async () => {
@@ -76,8 +82,15 @@ beforeAll(async () => {
   await volume("uploads");
   await volume("web");
   await volume("scratch");
-  await alice("POST", inProject(`/volumes/${ids["volume:data"]}/attach`), { container_id: ids.worker, mount_path: "/data" });
-  await alice("POST", inProject(`/volumes/${ids["volume:uploads"]}/attach`), { container_id: ids.data, mount_path: "/srv/uploads", read_only: true });
+  await alice("POST", inProject(`/volumes/${ids["volume:data"]}/attach`), {
+    container_id: ids.worker,
+    mount_path: "/data",
+  });
+  await alice("POST", inProject(`/volumes/${ids["volume:uploads"]}/attach`), {
+    container_id: ids.data,
+    mount_path: "/srv/uploads",
+    read_only: true,
+  });
   // Links also write their variables into the consumer's env here: they must not be imported as the app's.
   fixture.sim.control.setSwitches({ linkEnvInConsumer: true });
   await link("web", "orders-db");
@@ -85,14 +98,24 @@ beforeAll(async () => {
   await link("web", "cache", "tcp");
   await link("worker", "cache");
   await link("web-api", "web-api-2");
-  for (const [name, host] of [["ghcr", "ghcr.io"], ["docker-hub", "registry-1.docker.io"], ["web", "registry.example.com"]]) {
+  for (const [name, host] of [
+    ["ghcr", "ghcr.io"],
+    ["docker-hub", "registry-1.docker.io"],
+    ["web", "registry.example.com"],
+  ]) {
     await alice("POST", "/registries", { name, host, username: "ci", password: SECRETS.registryPassword });
   }
   await alice("POST", "/registries", { name: "anonymous", host: "public.example.com" });
   // Another user's world, which alice's export must never show.
-  await api(BOB.token, "POST", `/projects/${BOB.projects[0]}/containers`, { name: "bobs-app", image: IMAGE, http_port: 8080 });
+  await api(BOB.token, "POST", `/projects/${BOB.projects[0]}/containers`, {
+    name: "bobs-app",
+    image: IMAGE,
+    http_port: 8080,
+  });
   await api(BOB.token, "POST", "/registries", { name: "bobs-registry", host: "ghcr.io" });
-  const links = (await alice("GET", inProject("/service-links"))).links as Array<{ injected_env: Record<string, string> }>;
+  const links = (await alice("GET", inProject("/service-links"))).links as Array<{
+    injected_env: Record<string, string>;
+  }>;
   SECRETS.linkEnv = Object.values(links[0].injected_env)[0];
 });
 
@@ -104,10 +127,20 @@ interface Run {
 
 /** The bundled command, run as a user runs it: configured through the environment. */
 function runExport(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
-  const base = { PATH: process.env.PATH, HOME: process.env.HOME, HOSTING_BASE_URL: fixture.sim.url, HOSTING_TOKEN: ALICE.token, HOSTING_PROJECT_ID: PROJECT };
+  const base = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    HOSTING_BASE_URL: fixture.sim.url,
+    HOSTING_TOKEN: ALICE.token,
+    HOSTING_PROJECT_ID: PROJECT,
+  };
   return new Promise((res) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...base, ...env } as NodeJS.ProcessEnv, cwd: work }, (err, stdout, stderr) =>
-      res({ status: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...base, ...env } as NodeJS.ProcessEnv, cwd: work },
+      (err, stdout, stderr) =>
+        res({ status: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr }),
     );
   });
 }
@@ -135,7 +168,10 @@ function world({ asRead = false } = {}) {
     "hosting:index:VolumeAttachment": state.attachments.filter((a) => volumes.includes(a.volume_id)).length,
     // An app's http links are its Container's `links`: the file leaves them out.
     "hosting:index:ServiceLink": state.links.filter(
-      (l) => l.project_id === PROJECT && (asRead || !(l.link_type === "http" && services.some((s) => s.id === l.consumer_service_id && s.type === "container"))),
+      (l) =>
+        l.project_id === PROJECT &&
+        (asRead ||
+          !(l.link_type === "http" && services.some((s) => s.id === l.consumer_service_id && s.type === "container"))),
     ).length,
     "hosting:index:Registry": state.registries.filter((r) => r.user_id === ALICE.userId).length,
   };
@@ -174,7 +210,8 @@ describe("hosting-export against the simulator", () => {
     const names = entries.map((e) => e.name);
     for (const name of names) expect(name).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
     expect(new Set(names.map((n) => n.replace(/-/g, ""))).size).toBe(names.length);
-    const nameOf = (type: string, id: string) => entries.find((e) => e.type === `hosting:index:${type}` && e.id.endsWith(id))?.name;
+    const nameOf = (type: string, id: string) =>
+      entries.find((e) => e.type === `hosting:index:${type}` && e.id.endsWith(id))?.name;
     expect(nameOf("Container", ids["web-api"])).toBe("web-api");
     expect(nameOf("Container", ids.data)).toBe("data-container");
     expect(nameOf("Volume", ids["volume:data"])).toBe("data-volume");
@@ -183,18 +220,32 @@ describe("hosting-export against the simulator", () => {
     expect(nameOf("Container", ids.new)).toBe("new-container");
     expect(nameOf("Container", ids.hosting)).toBe("hosting-container");
     expect(nameOf("Container", ids["jobs--runner"])).toBe("jobs-runner");
-    expect([nameOf("Container", ids["web-api2"]), nameOf("Postgres", ids["web-api-2"])].sort()).toEqual(["web-api-2-postgres", "web-api2-container"]);
+    expect([nameOf("Container", ids["web-api2"]), nameOf("Postgres", ids["web-api-2"])].sort()).toEqual([
+      "web-api-2-postgres",
+      "web-api2-container",
+    ]);
     expect(nameOf("VolumeAttachment", `${ids["volume:data"]}:${ids.worker}`)).toBe("data-on-worker");
     expect(nameOf("VolumeAttachment", `${ids["volume:uploads"]}:${ids.data}`)).toBe("uploads-on-data");
     // The apps' http links are their Containers' `links`; only the tcp one is a ServiceLink of its own.
-    expect(entries.filter((e) => e.type === "hosting:index:ServiceLink").map((e) => e.name).sort()).toEqual(["web-to-cache-tcp"]);
-    expect(entries.filter((e) => e.type === "hosting:index:Registry").map((e) => e.name)).toEqual(["anonymous", "docker-hub", "ghcr", "web-registry"]);
+    expect(
+      entries
+        .filter((e) => e.type === "hosting:index:ServiceLink")
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(["web-to-cache-tcp"]);
+    expect(entries.filter((e) => e.type === "hosting:index:Registry").map((e) => e.name)).toEqual([
+      "anonymous",
+      "docker-hub",
+      "ghcr",
+      "web-registry",
+    ]);
   });
 
   test("ids are what the provider's import accepts: <projectId>/<id>, <projectId>/<volumeId>:<containerId>, a registry's bare id", () => {
     for (const entry of entries) {
       if (entry.type === "hosting:index:Registry") expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
-      else if (entry.type === "hosting:index:VolumeAttachment") expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
+      else if (entry.type === "hosting:index:VolumeAttachment")
+        expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
       else expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}$`));
     }
   });
@@ -205,10 +256,15 @@ describe("hosting-export against the simulator", () => {
 
   test("progress goes to stderr, one line per kind, then a summary that names the registries needing a password", () => {
     expect(run.stdout).toBe("");
-    for (const [type, count] of Object.entries(world({ asRead: true }))) expect(run.stderr).toContain(`reading ${type.split(":")[2]}… ${count}\n`);
+    for (const [type, count] of Object.entries(world({ asRead: true })))
+      expect(run.stderr).toContain(`reading ${type.split(":")[2]}… ${count}\n`);
     expect(run.stderr).toMatch(/wrote hosting-import\.json: 25 resources\n\s+Registry\s+4\n\s+Container\s+8\n/);
-    expect(run.stderr).toMatch(/never returns a Registry's password, so none is imported for anonymous, docker-hub, ghcr, web-registry/);
-    expect(run.stderr).toContain('web-registry: pulumi config set --secret webRegistryPassword   then in the program: password: config.requireSecret("webRegistryPassword")');
+    expect(run.stderr).toMatch(
+      /never returns a Registry's password, so none is imported for anonymous, docker-hub, ghcr, web-registry/,
+    );
+    expect(run.stderr).toContain(
+      'web-registry: pulumi config set --secret webRegistryPassword   then in the program: password: config.requireSecret("webRegistryPassword")',
+    );
     expect(run.stderr).toContain("next: pulumi import --file hosting-import.json --out imported.ts");
     expect(run.stderr).not.toContain(ALICE.token);
   });
@@ -236,7 +292,8 @@ describe("hosting-export against the simulator", () => {
         const { read, checked, diff } = await importSequence(fixture.plugin, entry);
         const bare = entry.id.split("/").pop();
         if (read.id !== bare) problems.push(`${entry.name}: Read answered id ${JSON.stringify(read.id)}`);
-        if (checked.failures.length > 0) problems.push(`${entry.name}: Check failed: ${JSON.stringify(checked.failures)}`);
+        if (checked.failures.length > 0)
+          problems.push(`${entry.name}: Check failed: ${JSON.stringify(checked.failures)}`);
         if (diff.changes !== DIFF_NONE) problems.push(`${entry.name}: Diff ${JSON.stringify(diff.diffs)}`);
         // The generated code needs no projectId: it is the provider's default, which Check fills in.
         if ("projectId" in read.inputs) problems.push(`${entry.name}: Read's inputs name the default project`);
@@ -250,14 +307,30 @@ describe("hosting-export against the simulator", () => {
       expect(plain(read.inputs)).toEqual({ name: "ghcr", host: "ghcr.io", username: "ci" });
       const web = entries.find((e) => e.name === "web-container")!;
       const app = await fixture.plugin.read(web.type, web.name, web.id);
-      expect(Object.keys(fixture.sim.control.snapshot().services.find((s) => s.id === ids.web)!.env).sort()).toEqual(["DATABASE_URL", "FEATURE_X", "LOG_LEVEL", "REDIS_URL"]);
-      expect(plain(app.inputs)).toMatchObject({ name: "web", image: IMAGE, env: { LOG_LEVEL: "info", FEATURE_X: "on" }, replicas: 2, running: true });
+      expect(Object.keys(fixture.sim.control.snapshot().services.find((s) => s.id === ids.web)!.env).sort()).toEqual([
+        "DATABASE_URL",
+        "FEATURE_X",
+        "LOG_LEVEL",
+        "REDIS_URL",
+      ]);
+      expect(plain(app.inputs)).toMatchObject({
+        name: "web",
+        image: IMAGE,
+        env: { LOG_LEVEL: "info", FEATURE_X: "on" },
+        replicas: 2,
+        running: true,
+      });
       expect(Object.keys(plain(app.inputs).env).sort()).toEqual(["FEATURE_X", "LOG_LEVEL"]);
       expect([...plain(app.inputs).links].sort()).toEqual([ids["orders-db"], ids.cache].sort());
       const stopped = entries.find((e) => e.name === "hosting-container")!;
-      expect((await fixture.plugin.read(stopped.type, stopped.name, stopped.id)).inputs).toMatchObject({ running: false });
+      expect((await fixture.plugin.read(stopped.type, stopped.name, stopped.id)).inputs).toMatchObject({
+        running: false,
+      });
       const attachment = entries.find((e) => e.name === "uploads-on-data")!;
-      expect((await fixture.plugin.read(attachment.type, attachment.name, attachment.id)).inputs).toMatchObject({ mountPath: "/srv/uploads", readOnly: true });
+      expect((await fixture.plugin.read(attachment.type, attachment.name, attachment.id)).inputs).toMatchObject({
+        mountPath: "/srv/uploads",
+        readOnly: true,
+      });
     });
 
     test("into a stack with no default project, the same file imports as well (ids carry their project)", async () => {
@@ -267,8 +340,10 @@ describe("hosting-export against the simulator", () => {
         const problems: string[] = [];
         for (const entry of entries) {
           const { read, checked, diff } = await importSequence(plugin, entry);
-          if (checked.failures.length > 0 || diff.changes !== DIFF_NONE) problems.push(`${entry.name}: ${JSON.stringify({ failures: checked.failures, diffs: diff.diffs })}`);
-          if (entry.type !== "hosting:index:Registry" && read.inputs.projectId !== PROJECT) problems.push(`${entry.name}: no projectId in Read's inputs`);
+          if (checked.failures.length > 0 || diff.changes !== DIFF_NONE)
+            problems.push(`${entry.name}: ${JSON.stringify({ failures: checked.failures, diffs: diff.diffs })}`);
+          if (entry.type !== "hosting:index:Registry" && read.inputs.projectId !== PROJECT)
+            problems.push(`${entry.name}: no projectId in Read's inputs`);
         }
         expect(problems).toEqual([]);
       } finally {
@@ -298,15 +373,22 @@ describe("hosting-export's configuration and failures", () => {
     [["--bogus"], {}, /Unknown option '--bogus'/],
     [["stray"], {}, /Unexpected argument 'stray'/],
     [[], { HOSTING_TOKEN: "" }, /missing a token: set HOSTING_TOKEN/],
-    [[], { HOSTING_BASE_URL: undefined, HOSTING_PROJECT_ID: undefined }, /missing the API's base URL: set HOSTING_BASE_URL or pass --base-url; the project: set HOSTING_PROJECT_ID or pass --project/],
+    [
+      [],
+      { HOSTING_BASE_URL: undefined, HOSTING_PROJECT_ID: undefined },
+      /missing the API's base URL: set HOSTING_BASE_URL or pass --base-url; the project: set HOSTING_PROJECT_ID or pass --project/,
+    ],
     [["--project", "web"], {}, /--project "web" is not an id/],
     [["--base-url", "http://api.example.com"], {}, /plain http:\/\/ to a non-loopback host/],
-  ] as Array<[string[], Record<string, string | undefined>, RegExp]>)("bad usage %j (environment %j) exits 2 and says what is wrong", async (args, env, message) => {
-    const run = await runExport(args, env);
-    expect(run).toMatchObject({ status: 2, stdout: "" });
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).toContain("hosting-export --help");
-  });
+  ] as Array<[string[], Record<string, string | undefined>, RegExp]>)(
+    "bad usage %j (environment %j) exits 2 and says what is wrong",
+    async (args, env, message) => {
+      const run = await runExport(args, env);
+      expect(run).toMatchObject({ status: 2, stdout: "" });
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toContain("hosting-export --help");
+    },
+  );
 
   test("--help prints the usage and exits 0", async () => {
     const run = await runExport(["--help"]);
@@ -320,7 +402,9 @@ describe("hosting-export's configuration and failures", () => {
     const run = await runExport(["--out", "never.json"], { HOSTING_TOKEN: wrong });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("reading Registry… failed\n");
-    expect(run.stderr).toMatch(/reading the project failed: UNAUTHORIZED: .*\(HTTP 401, request .*\) \(check HOSTING_TOKEN\)/);
+    expect(run.stderr).toMatch(
+      /reading the project failed: UNAUTHORIZED: .*\(HTTP 401, request .*\) \(check HOSTING_TOKEN\)/,
+    );
     expect(run.stderr).not.toContain(wrong);
     expect(() => readFileSync(join(work, "never.json"))).toThrow();
   });
@@ -329,7 +413,9 @@ describe("hosting-export's configuration and failures", () => {
     const run = await runExport(["--project", BOB.projects[0], "--out", "-"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it/);
+    expect(run.stderr).toMatch(
+      /project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it/,
+    );
   });
 
   test("a file that cannot be written exits 1", async () => {

@@ -56,7 +56,12 @@ interface World {
 
 /** What each kind's `list` finds in those records: each in its resource's terms. */
 function found(world: World): Found {
-  const types: Record<string, string> = { container: "Container", postgres: "Postgres", mysql: "Mysql", redis: "Redis" };
+  const types: Record<string, string> = {
+    container: "Container",
+    postgres: "Postgres",
+    mysql: "Mysql",
+    redis: "Redis",
+  };
   const ofType = (typeName: string) => world.services.filter((s) => types[s.type] === typeName);
   return {
     projectId: world.projectId,
@@ -67,36 +72,74 @@ function found(world: World): Found {
       Mysql: ofType("Mysql"),
       Redis: ofType("Redis"),
       Volume: world.volumes.map(({ id, name }) => ({ id, name })),
-      VolumeAttachment: world.volumes.flatMap((v) => (v.attachment ? [{ id: `${v.id}:${v.attachment.containerId}`, volumeId: v.id, containerId: v.attachment.containerId }] : [])),
+      VolumeAttachment: world.volumes.flatMap((v) =>
+        v.attachment
+          ? [{ id: `${v.id}:${v.attachment.containerId}`, volumeId: v.id, containerId: v.attachment.containerId }]
+          : [],
+      ),
       ServiceLink: world.links,
     },
     strays: world.services.filter((s) => !types[s.type]),
   };
 }
 
-const plan = (world: World, options?: { version?: string }) => planExport(hostingPackage, kindsOf(), found(world), options);
+const plan = (world: World, options?: { version?: string }) =>
+  planExport(hostingPackage, kindsOf(), found(world), options);
 const empty: World = { projectId: P, services: [], volumes: [], registries: [], links: [] };
-const named = (world: Partial<World>) => plan({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
+const named = (world: Partial<World>) =>
+  plan({ ...empty, ...world }).file.resources.map((r) => [r.type.split(":")[2], r.name]);
 
 /** Service records numbered from 1: `[name, type]` each. */
-const services = (...records: Array<[string, string]>) => records.map(([name, type], i) => ({ id: id(i + 1), name, type }));
+const services = (...records: Array<[string, string]>) =>
+  records.map(([name, type], i) => ({ id: id(i + 1), name, type }));
 
 describe("planExport: names", () => {
   test.each<[string, Partial<World>, string[][]]>([
     [
       "API names are kept when nothing else wants them",
-      { services: services(["web", "container"], ["orders-db", "postgres"]), volumes: [{ id: id(3), name: "uploads" }], registries: [{ id: id(4), name: "ghcr" }] },
-      [["Registry", "ghcr"], ["Container", "web"], ["Postgres", "orders-db"], ["Volume", "uploads"]],
+      {
+        services: services(["web", "container"], ["orders-db", "postgres"]),
+        volumes: [{ id: id(3), name: "uploads" }],
+        registries: [{ id: id(4), name: "ghcr" }],
+      },
+      [
+        ["Registry", "ghcr"],
+        ["Container", "web"],
+        ["Postgres", "orders-db"],
+        ["Volume", "uploads"],
+      ],
     ],
     [
       "a name several kinds share gets each one's kind as a suffix",
-      { services: services(["data", "container"]), volumes: [{ id: id(2), name: "data" }], registries: [{ id: id(3), name: "data" }] },
-      [["Registry", "data-registry"], ["Container", "data-container"], ["Volume", "data-volume"]],
+      {
+        services: services(["data", "container"]),
+        volumes: [{ id: id(2), name: "data" }],
+        registries: [{ id: id(3), name: "data" }],
+      },
+      [
+        ["Registry", "data-registry"],
+        ["Container", "data-container"],
+        ["Volume", "data-volume"],
+      ],
     ],
     [
       "reserved words (of a language, or of the generated program) get the kind as a suffix",
-      { services: services(["new", "container"], ["hosting", "container"], ["pulumi", "redis"], ["default", "mysql"], ["newest", "container"]) },
-      [["Container", "hosting-container"], ["Container", "new-container"], ["Container", "newest"], ["Mysql", "default-mysql"], ["Redis", "pulumi-redis"]],
+      {
+        services: services(
+          ["new", "container"],
+          ["hosting", "container"],
+          ["pulumi", "redis"],
+          ["default", "mysql"],
+          ["newest", "container"],
+        ),
+      },
+      [
+        ["Container", "hosting-container"],
+        ["Container", "new-container"],
+        ["Container", "newest"],
+        ["Mysql", "default-mysql"],
+        ["Redis", "pulumi-redis"],
+      ],
     ],
   ])("%s", (_name, world, expected) => {
     expect(named(world)).toEqual(expected);
@@ -107,9 +150,26 @@ describe("planExport: names", () => {
     Object.fromEntries(plan({ ...empty, ...world }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
 
   test("of names that would be one variable in some language (webApi2), the exact API name is kept; the rest are numbered", () => {
-    const world = { services: services(["web-api-2", "container"], ["web-api2", "container"], ["web--api", "container"], ["web-api", "container"]) };
-    expect(named(world)).toEqual([["Container", "web-api"], ["Container", "web-api-2"], ["Container", "web-api-3"], ["Container", "web-api2-2"]]);
-    expect(namesById(world)).toEqual({ [id(1)]: "web-api-2", [id(2)]: "web-api2-2", [id(3)]: "web-api-3", [id(4)]: "web-api" });
+    const world = {
+      services: services(
+        ["web-api-2", "container"],
+        ["web-api2", "container"],
+        ["web--api", "container"],
+        ["web-api", "container"],
+      ),
+    };
+    expect(named(world)).toEqual([
+      ["Container", "web-api"],
+      ["Container", "web-api-2"],
+      ["Container", "web-api-3"],
+      ["Container", "web-api2-2"],
+    ]);
+    expect(namesById(world)).toEqual({
+      [id(1)]: "web-api-2",
+      [id(2)]: "web-api2-2",
+      [id(3)]: "web-api-3",
+      [id(4)]: "web-api",
+    });
   });
 
   test("a numbered name never takes a name the records hold", () => {
@@ -121,12 +181,20 @@ describe("planExport: names", () => {
     expect(
       named({
         services: services(["worker", "container"], ["db", "postgres"], ["cache", "redis"]),
-        volumes: [{ id: id(4), name: "data", attachment: { containerId: id(1) } }, { id: id(5), name: "scratch", attachment: null }],
+        volumes: [
+          { id: id(4), name: "data", attachment: { containerId: id(1) } },
+          { id: id(5), name: "scratch", attachment: null },
+        ],
         links: [
           { id: id(6), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" },
           { id: id(7), consumerServiceId: id(1), providerServiceId: id(3), linkType: "http" },
           { id: id(8), consumerServiceId: id(1), providerServiceId: id(3), linkType: "tcp" },
-          { id: id(9), consumerServiceId: id(1), providerServiceId: "ffffffff-0000-4000-8000-000000000000", linkType: "http" },
+          {
+            id: id(9),
+            consumerServiceId: id(1),
+            providerServiceId: "ffffffff-0000-4000-8000-000000000000",
+            linkType: "http",
+          },
         ],
       }),
     ).toEqual([
@@ -153,7 +221,10 @@ describe("planExport: the file", () => {
       { id: id(5), name: "jobs", type: "worker" },
     ],
     volumes: [{ id: id(6), name: "web", attachment: { containerId: id(1) } }],
-    registries: [{ id: id(7), name: "ghcr" }, { id: id(8), name: "Docker Hub" }],
+    registries: [
+      { id: id(7), name: "ghcr" },
+      { id: id(8), name: "Docker Hub" },
+    ],
     links: [{ id: id(9), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" }],
   };
 
@@ -204,7 +275,11 @@ describe("planExport: the file", () => {
   test("names are valid everywhere and unique, even as variables", () => {
     const many: World = {
       projectId: P,
-      services: ["a", "A", "a-1", "a1", "new", "x--y", "x-y", "9"].map((name, i) => ({ id: id(i + 1), name, type: i % 2 ? "container" : "redis" })),
+      services: ["a", "A", "a-1", "a1", "new", "x--y", "x-y", "9"].map((name, i) => ({
+        id: id(i + 1),
+        name,
+        type: i % 2 ? "container" : "redis",
+      })),
       volumes: ["a", "new", "x-y"].map((name, i) => ({ id: id(i + 20), name, attachment: { containerId: id(i + 1) } })),
       registries: ["a", "9", ""].map((name, i) => ({ id: id(i + 30), name })),
       links: [{ id: id(40), consumerServiceId: id(1), providerServiceId: id(2) }],

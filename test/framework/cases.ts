@@ -22,7 +22,11 @@ export const spec: ObjectSpec = {
     field("cpu", { kind: "integer" }, { fixedAfterCreate: "the API cannot resize it" }),
     field("env", { kind: "map", values: { kind: "string" } }, { clearedWhenRemoved: true }),
     field("projectId", { kind: "string" }, { replaceOnChange: true, configDefault: "projectId" }),
-    field("links", { kind: "array", items: { kind: "string" } }, { unordered: true, appendOnly: "the API cannot remove one" }),
+    field(
+      "links",
+      { kind: "array", items: { kind: "string" } },
+      { unordered: true, appendOnly: "the API cannot remove one" },
+    ),
     field("status", { kind: "string" }, { output: true, movesOnUpdate: true }),
     field("host", { kind: "string" }, { output: true, movesOnUpdate: ["port"] }),
     field("createdAt", { kind: "string" }, { output: true }),

@@ -25,39 +25,90 @@ describe("checkInputs: named cases per flag", () => {
     ["fractional integer", { ...base, port: 80.5 }, undefined, "port", /port must be a whole number, not 80.5/],
     ["validator", { ...base, size: 0 }, undefined, "size", /^size must be greater than zero, not 0$/],
     ["map of strings", { ...base, env: { A: 1 } }, undefined, "env", /env.A must be a string/],
-    ["unknown property", { ...base, colour: "blue" }, undefined, "colour", /not a property of hosting:index:Sample; valid properties are name, image/],
+    [
+      "unknown property",
+      { ...base, colour: "blue" },
+      undefined,
+      "colour",
+      /not a property of hosting:index:Sample; valid properties are name, image/,
+    ],
     ["output set by the user", { ...base, status: "running" }, undefined, "status", /output computed by the service/],
-    ["secret wrong type never echoes the value", { ...base, password: 12345 }, undefined, "password", /^password must be a string, not a number$/],
+    [
+      "secret wrong type never echoes the value",
+      { ...base, password: 12345 },
+      undefined,
+      "password",
+      /^password must be a string, not a number$/,
+    ],
   ])("%s fails naming the property", (_name, news, _olds, property, reason) => {
     const { failures } = checkInputs(spec, news as any, { packageName: "hosting", config });
     expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
   });
 
   test("an environment variable stands in for a configuration key: checked, but not stored", () => {
-    const configSpec = { token: "pulumi:providers:hosting", fields: [{ name: "token", type: { kind: "string" as const }, required: true, description: "", env: ["TOKEN"], secret: true }] };
-    expect(checkInputs(configSpec, {}, { packageName: "hosting", env: { TOKEN: "t" } })).toEqual({ inputs: {}, failures: [] });
+    const configSpec = {
+      token: "pulumi:providers:hosting",
+      fields: [
+        {
+          name: "token",
+          type: { kind: "string" as const },
+          required: true,
+          description: "",
+          env: ["TOKEN"],
+          secret: true,
+        },
+      ],
+    };
+    expect(checkInputs(configSpec, {}, { packageName: "hosting", env: { TOKEN: "t" } })).toEqual({
+      inputs: {},
+      failures: [],
+    });
     const missing = checkInputs(configSpec, {}, { packageName: "hosting", env: {} });
-    expect(missing.failures).toEqual([{ property: "token", reason: expect.stringMatching(/missing required configuration key "hosting:token".*pulumi config set hosting:token --secret <value>.*or set TOKEN/) }]);
+    expect(missing.failures).toEqual([
+      {
+        property: "token",
+        reason: expect.stringMatching(
+          /missing required configuration key "hosting:token".*pulumi config set hosting:token --secret <value>.*or set TOKEN/,
+        ),
+      },
+    ]);
   });
 
   test("object rules run once every property passes, and name the property", () => {
-    const ruled = { ...spec, rules: [(values: any) => (values.image && values.env ? { property: "env", reason: "not both" } : undefined)] };
-    expect(checkInputs(ruled, { ...base, image: "i", env: {} } as any, { packageName: "hosting", config }).failures).toEqual([{ property: "env", reason: "not both" }]);
+    const ruled = {
+      ...spec,
+      rules: [(values: any) => (values.image && values.env ? { property: "env", reason: "not both" } : undefined)],
+    };
+    expect(
+      checkInputs(ruled, { ...base, image: "i", env: {} } as any, { packageName: "hosting", config }).failures,
+    ).toEqual([{ property: "env", reason: "not both" }]);
     expect(checkInputs(ruled, { ...base, image: "i" } as any, { packageName: "hosting", config }).failures).toEqual([]);
   });
 
   test("a missing project with no provider default says how to set one", () => {
     const { failures } = checkInputs(spec, { name: "web" }, { packageName: "hosting" });
-    expect(failures).toEqual([{ property: "projectId", reason: expect.stringMatching(/pulumi config set hosting:projectId/) }]);
+    expect(failures).toEqual([
+      { property: "projectId", reason: expect.stringMatching(/pulumi config set hosting:projectId/) },
+    ]);
   });
 
   test("a value that arrived secret is never repeated in a failure", () => {
     const secrets = new Set(["env.API_KEY", "image"]);
-    const typed = checkInputs(spec, { ...base, env: { API_KEY: 12345 } } as any, { packageName: "hosting", config, secretPaths: secrets });
+    const typed = checkInputs(spec, { ...base, env: { API_KEY: 12345 } } as any, {
+      packageName: "hosting",
+      config,
+      secretPaths: secrets,
+    });
     expect(typed.failures).toEqual([{ property: "env", reason: "env.API_KEY must be a string, not a number" }]);
     const validated = checkInputs(
-      { ...spec, fields: spec.fields.map((f) => (f.name === "image" ? { ...f, validate: (v, path) => `${path} "${String(v)}" has no tag` } : f)) },
-      { ...base, image: "secret-registry.example.com/x" } as any, { packageName: "hosting", config, secretPaths: secrets },
+      {
+        ...spec,
+        fields: spec.fields.map((f) =>
+          f.name === "image" ? { ...f, validate: (v, path) => `${path} "${String(v)}" has no tag` } : f,
+        ),
+      },
+      { ...base, image: "secret-registry.example.com/x" } as any,
+      { packageName: "hosting", config, secretPaths: secrets },
     );
     expect(validated.failures).toEqual([{ property: "image", reason: 'image "[secret]" has no tag' }]);
   });
@@ -80,10 +131,34 @@ describe("refusedChange: what an update cannot do, judged against the live outpu
   });
 
   test.each([
-    ["grow-only: shrink", { size: 10 }, { size: 5 }, "size", /size can only grow: it is 10 now, and 5 would shrink it.*Use 10 or more/],
-    ["fixed: changed", { cpu: 250 }, { cpu: 500 }, "cpu", /cpu cannot change from 250 to 500: the API cannot resize it/],
-    ["fixed: set to other than what the service chose", { cpu: 250 }, { cpu: 1000 }, "cpu", /cpu cannot change from 250 to 1000/],
-    ["append-only: an item dropped", { links: ["a", "b"] }, { links: ["b", "c"] }, "links", /links cannot drop "a": the API cannot remove one/],
+    [
+      "grow-only: shrink",
+      { size: 10 },
+      { size: 5 },
+      "size",
+      /size can only grow: it is 10 now, and 5 would shrink it.*Use 10 or more/,
+    ],
+    [
+      "fixed: changed",
+      { cpu: 250 },
+      { cpu: 500 },
+      "cpu",
+      /cpu cannot change from 250 to 500: the API cannot resize it/,
+    ],
+    [
+      "fixed: set to other than what the service chose",
+      { cpu: 250 },
+      { cpu: 1000 },
+      "cpu",
+      /cpu cannot change from 250 to 1000/,
+    ],
+    [
+      "append-only: an item dropped",
+      { links: ["a", "b"] },
+      { links: ["b", "c"] },
+      "links",
+      /links cannot drop "a": the API cannot remove one/,
+    ],
   ])("%s: refused, naming the property", (_name, olds, news, property, reason) => {
     expect(refusedChange(spec, olds as any, news as any)).toEqual({ property, reason: expect.stringMatching(reason) });
   });

@@ -11,15 +11,34 @@ const spec: ObjectSpec = {
     { name: "retries", type: { kind: "integer" }, required: false, description: "", default: 5 },
   ],
 };
-const variables = (entries: Record<string, string>) => new Map(Object.entries(entries).map(([k, v]) => [`hosting:config:${k}`, v]));
+const variables = (entries: Record<string, string>) =>
+  new Map(Object.entries(entries).map(([k, v]) => [`hosting:config:${k}`, v]));
 
 describe("resolveConfig: the provider's inputs, then the engine's variables, then the environment, then the default", () => {
   test.each([
-    ["inputs win", { baseUrl: "a", token: "t" }, { baseUrl: "b" }, { BASE: "c" }, { baseUrl: "a", token: "t", retries: 5 }],
+    [
+      "inputs win",
+      { baseUrl: "a", token: "t" },
+      { baseUrl: "b" },
+      { BASE: "c" },
+      { baseUrl: "a", token: "t", retries: 5 },
+    ],
     ["variables next", {}, { baseUrl: "b", token: "t" }, { BASE: "c" }, { baseUrl: "b", token: "t", retries: 5 }],
     ["the environment next", {}, {}, { BASE: "c", TOKEN: "t" }, { baseUrl: "c", token: "t", retries: 5 }],
-    ["an empty setting is no setting", { baseUrl: "" }, {}, { BASE: "c", TOKEN: "t" }, { baseUrl: "c", token: "t", retries: 5 }],
-    ["numbers arrive as strings and are decoded", { retries: "3" }, {}, { BASE: "c", TOKEN: "t" }, { baseUrl: "c", token: "t", retries: 3 }],
+    [
+      "an empty setting is no setting",
+      { baseUrl: "" },
+      {},
+      { BASE: "c", TOKEN: "t" },
+      { baseUrl: "c", token: "t", retries: 5 },
+    ],
+    [
+      "numbers arrive as strings and are decoded",
+      { retries: "3" },
+      {},
+      { BASE: "c", TOKEN: "t" },
+      { baseUrl: "c", token: "t", retries: 3 },
+    ],
   ])("%s", (_name, args, vars, env, expected) => {
     const resolved = resolveConfig(spec, "hosting", args, variables(vars), env);
     expect(resolved).toMatchObject({ missing: [], failures: [] });
@@ -29,7 +48,9 @@ describe("resolveConfig: the provider's inputs, then the engine's variables, the
   test("what is nowhere is missing; what is wrong fails naming the key", () => {
     const resolved = resolveConfig(spec, "hosting", { retries: "three" }, new Map(), {});
     expect(resolved.missing.map((f) => f.name)).toEqual(["baseUrl", "token"]);
-    expect(resolved.failures).toEqual([{ property: "retries", reason: expect.stringMatching(/retries must be an integer/) }]);
+    expect(resolved.failures).toEqual([
+      { property: "retries", reason: expect.stringMatching(/retries must be an integer/) },
+    ]);
   });
 });
 
@@ -42,10 +63,19 @@ describe("checkConfig", () => {
 
   test("an empty required setting is missing, and says how to set it", () => {
     const { failures } = checkConfig(spec, "hosting", { baseUrl: "a", token: "" }, {});
-    expect(failures).toEqual([{ property: "token", reason: expect.stringMatching(/missing required configuration key "hosting:token".*--secret/) }]);
+    expect(failures).toEqual([
+      {
+        property: "token",
+        reason: expect.stringMatching(/missing required configuration key "hosting:token".*--secret/),
+      },
+    ]);
   });
 
   test("decodeSettings leaves strings and what is not JSON alone", () => {
-    expect(decodeSettings(spec, { baseUrl: "1", retries: "x", other: 2 })).toEqual({ baseUrl: "1", retries: "x", other: 2 });
+    expect(decodeSettings(spec, { baseUrl: "1", retries: "x", other: 2 })).toEqual({
+      baseUrl: "1",
+      retries: "x",
+      other: 2,
+    });
   });
 });

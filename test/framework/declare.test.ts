@@ -1,4 +1,10 @@
-import { argsTypeName, itemTypeToken, parseResourceId, resultTypeName, tokenOf } from "../../provider/src/framework/declare";
+import {
+  argsTypeName,
+  itemTypeToken,
+  parseResourceId,
+  resultTypeName,
+  tokenOf,
+} from "../../provider/src/framework/declare";
 
 describe("parseResourceId: an import id, optionally prefixed by its project", () => {
   test.each([
@@ -13,5 +19,9 @@ test("tokens and type names derive from the declared names", () => {
   const fn = { name: "getContainerLogs" } as any;
   const pkg = { name: "hosting" };
   expect(tokenOf(pkg, "Container")).toBe("hosting:index:Container");
-  expect([argsTypeName(fn), resultTypeName(fn), itemTypeToken(pkg, fn)]).toEqual(["GetContainerLogsArgs", "GetContainerLogsResult", "hosting:index:getContainerLogsItem"]);
+  expect([argsTypeName(fn), resultTypeName(fn), itemTypeToken(pkg, fn)]).toEqual([
+    "GetContainerLogsArgs",
+    "GetContainerLogsResult",
+    "hosting:index:getContainerLogsItem",
+  ]);
 });

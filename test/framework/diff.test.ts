@@ -2,19 +2,39 @@ import { diffInputs } from "../../provider/src/framework/diff";
 import { Unknown } from "../../provider/src/framework/values";
 import { spec } from "./cases";
 
-const live = { name: "web", projectId: "p1", port: 8080, size: 10, cpu: 250, env: { A: "1" }, links: ["a", "b"], status: "running", image: "r.io/a/b:1", password: "old" };
+const live = {
+  name: "web",
+  projectId: "p1",
+  port: 8080,
+  size: 10,
+  cpu: 250,
+  env: { A: "1" },
+  links: ["a", "b"],
+  status: "running",
+  image: "r.io/a/b:1",
+  password: "old",
+};
 const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A: "1" }, password: "old" };
-const kinds = (detailed: Record<string, { kind: string }>) => Object.fromEntries(Object.entries(detailed).map(([k, v]) => [k, v.kind]));
+const kinds = (detailed: Record<string, { kind: string }>) =>
+  Object.fromEntries(Object.entries(detailed).map(([k, v]) => [k, v.kind]));
 
 describe("diffInputs: named cases per flag", () => {
   test.each([
     ["equal", { ...oldInputs }, {}],
-    ["server-side value the user never set (image, cpu)", { name: "web", projectId: "p1", port: 8080, env: { A: "1" } }, {}],
+    [
+      "server-side value the user never set (image, cpu)",
+      { name: "web", projectId: "p1", port: 8080, env: { A: "1" } },
+      {},
+    ],
     ["update", { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
     ["update of a map", { ...oldInputs, env: { A: "2" } }, { env: "UPDATE" }],
     ["map key order does not matter", { ...oldInputs, env: { A: "1" } }, {}],
     ["replace", { ...oldInputs, name: "web-2" }, { name: "UPDATE_REPLACE" }],
-    ["unknown on a replace-on-change property replaces", { ...oldInputs, projectId: Unknown }, { projectId: "UPDATE_REPLACE" }],
+    [
+      "unknown on a replace-on-change property replaces",
+      { ...oldInputs, projectId: Unknown },
+      { projectId: "UPDATE_REPLACE" },
+    ],
     ["unknown on an in-place property updates", { ...oldInputs, port: Unknown }, { port: "UPDATE" }],
     ["unordered: the same items in another order", { ...oldInputs, links: ["b", "a"] }, {}],
     ["unordered: an item more", { ...oldInputs, links: ["a", "b", "c"] }, { links: "UPDATE" }],
@@ -22,11 +42,27 @@ describe("diffInputs: named cases per flag", () => {
     ["grow-only: grow", { ...oldInputs, size: 11 }, { size: "UPDATE" }],
     ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],
     ["not returned: unchanged", { ...oldInputs, password: "old" }, {}],
-    ["not returned, with a default: the default against a state written before it existed", { ...oldInputs, rollback: false }, {}],
-    ["not returned, with a default: another value against such a state", { ...oldInputs, rollback: true }, { rollback: "UPDATE" }],
+    [
+      "not returned, with a default: the default against a state written before it existed",
+      { ...oldInputs, rollback: false },
+      {},
+    ],
+    [
+      "not returned, with a default: another value against such a state",
+      { ...oldInputs, rollback: true },
+      { rollback: "UPDATE" },
+    ],
     ["first value set where the API had none", { ...oldInputs, image: "r.io/a/b:1" }, {}],
-    ["removed by the user, and removing clears it", { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" }, { env: "DELETE" }],
-    ["removed by the user, and the service keeps it", { name: "web", projectId: "p1", port: 8080, env: { A: "1" }, password: "old" }, {}],
+    [
+      "removed by the user, and removing clears it",
+      { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" },
+      { env: "DELETE" },
+    ],
+    [
+      "removed by the user, and the service keeps it",
+      { name: "web", projectId: "p1", port: 8080, env: { A: "1" }, password: "old" },
+      {},
+    ],
   ])("%s", (_name, news, expected) => {
     const diff = diffInputs(spec, live as any, news as any, oldInputs as any);
     expect(kinds(diff.detailedDiff)).toEqual(expected);
@@ -36,22 +72,45 @@ describe("diffInputs: named cases per flag", () => {
   });
 
   test("a property the live state lacks diffs as an addition", () => {
-    const diff = diffInputs(spec, { name: "web" } as any, { name: "web", image: "r.io/a/b:2" } as any, { name: "web" } as any);
+    const diff = diffInputs(
+      spec,
+      { name: "web" } as any,
+      { name: "web", image: "r.io/a/b:2" } as any,
+      { name: "web" } as any,
+    );
     expect(kinds(diff.detailedDiff)).toEqual({ image: "ADD" });
   });
 
   test("inputDiff says which old value was compared: the old input, or the live output", () => {
     const diff = diffInputs(spec, live as any, { ...oldInputs, port: 9090, password: "new" } as any, oldInputs as any);
-    expect(diff.detailedDiff).toEqual({ port: { kind: "UPDATE", inputDiff: false }, password: { kind: "UPDATE", inputDiff: true } });
-    const removed = diffInputs(spec, live as any, { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" } as any, oldInputs as any);
+    expect(diff.detailedDiff).toEqual({
+      port: { kind: "UPDATE", inputDiff: false },
+      password: { kind: "UPDATE", inputDiff: true },
+    });
+    const removed = diffInputs(
+      spec,
+      live as any,
+      { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" } as any,
+      oldInputs as any,
+    );
     expect(removed.detailedDiff.env).toEqual({ kind: "DELETE", inputDiff: true });
-    const notLive = diffInputs(spec, { name: "web" } as any, { name: "web", port: 9090 } as any, { name: "web", port: 8080 } as any);
+    const notLive = diffInputs(
+      spec,
+      { name: "web" } as any,
+      { name: "web", port: 9090 } as any,
+      { name: "web", port: 8080 } as any,
+    );
     expect(notLive.detailedDiff.port).toEqual({ kind: "UPDATE", inputDiff: true });
   });
 
   // The engine's refresh diffs the other way round: olds = what Read returned, news = the stored inputs.
   test("never fails: a shrink or a resize the API refuses shows as a change (refresh drift)", () => {
-    const grown = diffInputs(spec, { ...live, size: 40 } as any, { ...oldInputs, size: 10 } as any, { ...oldInputs, size: 40 } as any);
+    const grown = diffInputs(
+      spec,
+      { ...live, size: 40 } as any,
+      { ...oldInputs, size: 10 } as any,
+      { ...oldInputs, size: 40 } as any,
+    );
     expect(kinds(grown.detailedDiff)).toEqual({ size: "UPDATE" });
     const resized = diffInputs(spec, live as any, { ...oldInputs, cpu: 500 } as any, oldInputs as any);
     expect(kinds(resized.detailedDiff)).toEqual({ cpu: "UPDATE" });
@@ -59,23 +118,42 @@ describe("diffInputs: named cases per flag", () => {
 
   test("deleteBeforeReplace only when the resource asks and something replaces", () => {
     const dbr = { ...spec, deleteBeforeReplace: true };
-    expect(diffInputs(dbr, live as any, { ...oldInputs, name: "x" } as any, oldInputs as any).deleteBeforeReplace).toBe(true);
-    expect(diffInputs(dbr, live as any, { ...oldInputs, port: 1 } as any, oldInputs as any).deleteBeforeReplace).toBe(false);
+    expect(diffInputs(dbr, live as any, { ...oldInputs, name: "x" } as any, oldInputs as any).deleteBeforeReplace).toBe(
+      true,
+    );
+    expect(diffInputs(dbr, live as any, { ...oldInputs, port: 1 } as any, oldInputs as any).deleteBeforeReplace).toBe(
+      false,
+    );
   });
 });
 
 describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, whatever the two sides say", () => {
   test.each([
     ["a whole property", ["env"], { ...oldInputs, env: { A: "2", B: "3" } }, {}],
-    ["a whole property taken out (it would clear)", ["env"], { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" }, {}],
+    [
+      "a whole property taken out (it would clear)",
+      ["env"],
+      { name: "web", projectId: "p1", port: 8080, size: 10, password: "old" },
+      {},
+    ],
     ["one key of a map: that key only", ["env.A"], { ...oldInputs, env: { A: "2" } }, {}],
-    ["one key of a map: another key still changes", ["env.A"], { ...oldInputs, env: { A: "2", B: "3" } }, { env: "UPDATE" }],
+    [
+      "one key of a map: another key still changes",
+      ["env.A"],
+      { ...oldInputs, env: { A: "2", B: "3" } },
+      { env: "UPDATE" },
+    ],
     ["a quoted key", ['env["A"]'], { ...oldInputs, env: { A: "2" } }, {}],
     ["every key", ["env[*]"], { ...oldInputs, env: { A: "9" } }, {}],
     ["a replacing property", ["name"], { ...oldInputs, name: "web-2" }, {}],
     ["a property never returned, compared with its old input", ["password"], { ...oldInputs, password: "rotated" }, {}],
     ["other properties still diff", ["env"], { ...oldInputs, env: { A: "2" }, port: 9090 }, { port: "UPDATE" }],
-    ["a path that is not one is skipped, as the engine skips it", ["env[", ".x"], { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
+    [
+      "a path that is not one is skipped, as the engine skips it",
+      ["env[", ".x"],
+      { ...oldInputs, port: 9090 },
+      { port: "UPDATE" },
+    ],
   ])("%s", (_name, ignore, news, expected) => {
     const diff = diffInputs(spec, live as any, news as any, oldInputs as any, ignore);
     expect(kinds(diff.detailedDiff)).toEqual(expected);
@@ -84,7 +162,9 @@ describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, wha
   test("a refresh's diff (olds: what Read found; news: the stored inputs) shows no drift on an ignored env", () => {
     const drifted = { ...live, env: { A: "changed in the portal" } };
     const readInputs = { ...oldInputs, env: { A: "changed in the portal" } };
-    expect(kinds(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any).detailedDiff)).toEqual({ env: "UPDATE" });
+    expect(kinds(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any).detailedDiff)).toEqual({
+      env: "UPDATE",
+    });
     expect(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any, ["env"]).changed).toBe(false);
   });
 

@@ -14,7 +14,9 @@ describe("parsePropertyPath", () => {
     ['["root key"].nested', ["root key", "nested"]],
   ] as const)("%s", (path, expected) => expect(parsePropertyPath(path)).toEqual(expected));
 
-  test.each([".env", "env.", "env[", 'env["open', "items[x]"])("%s is no path", (path) => expect(parsePropertyPath(path)).toBeUndefined());
+  test.each([".env", "env.", "env[", 'env["open', "items[x]"])("%s is no path", (path) =>
+    expect(parsePropertyPath(path)).toBeUndefined(),
+  );
 });
 
 describe("resetPath: the value at the path back to the old one", () => {

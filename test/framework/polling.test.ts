@@ -1,4 +1,10 @@
-import { SharedPoll, WaitCancelled, WaitTimeout, nextPollDelayMs, type WaitOptions } from "../../provider/src/framework/polling";
+import {
+  SharedPoll,
+  WaitCancelled,
+  WaitTimeout,
+  nextPollDelayMs,
+  type WaitOptions,
+} from "../../provider/src/framework/polling";
 
 describe("nextPollDelayMs: the schedule as a pure function", () => {
   test.each([
@@ -8,7 +14,9 @@ describe("nextPollDelayMs: the schedule as a pure function", () => {
     [10_000, 1_000],
     [60_000, 6_000],
     [600_000, 15_000],
-  ])("after %i ms waited, the next read is %i ms later", (elapsed, delay) => expect(nextPollDelayMs(elapsed)).toBe(delay));
+  ])("after %i ms waited, the next read is %i ms later", (elapsed, delay) =>
+    expect(nextPollDelayMs(elapsed)).toBe(delay),
+  );
 
   test("readiness is noticed within max(250 ms, 10% of the time waited)", () => {
     for (let elapsed = 0; elapsed < 150_000; elapsed += 137) {
@@ -128,9 +136,12 @@ describe("SharedPoll: many waits, one read loop", () => {
   });
 
   test("a failed read fails the waits it would have answered", async () => {
-    const poll = new SharedPoll(async () => {
-      throw new Error("503");
-    }, () => 5);
+    const poll = new SharedPoll(
+      async () => {
+        throw new Error("503");
+      },
+      () => 5,
+    );
     await expect(settled(waitFor(poll as any, "a"))).rejects.toThrow("503");
   });
 });

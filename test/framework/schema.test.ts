@@ -20,7 +20,9 @@ describe("a sentence per flag, in the generated schema", () => {
   });
 
   test("env (provider configuration)", () => {
-    expect(schema.config.variables.token.description).toContain("Can also be set with the environment variable `HOSTING_TOKEN`.");
+    expect(schema.config.variables.token.description).toContain(
+      "Can also be set with the environment variable `HOSTING_TOKEN`.",
+    );
   });
 
   test("no sentence where no flag is set, and none restated by hand in the interface's own text", () => {

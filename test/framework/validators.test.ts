@@ -1,13 +1,25 @@
 import {
-  absolutePath, atLeast, between, dnsLabel, exactlyOneOf, hostname, imageReference, keys, matches, uuid, variableName,
+  absolutePath,
+  atLeast,
+  between,
+  dnsLabel,
+  exactlyOneOf,
+  hostname,
+  imageReference,
+  keys,
+  matches,
+  uuid,
+  variableName,
 } from "../../provider/src/framework/validators";
 
 describe("imageReference()", () => {
   const image = imageReference();
-  test.each(["registry.example.com/team/app:1.4.2", "localhost:5000/team/app:v1", "ghcr.io/a/b:sha-abc123", `r.io/a/b:1@sha256:${"a".repeat(64)}`])(
-    "accepts %s",
-    (value) => expect(image(value, "image")).toBeUndefined(),
-  );
+  test.each([
+    "registry.example.com/team/app:1.4.2",
+    "localhost:5000/team/app:v1",
+    "ghcr.io/a/b:sha-abc123",
+    `r.io/a/b:1@sha256:${"a".repeat(64)}`,
+  ])("accepts %s", (value) => expect(image(value, "image")).toBeUndefined());
   test.each([
     ["registry.example.com/team/app", /has no tag/],
     ["registry.example.com/team/app:latest", /mutable tag "latest"/],
@@ -65,6 +77,9 @@ describe("exactlyOneOf (an object rule)", () => {
     [{ id: "a" }, undefined],
     [{ name: "b" }, undefined],
     [{}, { property: "id", reason: "set exactly one of id or name: neither was given" }],
-    [{ id: "a", name: "b" }, { property: "name", reason: "set exactly one of id or name: id and name were both given" }],
+    [
+      { id: "a", name: "b" },
+      { property: "name", reason: "set exactly one of id or name: id and name were both given" },
+    ],
   ])("%j", (values, expected) => expect(rule(values)).toEqual(expected));
 });

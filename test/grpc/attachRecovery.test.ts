@@ -11,7 +11,11 @@ async function volumeAndApp(suffix: string) {
   const volume = await plugin.create("hosting:index:Volume", `data-${suffix}`, v.inputs);
   const c = await plugin.check("hosting:index:Container", `web-${suffix}`, { name: `web-${suffix}`, image: IMAGE });
   const app = await plugin.create("hosting:index:Container", `web-${suffix}`, c.inputs);
-  const a = await plugin.check("hosting:index:VolumeAttachment", `att-${suffix}`, { volumeId: volume.id, containerId: app.id, mountPath: "/data" });
+  const a = await plugin.check("hosting:index:VolumeAttachment", `att-${suffix}`, {
+    volumeId: volume.id,
+    containerId: app.id,
+    mountPath: "/data",
+  });
   return { volume, app, inputs: a.inputs };
 }
 
@@ -21,11 +25,26 @@ test("connection reset after the server attached: the create answers with the id
   const before = fixture.plugin.engine.messages.length;
   const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-reset", inputs);
   expect(created.id).toBe(`${volume.id}:${app.id}`);
-  expect(created.properties).toMatchObject({ volumeId: volume.id, containerId: app.id, mountPath: "/data", readOnly: false });
-  expect(fixture.sim.control.snapshot().attachments).toEqual([expect.objectContaining({ volume_id: volume.id, container_id: app.id })]);
+  expect(created.properties).toMatchObject({
+    volumeId: volume.id,
+    containerId: app.id,
+    mountPath: "/data",
+    readOnly: false,
+  });
+  expect(fixture.sim.control.snapshot().attachments).toEqual([
+    expect.objectContaining({ volume_id: volume.id, container_id: app.id }),
+  ]);
   const warnings = fixture.plugin.engine.messages.slice(before).filter((m) => m.severity === 2);
-  expect(warnings.map((m) => m.message)).toEqual([expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/)]);
-  const read = await fixture.plugin.read("hosting:index:VolumeAttachment", "att-reset", created.id, created.properties, inputs);
+  expect(warnings.map((m) => m.message)).toEqual([
+    expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/),
+  ]);
+  const read = await fixture.plugin.read(
+    "hosting:index:VolumeAttachment",
+    "att-reset",
+    created.id,
+    created.properties,
+    inputs,
+  );
   expect(read.id).toBe(created.id);
 });
 
@@ -44,7 +63,10 @@ test("a detach whose answer is lost: a volume that shows the app detached counts
   const mark = fixture.sim.control.requests().length;
   fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
   await fixture.plugin.delete("hosting:index:VolumeAttachment", "att-detach", created.id, created.properties, inputs);
-  const detaches = fixture.sim.control.requests().slice(mark).filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
+  const detaches = fixture.sim.control
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
   expect(detaches).toHaveLength(1);
   expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
 });

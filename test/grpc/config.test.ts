@@ -17,7 +17,10 @@ async function withPlugin(env: NodeJS.ProcessEnv, body: (plugin: Plugin) => Prom
 
 test("GetPluginInfo reports the package version and GetSchema serves schema.json", async () => {
   await withPlugin({}, async (plugin) => {
-    const info = await plugin.call<any>("getPluginInfo", new (require("google-protobuf/google/protobuf/empty_pb").Empty)());
+    const info = await plugin.call<any>(
+      "getPluginInfo",
+      new (require("google-protobuf/google/protobuf/empty_pb").Empty)(),
+    );
     expect(info.getVersion()).toBe(require("../../package.json").version);
     const request = new (require("@pulumi/pulumi/proto/provider_pb").GetSchemaRequest)();
     const schema = JSON.parse((await plugin.call<any>("getSchema", request)).getSchema());
@@ -46,7 +49,10 @@ test("CheckConfig names a missing token and says how to set it", async () => {
 test("configuration is read from args, then variables, then the environment", async () => {
   await withPlugin({ HOSTING_TOKEN: ALICE.token }, async (plugin) => {
     expect((await plugin.checkConfig({ baseUrl: sim.url, version: "0.1.0" })).failures).toEqual([]);
-    const response = await plugin.configure({}, { "hosting:config:baseUrl": sim.url, "hosting:config:projectId": ALICE.projects[0] });
+    const response = await plugin.configure(
+      {},
+      { "hosting:config:baseUrl": sim.url, "hosting:config:projectId": ALICE.projects[0] },
+    );
     expect(response).toMatchObject({ acceptsecrets: true, supportspreview: true });
     const { inputs } = await plugin.check("hosting:index:Volume", "v", { name: "v", sizeGb: 1 });
     expect(inputs.projectId).toBe(ALICE.projects[0]);
@@ -60,7 +66,9 @@ test("CheckConfig keeps the token secret and the engine's version key, and rejec
     expect(isSecret(ok.inputs.token)).toBe(true);
     expect(ok.inputs.version).toBe("0.1.0");
     const bad = await plugin.checkConfig({ baseUrl: "http://api.example.com", token: secret(ALICE.token) });
-    expect(bad.failures).toEqual([{ property: "baseUrl", reason: expect.stringMatching(/plain http:\/\/ to a non-loopback host/) }]);
+    expect(bad.failures).toEqual([
+      { property: "baseUrl", reason: expect.stringMatching(/plain http:\/\/ to a non-loopback host/) },
+    ]);
   });
 });
 
@@ -89,11 +97,18 @@ test("Handshake is left unimplemented so the engine falls back to Configure", as
 
 test("numeric settings arrive as strings (stack config, SDK-encoded provider inputs) and are decoded", async () => {
   await withPlugin({}, async (plugin) => {
-    const { inputs, failures } = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, maxRetries: "3", requestTimeoutSeconds: "10" });
+    const { inputs, failures } = await plugin.checkConfig({
+      baseUrl: sim.url,
+      token: ALICE.token,
+      maxRetries: "3",
+      requestTimeoutSeconds: "10",
+    });
     expect(failures).toEqual([]);
     expect(inputs).toMatchObject({ maxRetries: 3, requestTimeoutSeconds: 10 });
     const bad = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, maxRetries: "three" });
-    expect(bad.failures).toEqual([{ property: "maxRetries", reason: expect.stringMatching(/maxRetries must be an integer/) }]);
+    expect(bad.failures).toEqual([
+      { property: "maxRetries", reason: expect.stringMatching(/maxRetries must be an integer/) },
+    ]);
     await plugin.configure({ baseUrl: sim.url, token: ALICE.token, maxRetries: "3" });
   });
 });

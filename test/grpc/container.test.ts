@@ -9,7 +9,11 @@ describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 
 describe("Container behaviour", () => {
   async function createApp(name: string, extra: Record<string, unknown> = {}) {
-    const { inputs } = await fixture.plugin.check(TYPE, name, { name, image: "registry.example.com/team/app:1.0.0", ...extra });
+    const { inputs } = await fixture.plugin.check(TYPE, name, {
+      name,
+      image: "registry.example.com/team/app:1.0.0",
+      ...extra,
+    });
     const created = await fixture.plugin.create(TYPE, name, inputs);
     return { id: created.id, outputs: created.properties, inputs };
   }
@@ -44,7 +48,12 @@ describe("Container behaviour", () => {
 
   test("taking env out of the program clears the variables it had set", async () => {
     const app = await createApp("cleared", { env: { A: "1" } });
-    const next = await fixture.plugin.check(TYPE, "cleared", { name: "cleared", image: "registry.example.com/team/app:1.0.0" }, app.inputs);
+    const next = await fixture.plugin.check(
+      TYPE,
+      "cleared",
+      { name: "cleared", image: "registry.example.com/team/app:1.0.0" },
+      app.inputs,
+    );
     const diff = await fixture.plugin.diff(TYPE, "cleared", app.id, app.outputs, next.inputs, app.inputs);
     expect(diff.detailedDiff).toEqual({ env: KIND.DELETE });
     const updated = await fixture.plugin.update(TYPE, "cleared", app.id, app.outputs, next.inputs, app.inputs);
@@ -54,17 +63,33 @@ describe("Container behaviour", () => {
 
   test("an update's preview marks the outputs an update may move as unknown, and keeps the rest", async () => {
     const app = await createApp("previewed");
-    const next = await fixture.plugin.check(TYPE, "previewed", { ...app.inputs, image: "registry.example.com/team/app:2.0.0" }, app.inputs);
-    const preview = await fixture.plugin.update(TYPE, "previewed", app.id, app.outputs, next.inputs, app.inputs, { preview: true });
-    expect(preview.properties).toMatchObject({ status: UNKNOWN, updatedAt: UNKNOWN, publicUrl: app.outputs.publicUrl, image: "registry.example.com/team/app:2.0.0" });
+    const next = await fixture.plugin.check(
+      TYPE,
+      "previewed",
+      { ...app.inputs, image: "registry.example.com/team/app:2.0.0" },
+      app.inputs,
+    );
+    const preview = await fixture.plugin.update(TYPE, "previewed", app.id, app.outputs, next.inputs, app.inputs, {
+      preview: true,
+    });
+    expect(preview.properties).toMatchObject({
+      status: UNKNOWN,
+      updatedAt: UNKNOWN,
+      publicUrl: app.outputs.publicUrl,
+      image: "registry.example.com/team/app:2.0.0",
+    });
   });
 
   test("replicas against autoscaling says what to do", async () => {
     const app = await createApp("scaled");
     fixture.sim.control.setAutoscaling(app.id, true);
     const next = await fixture.plugin.check(TYPE, "scaled", { ...app.inputs, replicas: 3 }, app.inputs);
-    await expect(fixture.plugin.update(TYPE, "scaled", app.id, app.outputs, next.inputs, app.inputs)).rejects.toMatchObject({
-      details: expect.stringMatching(/autoscaling controls its instance count.*Remove `replicas`.*AUTOSCALING_OWNS_REPLICAS/s),
+    await expect(
+      fixture.plugin.update(TYPE, "scaled", app.id, app.outputs, next.inputs, app.inputs),
+    ).rejects.toMatchObject({
+      details: expect.stringMatching(
+        /autoscaling controls its instance count.*Remove `replicas`.*AUTOSCALING_OWNS_REPLICAS/s,
+      ),
     });
   });
 
@@ -79,7 +104,10 @@ describe("Container behaviour", () => {
 
   test("a bad image fails at check, naming the property, with no API call", async () => {
     const mark = fixture.mark();
-    const { failures } = await fixture.plugin.check(TYPE, "bad", { name: "bad", image: "registry.example.com/team/app:latest" });
+    const { failures } = await fixture.plugin.check(TYPE, "bad", {
+      name: "bad",
+      image: "registry.example.com/team/app:latest",
+    });
     expect(failures).toEqual([{ property: "image", reason: expect.stringMatching(/latest/) }]);
     expect(fixture.requestsSince(mark)).toEqual([]);
   });

@@ -8,13 +8,19 @@ const fixture = useFixture({ volumeProvisioningMs: 0 });
 const engine = () => new Engine(fixture.plugin);
 const REDIS = "hosting:index:Redis";
 const writes = (mark: number) => fixture.requestsSince(mark).filter((r) => r.method !== "GET");
-const exists = (id: string) => fixture.sim.control.snapshot().services.some((s) => s.id === id) || fixture.sim.control.snapshot().volumes.some((v) => v.id === id);
+const exists = (id: string) =>
+  fixture.sim.control.snapshot().services.some((s) => s.id === id) ||
+  fixture.sim.control.snapshot().volumes.some((v) => v.id === id);
 
 let counter = 0;
 const unique = (base: string) => `${base}-${++counter}`;
 
 describe.each([
-  [POSTGRES, (name: string) => ({ name, storageGb: 10 }), /PostgreSQL database db-\d+ and all its data \(10 GB of storage\)/],
+  [
+    POSTGRES,
+    (name: string) => ({ name, storageGb: 10 }),
+    /PostgreSQL database db-\d+ and all its data \(10 GB of storage\)/,
+  ],
   [REDIS, (name: string) => ({ name }), /Redis database db-\d+ and all its data \(\d+ GB of storage\)/],
   [VOLUME, (name: string) => ({ name, sizeGb: 5 }), /volume db-\d+ and all the data on it \(5 GB\)/],
 ] as const)("%s", (type, program, what) => {
@@ -30,11 +36,17 @@ describe.each([
     const mark = fixture.mark();
     const preview = await engine().preview(type, resource, renamed, state);
     expect(preview.diff?.replaces).toEqual(["name"]);
-    const message = new RegExp(`changing name from .* replaces ${what.source}: the replacement would delete it, so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`);
+    const message = new RegExp(
+      `changing name from .* replaces ${what.source}: the replacement would delete it, so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`,
+    );
     expect(preview.error?.details).toMatch(message);
-    await expect(engine().up(type, resource, renamed, state)).rejects.toMatchObject({ details: expect.stringMatching(message) });
+    await expect(engine().up(type, resource, renamed, state)).rejects.toMatchObject({
+      details: expect.stringMatching(message),
+    });
     // deleteBeforeReplace would delete first: that delete is refused too.
-    await expect(engine().up(type, resource, renamed, state, { deleteBeforeReplace: true })).rejects.toMatchObject({ details: expect.stringMatching(message) });
+    await expect(engine().up(type, resource, renamed, state, { deleteBeforeReplace: true })).rejects.toMatchObject({
+      details: expect.stringMatching(message),
+    });
     expect(writes(mark)).toEqual([]);
     expect(exists(state.id)).toBe(true);
   });

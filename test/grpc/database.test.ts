@@ -37,8 +37,18 @@ describe("Managed database behaviour", () => {
     const { inputs } = await fixture.plugin.check(TYPE, "sized", { name: "sized", storageGb: 5 });
     const created = await fixture.plugin.create(TYPE, "sized", inputs);
     const mark = fixture.mark();
-    const preview = await new Engine(fixture.plugin).preview(TYPE, "sized", { name: "sized", storageGb: 10 }, { id: created.id, inputs, outputs: created.properties });
-    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^storageGb cannot change .*cannot resize a managed PostgreSQL database.*--replace/s) });
+    const preview = await new Engine(fixture.plugin).preview(
+      TYPE,
+      "sized",
+      { name: "sized", storageGb: 10 },
+      { id: created.id, inputs, outputs: created.properties },
+    );
+    expect(preview.error).toMatchObject({
+      code: 3,
+      details: expect.stringMatching(
+        /^storageGb cannot change .*cannot resize a managed PostgreSQL database.*--replace/s,
+      ),
+    });
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
@@ -51,7 +61,9 @@ describe("Managed database behaviour", () => {
     expect(diff.diffs).toEqual(["memoryMb"]);
     const mark = fixture.mark();
     for (const preview of [true, false]) {
-      await expect(fixture.plugin.update(TYPE, "unsized", created.id, created.properties, next.inputs, inputs, { preview })).rejects.toMatchObject({
+      await expect(
+        fixture.plugin.update(TYPE, "unsized", created.id, created.properties, next.inputs, inputs, { preview }),
+      ).rejects.toMatchObject({
         code: 3 /* INVALID_ARGUMENT */,
         details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
       });

@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
@@ -29,7 +29,8 @@ export const isSecret = (value: unknown): value is { value: unknown } =>
 export function plain(value: any): any {
   if (isSecret(value)) return plain(value.value);
   if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
@@ -37,7 +38,9 @@ export const urn = (type: string, name: string) => `urn:pulumi:test::hosting-tes
 const struct = (value: Record<string, unknown> | undefined) => Struct.fromJavaScript((value ?? {}) as any);
 
 /** Sets what the engine puts on every resource call: urn, type and name. */
-export function addressed<T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(request: T, type: string, name: string): T {
+export function addressed<
+  T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown },
+>(request: T, type: string, name: string): T {
   request.setUrn(urn(type, name));
   request.setType(type);
   request.setName(name);
@@ -63,7 +66,12 @@ export class FakeEngine {
     this.server.addService(enginerpc.EngineService, {
       log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
         const r = call.request;
-        this.messages.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn(), ephemeral: r.getEphemeral() });
+        this.messages.push({
+          severity: r.getSeverity(),
+          message: r.getMessage(),
+          urn: r.getUrn(),
+          ephemeral: r.getEphemeral(),
+        });
         if (this.logDelayMs === Infinity) return;
         setTimeout(() => callback(null, new Empty()), this.logDelayMs);
       },
@@ -109,7 +117,11 @@ export function missingKeys(err: GrpcFailure): string[] {
   return status
     .getDetailsList()
     .filter((d) => d.getTypeUrl().endsWith("pulumirpc.ConfigureErrorMissingKeys"))
-    .flatMap((d) => provproto.ConfigureErrorMissingKeys.deserializeBinary(d.getValue_asU8()).getMissingkeysList().map((k) => k.getName()));
+    .flatMap((d) =>
+      provproto.ConfigureErrorMissingKeys.deserializeBinary(d.getValue_asU8())
+        .getMissingkeysList()
+        .map((k) => k.getName()),
+    );
 }
 
 export interface PluginOptions {
@@ -153,7 +165,9 @@ export class Plugin {
     const firstLine = await new Promise<string>((res, rej) => {
       const lines = createInterface({ input: this.child.stdout! });
       lines.once("line", res);
-      this.child.once("exit", (code) => rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)));
+      this.child.once("exit", (code) =>
+        rej(new Error(`plugin exited (${code}) before printing its port: ${this.stderr}`)),
+      );
     });
     this.stdout += `${firstLine}\n`;
     this.port = Number(firstLine.trim());
@@ -197,7 +211,9 @@ export class Plugin {
   call<Res>(method: string, request: unknown): Promise<Res> {
     if (this.transport) return this.transport<Res>(method, request);
     return new Promise((res, rej) => {
-      (this.client as any)[method](request, (err: GrpcFailure | null, response: Res) => (err ? rej(err) : res(response)));
+      (this.client as any)[method](request, (err: GrpcFailure | null, response: Res) =>
+        err ? rej(err) : res(response),
+      );
     });
   }
 
@@ -222,7 +238,10 @@ export class Plugin {
     request.setNews(struct(news));
     request.setOlds(struct(olds));
     const response = await this.call<provproto.CheckResponse>("checkConfig", request);
-    return { inputs: response.getInputs()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+    return {
+      inputs: response.getInputs()?.toJavaScript() ?? {},
+      failures: response.getFailuresList().map((f) => f.toObject()),
+    };
   }
 
   async check(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
@@ -230,10 +249,21 @@ export class Plugin {
     request.setNews(struct(news));
     request.setOlds(struct(olds));
     const response = await this.call<provproto.CheckResponse>("check", request);
-    return { inputs: response.getInputs()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+    return {
+      inputs: response.getInputs()?.toJavaScript() ?? {},
+      failures: response.getFailuresList().map((f) => f.toObject()),
+    };
   }
 
-  async diff(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>, ignoreChanges: string[] = []) {
+  async diff(
+    type: string,
+    name: string,
+    id: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    oldInputs?: Record<string, unknown>,
+    ignoreChanges: string[] = [],
+  ) {
     const request = addressed(new provproto.DiffRequest(), type, name);
     request.setId(id);
     request.setOlds(struct(olds));
@@ -255,7 +285,12 @@ export class Plugin {
     };
   }
 
-  async create(type: string, name: string, properties: Record<string, unknown>, options: { preview?: boolean; timeout?: number } = {}) {
+  async create(
+    type: string,
+    name: string,
+    properties: Record<string, unknown>,
+    options: { preview?: boolean; timeout?: number } = {},
+  ) {
     const request = addressed(new provproto.CreateRequest(), type, name);
     request.setProperties(struct(properties));
     request.setPreview(options.preview ?? false);
@@ -264,17 +299,36 @@ export class Plugin {
     return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
   }
 
-  async read(type: string, name: string, id: string, properties: Record<string, unknown> = {}, inputs: Record<string, unknown> = {}, timeout = 0) {
+  async read(
+    type: string,
+    name: string,
+    id: string,
+    properties: Record<string, unknown> = {},
+    inputs: Record<string, unknown> = {},
+    timeout = 0,
+  ) {
     const request = addressed(new provproto.ReadRequest(), type, name);
     request.setId(id);
     request.setProperties(struct(properties));
     request.setInputs(struct(inputs));
     request.setTimeout(timeout);
     const response = await this.call<provproto.ReadResponse>("read", request);
-    return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, inputs: response.getInputs()?.toJavaScript() ?? {} };
+    return {
+      id: response.getId(),
+      properties: response.getProperties()?.toJavaScript() ?? {},
+      inputs: response.getInputs()?.toJavaScript() ?? {},
+    };
   }
 
-  async update(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs: Record<string, unknown>, options: { preview?: boolean; timeout?: number; ignoreChanges?: string[] } = {}) {
+  async update(
+    type: string,
+    name: string,
+    id: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    oldInputs: Record<string, unknown>,
+    options: { preview?: boolean; timeout?: number; ignoreChanges?: string[] } = {},
+  ) {
     const request = addressed(new provproto.UpdateRequest(), type, name);
     request.setId(id);
     request.setOlds(struct(olds));
@@ -287,7 +341,14 @@ export class Plugin {
     return { properties: response.getProperties()?.toJavaScript() ?? {} };
   }
 
-  async delete(type: string, name: string, id: string, properties: Record<string, unknown>, oldInputs: Record<string, unknown> = {}, options: { timeout?: number } = {}) {
+  async delete(
+    type: string,
+    name: string,
+    id: string,
+    properties: Record<string, unknown>,
+    oldInputs: Record<string, unknown> = {},
+    options: { timeout?: number } = {},
+  ) {
     const request = addressed(new provproto.DeleteRequest(), type, name);
     request.setId(id);
     request.setTimeout(options.timeout ?? 0);
@@ -301,7 +362,10 @@ export class Plugin {
     request.setTok(tok);
     request.setArgs(struct(args));
     const response = await this.call<provproto.InvokeResponse>("invoke", request);
-    return { return: response.getReturn()?.toJavaScript() ?? {}, failures: response.getFailuresList().map((f) => f.toObject()) };
+    return {
+      return: response.getReturn()?.toJavaScript() ?? {},
+      failures: response.getFailuresList().map((f) => f.toObject()),
+    };
   }
 
   async cancel() {
@@ -335,7 +399,11 @@ export interface ResourceOptions {
  * step_generator.go `processIgnoreChanges`: before Check, each ignored path of the program's
  * inputs is reset to the old input (or removed when the old inputs lack it). Top-level keys.
  */
-export function processIgnoreChanges(news: Record<string, unknown>, oldInputs: Record<string, unknown>, ignoreChanges: string[] = []) {
+export function processIgnoreChanges(
+  news: Record<string, unknown>,
+  oldInputs: Record<string, unknown>,
+  ignoreChanges: string[] = [],
+) {
   const ignored = { ...news };
   for (const key of ignoreChanges) {
     if (key in oldInputs) ignored[key] = oldInputs[key];
@@ -355,7 +423,15 @@ async function recorded(
   } catch (err) {
     const detail = initFailure(err as GrpcFailure);
     if (!detail) throw err;
-    return { state: { id: detail.id || state.id, inputs: state.inputs, outputs: detail.properties, initErrors: detail.reasons }, error: err as GrpcFailure };
+    return {
+      state: {
+        id: detail.id || state.id,
+        inputs: state.inputs,
+        outputs: detail.properties,
+        initErrors: detail.reasons,
+      },
+      error: err as GrpcFailure,
+    };
   }
 }
 
@@ -364,7 +440,9 @@ async function recorded(
  * reasons: provider_plugin.go Read hands both back, and RefreshStep and ImportStep keep the reasons
  * as the resource's init errors.
  */
-export async function readOrInitFailure(reading: ReturnType<Plugin["read"]>): Promise<Awaited<ReturnType<Plugin["read"]>> & { initErrors?: string[] }> {
+export async function readOrInitFailure(
+  reading: ReturnType<Plugin["read"]>,
+): Promise<Awaited<ReturnType<Plugin["read"]>> & { initErrors?: string[] }> {
   try {
     return await reading;
   } catch (err) {
@@ -390,7 +468,10 @@ export class Engine {
   async create(type: string, name: string, program: Record<string, unknown>, options: ResourceOptions = {}) {
     const checked = await this.plugin.check(type, name, program);
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
-    return recorded(this.plugin.create(type, name, checked.inputs, { timeout: options.timeouts?.create }), { id: "", inputs: checked.inputs });
+    return recorded(this.plugin.create(type, name, checked.inputs, { timeout: options.timeouts?.create }), {
+      id: "",
+      inputs: checked.inputs,
+    });
   }
 
   /** `create`, for a test's set-up: the state, or the create's failure thrown. */
@@ -406,18 +487,35 @@ export class Engine {
    * replacement (create before delete unless deleteBeforeReplace), an Update when something
    * changed, or an empty Update when the state holds init errors (a retried partial failure).
    */
-  async up(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}): Promise<UpResult> {
+  async up(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ResourceOptions = {},
+  ): Promise<UpResult> {
     const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
     const checked = await this.plugin.check(type, name, news, old.inputs);
     if (checked.failures.length > 0) return { checkFailures: checked.failures, state: old, steps: [] };
-    const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
+    const diff = await this.plugin.diff(
+      type,
+      name,
+      old.id,
+      old.outputs,
+      checked.inputs,
+      old.inputs,
+      options.ignoreChanges,
+    );
     if (diff.replaces.length > 0) {
       const dbr = options.deleteBeforeReplace ?? diff.deleteBeforeReplace;
       return { ...(await this.replace(type, name, checked.inputs, old, dbr)), diff };
     }
     if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [] };
     const updated = await recorded(
-      this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { timeout: options.timeouts?.update, ignoreChanges: options.ignoreChanges }),
+      this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
+        timeout: options.timeouts?.update,
+        ignoreChanges: options.ignoreChanges,
+      }),
       { id: old.id, inputs: checked.inputs },
     );
     // An Update's partial failure keeps the old inputs (UpdateStep.Apply); a success clears init errors.
@@ -430,11 +528,25 @@ export class Engine {
    * `preview: true` (UpdateStep.Apply with preview, which a provider that supports previews
    * answers without acting). Its failure is what the preview shows.
    */
-  async preview(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}) {
+  async preview(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ResourceOptions = {},
+  ) {
     const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
     const checked = await this.plugin.check(type, name, news, old.inputs);
     if (checked.failures.length > 0) return { checkFailures: checked.failures };
-    const diff = await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges);
+    const diff = await this.plugin.diff(
+      type,
+      name,
+      old.id,
+      old.outputs,
+      checked.inputs,
+      old.inputs,
+      options.ignoreChanges,
+    );
     if (diff.changes !== DIFF_SOME) return { diff };
     try {
       // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews
@@ -444,7 +556,10 @@ export class Engine {
         const planned = await this.plugin.create(type, name, rechecked.inputs, { preview: true });
         return { diff, planned: planned.properties };
       }
-      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, { preview: true, ignoreChanges: options.ignoreChanges });
+      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
+        preview: true,
+        ignoreChanges: options.ignoreChanges,
+      });
       return { diff, planned: planned.properties };
     } catch (err) {
       return { diff, error: err as GrpcFailure };
@@ -456,17 +571,33 @@ export class Engine {
    * `replacementTrigger`, `deletedWith` (step_generator.go `isTargetedReplace`). Check runs
    * without olds; deleteBeforeReplace comes from the resource option alone, false by default.
    */
-  async forceReplace(type: string, name: string, program: Record<string, unknown>, old: ResourceState, options: ResourceOptions = {}) {
+  async forceReplace(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ResourceOptions = {},
+  ) {
     const checked = await this.plugin.check(type, name, program);
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
     return this.replace(type, name, checked.inputs, old, options.deleteBeforeReplace ?? false);
   }
 
-  private async replace(type: string, name: string, inputs: Record<string, unknown>, old: ResourceState, deleteBeforeReplace: boolean) {
+  private async replace(
+    type: string,
+    name: string,
+    inputs: Record<string, unknown>,
+    old: ResourceState,
+    deleteBeforeReplace: boolean,
+  ) {
     if (deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
     const created = await recorded(this.plugin.create(type, name, inputs), { id: "", inputs });
     if (!deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
-    return { state: created.state, error: created.error, steps: deleteBeforeReplace ? ["delete", "create"] : ["create", "delete"] };
+    return {
+      state: created.state,
+      error: created.error,
+      steps: deleteBeforeReplace ? ["delete", "create"] : ["create", "delete"],
+    };
   }
 
   /**
@@ -476,11 +607,26 @@ export class Engine {
    * (`--expect-no-changes` fails on any change).
    */
   async refresh(type: string, name: string, old: ResourceState, options: ResourceOptions = {}) {
-    const read = await readOrInitFailure(this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read));
+    const read = await readOrInitFailure(
+      this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read),
+    );
     if (!read.id) return { gone: true as const };
     // A partial failure does not fail the refresh: the engine warns, and keeps the init errors in state.
-    const state: ResourceState = { id: read.id, inputs: read.inputs, outputs: read.properties, ...(read.initErrors ? { initErrors: read.initErrors } : {}) };
-    const diff = await this.plugin.diff(type, name, read.id, read.properties, old.inputs, read.inputs, options.ignoreChanges);
+    const state: ResourceState = {
+      id: read.id,
+      inputs: read.inputs,
+      outputs: read.properties,
+      ...(read.initErrors ? { initErrors: read.initErrors } : {}),
+    };
+    const diff = await this.plugin.diff(
+      type,
+      name,
+      read.id,
+      read.properties,
+      old.inputs,
+      read.inputs,
+      options.ignoreChanges,
+    );
     return { gone: false as const, state, diff };
   }
 

@@ -2,7 +2,12 @@
 // sequences against the simulator: created from its inputs (what it refers to created first,
 // from their own examples), changed in place by its `update` where it has one, read back as
 // unchanged, and deleted. The list of kinds is the package's; the simulator's collections are its own.
-import { isExampleSecret, isReference, type ExampleValue, type ResourceDeclaration } from "../../provider/src/framework/declare";
+import {
+  isExampleSecret,
+  isReference,
+  type ExampleValue,
+  type ResourceDeclaration,
+} from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
 import { KINDS } from "../../simulator/src/collections";
 import { DIFF_NONE, Engine, secret, type ResourceState } from "./engine";
@@ -39,13 +44,19 @@ describe.each(hostingPackage.resources.map((r) => [r.typeName, r] as const))("%s
   });
 
   // Kinds whose every input replaces have no in-place change to show.
-  if (example.update) test("changes in place by its update", async () => {
-    const before = made.get(typeName)!;
-    const up = await new Engine(fixture.plugin).up(token(resource), example.name, program({ ...example.inputs, ...example.update }), before);
-    expect({ steps: up.steps, error: up.error?.details }).toEqual({ steps: ["update"], error: undefined });
-    expect(up.state.id).toBe(before.id);
-    made.set(typeName, up.state);
-  });
+  if (example.update)
+    test("changes in place by its update", async () => {
+      const before = made.get(typeName)!;
+      const up = await new Engine(fixture.plugin).up(
+        token(resource),
+        example.name,
+        program({ ...example.inputs, ...example.update }),
+        before,
+      );
+      expect({ steps: up.steps, error: up.error?.details }).toEqual({ steps: ["update"], error: undefined });
+      expect(up.state.id).toBe(before.id);
+      made.set(typeName, up.state);
+    });
 });
 
 test("every example is deleted again, what refers to others first", async () => {

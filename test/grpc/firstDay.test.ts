@@ -12,14 +12,30 @@ const engine = () => new Engine(fixture.plugin);
 const IMAGE = "registry.example.com/team/api:1.0.0";
 const ATTACHMENT = "hosting:index:VolumeAttachment";
 
-beforeEach(() => fixture.sim.control.setSwitches({ appsRequireEnv: ["DATABASE_URL"], linkRestartsConsumer: false, serviceStartMs: 0, crashingImageTags: [] }));
-afterAll(() => fixture.sim.control.setSwitches({ appsRequireEnv: [], linkRestartsConsumer: false, serviceStartMs: 0, crashingImageTags: [] }));
+beforeEach(() =>
+  fixture.sim.control.setSwitches({
+    appsRequireEnv: ["DATABASE_URL"],
+    linkRestartsConsumer: false,
+    serviceStartMs: 0,
+    crashingImageTags: [],
+  }),
+);
+afterAll(() =>
+  fixture.sim.control.setSwitches({
+    appsRequireEnv: [],
+    linkRestartsConsumer: false,
+    serviceStartMs: 0,
+    crashingImageTags: [],
+  }),
+);
 
 /** Requests since `mark` as "METHOD path-tail" (the project prefix dropped). */
-const calls = (mark: number) => fixture.requestsSince(mark).map((r) => `${r.method} ${r.path.replace(`/v1/projects/${PROJECT}`, "")}`);
+const calls = (mark: number) =>
+  fixture.requestsSince(mark).map((r) => `${r.method} ${r.path.replace(`/v1/projects/${PROJECT}`, "")}`);
 const writes = (mark: number) => calls(mark).filter((c) => !c.startsWith("GET"));
 const service = (id: string) => fixture.sim.control.snapshot().services.find((s) => s.id === id)!;
-const linksOf = (consumer: string) => fixture.sim.control.snapshot().links.filter((l) => l.consumer_service_id === consumer);
+const linksOf = (consumer: string) =>
+  fixture.sim.control.snapshot().links.filter((l) => l.consumer_service_id === consumer);
 
 let counter = 0;
 const unique = (base: string) => `${base}-${++counter}`;
@@ -39,24 +55,31 @@ async function linkOutOfBand(consumer: string, provider: string) {
 }
 
 describe("Container.links: an app that needs its database's variables goes up in one run", () => {
-  test.each([false, true])("linkRestartsConsumer %s: linked before its one start, awaited, running; injectedEnv secret, env its own", async (restarts) => {
-    fixture.sim.control.setSwitches({ linkRestartsConsumer: restarts });
-    const db = await database();
-    const name = unique("api");
-    const program = { name, image: IMAGE, env: { LOG_LEVEL: "info" }, links: [db.id] };
-    const mark = fixture.mark();
-    const { state, error } = await engine().create(CONTAINER, name, program);
-    expect(error?.details).toBeUndefined();
-    expect(state.outputs).toMatchObject({ status: "running", links: [db.id], env: { LOG_LEVEL: "info" } });
-    expect(isSecret(state.outputs.injectedEnv)).toBe(true);
-    expect(Object.keys(plain(state.outputs.injectedEnv))).toEqual(["DATABASE_URL"]);
-    // One start, after the link: stop, link, start; never a restart of our own.
-    const ours = writes(mark);
-    expect(ours.filter((c) => c.endsWith("/restart"))).toEqual([]);
-    expect(ours.slice(-3)).toEqual([`POST /containers/${state.id}/stop`, "POST /service-links", `POST /containers/${state.id}/start`]);
-    expect(service(state.id).status).toBe("running");
-    expect(service(state.id).env).toEqual({ LOG_LEVEL: "info" });
-  });
+  test.each([false, true])(
+    "linkRestartsConsumer %s: linked before its one start, awaited, running; injectedEnv secret, env its own",
+    async (restarts) => {
+      fixture.sim.control.setSwitches({ linkRestartsConsumer: restarts });
+      const db = await database();
+      const name = unique("api");
+      const program = { name, image: IMAGE, env: { LOG_LEVEL: "info" }, links: [db.id] };
+      const mark = fixture.mark();
+      const { state, error } = await engine().create(CONTAINER, name, program);
+      expect(error?.details).toBeUndefined();
+      expect(state.outputs).toMatchObject({ status: "running", links: [db.id], env: { LOG_LEVEL: "info" } });
+      expect(isSecret(state.outputs.injectedEnv)).toBe(true);
+      expect(Object.keys(plain(state.outputs.injectedEnv))).toEqual(["DATABASE_URL"]);
+      // One start, after the link: stop, link, start; never a restart of our own.
+      const ours = writes(mark);
+      expect(ours.filter((c) => c.endsWith("/restart"))).toEqual([]);
+      expect(ours.slice(-3)).toEqual([
+        `POST /containers/${state.id}/stop`,
+        "POST /service-links",
+        `POST /containers/${state.id}/start`,
+      ]);
+      expect(service(state.id).status).toBe("running");
+      expect(service(state.id).env).toEqual({ LOG_LEVEL: "info" });
+    },
+  );
 
   test("a preview with the database new (its id unknown) passes and sends nothing", async () => {
     const name = unique("api");
@@ -70,7 +93,10 @@ describe("Container.links: an app that needs its database's variables goes up in
 
   test.each([
     [["not-an-id"], /links\[0\] "not-an-id" is not an id/],
-    [["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000001"], /links lists "00000000-0000-4000-8000-000000000001" twice/],
+    [
+      ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000001"],
+      /links lists "00000000-0000-4000-8000-000000000001" twice/,
+    ],
   ])("bad links fail Check, naming the property, before any call: %j", async (links, reason) => {
     const mark = fixture.mark();
     const checked = await fixture.plugin.check(CONTAINER, "bad", { name: "bad", image: IMAGE, links });
@@ -80,7 +106,11 @@ describe("Container.links: an app that needs its database's variables goes up in
 
   test("a link to a service that does not exist fails the create plainly, and the app stays in state", async () => {
     const name = unique("api");
-    const { state, error } = await engine().create(CONTAINER, name, { name, image: IMAGE, links: ["00000000-0000-4000-8000-00000000dead"] });
+    const { state, error } = await engine().create(CONTAINER, name, {
+      name,
+      image: IMAGE,
+      links: ["00000000-0000-4000-8000-00000000dead"],
+    });
     expect(error?.details).toMatch(/setting it up failed: cannot link service .* no such service in project/);
     expect(state.id).not.toBe("");
   });
@@ -97,35 +127,67 @@ describe("changes to links", () => {
 
   test("order does not matter: the same ids in another order are no change", async () => {
     const { db, cache, name } = await linkedApp();
-    const state = await engine().created(CONTAINER, unique("two"), { name: unique("two"), image: IMAGE, links: [db.id, cache.id] });
-    const diff = await fixture.plugin.diff(CONTAINER, name, state.id, state.outputs, { ...state.inputs, links: [cache.id, db.id] }, state.inputs);
+    const state = await engine().created(CONTAINER, unique("two"), {
+      name: unique("two"),
+      image: IMAGE,
+      links: [db.id, cache.id],
+    });
+    const diff = await fixture.plugin.diff(
+      CONTAINER,
+      name,
+      state.id,
+      state.outputs,
+      { ...state.inputs, links: [cache.id, db.id] },
+      state.inputs,
+    );
     expect(diff.changes).toBe(DIFF_NONE);
   });
 
-  test.each([false, true])("linkRestartsConsumer %s: adding an id previews with no write, then links and rolls out once, awaited", async (restarts) => {
-    const { cache, name, state } = await linkedApp(restarts);
-    const program = { ...state.inputs, links: [...(state.inputs.links as string[]), cache.id] };
-    const mark = fixture.mark();
-    const preview = await engine().preview(CONTAINER, name, program, state);
-    expect(preview).toMatchObject({ diff: { changes: DIFF_SOME, diffs: ["links"] }, planned: { injectedEnv: UNKNOWN } });
-    expect(writes(mark)).toEqual([]);
-    fixture.sim.control.setSwitches({ serviceStartMs: 200 });
-    const up = await engine().up(CONTAINER, name, program, state);
-    expect(up.error?.details).toBeUndefined();
-    expect(up.state.outputs).toMatchObject({ status: "running", links: program.links });
-    const restartsSent = writes(mark).filter((c) => c.endsWith("/restart"));
-    expect(restartsSent).toEqual(restarts ? [] : [`POST /containers/${state.id}/restart`]);
-    expect(linksOf(state.id).map((l) => l.provider_service_id).sort()).toEqual([...program.links].sort());
-  });
+  test.each([false, true])(
+    "linkRestartsConsumer %s: adding an id previews with no write, then links and rolls out once, awaited",
+    async (restarts) => {
+      const { cache, name, state } = await linkedApp(restarts);
+      const program = { ...state.inputs, links: [...(state.inputs.links as string[]), cache.id] };
+      const mark = fixture.mark();
+      const preview = await engine().preview(CONTAINER, name, program, state);
+      expect(preview).toMatchObject({
+        diff: { changes: DIFF_SOME, diffs: ["links"] },
+        planned: { injectedEnv: UNKNOWN },
+      });
+      expect(writes(mark)).toEqual([]);
+      fixture.sim.control.setSwitches({ serviceStartMs: 200 });
+      const up = await engine().up(CONTAINER, name, program, state);
+      expect(up.error?.details).toBeUndefined();
+      expect(up.state.outputs).toMatchObject({ status: "running", links: program.links });
+      const restartsSent = writes(mark).filter((c) => c.endsWith("/restart"));
+      expect(restartsSent).toEqual(restarts ? [] : [`POST /containers/${state.id}/restart`]);
+      expect(
+        linksOf(state.id)
+          .map((l) => l.provider_service_id)
+          .sort(),
+      ).toEqual([...program.links].sort());
+    },
+  );
 
   test("removing an id fails at preview, and at the update, saying why and what to do; nothing is sent", async () => {
     const { db, cache, name } = await linkedApp();
-    const state = await engine().created(CONTAINER, unique("two"), { name: unique("two"), image: IMAGE, links: [db.id, cache.id] });
+    const state = await engine().created(CONTAINER, unique("two"), {
+      name: unique("two"),
+      image: IMAGE,
+      links: [db.id, cache.id],
+    });
     const program = { ...state.inputs, links: [cache.id] };
     const mark = fixture.mark();
     const preview = await engine().preview(CONTAINER, name, program, state);
-    expect(preview.error?.details).toMatch(new RegExp(`links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back in \`links\``, "s"));
-    await expect(engine().up(CONTAINER, name, program, state)).rejects.toMatchObject({ details: expect.stringMatching(/links cannot drop/) });
+    expect(preview.error?.details).toMatch(
+      new RegExp(
+        `links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back in \`links\``,
+        "s",
+      ),
+    );
+    await expect(engine().up(CONTAINER, name, program, state)).rejects.toMatchObject({
+      details: expect.stringMatching(/links cannot drop/),
+    });
     expect(writes(mark)).toEqual([]);
   });
 });
@@ -169,7 +231,9 @@ describe("an app that fails its first start without links", () => {
     const db = await database();
     const name = unique("api");
     const first = await engine().create(CONTAINER, name, { name, image: IMAGE });
-    expect(first.error?.details).toMatch(/failed to start: its status is "failed".*list the database in `links`.*environment variable DATABASE_URL is not set/s);
+    expect(first.error?.details).toMatch(
+      /failed to start: its status is "failed".*list the database in `links`.*environment variable DATABASE_URL is not set/s,
+    );
     expect(first.state.initErrors?.length).toBe(1);
     const mark = fixture.mark();
     const retry = await engine().up(CONTAINER, name, { name, image: IMAGE, links: [db.id] }, first.state);
@@ -189,22 +253,35 @@ describe("ServiceLink to an app that already runs", () => {
     return app;
   }
 
-  test.each([false, true])("linkRestartsConsumer %s: the app restarts once with the variables, awaited", async (restarts) => {
-    fixture.sim.control.setSwitches({ linkRestartsConsumer: restarts });
-    const [app, db] = [await runningApp(), await database()];
-    fixture.sim.control.setSwitches({ serviceStartMs: 200 });
-    const mark = fixture.mark();
-    const link = await engine().created(LINK, unique("link"), { consumerServiceId: app.id, providerServiceId: db.id });
-    expect(link.id).not.toBe("");
-    expect(service(app.id).status).toBe("running");
-    expect(writes(mark).filter((c) => c.endsWith("/restart"))).toEqual(restarts ? [] : [`POST /containers/${app.id}/restart`]);
-  });
+  test.each([false, true])(
+    "linkRestartsConsumer %s: the app restarts once with the variables, awaited",
+    async (restarts) => {
+      fixture.sim.control.setSwitches({ linkRestartsConsumer: restarts });
+      const [app, db] = [await runningApp(), await database()];
+      fixture.sim.control.setSwitches({ serviceStartMs: 200 });
+      const mark = fixture.mark();
+      const link = await engine().created(LINK, unique("link"), {
+        consumerServiceId: app.id,
+        providerServiceId: db.id,
+      });
+      expect(link.id).not.toBe("");
+      expect(service(app.id).status).toBe("running");
+      expect(writes(mark).filter((c) => c.endsWith("/restart"))).toEqual(
+        restarts ? [] : [`POST /containers/${app.id}/restart`],
+      );
+    },
+  );
 
   test("an app that fails the restart fails the link's create with its log tail, and the link stays in state", async () => {
     const [app, db] = [await runningApp(), await database()];
     fixture.sim.control.setSwitches({ crashingImageTags: ["3.0.0"] });
-    const { state, error } = await engine().create(LINK, unique("link"), { consumerServiceId: app.id, providerServiceId: db.id });
-    expect(error?.details).toMatch(/failed to restart after the link to .* was made.*The link is made and recorded in state.*Cannot find module/s);
+    const { state, error } = await engine().create(LINK, unique("link"), {
+      consumerServiceId: app.id,
+      providerServiceId: db.id,
+    });
+    expect(error?.details).toMatch(
+      /failed to restart after the link to .* was made.*The link is made and recorded in state.*Cannot find module/s,
+    );
     expect(state.id).toBe(linksOf(app.id)[0].id);
   });
 
@@ -234,8 +311,17 @@ describe("databases are awaited until running", () => {
     const { id } = fixture.sim.control.snapshot().services.find((s) => s.name === name)!;
     fixture.sim.control.mutate("services", id, { ready_at: Date.now() });
     const state = await creating;
-    expect(state.outputs).toMatchObject({ status: "running", runtime: "postgres-16", createdAt: expect.any(String), updatedAt: expect.any(String) });
-    expect(progress().map((m) => m.message).join("\n")).toMatch(/waiting for PostgreSQL database .* to be running/);
+    expect(state.outputs).toMatchObject({
+      status: "running",
+      runtime: "postgres-16",
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(
+      progress()
+        .map((m) => m.message)
+        .join("\n"),
+    ).toMatch(/waiting for PostgreSQL database .* to be running/);
   });
 
   test("a wait past customTimeouts is a partial failure that records the database; the next up waits again", async () => {
@@ -243,7 +329,11 @@ describe("databases are awaited until running", () => {
     const name = unique("db");
     const { state, error } = await engine().create(POSTGRES, name, { name }, { timeouts: { create: 1 } });
     expect(error?.details).toMatch(/is not running yet: .*recorded in state/);
-    expect(state).toMatchObject({ id: expect.any(String), outputs: { status: "provisioning" }, initErrors: [expect.any(String)] });
+    expect(state).toMatchObject({
+      id: expect.any(String),
+      outputs: { status: "provisioning" },
+      initErrors: [expect.any(String)],
+    });
     expect(state.id).not.toBe("");
     // It starts a moment after the next up begins: that up waits for it.
     fixture.sim.control.mutate("services", state.id, { ready_at: Date.now() + 300 });
@@ -265,7 +355,11 @@ describe("attach and detach restart the app, awaited", () => {
   test("attach and detach each await the app's restart", async () => {
     const { app, volume } = await appAndVolume();
     fixture.sim.control.setSwitches({ serviceStartMs: 200 });
-    const attached = await engine().created(ATTACHMENT, unique("att"), { volumeId: volume.id, containerId: app.id, mountPath: "/data" });
+    const attached = await engine().created(ATTACHMENT, unique("att"), {
+      volumeId: volume.id,
+      containerId: app.id,
+      mountPath: "/data",
+    });
     expect(service(app.id).status).toBe("running");
     await fixture.plugin.delete(ATTACHMENT, "att", attached.id, attached.outputs, attached.inputs);
     expect(service(app.id).status).toBe("running");
@@ -274,10 +368,16 @@ describe("attach and detach restart the app, awaited", () => {
   test("an app that fails the restart fails the attach with its log tail; the attachment stays in state", async () => {
     const { app, volume } = await appAndVolume();
     fixture.sim.control.setSwitches({ crashingImageTags: ["4.0.0"] });
-    const { state, error } = await engine().create(ATTACHMENT, unique("att"), { volumeId: volume.id, containerId: app.id, mountPath: "/data" });
+    const { state, error } = await engine().create(ATTACHMENT, unique("att"), {
+      volumeId: volume.id,
+      containerId: app.id,
+      mountPath: "/data",
+    });
     expect(error?.details).toMatch(/failed to restart after volume .* was attached at \/data.*Cannot find module/s);
     expect(state.id).toBe(`${volume.id}:${app.id}`);
     const detach = fixture.plugin.delete(ATTACHMENT, "att", state.id, state.outputs, state.inputs);
-    await expect(detach).rejects.toMatchObject({ details: expect.stringMatching(/failed to restart after volume .* was detached/) });
+    await expect(detach).rejects.toMatchObject({
+      details: expect.stringMatching(/failed to restart after volume .* was detached/),
+    });
   });
 });

@@ -70,8 +70,14 @@ export interface LifecycleCase {
 }
 
 export type OutOfBand = (fixture: Fixture, id: string) => void | Promise<void>;
-export const mutate = (kind: SimKind, patch: Record<string, unknown>): OutOfBand => (f, id) => f.sim.control.mutate(kind, id, patch);
-export const removeRecord = (kind: SimKind): OutOfBand => (f, id) => f.sim.control.remove(kind, id);
+export const mutate =
+  (kind: SimKind, patch: Record<string, unknown>): OutOfBand =>
+  (f, id) =>
+    f.sim.control.mutate(kind, id, patch);
+export const removeRecord =
+  (kind: SimKind): OutOfBand =>
+  (f, id) =>
+    f.sim.control.remove(kind, id);
 
 /** A Container's lifecycle case (container.test.ts, and again through grpc-go in goEngine.test.ts). */
 export const CONTAINER_LIFECYCLE: LifecycleCase = {
@@ -91,7 +97,11 @@ export const CONTAINER_LIFECYCLE: LifecycleCase = {
  */
 export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCase) {
   describe(`${c.type} lifecycle`, () => {
-    const state: { id: string; outputs: Record<string, any>; inputs: Record<string, any> } = { id: "", outputs: {}, inputs: {} };
+    const state: { id: string; outputs: Record<string, any>; inputs: Record<string, any> } = {
+      id: "",
+      outputs: {},
+      inputs: {},
+    };
 
     test("check fills defaults and accepts the program's inputs", async () => {
       const { inputs, failures } = await fixture.plugin.check(c.type, name, c.inputs);
@@ -130,26 +140,42 @@ export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCa
     });
 
     const update = c.update ?? {};
-    if (c.update) test("an in-place change diffs as an update, previews with no API call, and is applied", async () => {
-      const news = { ...c.inputs, ...update };
-      const checked = await fixture.plugin.check(c.type, name, news, state.inputs);
-      expect(checked.failures).toEqual([]);
-      const diff = await fixture.plugin.diff(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
-      expect(diff.changes).toBe(DIFF_SOME);
-      expect(diff.replaces).toEqual([]);
-      expect(diff.hasDetailedDiff).toBe(true);
-      for (const key of Object.keys(update)) expect(diff.detailedDiff[key]).toBe(KIND.UPDATE);
-      const mark = fixture.mark();
-      const preview = await fixture.plugin.update(c.type, name, state.id, state.outputs, checked.inputs, state.inputs, { preview: true });
-      for (const [key, value] of Object.entries(update)) expect(plain(preview.properties[key])).toEqual(plain(value));
-      expect(fixture.requestsSince(mark)).toEqual([]);
-      const updated = await fixture.plugin.update(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
-      for (const [key, value] of Object.entries(update)) expect(plain(updated.properties[key])).toEqual(plain(value));
-      const read = await fixture.plugin.read(c.type, name, state.id, updated.properties, checked.inputs);
-      for (const [key, value] of Object.entries(update)) expect(plain(read.properties[key])).toEqual(plain(value));
-      state.outputs = read.properties;
-      state.inputs = checked.inputs;
-    });
+    if (c.update)
+      test("an in-place change diffs as an update, previews with no API call, and is applied", async () => {
+        const news = { ...c.inputs, ...update };
+        const checked = await fixture.plugin.check(c.type, name, news, state.inputs);
+        expect(checked.failures).toEqual([]);
+        const diff = await fixture.plugin.diff(c.type, name, state.id, state.outputs, checked.inputs, state.inputs);
+        expect(diff.changes).toBe(DIFF_SOME);
+        expect(diff.replaces).toEqual([]);
+        expect(diff.hasDetailedDiff).toBe(true);
+        for (const key of Object.keys(update)) expect(diff.detailedDiff[key]).toBe(KIND.UPDATE);
+        const mark = fixture.mark();
+        const preview = await fixture.plugin.update(
+          c.type,
+          name,
+          state.id,
+          state.outputs,
+          checked.inputs,
+          state.inputs,
+          { preview: true },
+        );
+        for (const [key, value] of Object.entries(update)) expect(plain(preview.properties[key])).toEqual(plain(value));
+        expect(fixture.requestsSince(mark)).toEqual([]);
+        const updated = await fixture.plugin.update(
+          c.type,
+          name,
+          state.id,
+          state.outputs,
+          checked.inputs,
+          state.inputs,
+        );
+        for (const [key, value] of Object.entries(update)) expect(plain(updated.properties[key])).toEqual(plain(value));
+        const read = await fixture.plugin.read(c.type, name, state.id, updated.properties, checked.inputs);
+        for (const [key, value] of Object.entries(update)) expect(plain(read.properties[key])).toEqual(plain(value));
+        state.outputs = read.properties;
+        state.inputs = checked.inputs;
+      });
 
     test("a replacing change diffs as a replace", async () => {
       const checked = await fixture.plugin.check(c.type, name, { ...c.inputs, ...update, ...c.replace }, state.inputs);
@@ -182,18 +208,30 @@ export function describeLifecycle(name: string, fixture: Fixture, c: LifecycleCa
         for (const key of c.notImported ?? []) delete program[key];
         const checked = await fixture.plugin.check(c.type, name, program, imported.inputs);
         expect(checked.failures).toEqual([]);
-        const diff = await fixture.plugin.diff(c.type, name, state.id, imported.properties, checked.inputs, imported.inputs);
+        const diff = await fixture.plugin.diff(
+          c.type,
+          name,
+          state.id,
+          imported.properties,
+          checked.inputs,
+          imported.inputs,
+        );
         expect(diff).toMatchObject({ changes: DIFF_NONE });
       }
     });
 
-    test(c.deleteForgets ? "delete forgets it (the API cannot delete it)" : "delete removes it, and a refresh then reports it gone", async () => {
-      await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
-      const read = await fixture.plugin.read(c.type, name, state.id, state.outputs, state.inputs);
-      expect(read.id).toBe(c.deleteForgets ? state.id : "");
-      // Deleting what is already gone succeeds.
-      await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
-    });
+    test(
+      c.deleteForgets
+        ? "delete forgets it (the API cannot delete it)"
+        : "delete removes it, and a refresh then reports it gone",
+      async () => {
+        await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
+        const read = await fixture.plugin.read(c.type, name, state.id, state.outputs, state.inputs);
+        expect(read.id).toBe(c.deleteForgets ? state.id : "");
+        // Deleting what is already gone succeeds.
+        await fixture.plugin.delete(c.type, name, state.id, state.outputs, state.inputs);
+      },
+    );
 
     test("refresh after an out-of-band delete reports an empty id", async () => {
       const created = await fixture.plugin.create(c.type, `${name}-again`, state.inputs);

@@ -30,10 +30,25 @@ beforeAll(async () => {
   await create(fixture, "Mysql", "legacy", { name: "legacy" });
   await create(fixture, "Redis", "cache", { name: "cache" });
   await create(fixture, "Volume", "data", { name: "data", sizeGb: 5 });
-  await create(fixture, "Registry", "ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: secret("registry-pass") });
-  await create(fixture, "ServiceLink", "web-to-orders-db", { consumerServiceId: ids.web, providerServiceId: ids["orders-db"] });
-  await create(fixture, "ServiceLink", "worker-to-cache", { consumerServiceId: ids.worker, providerServiceId: ids.cache });
-  await create(fixture, "VolumeAttachment", "data-on-worker", { volumeId: ids.data, containerId: ids.worker, mountPath: "/data" });
+  await create(fixture, "Registry", "ghcr", {
+    name: "ghcr",
+    host: "ghcr.io",
+    username: "ci",
+    password: secret("registry-pass"),
+  });
+  await create(fixture, "ServiceLink", "web-to-orders-db", {
+    consumerServiceId: ids.web,
+    providerServiceId: ids["orders-db"],
+  });
+  await create(fixture, "ServiceLink", "worker-to-cache", {
+    consumerServiceId: ids.worker,
+    providerServiceId: ids.cache,
+  });
+  await create(fixture, "VolumeAttachment", "data-on-worker", {
+    volumeId: ids.data,
+    containerId: ids.worker,
+    mountPath: "/data",
+  });
 });
 
 /** Invokes a function and counts the API requests it made. */
@@ -53,11 +68,36 @@ const failureOf = (fn: string, args: Record<string, unknown>) =>
 
 /** One case per lookup by id or name: what it finds, and what it says of something else. */
 const lookups = [
-  { fn: "getContainer", name: "web", kind: "container", expected: { image: IMAGE, env: { LOG_LEVEL: "info" }, httpPort: 8080, running: true, type: "container" } },
-  { fn: "getPostgres", name: "orders-db", kind: "Postgres database", expected: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) } },
-  { fn: "getMysql", name: "legacy", kind: "MySQL database", expected: { connection: expect.objectContaining({ port: "3306" }) } },
-  { fn: "getRedis", name: "cache", kind: "Redis database", expected: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) } },
-  { fn: "getVolume", name: "data", kind: "volume", expected: { sizeGb: 5, attached: true, accessMode: "ReadWriteOnce" } },
+  {
+    fn: "getContainer",
+    name: "web",
+    kind: "container",
+    expected: { image: IMAGE, env: { LOG_LEVEL: "info" }, httpPort: 8080, running: true, type: "container" },
+  },
+  {
+    fn: "getPostgres",
+    name: "orders-db",
+    kind: "Postgres database",
+    expected: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) },
+  },
+  {
+    fn: "getMysql",
+    name: "legacy",
+    kind: "MySQL database",
+    expected: { connection: expect.objectContaining({ port: "3306" }) },
+  },
+  {
+    fn: "getRedis",
+    name: "cache",
+    kind: "Redis database",
+    expected: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) },
+  },
+  {
+    fn: "getVolume",
+    name: "data",
+    kind: "volume",
+    expected: { sizeGb: 5, attached: true, accessMode: "ReadWriteOnce" },
+  },
   { fn: "getRegistry", name: "ghcr", kind: "registry", expected: { host: "ghcr.io", username: "ci" } },
 ] as const;
 
@@ -67,7 +107,12 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   test("finds it by id, with the resource's properties and its id", async () => {
     const found = await invoke(fn, { id: ids[name] });
     expect(found.failures).toEqual([]);
-    expect(plain(found.return)).toMatchObject({ id: ids[name], name, ...expected, ...(inProject ? { projectId: PROJECT } : {}) });
+    expect(plain(found.return)).toMatchObject({
+      id: ids[name],
+      name,
+      ...expected,
+      ...(inProject ? { projectId: PROJECT } : {}),
+    });
   });
 
   test("finds it by name, the same as by id", async () => {
@@ -97,7 +142,9 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
 
   test("both id and name, or neither, fail at Check, naming the property, before any API call", async () => {
     const both = await invoke(fn, { id: ids[name], name });
-    expect(both.failures).toEqual([{ property: "name", reason: "set exactly one of id or name: id and name were both given" }]);
+    expect(both.failures).toEqual([
+      { property: "name", reason: "set exactly one of id or name: id and name were both given" },
+    ]);
     const neither = await invoke(fn, {});
     expect(neither.failures).toEqual([{ property: "id", reason: "set exactly one of id or name: neither was given" }]);
     expect([...both.requests, ...neither.requests]).toEqual([]);
@@ -127,36 +174,48 @@ describe("the wrong kind", () => {
     ["getContainer", "cache", "redis", "container"],
   ])("%s of %s (a %s) says it is a %s, by id and by name", async (fn, name, is, wanted) => {
     for (const args of [{ id: ids[name] }, { name }]) {
-      await expect(failureOf(fn, args)).resolves.toMatchObject({ details: expect.stringContaining(`is a ${is}, not a ${wanted}`) });
+      await expect(failureOf(fn, args)).resolves.toMatchObject({
+        details: expect.stringContaining(`is a ${is}, not a ${wanted}`),
+      });
     }
   });
 
   test("an app's id through getVolume is no volume", async () => {
-    await expect(failureOf("getVolume", { id: ids.web })).resolves.toMatchObject({ details: expect.stringContaining(`no volume with id ${ids.web}`) });
+    await expect(failureOf("getVolume", { id: ids.web })).resolves.toMatchObject({
+      details: expect.stringContaining(`no volume with id ${ids.web}`),
+    });
   });
 });
 
 describe("another user's project", () => {
   test("a lookup there fails, saying the token cannot see the project (not that nothing is there)", async () => {
     const project = BOB.projects[0];
-    for (const args of [{ name: "web", projectId: project }, { id: ids.web, projectId: project }]) {
+    for (const args of [
+      { name: "web", projectId: project },
+      { id: ids.web, projectId: project },
+    ]) {
       await expect(failureOf("getContainer", args)).resolves.toMatchObject({
-        details: expect.stringMatching(new RegExp(`project ${project} reads as 404 NOT_FOUND: the token cannot see it`)),
+        details: expect.stringMatching(
+          new RegExp(`project ${project} reads as 404 NOT_FOUND: the token cannot see it`),
+        ),
       });
     }
   });
 });
 
 describe("secrets in lookups' results are wrapped as in the resource", () => {
-  test.each(["getPostgres", "getMysql", "getRedis"])("%s: connection.instructions is secret, the rest of the connection is not", async (fn) => {
-    const name = { getPostgres: "orders-db", getMysql: "legacy", getRedis: "cache" }[fn]!;
-    const { return: found } = await invoke(fn, { name });
-    const connection = found.connection as Record<string, unknown>;
-    expect(isSecret(connection.instructions)).toBe(true);
-    expect(typeof (connection.instructions as { value: unknown }).value).toBe("string");
-    for (const key of ["host", "port", "envVar", "requiresAuth"]) expect(isSecret(connection[key])).toBe(false);
-    expect(isSecret(found.connection)).toBe(false);
-  });
+  test.each(["getPostgres", "getMysql", "getRedis"])(
+    "%s: connection.instructions is secret, the rest of the connection is not",
+    async (fn) => {
+      const name = { getPostgres: "orders-db", getMysql: "legacy", getRedis: "cache" }[fn]!;
+      const { return: found } = await invoke(fn, { name });
+      const connection = found.connection as Record<string, unknown>;
+      expect(isSecret(connection.instructions)).toBe(true);
+      expect(typeof (connection.instructions as { value: unknown }).value).toBe("string");
+      for (const key of ["host", "port", "envVar", "requiresAuth"]) expect(isSecret(connection[key])).toBe(false);
+      expect(isSecret(found.connection)).toBe(false);
+    },
+  );
 
   test("getRegistry never returns a password", async () => {
     const { return: found } = await invoke("getRegistry", { name: "ghcr" });
@@ -177,7 +236,13 @@ describe("getContainers", () => {
     expect(failures).toEqual([]);
     const services = plain(result.services) as Array<Record<string, unknown>>;
     expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy", "orders-db", "web", "worker"]);
-    expect(services.find((s) => s.name === "web")).toMatchObject({ id: ids.web, image: IMAGE, env: { LOG_LEVEL: "info" }, type: "container", projectId: PROJECT });
+    expect(services.find((s) => s.name === "web")).toMatchObject({
+      id: ids.web,
+      image: IMAGE,
+      env: { LOG_LEVEL: "info" },
+      type: "container",
+      projectId: PROJECT,
+    });
     expect(services.find((s) => s.name === "orders-db")).toMatchObject({ id: ids["orders-db"], type: "postgres" });
   });
 
@@ -201,7 +266,9 @@ describe("getVolumes", () => {
   test("lists the project's volumes", async () => {
     const { return: result, failures } = await invoke("getVolumes", {});
     expect(failures).toEqual([]);
-    expect(plain(result.volumes)).toEqual([expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT })]);
+    expect(plain(result.volumes)).toEqual([
+      expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT }),
+    ]);
   });
 
   test("a project that is not the user's fails as one the token cannot see, with the API's code", async () => {
@@ -222,7 +289,12 @@ describe("getRegistries", () => {
 
   test("takes no projectId", async () => {
     const { failures } = await invoke("getRegistries", { projectId: PROJECT });
-    expect(failures).toEqual([{ property: "projectId", reason: expect.stringContaining("projectId is not a property of hosting:index:getRegistries") }]);
+    expect(failures).toEqual([
+      {
+        property: "projectId",
+        reason: expect.stringContaining("projectId is not a property of hosting:index:getRegistries"),
+      },
+    ]);
   });
 });
 
@@ -239,7 +311,13 @@ describe("getServiceLinks", () => {
     }
     expect(plain(links)).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: ids["web-to-orders-db"], consumerServiceId: ids.web, providerServiceId: ids["orders-db"], linkType: "http", projectId: PROJECT }),
+        expect.objectContaining({
+          id: ids["web-to-orders-db"],
+          consumerServiceId: ids.web,
+          providerServiceId: ids["orders-db"],
+          linkType: "http",
+          projectId: PROJECT,
+        }),
         expect.objectContaining({ id: ids["worker-to-cache"], injectedEnv: { REDIS_URL: expect.any(String) } }),
       ]),
     );
@@ -247,9 +325,13 @@ describe("getServiceLinks", () => {
 
   test("consumerServiceId and providerServiceId keep the links of one service", async () => {
     const byConsumer = await invoke("getServiceLinks", { consumerServiceId: ids.web });
-    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["web-to-orders-db"]]);
+    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
+      ids["web-to-orders-db"],
+    ]);
     const byProvider = await invoke("getServiceLinks", { providerServiceId: ids.cache });
-    expect((plain(byProvider.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["worker-to-cache"]]);
+    expect((plain(byProvider.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
+      ids["worker-to-cache"],
+    ]);
     const neither = await invoke("getServiceLinks", { consumerServiceId: ids.web, providerServiceId: ids.cache });
     expect(neither.return.links).toEqual([]);
   });

@@ -5,7 +5,7 @@
 // saying why, without Go and grpc-go.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
+import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { version } from "../../package.json";
 import { Plugin, initFailure, missingKeys, type GrpcFailure } from "./engine";
@@ -68,8 +68,14 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
       // 5 MB of env: over what the provider sends to the API (Check says so, naming it), and Check's answer
       // carries the inputs back, so 5 MB crosses gRPC in each direction.
       const big = "x".repeat(5 * 1024 * 1024);
-      const { inputs, failures } = await fixture.plugin.check("hosting:index:Container", "big", { name: "big", image: "registry.example.com/team/web:1.0.0", env: { BIG: big } });
-      expect(failures).toEqual([{ property: "env", reason: expect.stringMatching(/^env\.BIG is 5,242,880 bytes; it may be at most 32 KiB/) }]);
+      const { inputs, failures } = await fixture.plugin.check("hosting:index:Container", "big", {
+        name: "big",
+        image: "registry.example.com/team/web:1.0.0",
+        env: { BIG: big },
+      });
+      expect(failures).toEqual([
+        { property: "env", reason: expect.stringMatching(/^env\.BIG is 5,242,880 bytes; it may be at most 32 KiB/) },
+      ]);
       expect((inputs.env as Record<string, string>).BIG).toHaveLength(big.length);
     });
 
@@ -77,9 +83,15 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
       fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
       try {
         const { inputs } = await fixture.plugin.check("hosting:index:Volume", "stuck", { name: "stuck", sizeGb: 5 });
-        const err = (await fixture.plugin.create("hosting:index:Volume", "stuck", inputs, { timeout: 1 }).catch((e) => e)) as GrpcFailure;
+        const err = (await fixture.plugin
+          .create("hosting:index:Volume", "stuck", inputs, { timeout: 1 })
+          .catch((e) => e)) as GrpcFailure;
         const volume = fixture.sim.control.snapshot().volumes.find((v) => v.name === "stuck");
-        expect(initFailure(err)).toMatchObject({ id: volume!.id, properties: { name: "stuck", status: "provisioning" }, reasons: [expect.stringMatching(/gave up waiting/)] });
+        expect(initFailure(err)).toMatchObject({
+          id: volume!.id,
+          properties: { name: "stuck", status: "provisioning" },
+          reasons: [expect.stringMatching(/gave up waiting/)],
+        });
       } finally {
         fixture.sim.control.setSwitches({ volumeProvisioningMs: 300 });
       }

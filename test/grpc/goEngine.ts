@@ -41,12 +41,20 @@ function build(): { executable: string } | { missing: string } {
   try {
     execFileSync("go", ["build", "-o", partial, "."], {
       cwd: resolve(ROOT, "test/grpc/goEngine"),
-      env: { ...process.env, GOPATH: DEBIAN_GOPATH, GO111MODULE: "off", GOFLAGS: "", GOCACHE: resolve(ROOT, "dist/go-cache") },
+      env: {
+        ...process.env,
+        GOPATH: DEBIAN_GOPATH,
+        GO111MODULE: "off",
+        GOFLAGS: "",
+        GOCACHE: resolve(ROOT, "dist/go-cache"),
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
   } catch (err) {
     const stderr = String((err as { stderr?: Buffer }).stderr ?? err).trim();
-    return { missing: `it does not build with the Go and grpc-go here (${INSTALL}): ${stderr.split("\n").slice(0, 3).join(" ")}` };
+    return {
+      missing: `it does not build with the Go and grpc-go here (${INSTALL}): ${stderr.split("\n").slice(0, 3).join(" ")}`,
+    };
   }
   renameSync(partial, EXECUTABLE);
   return { executable: EXECUTABLE };
@@ -67,7 +75,9 @@ export function goEngineExecutable(): string {
 
 /** A ResourceProvider method by its grpc-js name (`checkConfig`): its path and the decoder of its reply. */
 function method(name: string): { path: string; decode: (bytes: Buffer) => unknown } {
-  const definition = (provrpc.ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>)[name];
+  const definition = (
+    provrpc.ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<unknown, unknown>>
+  )[name];
   if (!definition) throw new Error(`pulumirpc.ResourceProvider has no method ${name}`);
   return { path: definition.path, decode: definition.responseDeserialize };
 }
@@ -97,7 +107,11 @@ function goAnswer(raw: { code?: number; message?: string; response?: string; sta
 function asGrpcFailure(answer: GoAnswer): GrpcFailure {
   const metadata = new grpc.Metadata();
   if (answer.status) metadata.add("grpc-status-details-bin", answer.status);
-  return Object.assign(new Error(`${answer.code} ${grpc.status[answer.code]}: ${answer.message}`), { code: answer.code, details: answer.message, metadata });
+  return Object.assign(new Error(`${answer.code} ${grpc.status[answer.code]}: ${answer.message}`), {
+    code: answer.code,
+    details: answer.message,
+    metadata,
+  });
 }
 
 /** The reply of an answer, decoded as grpc-js decodes it; a failed call thrown as grpc-js reports one. */
@@ -165,7 +179,10 @@ export class GoEngine {
    */
   async batch<T>(name: string, requests: Message[], parallelism = 0): Promise<{ wallMs: number; replies: T[] }> {
     const { path, decode } = method(name);
-    const raw = await this.exchange({ batch: requests.map((request) => ({ method: path, request: base64(request.serializeBinary()) })), parallelism });
+    const raw = await this.exchange({
+      batch: requests.map((request) => ({ method: path, request: base64(request.serializeBinary()) })),
+      parallelism,
+    });
     const answers = (raw.answers as Parameters<typeof goAnswer>[0][]).map(goAnswer);
     return { wallMs: raw.wallMs, replies: answers.map((answer) => replyOf<T>(answer, decode)) };
   }
@@ -186,7 +203,8 @@ export class GoEngine {
 
   /** Every call of a `Plugin` through this connection (`plugin.useTransport(go.transport())`). */
   transport(): Transport {
-    return async <Res>(name: string, request: unknown) => replyOf<Res>(await this.call(name, request as Message), method(name).decode);
+    return async <Res>(name: string, request: unknown) =>
+      replyOf<Res>(await this.call(name, request as Message), method(name).decode);
   }
 
   /** Ends its input (it finishes the calls under way and exits); kills it if it has not within a few seconds. */

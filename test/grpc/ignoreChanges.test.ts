@@ -28,9 +28,13 @@ describe("refresh", () => {
   test("one ignored key is no drift; another changed key still is", async () => {
     const state = await app("keyed");
     fixture.sim.control.mutate("services", state.id, { env: { LOG_LEVEL: "debug", MODE: "a" } });
-    expect(await engine().refresh(CONTAINER, "keyed", state, { ignoreChanges: ["env.LOG_LEVEL"] })).toMatchObject({ diff: { changes: DIFF_NONE } });
+    expect(await engine().refresh(CONTAINER, "keyed", state, { ignoreChanges: ["env.LOG_LEVEL"] })).toMatchObject({
+      diff: { changes: DIFF_NONE },
+    });
     fixture.sim.control.mutate("services", state.id, { env: { LOG_LEVEL: "debug", MODE: "b" } });
-    expect(await engine().refresh(CONTAINER, "keyed", state, { ignoreChanges: ["env.LOG_LEVEL"] })).toMatchObject({ diff: { changes: DIFF_SOME, diffs: ["env"] } });
+    expect(await engine().refresh(CONTAINER, "keyed", state, { ignoreChanges: ["env.LOG_LEVEL"] })).toMatchObject({
+      diff: { changes: DIFF_SOME, diffs: ["env"] },
+    });
   });
 });
 
@@ -38,7 +42,13 @@ describe("up", () => {
   test("a program whose env differs only in an ignored key updates nothing", async () => {
     const state = await app("steady");
     const mark = fixture.mark();
-    const up = await engine().up(CONTAINER, "steady", { name: "steady", image: IMAGE, env: { LOG_LEVEL: "warn", MODE: "a" } }, state, { ignoreChanges: ["env.LOG_LEVEL"] });
+    const up = await engine().up(
+      CONTAINER,
+      "steady",
+      { name: "steady", image: IMAGE, env: { LOG_LEVEL: "warn", MODE: "a" } },
+      state,
+      { ignoreChanges: ["env.LOG_LEVEL"] },
+    );
     expect(up.steps).toEqual([]);
     expect(up.diff?.changes).toBe(DIFF_NONE);
     expect(fixture.requestsSince(mark)).toEqual([]);
@@ -48,7 +58,12 @@ describe("up", () => {
 describe("a registry whose password is in ignoreChanges", () => {
   let state: ResourceState;
   beforeAll(async () => {
-    state = await engine().created(REGISTRY, "ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: secret("first-password") });
+    state = await engine().created(REGISTRY, "ghcr", {
+      name: "ghcr",
+      host: "ghcr.io",
+      username: "ci",
+      password: secret("first-password"),
+    });
   });
 
   test("an update of another field fails at preview, saying what to do, and sends nothing", async () => {
@@ -58,22 +73,40 @@ describe("a registry whose password is in ignoreChanges", () => {
     expect(preview.diff?.diffs).toEqual(["username"]);
     expect(preview.error).toMatchObject({
       code: 3,
-      details: expect.stringMatching(/^password is in ignoreChanges, but this update \(of username\) must send it: .* never returns its password.*take password out of ignoreChanges/),
+      details: expect.stringMatching(
+        /^password is in ignoreChanges, but this update \(of username\) must send it: .* never returns its password.*take password out of ignoreChanges/,
+      ),
     });
     expect(preview.error!.details).not.toContain("first-password");
     // `pulumi up --skip-preview` sends the real update: refused the same way.
-    await expect(engine().up(REGISTRY, "ghcr", program, state, { ignoreChanges: ["password"] })).rejects.toMatchObject({ code: 3 });
+    await expect(engine().up(REGISTRY, "ghcr", program, state, { ignoreChanges: ["password"] })).rejects.toMatchObject({
+      code: 3,
+    });
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
   test("a change of the password alone, ignored, is no change at all", async () => {
-    const up = await engine().up(REGISTRY, "ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: secret("other") }, state, { ignoreChanges: ["password"] });
+    const up = await engine().up(
+      REGISTRY,
+      "ghcr",
+      { name: "ghcr", host: "ghcr.io", username: "ci", password: secret("other") },
+      state,
+      { ignoreChanges: ["password"] },
+    );
     expect(up.steps).toEqual([]);
   });
 
   test("without ignoreChanges the update sends the program's password", async () => {
-    const up = await engine().up(REGISTRY, "ghcr", { name: "ghcr", host: "ghcr.io", username: "ci-bot", password: secret("new-password") }, state);
+    const up = await engine().up(
+      REGISTRY,
+      "ghcr",
+      { name: "ghcr", host: "ghcr.io", username: "ci-bot", password: secret("new-password") },
+      state,
+    );
     expect(up.steps).toEqual(["update"]);
-    expect(fixture.sim.control.snapshot().registries.find((r) => r.id === state.id)).toMatchObject({ username: "ci-bot", password: "new-password" });
+    expect(fixture.sim.control.snapshot().registries.find((r) => r.id === state.id)).toMatchObject({
+      username: "ci-bot",
+      password: "new-password",
+    });
   });
 });

@@ -12,7 +12,10 @@ const IMAGE = "registry.example.com/acme/web:1.0.0";
 let sim: Simulator;
 let alice: Plugin;
 let bob: Plugin;
-const mine: Record<string, { type: string; id: string; outputs: Record<string, unknown>; inputs: Record<string, unknown> }> = {};
+const mine: Record<
+  string,
+  { type: string; id: string; outputs: Record<string, unknown>; inputs: Record<string, unknown> }
+> = {};
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, volumeProvisioningMs: 0 });
@@ -34,23 +37,31 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const NOT_VISIBLE = new RegExp(`project ${ALICE_PROJECT} reads as 404 NOT_FOUND: the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`);
+const NOT_VISIBLE = new RegExp(
+  `project ${ALICE_PROJECT} reads as 404 NOT_FOUND: the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`,
+);
 
 describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) => {
   test("a refresh with alice's state fails, naming the project the token cannot see: nothing leaves the stack", async () => {
     const r = mine[key];
-    await expect(bob.read(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
+    await expect(bob.read(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(NOT_VISIBLE),
+    });
   });
 
   test("an import by id finds nothing in bob's project; by <alice's project>/<id> it fails the same way", async () => {
     const r = mine[key];
     expect((await bob.read(r.type, key, r.id)).id).toBe("");
-    await expect(bob.read(r.type, key, `${ALICE_PROJECT}/${r.id}`)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
+    await expect(bob.read(r.type, key, `${ALICE_PROJECT}/${r.id}`)).rejects.toMatchObject({
+      details: expect.stringMatching(NOT_VISIBLE),
+    });
   });
 
   test("a destroy with bob's token fails the same way, and deletes nothing", async () => {
     const r = mine[key];
-    await expect(bob.delete(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({ details: expect.stringMatching(NOT_VISIBLE) });
+    await expect(bob.delete(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(NOT_VISIBLE),
+    });
     expect((await alice.read(r.type, key, r.id, r.outputs, r.inputs)).id).toBe(r.id);
   });
 

@@ -10,8 +10,13 @@ const engine = () => new Engine(fixture.plugin);
 const ATTACHMENT = "hosting:index:VolumeAttachment";
 const IMAGE = "registry.example.com/team/store:1.0.0";
 
-const writes = (mark: number) => fixture.requestsSince(mark).filter((r) => r.method !== "GET").map((r) => `${r.method} ${r.path.replace(`/v1/projects/${PROJECT}`, "")}`);
-const attachmentOf = (volumeId: string) => fixture.sim.control.snapshot().attachments.find((a) => a.volume_id === volumeId);
+const writes = (mark: number) =>
+  fixture
+    .requestsSince(mark)
+    .filter((r) => r.method !== "GET")
+    .map((r) => `${r.method} ${r.path.replace(`/v1/projects/${PROJECT}`, "")}`);
+const attachmentOf = (volumeId: string) =>
+  fixture.sim.control.snapshot().attachments.find((a) => a.volume_id === volumeId);
 
 let counter = 0;
 const unique = (base: string) => `${base}-${++counter}`;
@@ -24,7 +29,11 @@ async function volume(): Promise<ResourceState> {
   const name = unique("vol");
   return engine().created(VOLUME, name, { name, sizeGb: 1 });
 }
-const attachment = (v: ResourceState, a: ResourceState, mountPath = "/data") => ({ volumeId: v.id, containerId: a.id, mountPath });
+const attachment = (v: ResourceState, a: ResourceState, mountPath = "/data") => ({
+  volumeId: v.id,
+  containerId: a.id,
+  mountPath,
+});
 
 /** A preview of a new attachment, as the engine sends it: Check, then Create with preview. */
 async function previewAttach(program: Record<string, unknown>) {
@@ -38,7 +47,11 @@ describe("refused at preview, before any write, naming the rule, the app, the vo
     const [a, v] = [await app(2), await volume()];
     const mark = fixture.mark();
     await expect(previewAttach(attachment(v, a))).rejects.toMatchObject({
-      details: expect.stringMatching(new RegExp(`RWO_REPLICA_LIMIT \\(ReadWriteOnce\\): app ${a.inputs.name} runs 2 replicas.*volume ${v.inputs.name} cannot be attached.*Set replicas: 1`)),
+      details: expect.stringMatching(
+        new RegExp(
+          `RWO_REPLICA_LIMIT \\(ReadWriteOnce\\): app ${a.inputs.name} runs 2 replicas.*volume ${v.inputs.name} cannot be attached.*Set replicas: 1`,
+        ),
+      ),
     });
     expect(writes(mark)).toEqual([]);
   });
@@ -48,7 +61,11 @@ describe("refused at preview, before any write, naming the rule, the app, the vo
     await engine().created(ATTACHMENT, unique("att"), attachment(v1, a));
     const mark = fixture.mark();
     await expect(previewAttach(attachment(v2, a))).rejects.toMatchObject({
-      details: expect.stringMatching(new RegExp(`MOUNT_PATH_IN_USE \\(ReadWriteOnce\\): app ${a.inputs.name} already has volume ${v1.inputs.name} at /data.*Choose another mountPath`)),
+      details: expect.stringMatching(
+        new RegExp(
+          `MOUNT_PATH_IN_USE \\(ReadWriteOnce\\): app ${a.inputs.name} already has volume ${v1.inputs.name} at /data.*Choose another mountPath`,
+        ),
+      ),
     });
     expect(writes(mark)).toEqual([]);
     // Another path is fine.
@@ -60,7 +77,11 @@ describe("refused at preview, before any write, naming the rule, the app, the vo
     await engine().created(ATTACHMENT, unique("att"), attachment(v, a));
     const mark = fixture.mark();
     await expect(previewAttach(attachment(v, b))).rejects.toMatchObject({
-      details: expect.stringMatching(new RegExp(`VOLUME_ALREADY_ATTACHED \\(ReadWriteOnce\\): volume ${v.inputs.name} is attached to app ${a.inputs.name}.*cannot also be attached to app ${b.inputs.name}.*change the containerId`)),
+      details: expect.stringMatching(
+        new RegExp(
+          `VOLUME_ALREADY_ATTACHED \\(ReadWriteOnce\\): volume ${v.inputs.name} is attached to app ${a.inputs.name}.*cannot also be attached to app ${b.inputs.name}.*change the containerId`,
+        ),
+      ),
     });
     expect(writes(mark)).toEqual([]);
   });
@@ -72,8 +93,14 @@ describe("refused at preview, before any write, naming the rule, the app, the vo
     const mark = fixture.mark();
     const preview = await engine().preview(CONTAINER, String(a.inputs.name), program, a);
     expect(preview.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["replicas"] });
-    expect(preview.error?.details).toMatch(new RegExp(`RWO_REPLICA_LIMIT \\(ReadWriteOnce\\): app ${a.inputs.name} has volume ${v.inputs.name} at /data attached.*cannot rise from 1 to 3.*Keep replicas: 1`));
-    await expect(engine().up(CONTAINER, String(a.inputs.name), program, a)).rejects.toMatchObject({ details: expect.stringMatching(/RWO_REPLICA_LIMIT/) });
+    expect(preview.error?.details).toMatch(
+      new RegExp(
+        `RWO_REPLICA_LIMIT \\(ReadWriteOnce\\): app ${a.inputs.name} has volume ${v.inputs.name} at /data attached.*cannot rise from 1 to 3.*Keep replicas: 1`,
+      ),
+    );
+    await expect(engine().up(CONTAINER, String(a.inputs.name), program, a)).rejects.toMatchObject({
+      details: expect.stringMatching(/RWO_REPLICA_LIMIT/),
+    });
     expect(writes(mark)).toEqual([]);
     // Other changes of the app still go through.
     const up = await engine().up(CONTAINER, String(a.inputs.name), { ...a.inputs, displayName: "Store" }, a);
@@ -86,7 +113,9 @@ describe("refused at preview, before any write, naming the rule, the app, the vo
     expect(preview.properties.containerId).toBe(UNKNOWN);
     const a = await app(2);
     const mark = fixture.mark();
-    const { error } = await engine().create(ATTACHMENT, unique("att"), attachment(v, a)).catch((err) => ({ error: err }));
+    const { error } = await engine()
+      .create(ATTACHMENT, unique("att"), attachment(v, a))
+      .catch((err) => ({ error: err }));
     expect(error?.details).toMatch(/RWO_REPLICA_LIMIT/);
     expect(writes(mark)).toEqual([]);
     expect(attachmentOf(v.id)).toBeUndefined();
@@ -118,16 +147,28 @@ describe("moving a volume to another app (a replacement that detaches first)", (
     const mark = fixture.mark();
     const preview = await engine().preview(ATTACHMENT, "move-refused", program, state);
     expect(preview.error?.details).toMatch(/RWO_REPLICA_LIMIT/);
-    await expect(engine().up(ATTACHMENT, "move-refused", program, state)).rejects.toMatchObject({ details: expect.stringMatching(/RWO_REPLICA_LIMIT/) });
+    await expect(engine().up(ATTACHMENT, "move-refused", program, state)).rejects.toMatchObject({
+      details: expect.stringMatching(/RWO_REPLICA_LIMIT/),
+    });
     expect(writes(mark)).toEqual([]);
     expect(attachmentOf(v.id)).toMatchObject({ container_id: a.id, mount_path: "/data" });
   });
 
   test("an attach that fails after the detach attaches the volume back, says so, and records it", async () => {
     const { a, b, v, state } = await attached();
-    fixture.sim.control.injectFault({ kind: "status", status: 409, method: "POST", path: `/volumes/${v.id}/attach$`, times: 1 });
+    fixture.sim.control.injectFault({
+      kind: "status",
+      status: 409,
+      method: "POST",
+      path: `/volumes/${v.id}/attach$`,
+      times: 1,
+    });
     const up = await engine().up(ATTACHMENT, "move-back", attachment(v, b), state);
-    expect(up.error?.details).toMatch(new RegExp(`moving volume ${v.id} to app ${b.id} at /data failed: .*attached back there, at /data: nothing changed on the platform`));
+    expect(up.error?.details).toMatch(
+      new RegExp(
+        `moving volume ${v.id} to app ${b.id} at /data failed: .*attached back there, at /data: nothing changed on the platform`,
+      ),
+    );
     expect(attachmentOf(v.id)).toMatchObject({ container_id: a.id, mount_path: "/data" });
     expect(up.state).toMatchObject({ id: `${v.id}:${a.id}`, outputs: { containerId: a.id } });
     // The next preview shows the move again.

@@ -31,9 +31,14 @@ async function refresh(plugin: Plugin, type: string, stack: ResourceState[], win
 /** The most requests `count` Reads, `window` at a time, may cost while they share: see the top of this file. */
 const sharedBound = (count: number, window: number) => 2 * Math.ceil(count / window) + 2;
 
-const gets = (f: Fixture, mark: number, path: RegExp) => f.requestsSince(mark).filter((r) => r.method === "GET" && path.test(r.path)).length;
+const gets = (f: Fixture, mark: number, path: RegExp) =>
+  f.requestsSince(mark).filter((r) => r.method === "GET" && path.test(r.path)).length;
 
-async function stackOf(type: string, count: number, inputs: (i: number) => Record<string, unknown>): Promise<ResourceState[]> {
+async function stackOf(
+  type: string,
+  count: number,
+  inputs: (i: number) => Record<string, unknown>,
+): Promise<ResourceState[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const { inputs: checked } = await fixture.plugin.check(type, `r${i}`, inputs(i));
@@ -59,7 +64,9 @@ test("volumes: a lone Read is one GET by id; a window of Reads shares one list p
   const volumes = await stackOf(VOLUME, 40, (i) => ({ name: `vol-${i}`, sizeGb: 1 }));
   let mark = fixture.mark();
   await refresh(fixture.plugin, VOLUME, volumes.slice(0, 1), 1);
-  expect(fixture.requestsSince(mark).map((r) => r.path.replace(/[0-9a-f-]{36}$/, "{id}"))).toEqual([`/v1/projects/${PROJECT}/volumes/{id}`]);
+  expect(fixture.requestsSince(mark).map((r) => r.path.replace(/[0-9a-f-]{36}$/, "{id}"))).toEqual([
+    `/v1/projects/${PROJECT}/volumes/{id}`,
+  ]);
   mark = fixture.mark();
   expect(await refresh(fixture.plugin, VOLUME, volumes, 8)).toEqual(volumes.map((v) => v.id).sort());
   expect(fixture.requestsSince(mark).length).toBeLessThanOrEqual(sharedBound(40, 8));
@@ -76,7 +83,12 @@ describe("readConsistency: snapshot", () => {
   let plugin: Plugin;
   beforeAll(async () => {
     plugin = await Plugin.start();
-    await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT, readConsistency: "snapshot" });
+    await plugin.configure({
+      baseUrl: fixture.sim.url,
+      token: ALICE.token,
+      projectId: PROJECT,
+      readConsistency: "snapshot",
+    });
   });
   afterAll(() => plugin.stop());
 
@@ -88,7 +100,12 @@ describe("readConsistency: snapshot", () => {
 
   test("a write of this process drops the snapshot: the next Read sees what the write did", async () => {
     const app = apps[0];
-    const checked = await plugin.check(CONTAINER, "r", { name: "app-0", image: "registry.example.com/team/web:2.0.0" }, app.inputs);
+    const checked = await plugin.check(
+      CONTAINER,
+      "r",
+      { name: "app-0", image: "registry.example.com/team/web:2.0.0" },
+      app.inputs,
+    );
     await plugin.update(CONTAINER, "r", app.id, app.outputs, checked.inputs, app.inputs);
     const mark = fixture.mark();
     const read = await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs);
@@ -102,6 +119,8 @@ describe("readConsistency: snapshot", () => {
     fixture.sim.control.mutate("services", app.id, { image: "registry.example.com/team/web:9.9.9" });
     expect((await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(IMAGE);
     // The default, fresh, sees it at once.
-    expect((await fixture.plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe("registry.example.com/team/web:9.9.9");
+    expect((await fixture.plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(
+      "registry.example.com/team/web:9.9.9",
+    );
   });
 });

@@ -36,7 +36,11 @@ describe("ids are data, never paths", () => {
 
 test("a Create whose inputs never passed Check is refused before any call", async () => {
   const mark = fixture.mark();
-  for (const inputs of [{ image: IMAGE, projectId: PROJECT }, { name: "web", image: "nginx:latest", projectId: PROJECT }, { name: "web", image: IMAGE, projectId: PROJECT, colour: "blue" }]) {
+  for (const inputs of [
+    { image: IMAGE, projectId: PROJECT },
+    { name: "web", image: "nginx:latest", projectId: PROJECT },
+    { name: "web", image: IMAGE, projectId: PROJECT, colour: "blue" },
+  ]) {
     const err = (await fixture.plugin.create(CONTAINER, "web", inputs).catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(err.details).toMatch(/^these inputs did not pass Check, so nothing was sent: (name|image|colour): /);
@@ -47,9 +51,13 @@ test("a Create whose inputs never passed Check is refused before any call", asyn
 test("Configure refuses a request timeout no timer can hold (it would time out every request at once)", async () => {
   const plugin = await Plugin.start();
   try {
-    const err = (await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, requestTimeoutSeconds: 3e9 }).catch((e) => e)) as GrpcFailure;
+    const err = (await plugin
+      .configure({ baseUrl: fixture.sim.url, token: ALICE.token, requestTimeoutSeconds: 3e9 })
+      .catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(err.details).toMatch(/hosting:requestTimeoutSeconds: requestTimeoutSeconds 3000000000 is out of range; use a value from 1 to 3600/);
+    expect(err.details).toMatch(
+      /hosting:requestTimeoutSeconds: requestTimeoutSeconds 3000000000 is out of range; use a value from 1 to 3600/,
+    );
   } finally {
     await plugin.stop();
   }
@@ -61,9 +69,13 @@ test("an operation that runs out of time while the API rate-limits it says it wa
   try {
     await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
     fixture.sim.control.injectFault({ kind: "rate_limit", retryAfter: "20", method: "GET", path: "/containers$" });
-    const err = (await new Engine(plugin).refresh(CONTAINER, "limited", app, { timeouts: { read: 1 } }).catch((e) => e)) as GrpcFailure;
+    const err = (await new Engine(plugin)
+      .refresh(CONTAINER, "limited", app, { timeouts: { read: 1 } })
+      .catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.DEADLINE_EXCEEDED);
-    expect(err.details).toMatch(/^did not finish within 1s \(customTimeouts\): the API was rate limiting it \(1 answer was 429 RATE_LIMITED/);
+    expect(err.details).toMatch(
+      /^did not finish within 1s \(customTimeouts\): the API was rate limiting it \(1 answer was 429 RATE_LIMITED/,
+    );
   } finally {
     fixture.sim.control.clearFaults();
     await plugin.stop();

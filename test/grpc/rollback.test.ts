@@ -8,7 +8,10 @@ const engine = () => new Engine(fixture.plugin);
 const GOOD = "registry.example.com/team/web:1.0.0";
 const BAD = "registry.example.com/team/web:2.0.0-bad";
 const live = (id: string) => fixture.sim.control.snapshot().services.find((s) => s.id === id)!;
-const patches = (mark: number, id: string) => fixture.requestsSince(mark).filter((r) => r.method === "PATCH" && r.path === `/v1/projects/${PROJECT}/containers/${id}`).length;
+const patches = (mark: number, id: string) =>
+  fixture
+    .requestsSince(mark)
+    .filter((r) => r.method === "PATCH" && r.path === `/v1/projects/${PROJECT}/containers/${id}`).length;
 
 afterEach(() => fixture.sim.control.setSwitches({ crashingImageTags: [], serviceStartMs: 0 }));
 
@@ -25,7 +28,10 @@ test("on: the failed release is rolled back to the last that ran, awaited; the u
   const before = fixture.plugin.engine.messages.length;
   const up = await engine().up(CONTAINER, String(app.inputs.name), program, app);
   expect(up.error?.details).toMatch(
-    new RegExp(`failed to start: its status is "failed" \\(image ${BAD}\\).*Cannot find module.*It was rolled back to image ${GOOD} \\(rollbackOnFailure\\), which runs again`, "s"),
+    new RegExp(
+      `failed to start: its status is "failed" \\(image ${BAD}\\).*Cannot find module.*It was rolled back to image ${GOOD} \\(rollbackOnFailure\\), which runs again`,
+      "s",
+    ),
   );
   expect(live(app.id)).toMatchObject({ image: GOOD, status: "running", env: { MODE: "a" } });
   // State records what runs, and keeps the old inputs: the next preview shows the change again.
@@ -33,7 +39,10 @@ test("on: the failed release is rolled back to the last that ran, awaited; the u
   const again = await engine().preview(CONTAINER, String(app.inputs.name), program, up.state);
   expect(again.diff).toMatchObject({ changes: DIFF_SOME });
   expect(again.diff!.diffs.sort()).toEqual(["env", "image"]);
-  const progress = fixture.plugin.engine.messages.slice(before).map((m) => m.message).join("\n");
+  const progress = fixture.plugin.engine.messages
+    .slice(before)
+    .map((m) => m.message)
+    .join("\n");
   expect(progress).toMatch(new RegExp(`rolling container ${app.inputs.name} back to image ${GOOD}`));
 });
 
@@ -42,7 +51,9 @@ test("on: a rollback that fails too says so with both log tails, and never loops
   fixture.sim.control.setSwitches({ crashingImageTags: ["2.0.0-bad", "1.0.0"] });
   const mark = fixture.mark();
   const up = await engine().up(CONTAINER, String(app.inputs.name), { ...app.inputs, image: BAD }, app);
-  expect(up.error?.details).toMatch(/failed to start.*Rolling it back to image .*1\.0\.0 \(rollbackOnFailure\) failed too: container .* failed to start the release it was rolled back to.*The last lines of its logs/s);
+  expect(up.error?.details).toMatch(
+    /failed to start.*Rolling it back to image .*1\.0\.0 \(rollbackOnFailure\) failed too: container .* failed to start the release it was rolled back to.*The last lines of its logs/s,
+  );
   expect(patches(mark, app.id)).toBe(2);
   expect(live(app.id).status).toBe("failed");
 });
@@ -63,7 +74,12 @@ test("on, with no release that ran before (the app was failed already): nothing 
   const name = `roll-${++counter}`;
   const first = await engine().create(CONTAINER, name, { name, image: BAD, rollbackOnFailure: true });
   const mark = fixture.mark();
-  const up = await engine().up(CONTAINER, name, { ...first.state.inputs, image: "registry.example.com/team/web:3.0.0-bad" }, first.state);
+  const up = await engine().up(
+    CONTAINER,
+    name,
+    { ...first.state.inputs, image: "registry.example.com/team/web:3.0.0-bad" },
+    first.state,
+  );
   expect(up.error?.details).toMatch(/failed to start/);
   expect(patches(mark, first.state.id)).toBe(1);
 });

@@ -21,7 +21,12 @@ const unwrapped: string[] = [];
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, volumeProvisioningMs: 0 });
   plugin = await Plugin.start({ args: ["--logtostderr", "-v=9"] });
-  await plugin.configure({ baseUrl: sim.url, token: secret(ALICE.token), projectId: PROJECT, requestTimeoutSeconds: 1 });
+  await plugin.configure({
+    baseUrl: sim.url,
+    token: secret(ALICE.token),
+    projectId: PROJECT,
+    requestTimeoutSeconds: 1,
+  });
 });
 afterAll(async () => {
   await plugin?.stop();
@@ -47,7 +52,8 @@ function expectSecret(where: string, properties: Record<string, any>, path: stri
   }
   if (!isSecret(value)) unwrapped.push(`${where}: ${path.join(".")} is not wrapped`);
   const raw = plain(value);
-  for (const v of typeof raw === "object" && raw ? Object.values(raw) : [raw]) if (typeof v === "string" && v.length >= 6) found.push(v);
+  for (const v of typeof raw === "object" && raw ? Object.values(raw) : [raw])
+    if (typeof v === "string" && v.length >= 6) found.push(v);
 }
 
 test("a lifecycle of every secret-carrying resource, with faults on the way", async () => {
@@ -57,14 +63,31 @@ test("a lifecycle of every secret-carrying resource, with faults on the way", as
   sim.control.injectFault({ kind: "status", status: 503, method: "PATCH", path: "/containers/" });
   sim.control.injectFault({ kind: "latency", latencyMs: 1_500, method: "POST", path: "/service-links$" });
 
-  const reg = await plugin.check("hosting:index:Registry", "r", { name: "r", host: "ghcr.io", username: "ci", password: secret(PASSWORD) });
+  const reg = await plugin.check("hosting:index:Registry", "r", {
+    name: "r",
+    host: "ghcr.io",
+    username: "ci",
+    password: secret(PASSWORD),
+  });
   const registry = await plugin.create("hosting:index:Registry", "r", reg.inputs);
   expectSecret("registry create", registry.properties, ["password"]);
   const regRead = await plugin.read("hosting:index:Registry", "r", registry.id, registry.properties, reg.inputs);
   expectSecret("registry read", regRead.properties, ["password"]);
   expectSecret("registry read inputs", regRead.inputs, ["password"]);
-  const rotated = await plugin.check("hosting:index:Registry", "r", { name: "r", host: "ghcr.io", username: "ci", password: secret(NEW_PASSWORD) }, reg.inputs);
-  const regUpdated = await plugin.update("hosting:index:Registry", "r", registry.id, regRead.properties, rotated.inputs, reg.inputs);
+  const rotated = await plugin.check(
+    "hosting:index:Registry",
+    "r",
+    { name: "r", host: "ghcr.io", username: "ci", password: secret(NEW_PASSWORD) },
+    reg.inputs,
+  );
+  const regUpdated = await plugin.update(
+    "hosting:index:Registry",
+    "r",
+    registry.id,
+    regRead.properties,
+    rotated.inputs,
+    reg.inputs,
+  );
   expectSecret("registry update", regUpdated.properties, ["password"]);
 
   const db = await plugin.check("hosting:index:Postgres", "db", { name: "db" });
@@ -73,13 +96,20 @@ test("a lifecycle of every secret-carrying resource, with faults on the way", as
   const dbRead = await plugin.read("hosting:index:Postgres", "db", database.id, database.properties, db.inputs);
   expectSecret("postgres read", dbRead.properties, ["connection", "instructions"]);
 
-  const app = await plugin.check("hosting:index:Container", "web", { name: "web", image: IMAGE, env: secret({ API_KEY: ENV_SECRET }) });
+  const app = await plugin.check("hosting:index:Container", "web", {
+    name: "web",
+    image: IMAGE,
+    env: secret({ API_KEY: ENV_SECRET }),
+  });
   const container = await plugin.create("hosting:index:Container", "web", app.inputs);
   expectSecret("container create", container.properties, ["env"]);
   const appRead = await plugin.read("hosting:index:Container", "web", container.id, container.properties, app.inputs);
   expectSecret("container read", appRead.properties, ["env"]);
 
-  const link = await plugin.check("hosting:index:ServiceLink", "l", { consumerServiceId: container.id, providerServiceId: database.id });
+  const link = await plugin.check("hosting:index:ServiceLink", "l", {
+    consumerServiceId: container.id,
+    providerServiceId: database.id,
+  });
   const created = await plugin.create("hosting:index:ServiceLink", "l", link.inputs);
   expectSecret("link create", created.properties, ["injectedEnv"]);
   const linkRead = await plugin.read("hosting:index:ServiceLink", "l", created.id, created.properties, link.inputs);
@@ -88,7 +118,9 @@ test("a lifecycle of every secret-carrying resource, with faults on the way", as
   // Errors: a name taken (409), a rate limit that outlasts the retries, and a bad token (401).
   failed(await plugin.create("hosting:index:Registry", "r", reg.inputs).catch((e) => e));
   sim.control.injectFault({ kind: "rate_limit", retryAfter: "0", method: "GET", times: 50 });
-  failed(await plugin.read("hosting:index:Postgres", "db", database.id, database.properties, db.inputs).catch((e) => e));
+  failed(
+    await plugin.read("hosting:index:Postgres", "db", database.id, database.properties, db.inputs).catch((e) => e),
+  );
   sim.control.clearFaults();
   const wrong = await Plugin.start({ args: ["--logtostderr", "-v=9"] });
   try {
@@ -106,7 +138,9 @@ test("a lifecycle of every secret-carrying resource, with faults on the way", as
 });
 
 test("0 hits: no secret in stdout, stderr, the engine log or any error", () => {
-  const everything = [plugin.stdout, plugin.stderr, ...plugin.engine.messages.map((m) => m.message), ...errors].join("\n");
+  const everything = [plugin.stdout, plugin.stderr, ...plugin.engine.messages.map((m) => m.message), ...errors].join(
+    "\n",
+  );
   const secrets = [ALICE.token, `${ALICE.token}-wrong`, PASSWORD, NEW_PASSWORD, ENV_SECRET, ...found];
   expect(found.length).toBeGreaterThanOrEqual(3); // instructions and the injected environment were learnt
   const hits = secrets.filter((s) => everything.includes(s));

@@ -11,7 +11,9 @@ async function service(f: Fixture, type: string, name: string, extra: Record<str
 }
 
 beforeAll(async () => {
-  ids.app = await service(fixture, "hosting:index:Container", "consumer", { image: "registry.example.com/team/app:1.0.0" });
+  ids.app = await service(fixture, "hosting:index:Container", "consumer", {
+    image: "registry.example.com/team/app:1.0.0",
+  });
   ids.db = await service(fixture, "hosting:index:Postgres", "provider-db");
   ids.other = await service(fixture, "hosting:index:Redis", "other-cache");
 });
@@ -32,14 +34,19 @@ describe("ServiceLink", () => {
   });
 
   test("injectedEnv is a secret, and deleting warns that the API cannot delete links", async () => {
-    const checked = await fixture.plugin.check(TYPE, "warned", { consumerServiceId: ids.app, providerServiceId: ids.other });
+    const checked = await fixture.plugin.check(TYPE, "warned", {
+      consumerServiceId: ids.app,
+      providerServiceId: ids.other,
+    });
     const created = await fixture.plugin.create(TYPE, "warned", checked.inputs);
     expect(isSecret(created.properties.injectedEnv)).toBe(true);
     expect((created.properties.injectedEnv as { value: Record<string, string> }).value).toHaveProperty("REDIS_URL");
     const before = fixture.plugin.engine.messages.length;
     await fixture.plugin.delete(TYPE, "warned", created.id, created.properties);
     const warnings = fixture.plugin.engine.messages.slice(before);
-    expect(warnings).toEqual([expect.objectContaining({ severity: 2, message: expect.stringMatching(/no way to delete service links/) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ severity: 2, message: expect.stringMatching(/no way to delete service links/) }),
+    ]);
     expect(fixture.sim.control.snapshot().links.map((l) => l.id)).toContain(created.id);
   });
 
@@ -49,7 +56,10 @@ describe("ServiceLink", () => {
     ["a slow engine: the delete answers once its warning is acknowledged", 300, 300],
     ["an engine that never acknowledges: the delete answers anyway", Infinity, 2_000],
   ])("%s", async (_, logDelayMs, heldAtLeastMs) => {
-    const checked = await fixture.plugin.check(TYPE, "slow-engine", { consumerServiceId: ids.app, providerServiceId: ids.other });
+    const checked = await fixture.plugin.check(TYPE, "slow-engine", {
+      consumerServiceId: ids.app,
+      providerServiceId: ids.other,
+    });
     const created = await fixture.plugin.create(TYPE, "slow-engine", checked.inputs);
     fixture.plugin.engine.logDelayMs = logDelayMs;
     try {

@@ -25,26 +25,31 @@ async function withPlugin(body: (plugin: Plugin) => Promise<void>) {
   }
 }
 
-test.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("%s while a create's request is in flight: the create answers with the id, then the plugin exits 0", (signal) =>
-  withPlugin(async (plugin) => {
-    const name = `web-${signal.toLowerCase()}`;
-    // The server acts at once but answers 1.5 s later: the request is in flight when the signal comes.
-    sim.control.injectFault({ kind: "latency", latencyMs: 1_500, method: "POST", path: "/containers$" });
-    const { inputs } = await plugin.check("hosting:index:Container", name, { name, image: IMAGE });
-    const events: string[] = [];
-    // The answer carries the id: a success, or a partial failure (the steps after the POST were
-    // cancelled) whose ErrorResourceInitFailed detail the engine records.
-    const answered = plugin.create("hosting:index:Container", name, inputs).then(
-      (created) => created.id,
-      (err: GrpcFailure) => initFailure(err)?.id ?? `no id: ${err.details}`,
-    ).finally(() => events.push("answered"));
-    await until(() => sim.control.snapshot().services.some((s) => s.name === name));
-    plugin.signal(signal);
-    const exiting = plugin.exited().finally(() => events.push("exited"));
-    expect(await answered).toBe(sim.control.snapshot().services.find((s) => s.name === name)!.id);
-    expect(await exiting).toBe(0);
-    expect(events).toEqual(["answered", "exited"]);
-  }),
+test.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
+  "%s while a create's request is in flight: the create answers with the id, then the plugin exits 0",
+  (signal) =>
+    withPlugin(async (plugin) => {
+      const name = `web-${signal.toLowerCase()}`;
+      // The server acts at once but answers 1.5 s later: the request is in flight when the signal comes.
+      sim.control.injectFault({ kind: "latency", latencyMs: 1_500, method: "POST", path: "/containers$" });
+      const { inputs } = await plugin.check("hosting:index:Container", name, { name, image: IMAGE });
+      const events: string[] = [];
+      // The answer carries the id: a success, or a partial failure (the steps after the POST were
+      // cancelled) whose ErrorResourceInitFailed detail the engine records.
+      const answered = plugin
+        .create("hosting:index:Container", name, inputs)
+        .then(
+          (created) => created.id,
+          (err: GrpcFailure) => initFailure(err)?.id ?? `no id: ${err.details}`,
+        )
+        .finally(() => events.push("answered"));
+      await until(() => sim.control.snapshot().services.some((s) => s.name === name));
+      plugin.signal(signal);
+      const exiting = plugin.exited().finally(() => events.push("exited"));
+      expect(await answered).toBe(sim.control.snapshot().services.find((s) => s.name === name)!.id);
+      expect(await exiting).toBe(0);
+      expect(events).toEqual(["answered", "exited"]);
+    }),
 );
 
 test("SIGTERM during a volume wait: the wait stops at once and the create answers with the id (a partial failure)", () =>
@@ -66,7 +71,10 @@ test("Cancel while a create's request is in flight: the create still answers wit
     sim.control.injectFault({ kind: "latency", latencyMs: 1_000, method: "POST", path: "/volumes$" });
     // Never provisioned: however late the Cancel comes (a loaded machine), the create cannot finish first.
     sim.control.setSwitches({ volumeProvisioningMs: -1 });
-    const { inputs } = await plugin.check("hosting:index:Volume", "cancelled-post", { name: "cancelled-post", sizeGb: 1 });
+    const { inputs } = await plugin.check("hosting:index:Volume", "cancelled-post", {
+      name: "cancelled-post",
+      sizeGb: 1,
+    });
     const creating = plugin.create("hosting:index:Volume", "cancelled-post", inputs).catch((e) => e as GrpcFailure);
     await until(() => sim.control.snapshot().volumes.some((v) => v.name === "cancelled-post"));
     await plugin.cancel();

@@ -19,12 +19,18 @@ test("an app whose release failed stays failed through a refresh, and the next u
   const refreshed = await engine().refresh(CONTAINER, "crashed", created.state);
   if (refreshed.gone) throw new Error("gone");
   expect(refreshed.state.outputs.status).toBe("failed");
-  expect(refreshed.state.initErrors).toEqual([expect.stringMatching(/^container crashed failed to start: its status is "failed" \(image .*2\.0\.0-bad\)/)]);
+  expect(refreshed.state.initErrors).toEqual([
+    expect.stringMatching(/^container crashed failed to start: its status is "failed" \(image .*2\.0\.0-bad\)/),
+  ]);
   expect(refreshed.diff.changes).toBe(DIFF_NONE);
   // The next up, with a fixed image, retries it as an update, and it is healthy again.
   fixture.sim.control.setSwitches({ crashingImageTags: [] });
   const up = await engine().up(CONTAINER, "crashed", { name: "crashed", image: GOOD }, refreshed.state);
-  expect(up).toMatchObject({ steps: ["update"], error: undefined, state: { outputs: { status: "running", image: GOOD } } });
+  expect(up).toMatchObject({
+    steps: ["update"],
+    error: undefined,
+    state: { outputs: { status: "running", image: GOOD } },
+  });
   expect(up.state.initErrors).toBeUndefined();
   const again = await engine().refresh(CONTAINER, "crashed", up.state);
   expect(again).toMatchObject({ gone: false, state: { outputs: { status: "running" } } });

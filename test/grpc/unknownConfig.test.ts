@@ -12,8 +12,16 @@ const IMAGE = "registry.example.com/team/web:1.0.0";
 describe.each([
   ["the token, plain", { baseUrl: "http://127.0.0.1:9", token: UNKNOWN, projectId: PROJECT }, "hosting:token"],
   ["the token, secret", { baseUrl: "http://127.0.0.1:9", token: secret(UNKNOWN), projectId: PROJECT }, "hosting:token"],
-  ["the base URL, secret", { baseUrl: secret(UNKNOWN), token: secret(ALICE.token), projectId: PROJECT }, "hosting:baseUrl"],
-  ["the project and the base URL", { baseUrl: UNKNOWN, token: ALICE.token, projectId: UNKNOWN }, "hosting:baseUrl, hosting:projectId"],
+  [
+    "the base URL, secret",
+    { baseUrl: secret(UNKNOWN), token: secret(ALICE.token), projectId: PROJECT },
+    "hosting:baseUrl",
+  ],
+  [
+    "the project and the base URL",
+    { baseUrl: UNKNOWN, token: ALICE.token, projectId: UNKNOWN },
+    "hosting:baseUrl, hosting:projectId",
+  ],
 ])("Configure with %s not known yet", (_name, config, keys) => {
   let plugin: Plugin;
   beforeAll(async () => {
@@ -32,12 +40,21 @@ describe.each([
     expect(checked.failures).toEqual([]);
     const preview = await plugin.create(CONTAINER, "web", checked.inputs, { preview: true });
     expect(preview.properties).toMatchObject({ name: "web", image: IMAGE, status: UNKNOWN });
-    const diff = await plugin.diff(CONTAINER, "web", "id-1", { ...checked.inputs, image: "registry.example.com/team/web:0.9.0" }, checked.inputs, checked.inputs);
+    const diff = await plugin.diff(
+      CONTAINER,
+      "web",
+      "id-1",
+      { ...checked.inputs, image: "registry.example.com/team/web:0.9.0" },
+      checked.inputs,
+      checked.inputs,
+    );
     expect(diff.changes).toBe(DIFF_SOME);
   });
 
   test("what needs the API says which setting it waits for", async () => {
-    const err = (await plugin.read(CONTAINER, "web", "00000000-0000-4000-8000-000000000001").catch((e) => e)) as GrpcFailure;
+    const err = (await plugin
+      .read(CONTAINER, "web", "00000000-0000-4000-8000-000000000001")
+      .catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(err.details).toBe(
       `the provider's ${keys} ${keys.includes(",") ? "are" : "is"} not known yet: ${keys.includes(",") ? "they come" : "it comes"} from another ` +

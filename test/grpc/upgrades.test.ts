@@ -101,7 +101,10 @@ describe.each(byVersion)("a stack recorded as schema version %s", (version, fixt
       const { steps, error, state } = up;
       const expected = { steps: ["update"], error: undefined, links: [db.id] };
       expect({ steps, error: error?.details, links: state.outputs.links }).toEqual(expected);
-      const posts = sim.control.requests().slice(mark).filter((r) => r.method === "POST");
+      const posts = sim.control
+        .requests()
+        .slice(mark)
+        .filter((r) => r.method === "POST");
       expect(posts.map((r) => r.path)).toEqual([expect.stringMatching(/\/service-links$/)]);
     });
   }

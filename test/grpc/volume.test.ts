@@ -63,10 +63,14 @@ describe("Volume behaviour", () => {
       await plugin.cancel();
       // The volume never provisions: the create answers only because Cancel ended its wait.
       const err = await creating;
-      expect(initFailure(err as GrpcFailure)?.id).toBe(fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id);
+      expect(initFailure(err as GrpcFailure)?.id).toBe(
+        fixture.sim.control.snapshot().volumes.find((v) => v.name === "cancelled")!.id,
+      );
 
       // An operation that starts after Cancel is cancelled too, before it creates anything.
-      const later = await plugin.create(TYPE, "after-cancel", { ...inputs, name: "after-cancel" }).catch((e) => e as GrpcFailure);
+      const later = await plugin
+        .create(TYPE, "after-cancel", { ...inputs, name: "after-cancel" })
+        .catch((e) => e as GrpcFailure);
       expect(later).toBeInstanceOf(Error);
       expect(fixture.sim.control.snapshot().volumes.find((v) => v.name === "after-cancel")).toBeUndefined();
     } finally {
@@ -76,13 +80,16 @@ describe("Volume behaviour", () => {
 
   test("volumes created together share their polls: five waits cost about the list reads of one", async () => {
     fixture.sim.control.setSwitches({ volumeProvisioningMs: 1500 });
-    const listReads = (mark: number) => fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes$/.test(r.path)).length;
+    const listReads = (mark: number) =>
+      fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes$/.test(r.path)).length;
     const createAll = async (names: string[]) => {
       const checked = await Promise.all(names.map((name) => fixture.plugin.check(TYPE, name, { name, sizeGb: 1 })));
       const mark = fixture.mark();
       const created = await Promise.all(names.map((name, i) => fixture.plugin.create(TYPE, name, checked[i].inputs)));
       expect(created.map((c) => c.properties.status)).toEqual(names.map(() => "running"));
-      expect(fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes\/[^/]+$/.test(r.path))).toEqual([]);
+      expect(fixture.requestsSince(mark).filter((r) => r.method === "GET" && /\/volumes\/[^/]+$/.test(r.path))).toEqual(
+        [],
+      );
       return listReads(mark);
     };
     const alone = await createAll(["alone"]);
@@ -95,9 +102,17 @@ describe("Volume behaviour", () => {
     const { inputs } = await fixture.plugin.check(TYPE, "shrunk", { name: "shrunk", sizeGb: 10 });
     const created = await fixture.plugin.create(TYPE, "shrunk", inputs);
     const mark = fixture.mark();
-    const preview = await new Engine(fixture.plugin).preview(TYPE, "shrunk", { name: "shrunk", sizeGb: 5 }, { id: created.id, inputs, outputs: created.properties });
+    const preview = await new Engine(fixture.plugin).preview(
+      TYPE,
+      "shrunk",
+      { name: "shrunk", sizeGb: 5 },
+      { id: created.id, inputs, outputs: created.properties },
+    );
     expect(preview.diff?.diffs).toEqual(["sizeGb"]);
-    expect(preview.error).toMatchObject({ code: 3, details: expect.stringMatching(/^sizeGb can only grow: it is 10 now.*Use 10 or more/) });
+    expect(preview.error).toMatchObject({
+      code: 3,
+      details: expect.stringMatching(/^sizeGb can only grow: it is 10 now.*Use 10 or more/),
+    });
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 

@@ -22,14 +22,18 @@ async function api(f: Fixture, method: string, path: string, body?: unknown) {
 }
 
 const [volumeOf, containerOf] = [(id: string) => id.split(":")[0], (id: string) => id.split(":")[1]];
-const detachOutOfBand: OutOfBand = (f, id) => api(f, "POST", `/volumes/${volumeOf(id)}/detach`, { container_id: containerOf(id) });
+const detachOutOfBand: OutOfBand = (f, id) =>
+  api(f, "POST", `/volumes/${volumeOf(id)}/detach`, { container_id: containerOf(id) });
 const remountOutOfBand: OutOfBand = async (f, id) => {
   await detachOutOfBand(f, id);
   await api(f, "POST", `/volumes/${volumeOf(id)}/attach`, { container_id: containerOf(id), mount_path: "/elsewhere" });
 };
 
 beforeAll(async () => {
-  ids.app = await create(fixture, "hosting:index:Container", "app", { image: "registry.example.com/team/app:1.0.0", replicas: 1 });
+  ids.app = await create(fixture, "hosting:index:Container", "app", {
+    image: "registry.example.com/team/app:1.0.0",
+    replicas: 1,
+  });
   ids.volume = await create(fixture, "hosting:index:Volume", "vol", { sizeGb: 5 });
   ids.other = await create(fixture, "hosting:index:Volume", "vol-b", { sizeGb: 5 });
 });
@@ -48,7 +52,11 @@ describe("VolumeAttachment", () => {
   });
 
   test("its id is <volumeId>:<containerId>, a change deletes before replacing, and attach restarts the app", async () => {
-    const { inputs: checked } = await fixture.plugin.check(TYPE, "second", { volumeId: ids.other, containerId: ids.app, mountPath: "/other" });
+    const { inputs: checked } = await fixture.plugin.check(TYPE, "second", {
+      volumeId: ids.other,
+      containerId: ids.app,
+      mountPath: "/other",
+    });
     const created = await fixture.plugin.create(TYPE, "second", checked);
     expect(created.id).toBe(`${ids.other}:${ids.app}`);
     expect(fixture.sim.control.snapshot().logs[ids.app].join("\n")).toMatch(/restart/i);
@@ -60,14 +68,30 @@ describe("VolumeAttachment", () => {
   });
 
   test("RWO rules come back as the API's codes", async () => {
-    const { inputs: one } = await fixture.plugin.check(TYPE, "one", { volumeId: ids.other, containerId: ids.app, mountPath: "/x" });
+    const { inputs: one } = await fixture.plugin.check(TYPE, "one", {
+      volumeId: ids.other,
+      containerId: ids.app,
+      mountPath: "/x",
+    });
     await fixture.plugin.create(TYPE, "one", one);
-    const { inputs: clash } = await fixture.plugin.check(TYPE, "clash", { volumeId: ids.volume, containerId: ids.app, mountPath: "/x" });
-    await expect(fixture.plugin.create(TYPE, "clash", clash)).rejects.toMatchObject({ details: expect.stringMatching(/MOUNT_PATH_IN_USE/) });
+    const { inputs: clash } = await fixture.plugin.check(TYPE, "clash", {
+      volumeId: ids.volume,
+      containerId: ids.app,
+      mountPath: "/x",
+    });
+    await expect(fixture.plugin.create(TYPE, "clash", clash)).rejects.toMatchObject({
+      details: expect.stringMatching(/MOUNT_PATH_IN_USE/),
+    });
   });
 
   test("a relative mountPath fails at check, naming the property", async () => {
-    const { failures } = await fixture.plugin.check(TYPE, "bad", { volumeId: ids.volume, containerId: ids.app, mountPath: "data" });
-    expect(failures).toEqual([{ property: "mountPath", reason: expect.stringMatching(/relative; use an absolute path/) }]);
+    const { failures } = await fixture.plugin.check(TYPE, "bad", {
+      volumeId: ids.volume,
+      containerId: ids.app,
+      mountPath: "data",
+    });
+    expect(failures).toEqual([
+      { property: "mountPath", reason: expect.stringMatching(/relative; use an absolute path/) },
+    ]);
   });
 });

@@ -11,7 +11,9 @@ test("the archive unpacks into a PULUMI_HOME plugin directory, and the plugin th
   const home = tempDir("hosting-pulumi-home-");
   const emptyPath = tempDir("hosting-empty-path-");
   try {
-    const listing = execFileSync("tar", ["-tzf", built(ARCHIVE, "package")], { encoding: "utf8" }).trim().split("\n");
+    const listing = execFileSync("tar", ["-tzf", built(ARCHIVE, "package")], { encoding: "utf8" })
+      .trim()
+      .split("\n");
     expect(listing).toEqual([EXE]);
 
     const pluginDir = join(home, "plugins", `resource-hosting-v${VERSION}`);
@@ -20,7 +22,9 @@ test("the archive unpacks into a PULUMI_HOME plugin directory, and the plugin th
     expect(readdirSync(pluginDir)).toEqual([EXE]);
     if (process.platform !== "win32") expect(statSync(join(pluginDir, EXE)).mode & 0o111).not.toBe(0);
 
-    expect(await startedVersion(join(pluginDir, EXE), { cwd: home, env: { PATH: emptyPath, PULUMI_HOME: home } })).toBe(VERSION);
+    expect(await startedVersion(join(pluginDir, EXE), { cwd: home, env: { PATH: emptyPath, PULUMI_HOME: home } })).toBe(
+      VERSION,
+    );
   } finally {
     rmSync(home, { recursive: true, force: true });
     rmSync(emptyPath, { recursive: true, force: true });

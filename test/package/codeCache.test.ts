@@ -14,7 +14,11 @@ describe.each([
     try {
       await started.call("getPluginInfo", new Empty());
       // Offline: Configure sends nothing to the API, but loads the third stage.
-      await started.configure({ baseUrl: "http://127.0.0.1:9", token: "t", projectId: "00000000-0000-4000-8000-000000000000" });
+      await started.configure({
+        baseUrl: "http://127.0.0.1:9",
+        token: "t",
+        projectId: "00000000-0000-4000-8000-000000000000",
+      });
       // main.ts says each at -v=9 with --logtostderr.
       expect(started.stderr).toMatch(/hosting: started in [\d.]+ ms after the port line \(code cache accepted\)/);
       expect(started.stderr).toMatch(/hosting: provider loaded in [\d.]+ ms \(code cache accepted\)/);

@@ -39,23 +39,29 @@ describe.each(plugins)("$name", ({ command }) => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const lines = stdout.trimEnd().split("\n");
     expect(lines.length).toBeLessThanOrEqual(24);
-    expect(lines[0]).toBe(`pulumi-resource-hosting ${VERSION}: the Pulumi resource provider for the container hosting platform`);
+    expect(lines[0]).toBe(
+      `pulumi-resource-hosting ${VERSION}: the Pulumi resource provider for the container hosting platform`,
+    );
     expect(stdout).toContain("the Pulumi engine starts it, with the engine's address");
-    for (const flagName of ["--logtostderr", "-v=N", "--tracing", "--version", "-h, --help"]) expect(stdout).toMatch(new RegExp(`^  ${flagName}`, "m"));
+    for (const flagName of ["--logtostderr", "-v=N", "--tracing", "--version", "-h, --help"])
+      expect(stdout).toMatch(new RegExp(`^  ${flagName}`, "m"));
     expect(stdout).toContain(`Documentation: ${HOMEPAGE}`);
     expect(stdout).not.toMatch(/^\d+$/m);
   });
 
   // Before, any argument was taken for the engine's address, and the plugin served forever.
-  test.each([[["version"]], [["--bogus"]], [["-x"]], [["--logtostderr", "127.0.0.1:1", "extra"]], [["not an address"]]])(
-    "%j is refused with the usage text and exit 2, without listening",
-    async (args) => {
-      const { code, stdout, stderr } = await run(command(), args);
-      expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
-      expect(stderr).toMatch(/^pulumi-resource-hosting: (Unknown option|unexpected argument)/);
-      expect(stderr).toContain("the Pulumi engine starts it, with the engine's address");
-    },
-  );
+  test.each([
+    [["version"]],
+    [["--bogus"]],
+    [["-x"]],
+    [["--logtostderr", "127.0.0.1:1", "extra"]],
+    [["not an address"]],
+  ])("%j is refused with the usage text and exit 2, without listening", async (args) => {
+    const { code, stdout, stderr } = await run(command(), args);
+    expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
+    expect(stderr).toMatch(/^pulumi-resource-hosting: (Unknown option|unexpected argument)/);
+    expect(stderr).toContain("the Pulumi engine starts it, with the engine's address");
+  });
 });
 
 test("the Node.js script answers --version and --help alone, with no second stage beside it to load", async () => {

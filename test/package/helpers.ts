@@ -30,7 +30,10 @@ export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 /** `git` in `cwd`, its output as text. */
 export const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8" });
+  execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
 
 /**
  * The repository as a clone of this working tree would have it (its tracked files and the new ones
@@ -59,7 +62,10 @@ export interface Started {
 }
 
 /** Starts a plugin as the engine does (`<plugin> [args] <engine address>`) and reads its port line. */
-export async function startPlugin(command: string, options: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Started> {
+export async function startPlugin(
+  command: string,
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<Started> {
   const child = spawn(command, [...(options.args ?? []), "127.0.0.1:1"], {
     cwd: options.cwd,
     env: options.env ?? { PATH: process.env.PATH },
@@ -95,11 +101,16 @@ export function client(port: number) {
 /** GetPluginInfo's version, or the gRPC error. */
 export function pluginVersion(port: number): Promise<string> {
   const c = client(port);
-  return new Promise<string>((res, rej) => c.getPluginInfo(new Empty(), (err, info) => (err ? rej(err) : res(info!.getVersion())))).finally(() => c.close());
+  return new Promise<string>((res, rej) =>
+    c.getPluginInfo(new Empty(), (err, info) => (err ? rej(err) : res(info!.getVersion()))),
+  ).finally(() => c.close());
 }
 
 /** Starts a plugin, asks its version (GetPluginInfo) and stops it. */
-export async function startedVersion(command: string, options: Parameters<typeof startPlugin>[1] = {}): Promise<string> {
+export async function startedVersion(
+  command: string,
+  options: Parameters<typeof startPlugin>[1] = {},
+): Promise<string> {
   const started = await startPlugin(command, options);
   try {
     return await pluginVersion(started.port);

@@ -10,7 +10,10 @@ test("make install puts the development plugin (bin/) where the engine looks, an
   const home = tempDir("hosting-pulumi-home-");
   try {
     built(SCRIPT_PLUGIN, "build");
-    execFileSync("make", ["--no-print-directory", "install-built"], { cwd: ROOT, env: { ...process.env, PULUMI_HOME: home } });
+    execFileSync("make", ["--no-print-directory", "install-built"], {
+      cwd: ROOT,
+      env: { ...process.env, PULUMI_HOME: home },
+    });
     const pluginDir = join(home, "plugins", `resource-hosting-v${VERSION}`);
     expect(readdirSync(pluginDir).sort()).toEqual([
       "pulumi-resource-hosting",

@@ -8,14 +8,17 @@ import { ROOT } from "./helpers";
 /** Every package.json in the repository but the installed ones (node_modules) and the built ones. */
 function packageJsons(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (entry.isDirectory()) return ["node_modules", ".git", "dist", "bin"].includes(entry.name) ? [] : packageJsons(join(dir, entry.name));
+    if (entry.isDirectory())
+      return ["node_modules", ".git", "dist", "bin"].includes(entry.name) ? [] : packageJsons(join(dir, entry.name));
     return entry.name === "package.json" ? [relative(ROOT, join(dir, entry.name))] : [];
   });
 }
 
 const rangesIn = (file: string): string[] => {
   const pkg = JSON.parse(readFileSync(join(ROOT, file), "utf8"));
-  return ["dependencies", "devDependencies", "peerDependencies"].map((field) => pkg[field]?.["@pulumi/pulumi"]).filter((r): r is string => r !== undefined);
+  return ["dependencies", "devDependencies", "peerDependencies"]
+    .map((field) => pkg[field]?.["@pulumi/pulumi"])
+    .filter((r): r is string => r !== undefined);
 };
 
 test("every package.json that depends on @pulumi/pulumi names package.json's one range, and so does the schema", () => {
@@ -23,7 +26,14 @@ test("every package.json that depends on @pulumi/pulumi names package.json's one
   expect(root).toMatch(/^\^3\.\d+\.\d+$/);
   const ranges = Object.fromEntries(packageJsons(ROOT).flatMap((file) => rangesIn(file).map((range) => [file, range])));
   // The provider, the SDK and every example are among them, so none escapes the check by moving.
-  expect(Object.keys(ranges)).toEqual(expect.arrayContaining(["package.json", "sdk/nodejs/package.json", "examples/volume/package.json", "examples/app-with-postgres/package.json"]));
+  expect(Object.keys(ranges)).toEqual(
+    expect.arrayContaining([
+      "package.json",
+      "sdk/nodejs/package.json",
+      "examples/volume/package.json",
+      "examples/app-with-postgres/package.json",
+    ]),
+  );
   expect(ranges).toEqual(Object.fromEntries(Object.keys(ranges).map((file) => [file, root])));
   const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
   expect(schema.language.nodejs.dependencies["@pulumi/pulumi"]).toBe(root);

@@ -24,7 +24,12 @@ test("the linter does check: a misspelt key and a job that needs a missing one f
   const dir = mkdtempSync(join(tmpdir(), "hosting-workflow-"));
   try {
     const broken = join(dir, "release.yml");
-    writeFileSync(broken, readFileSync(WORKFLOW, "utf8").replace("if-no-files-found: error", "if-no-file-found: error").replace("needs: [plugin, sdk, sdk-languages]", "needs: [plugin, sdks, sdk-languages]"));
+    writeFileSync(
+      broken,
+      readFileSync(WORKFLOW, "utf8")
+        .replace("if-no-files-found: error", "if-no-file-found: error")
+        .replace("needs: [plugin, sdk, sdk-languages]", "needs: [plugin, sdks, sdk-languages]"),
+    );
     const result = await run(VALIDATOR, [broken]);
     expect(result.code).not.toBe(0);
     expect(result.out).toContain("unresolved job sdks");
@@ -35,8 +40,17 @@ test("the linter does check: a misspelt key and a job that needs a missing one f
 
 test("the workflow builds every platform the engine asks for, and publishes what make writes", () => {
   const text = readFileSync(WORKFLOW, "utf8");
-  for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) expect(text).toContain(`platform: ${platform}`);
-  for (const target of ["make release-check", "make package", "make package-test", "make sdk-pack", "make sdk-compare", "make sdk-languages"]) expect(text).toContain(target);
+  for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"])
+    expect(text).toContain(`platform: ${platform}`);
+  for (const target of [
+    "make release-check",
+    "make package",
+    "make package-test",
+    "make sdk-pack",
+    "make sdk-compare",
+    "make sdk-languages",
+  ])
+    expect(text).toContain(target);
   expect(text).toMatch(/tags: \["v\*"\]/);
   expect(text).toContain("needs: [plugin, sdk, sdk-languages]");
 });
@@ -73,24 +87,38 @@ mkdir -p "$out/$language" && echo "the $language SDK" > "$out/$language/README.m
   });
 
   test("generates the Python, Go and .NET SDKs from schema.json with pulumi package gen-sdk, one archive each", async () => {
-    const result = await run("make", ["--no-print-directory", "sdk-languages"], { cwd: repo, env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` } });
+    const result = await run("make", ["--no-print-directory", "sdk-languages"], {
+      cwd: repo,
+      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
+    });
     expect(result.code).toBe(0);
     expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual(
       ["python", "go", "dotnet"].map((language) => `package gen-sdk schema.json --language ${language} --out dist/sdk`),
     );
     for (const language of ["python", "go", "dotnet"]) {
       const archive = join(repo, `dist/hosting-sdk-${language}-${VERSION}.tar.gz`);
-      expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual([`${language}/`, `${language}/README.md`]);
+      expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual([
+        `${language}/`,
+        `${language}/README.md`,
+      ]);
     }
   });
 
   const pulumiOnPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pulumi")));
   if (pulumiOnPath) console.log("make sdk-languages without a Pulumi CLI: skipped, because a pulumi is on PATH");
   (pulumiOnPath ? test.skip : test)("without a Pulumi CLI it stops at once, saying what to install", async () => {
-    const path = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir && !existsSync(join(dir, "pulumi"))).join(delimiter);
-    const result = await run("make", ["--no-print-directory", "sdk-languages"], { cwd: repo, env: { ...process.env, PATH: path } });
+    const path = (process.env.PATH ?? "")
+      .split(delimiter)
+      .filter((dir) => dir && !existsSync(join(dir, "pulumi")))
+      .join(delimiter);
+    const result = await run("make", ["--no-print-directory", "sdk-languages"], {
+      cwd: repo,
+      env: { ...process.env, PATH: path },
+    });
     expect(result.code).not.toBe(0);
-    expect(result.out).toContain("make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)");
+    expect(result.out).toContain(
+      "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)",
+    );
   });
 });
 

@@ -22,7 +22,11 @@ beforeAll(async () => {
   copyFileSync(built(SINGLE_EXECUTABLE, "package"), join(dir, EXE));
   emptyPath = tempDir("hosting-empty-path-");
   sim = await startSimulator({ port: 0 });
-  plugin = await Plugin.start({ command: join(dir, EXE), args: ["-v=9", "--logtostderr"], env: { PATH: emptyPath, HOME: dir } });
+  plugin = await Plugin.start({
+    command: join(dir, EXE),
+    args: ["-v=9", "--logtostderr"],
+    env: { PATH: emptyPath, HOME: dir },
+  });
 });
 
 afterAll(async () => {
@@ -43,11 +47,18 @@ test("it runs with no node on PATH, with its embedded second stage and code cach
 
 test("Configure, Check, Create, Read and Delete of a Container against the simulator", async () => {
   await plugin.configure({ baseUrl: sim.url, token: ALICE.token, projectId: PROJECT });
-  const { inputs, failures } = await plugin.check(TYPE, "web", { name: "web", image: "registry.example.com/team/web:1.0.0" });
+  const { inputs, failures } = await plugin.check(TYPE, "web", {
+    name: "web",
+    image: "registry.example.com/team/web:1.0.0",
+  });
   expect(failures).toEqual([]);
   const created = await plugin.create(TYPE, "web", inputs);
   expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
-  expect(created.properties).toMatchObject({ name: "web", image: "registry.example.com/team/web:1.0.0", status: "running" });
+  expect(created.properties).toMatchObject({
+    name: "web",
+    image: "registry.example.com/team/web:1.0.0",
+    status: "running",
+  });
   expect(sim.control.snapshot().services.map((s) => s.id)).toContain(created.id);
 
   const read = await plugin.read(TYPE, "web", created.id, created.properties, inputs);

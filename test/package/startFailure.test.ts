@@ -14,7 +14,8 @@ const FAILED_PRECONDITION = 9;
 function brokenCopy(breakIt: (dir: string) => void): string {
   built(SCRIPT_PLUGIN, "build");
   const dir = tempDir("hosting-broken-");
-  for (const file of readdirSync(join(ROOT, "bin"))) if (!file.endsWith(".map")) copyFileSync(join(ROOT, "bin", file), join(dir, file));
+  for (const file of readdirSync(join(ROOT, "bin")))
+    if (!file.endsWith(".map")) copyFileSync(join(ROOT, "bin", file), join(dir, file));
   breakIt(dir);
   return dir;
 }
@@ -22,7 +23,9 @@ function brokenCopy(breakIt: (dir: string) => void): string {
 function call(port: number, method: "getPluginInfo" | "configure", request: unknown) {
   const c = client(port);
   return new Promise<{ code: number; details: string }>((res, rej) =>
-    (c as any)[method](request, (err: { code: number; details: string } | null) => (err ? res({ code: err.code, details: err.details }) : rej(new Error(`${method} answered`)))),
+    (c as any)[method](request, (err: { code: number; details: string } | null) =>
+      err ? res({ code: err.code, details: err.details }) : rej(new Error(`${method} answered`)),
+    ),
   ).finally(() => c.close());
 }
 
@@ -59,12 +62,17 @@ describe.each([
   });
 
   test("it still prints its port, and answers GetPluginInfo and Configure with the reason and what to do", async () => {
-    for (const [method, request] of [["getPluginInfo", new Empty()], ["configure", configureRequest()]] as const) {
+    for (const [method, request] of [
+      ["getPluginInfo", new Empty()],
+      ["configure", configureRequest()],
+    ] as const) {
       const failure = await call(plugin.port, method, request);
       expect(failure.code).toBe(FAILED_PRECONDITION);
       expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: /);
       expect(failure.details).toMatch(reason);
-      expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, then pulumi plugin install resource hosting ${VERSION} --server `);
+      expect(failure.details).toContain(
+        `Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, then pulumi plugin install resource hosting ${VERSION} --server `,
+      );
     }
     expect(plugin.child.exitCode).toBeNull();
   });
@@ -94,16 +102,22 @@ describe("when the third stage (the provider) is missing", () => {
 
   test("GetPluginInfo still answers; every call that needs the provider answers the reason and what to do", async () => {
     const c = client(plugin.port);
-    const info = await new Promise<string>((res, rej) => (c as any).getPluginInfo(new Empty(), (err: Error | null, r: any) => (err ? rej(err) : res(r.getVersion()))));
+    const info = await new Promise<string>((res, rej) =>
+      (c as any).getPluginInfo(new Empty(), (err: Error | null, r: any) => (err ? rej(err) : res(r.getVersion()))),
+    );
     c.close();
     expect(info).toBe(VERSION);
     for (let attempt = 0; attempt < 2; attempt++) {
       const failure = await call(plugin.port, "configure", configureRequest());
       expect(failure.code).toBe(FAILED_PRECONDITION);
-      expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '.*pulumi-resource-hosting\.provider\.js'/);
+      expect(failure.details).toMatch(
+        /^pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '.*pulumi-resource-hosting\.provider\.js'/,
+      );
       expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes`);
     }
     // Said on stderr once, however many calls answer it.
-    expect(plugin.stderr().trim().split("\n")).toEqual([expect.stringMatching(/^pulumi-resource-hosting could not start: ENOENT/)]);
+    expect(plugin.stderr().trim().split("\n")).toEqual([
+      expect.stringMatching(/^pulumi-resource-hosting could not start: ENOENT/),
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 // The first stage's pure parts (provider/src/startup.ts): which Node.js will do, and how the
 // start-up failure travels in gRPC's grpc-message header.
-import { encodeGrpcMessage, nodeFloor, nodeTooOld, startFailureMessage, versionAtLeast } from "../../provider/src/startup";
+import {
+  encodeGrpcMessage,
+  nodeFloor,
+  nodeTooOld,
+  startFailureMessage,
+  versionAtLeast,
+} from "../../provider/src/startup";
 
 const pkg = require("../../package.json");
 
@@ -8,7 +14,8 @@ test("the floor is package.json's engines.node (undici needs 20.18.1)", () => {
   expect(pkg.engines.node).toBe(">=20.18.1");
   expect(nodeFloor(pkg.engines.node)).toBe("20.18.1");
   expect(nodeFloor(" >= v22.1.0 ")).toBe("22.1.0");
-  for (const range of ["^20.18.1", "20.x", ">=20", ">=20.18.1 <23", ""]) expect(() => nodeFloor(range)).toThrow(/engines\.node must be ">=X\.Y\.Z"/);
+  for (const range of ["^20.18.1", "20.x", ">=20", ">=20.18.1 <23", ""])
+    expect(() => nodeFloor(range)).toThrow(/engines\.node must be ">=X\.Y\.Z"/);
 });
 
 test.each([
@@ -50,9 +57,13 @@ test("an old Node.js gets a reason that names both versions and the way out", ()
 
 test.each([
   // left as they are
-  ["plain text", "plain text"], ["~ and space", "~ and space"],
+  ["plain text", "plain text"],
+  ["~ and space", "~ and space"],
   // percent-encoded: %, control characters, and anything not ASCII (as UTF-8)
-  ["100% sure", "100%25 sure"], ["line\nbreak", "line%0Abreak"], ["tab\there", "tab%09here"], ["naïve", "na%C3%AFve"],
+  ["100% sure", "100%25 sure"],
+  ["line\nbreak", "line%0Abreak"],
+  ["tab\there", "tab%09here"],
+  ["naïve", "na%C3%AFve"],
 ])("grpc-message percent-encodes %j", (message, encoded) => {
   expect(encodeGrpcMessage(message)).toBe(encoded);
   expect(decodeURIComponent(encoded)).toBe(message);

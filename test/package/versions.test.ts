@@ -16,7 +16,10 @@ const utilities = readFileSync(join(ROOT, "sdk/nodejs/utilities.ts"), "utf8");
 const versionOf = (plugin: string) => startedVersion(built(plugin, plugin === SCRIPT_PLUGIN ? "build" : "package"));
 
 test("package.json's version is the version of everything", async () => {
-  const archive = execFileSync(process.execPath, ["scripts/package.mjs", "--archive"], { cwd: ROOT, encoding: "utf8" }).trim();
+  const archive = execFileSync(process.execPath, ["scripts/package.mjs", "--archive"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  }).trim();
   const versions = {
     "package.json": pkg.version,
     "GetPluginInfo (bin/, the Node.js script)": await versionOf(SCRIPT_PLUGIN),
@@ -24,8 +27,12 @@ test("package.json's version is the version of everything", async () => {
     "schema.json version": schema.version,
     "sdk/nodejs/package.json version": sdkPackage.version,
     "sdk/nodejs/package.json pulumi.version": sdkPackage.pulumi.version,
-    "sdk/nodejs/utilities.ts getVersion()": /export function getVersion\(\): string \{\n\s+return "([^"]+)";/.exec(utilities)?.[1],
-    "the archive's name": /^pulumi-resource-hosting-v(.+)-(?:linux|darwin|windows)-(?:amd64|arm64)\.tar\.gz$/.exec(basename(archive))?.[1],
+    "sdk/nodejs/utilities.ts getVersion()": /export function getVersion\(\): string \{\n\s+return "([^"]+)";/.exec(
+      utilities,
+    )?.[1],
+    "the archive's name": /^pulumi-resource-hosting-v(.+)-(?:linux|darwin|windows)-(?:amd64|arm64)\.tar\.gz$/.exec(
+      basename(archive),
+    )?.[1],
   };
   expect(versions).toEqual(Object.fromEntries(Object.keys(versions).map((k) => [k, pkg.version])));
   expect(existsSync(join(ROOT, archive))).toBe(true);
@@ -38,6 +45,11 @@ test("package.json's pluginDownloadURL is the schema's and the SDK's, in a form 
   expect({
     schema: schema.pluginDownloadURL,
     "sdk/nodejs/package.json pulumi.server": sdkPackage.pulumi.server,
-    "sdk/nodejs/utilities.ts resourceOptsDefaults()": /return \{ version: getVersion\(\), pluginDownloadURL: "([^"]+)" \};/.exec(utilities)?.[1],
-  }).toEqual({ schema: url, "sdk/nodejs/package.json pulumi.server": url, "sdk/nodejs/utilities.ts resourceOptsDefaults()": url });
+    "sdk/nodejs/utilities.ts resourceOptsDefaults()":
+      /return \{ version: getVersion\(\), pluginDownloadURL: "([^"]+)" \};/.exec(utilities)?.[1],
+  }).toEqual({
+    schema: url,
+    "sdk/nodejs/package.json pulumi.server": url,
+    "sdk/nodejs/utilities.ts resourceOptsDefaults()": url,
+  });
 });

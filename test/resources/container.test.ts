@@ -4,14 +4,37 @@ import { containerFromWire, containerSettings, ownEnv, type Container } from "..
 import type { ServiceRecord } from "../../provider/src/resources/services";
 
 const record: ServiceRecord = {
-  id: "c1", projectId: "p1", name: "web", displayName: "web", type: "container", runtime: "docker",
-  image: "r.io/a/web:1", port: 8080, replicas: 1, status: "stopped", internalHost: "web.p.svc.cluster.local:8080",
-  publicUrl: "https://web.apps.test", public: true, cpuMilli: 250, memoryMb: 256, storageGb: 1, env: {},
-  connection: undefined, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z", marketplaceApp: undefined,
+  id: "c1",
+  projectId: "p1",
+  name: "web",
+  displayName: "web",
+  type: "container",
+  runtime: "docker",
+  image: "r.io/a/web:1",
+  port: 8080,
+  replicas: 1,
+  status: "stopped",
+  internalHost: "web.p.svc.cluster.local:8080",
+  publicUrl: "https://web.apps.test",
+  public: true,
+  cpuMilli: 250,
+  memoryMb: 256,
+  storageGb: 1,
+  env: {},
+  connection: undefined,
+  createdAt: "2026-01-01T00:00:00Z",
+  updatedAt: "2026-01-01T00:00:00Z",
+  marketplaceApp: undefined,
 };
 
 test("a record maps to the resource's outputs; running is derived from the status", () => {
-  expect(containerFromWire(record)).toMatchObject({ projectId: "p1", httpPort: 8080, cpuMilli: 250, publicUrl: "https://web.apps.test", running: false });
+  expect(containerFromWire(record)).toMatchObject({
+    projectId: "p1",
+    httpPort: 8080,
+    cpuMilli: 250,
+    publicUrl: "https://web.apps.test",
+    running: false,
+  });
   expect(containerFromWire({ ...record, status: "running" }).running).toBe(true);
   expect(containerFromWire({ ...record, status: "failed" }).running).toBe(true);
   expect(containerFromWire(record)).not.toHaveProperty("marketplaceApp");
@@ -35,7 +58,9 @@ describe("containerSettings sends only what the program set and what differs", (
 
 test("an env map equal but for key order is not sent again", () => {
   const live = containerFromWire({ ...record, env: { A: "1", B: "2" } });
-  expect(containerSettings(live, { name: "web", image: "r.io/a/web:1", env: { B: "2", A: "1" } } as unknown as Container)).toEqual({});
+  expect(
+    containerSettings(live, { name: "web", image: "r.io/a/web:1", env: { B: "2", A: "1" } } as unknown as Container),
+  ).toEqual({});
 });
 
 describe("ownEnv: variables links inject belong to the links", () => {
@@ -43,7 +68,11 @@ describe("ownEnv: variables links inject belong to the links", () => {
   const injected = new Set(["DATABASE_URL", "CACHE_URL"]);
   test.each([
     ["injected keys are left out", undefined, { LOG_LEVEL: "info" }],
-    ["a key the program sets itself stays, even if a link injects it", { DATABASE_URL: "mine" }, { LOG_LEVEL: "info", DATABASE_URL: "postgres://u:pw@db/app" }],
+    [
+      "a key the program sets itself stays, even if a link injects it",
+      { DATABASE_URL: "mine" },
+      { LOG_LEVEL: "info", DATABASE_URL: "postgres://u:pw@db/app" },
+    ],
     ["keys no link injects stay, set by the program or not (drift)", { LOG_LEVEL: "debug" }, { LOG_LEVEL: "info" }],
   ])("%s", (_name, program, expected) => expect(ownEnv(live, injected, program as any)).toEqual(expected));
 });

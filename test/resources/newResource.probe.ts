@@ -18,7 +18,8 @@ const APP = "00000000-0000-4000-8000-00000000a991";
 function fakeApi() {
   const domains = new Map<string, Record<string, string>>();
   const seen: string[] = [];
-  const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
@@ -26,11 +27,18 @@ function fakeApi() {
       seen.push(`${req.method} ${req.url}`);
       const [path, id] = (req.url ?? "").replace(`/v1/projects/${PROJECT}/`, "").split("/");
       if (path === "domains" && req.method === "POST") {
-        const created = { id: `00000000-0000-4000-8000-${String(domains.size + 1).padStart(12, "0")}`, project_id: PROJECT, ...JSON.parse(body) };
+        const created = {
+          id: `00000000-0000-4000-8000-${String(domains.size + 1).padStart(12, "0")}`,
+          project_id: PROJECT,
+          ...JSON.parse(body),
+        };
         domains.set(created.id, created);
         return json(res, 201, created);
       }
-      if (path === "domains" && id) return domains.has(id) ? json(res, 200, domains.get(id)) : json(res, 404, { code: "NOT_FOUND", message: "no such domain" });
+      if (path === "domains" && id)
+        return domains.has(id)
+          ? json(res, 200, domains.get(id))
+          : json(res, 404, { code: "NOT_FOUND", message: "no such domain" });
       if (path === "domains") return json(res, 200, [...domains.values()]);
       const empty: Record<string, unknown> = { volumes: { volumes: [] }, "service-links": { links: [] } };
       return json(res, 200, empty[path] ?? []);
@@ -64,24 +72,37 @@ async function main() {
   const getDomains = hostingPackage.functions.find((fn) => fn.name === "getDomains")!;
   const listed = await getDomains.invoke(ctx, { projectId: PROJECT });
   let exported = "";
-  const status = await run(["--out", "-"], { HOSTING_BASE_URL: baseUrl, HOSTING_TOKEN: "t0ken", HOSTING_PROJECT_ID: PROJECT }, {
-    stdout: (text) => (exported += text),
-    stderr: () => undefined,
-    writeFile: () => undefined,
-  });
+  const status = await run(
+    ["--out", "-"],
+    { HOSTING_BASE_URL: baseUrl, HOSTING_TOKEN: "t0ken", HOSTING_PROJECT_ID: PROJECT },
+    {
+      stdout: (text) => (exported += text),
+      stderr: () => undefined,
+      writeFile: () => undefined,
+    },
+  );
   await closeSharedDispatcher();
   api.server.close();
 
   process.stdout.write(
     JSON.stringify({
       schema: {
-        resource: schema.resources["hosting:index:Domain"]?.inputProperties ? Object.keys(schema.resources["hosting:index:Domain"].inputProperties).sort() : null,
-        functions: Object.keys(schema.functions).filter((token) => /Domain/.test(token)).sort(),
+        resource: schema.resources["hosting:index:Domain"]?.inputProperties
+          ? Object.keys(schema.resources["hosting:index:Domain"].inputProperties).sort()
+          : null,
+        functions: Object.keys(schema.functions)
+          .filter((token) => /Domain/.test(token))
+          .sort(),
         example: /new hosting\.Domain\("www"/.test(schema.resources["hosting:index:Domain"]?.description ?? ""),
       },
       client: { created: created.id, read, requests: api.seen.filter((line) => line.includes("/domains")) },
       lookups: { found, listed },
-      export: { status, entries: JSON.parse(exported || "{}").resources?.filter((e: { type: string }) => e.type === "hosting:index:Domain") },
+      export: {
+        status,
+        entries: JSON.parse(exported || "{}").resources?.filter(
+          (e: { type: string }) => e.type === "hosting:index:Domain",
+        ),
+      },
     }),
   );
 }

@@ -86,12 +86,17 @@ beforeAll(async () => {
   writeFileSync(join(copy, "provider/src/resources/domain.ts"), DOMAIN);
   const index = join(copy, "provider/src/resources/index.ts");
   const registry = readFileSync(index, "utf8")
-    .replace('import { container } from "./container";', 'import { container } from "./container";\nimport { domain } from "./domain";')
+    .replace(
+      'import { container } from "./container";',
+      'import { container } from "./container";\nimport { domain } from "./domain";',
+    )
     .replace(/(export const resources[^=]*= \[[^\]]*)\]/, "$1, domain]");
   writeFileSync(index, registry);
 
   await run("node", ["scripts/run-ts.mjs", "scripts/gen-schema.ts", "schema.json"], { cwd: copy });
-  const probe = await run("node", ["scripts/run-ts.mjs", "test/resources/newResource.probe.ts", "schema.json"], { cwd: copy });
+  const probe = await run("node", ["scripts/run-ts.mjs", "test/resources/newResource.probe.ts", "schema.json"], {
+    cwd: copy,
+  });
   report = JSON.parse(probe.stdout);
 }, BUILDS_MS);
 
@@ -108,17 +113,29 @@ test("the copy differs from the repository by the new file and its line in the r
   ]);
 });
 
-test("the copy typechecks: no list of kinds anywhere needs the new one", async () => {
-  const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: copy }).catch((e) => e);
-  expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
-}, BUILDS_MS);
+test(
+  "the copy typechecks: no list of kinds anywhere needs the new one",
+  async () => {
+    const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: copy }).catch((e) => e);
+    expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
+  },
+  BUILDS_MS,
+);
 
 test("the schema has the resource, its lookups and its example", () => {
-  expect(report.schema).toEqual({ resource: ["containerId", "name", "projectId"], functions: ["hosting:index:getDomain", "hosting:index:getDomains"], example: true });
+  expect(report.schema).toEqual({
+    resource: ["containerId", "name", "projectId"],
+    functions: ["hosting:index:getDomain", "hosting:index:getDomains"],
+    example: true,
+  });
 });
 
 test("the API client has its endpoints: create (after a list, to prove what a lost answer made), then read by id", () => {
-  expect(report.client.read).toEqual({ name: "www", containerId: "00000000-0000-4000-8000-00000000a991", projectId: "00000000-0000-4000-8000-0000000a11ce" });
+  expect(report.client.read).toEqual({
+    name: "www",
+    containerId: "00000000-0000-4000-8000-00000000a991",
+    projectId: "00000000-0000-4000-8000-0000000a11ce",
+  });
   expect(report.client.requests.slice(0, 3)).toEqual([
     "GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
     "POST /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
@@ -133,5 +150,12 @@ test("the lookups find it by name and list it", () => {
 
 test("hosting-export adopts it", () => {
   expect(report.export.status).toBe(0);
-  expect(report.export.entries).toEqual([{ type: "hosting:index:Domain", name: "www", id: `00000000-0000-4000-8000-0000000a11ce/${report.client.created}`, version: expect.any(String) }]);
+  expect(report.export.entries).toEqual([
+    {
+      type: "hosting:index:Domain",
+      name: "www",
+      id: `00000000-0000-4000-8000-0000000a11ce/${report.client.created}`,
+      version: expect.any(String),
+    },
+  ]);
 });

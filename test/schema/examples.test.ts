@@ -7,7 +7,11 @@ const schema = require("../../schema.json");
 
 /** The TypeScript programs in a description's examples section. */
 const programsIn = (description: string) =>
-  [...(description.match(/\{\{% examples %\}\}[\s\S]*\{\{% \/examples %\}\}/)?.[0] ?? "").matchAll(/```typescript\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+  [
+    ...(description.match(/\{\{% examples %\}\}[\s\S]*\{\{% \/examples %\}\}/)?.[0] ?? "").matchAll(
+      /```typescript\n([\s\S]*?)\n```/g,
+    ),
+  ].map((m) => m[1]);
 
 const documented: Array<[string, string]> = [
   ...Object.entries<any>(schema.resources).map(([token, r]): [string, string] => [token, r.description]),
@@ -26,7 +30,9 @@ test("resources also say how to import them", () => {
 
 test("every example typechecks against the SDK", async () => {
   const programs = Object.fromEntries(
-    documented.flatMap(([token, description]) => programsIn(description).map((program, i) => [`${token.split(":")[2]}-${i}.ts`, program])),
+    documented.flatMap(([token, description]) =>
+      programsIn(description).map((program, i) => [`${token.split(":")[2]}-${i}.ts`, program]),
+    ),
   );
   expect(await typecheckAgainstSdk(programs)).toBe("");
 }, 120_000);

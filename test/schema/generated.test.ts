@@ -48,13 +48,19 @@ function staleness(what: string, fresh: Tree, committed: Tree, command = "make s
     }
   }
   for (const path of committed.keys()) if (!fresh.has(path)) problems.push(`${path} is not generated`);
-  return problems.length ? `${what} is stale: ${problems.join("; ")}. Run \`${command}\` and commit the result.` : undefined;
+  return problems.length
+    ? `${what} is stale: ${problems.join("; ")}. Run \`${command}\` and commit the result.`
+    : undefined;
 }
 
 const run = promisify(execFile);
 /** `make <targets>`, writing into `dir` instead of the working tree. */
 async function makeInto(dir: string, targets = ["schema", "sdk", "docs"]) {
-  const into = [`SCHEMA_JSON=${join(dir, "schema.json")}`, `SDK_NODEJS=${join(dir, "nodejs")}`, `DOCS_REFERENCE=${join(dir, "reference")}`];
+  const into = [
+    `SCHEMA_JSON=${join(dir, "schema.json")}`,
+    `SDK_NODEJS=${join(dir, "nodejs")}`,
+    `DOCS_REFERENCE=${join(dir, "reference")}`,
+  ];
   await run("make", ["--no-print-directory", ...targets, ...into], { cwd: ROOT, maxBuffer: 16 << 20 });
 }
 
@@ -63,7 +69,11 @@ let first: { schema: Tree; sdk: Tree; docs: Tree };
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "hosting-generated-"));
   await makeInto(work);
-  first = { schema: fileTree(join(work, "schema.json"), "schema.json"), sdk: readTree(join(work, "nodejs")), docs: readTree(join(work, "reference")) };
+  first = {
+    schema: fileTree(join(work, "schema.json"), "schema.json"),
+    sdk: readTree(join(work, "nodejs")),
+    docs: readTree(join(work, "reference")),
+  };
 }, BUILDS_MS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -83,9 +93,15 @@ test("docs/reference is exactly what `make docs` writes, page for page", () => {
 
 test("a hand edit, a deleted file or an extra file makes the comparison fail, saying what to run", () => {
   const copy = join(work, "hand-edited");
-  cpSync(join(ROOT, "sdk/nodejs"), copy, { recursive: true, filter: (src) => !NOT_GENERATED.has(relative(join(ROOT, "sdk/nodejs"), src)) });
+  cpSync(join(ROOT, "sdk/nodejs"), copy, {
+    recursive: true,
+    filter: (src) => !NOT_GENERATED.has(relative(join(ROOT, "sdk/nodejs"), src)),
+  });
   const container = join(copy, "container.ts");
-  writeFileSync(container, readFileSync(container, "utf8").replace("Port the app serves HTTP on.", "Port the app listens on."));
+  writeFileSync(
+    container,
+    readFileSync(container, "utf8").replace("Port the app serves HTTP on.", "Port the app listens on."),
+  );
   rmSync(join(copy, "types/output.ts"));
   writeFileSync(join(copy, "extra.ts"), "export const x = 1;\n");
   const message = staleness("sdk/nodejs", first.sdk, readTree(copy));
@@ -98,7 +114,9 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
   const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
   schema.resources["hosting:index:Volume"].description += " Edited by hand.";
   const edited = new Map([["schema.json", Buffer.from(`${JSON.stringify(schema, null, 2)}\n`)]]);
-  expect(staleness("schema.json", first.schema, edited)).toMatch(/^schema\.json is stale: schema\.json differs from line \d+\. Run `make schema sdk`/);
+  expect(staleness("schema.json", first.schema, edited)).toMatch(
+    /^schema\.json is stale: schema\.json differs from line \d+\. Run `make schema sdk`/,
+  );
 
   const docs = new Map(first.docs);
   docs.set("volume.md", Buffer.from(docs.get("volume.md")!.toString().replace("## Inputs", "## Arguments")));
@@ -108,29 +126,41 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
   );
 });
 
-test("`make schema sdk docs` is idempotent: a second run changes nothing, and clears files it did not write", async () => {
-  const sdk = join(work, "nodejs");
-  writeFileSync(join(sdk, "leftover.ts"), "// from an older generator\n");
-  writeFileSync(join(work, "reference", "removed-resource.md"), "# gone\n");
-  mkdirSync(join(sdk, "node_modules"));
-  writeFileSync(join(sdk, "node_modules", "kept"), "");
-  await makeInto(work);
-  expect(readFileSync(join(work, "schema.json")).equals(first.schema.get("schema.json")!)).toBe(true);
-  expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
-  expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
-  expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
-}, BUILDS_MS);
+test(
+  "`make schema sdk docs` is idempotent: a second run changes nothing, and clears files it did not write",
+  async () => {
+    const sdk = join(work, "nodejs");
+    writeFileSync(join(sdk, "leftover.ts"), "// from an older generator\n");
+    writeFileSync(join(work, "reference", "removed-resource.md"), "# gone\n");
+    mkdirSync(join(sdk, "node_modules"));
+    writeFileSync(join(sdk, "node_modules", "kept"), "");
+    await makeInto(work);
+    expect(readFileSync(join(work, "schema.json")).equals(first.schema.get("schema.json")!)).toBe(true);
+    expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
+    expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
+    expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
+  },
+  BUILDS_MS,
+);
 
-test("descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes", async () => {
-  const dir = join(work, "with-examples");
-  mkdirSync(dir);
-  writeFileSync(join(dir, "schema.json"), JSON.stringify(schemaWithExamples(), null, 2));
-  await makeInto(dir, ["sdk", "docs"]);
-  const container = readFileSync(join(dir, "nodejs/container.ts"), "utf8");
-  expect(container).not.toContain("{{%");
-  expect(container).toMatch(/^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/m);
-  expect(readFileSync(join(dir, "nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
-  const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");
-  expect(readme).toContain('## Use\n\n```typescript\nimport * as hosting from "@hosting/pulumi";\n\nconst web = new hosting.Container("web"');
-  expect(readFileSync(join(dir, "reference/container.md"), "utf8")).toContain("### A public web app");
-}, BUILDS_MS);
+test(
+  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes",
+  async () => {
+    const dir = join(work, "with-examples");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "schema.json"), JSON.stringify(schemaWithExamples(), null, 2));
+    await makeInto(dir, ["sdk", "docs"]);
+    const container = readFileSync(join(dir, "nodejs/container.ts"), "utf8");
+    expect(container).not.toContain("{{%");
+    expect(container).toMatch(
+      /^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/m,
+    );
+    expect(readFileSync(join(dir, "nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
+    const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");
+    expect(readme).toContain(
+      '## Use\n\n```typescript\nimport * as hosting from "@hosting/pulumi";\n\nconst web = new hosting.Container("web"',
+    );
+    expect(readFileSync(join(dir, "reference/container.md"), "utf8")).toContain("### A public web app");
+  },
+  BUILDS_MS,
+);

@@ -24,7 +24,8 @@ const parses = (parse: () => unknown) => {
 ajv.addFormat("regex", (pattern: string) => parses(() => new RegExp(pattern, "u")));
 ajv.addFormat("uri-reference", (ref: string) => !/\s/.test(ref) && parses(() => new URL(ref, "https://example.com/")));
 const validate = ajv.compile(JSON.parse(readFileSync(METASCHEMA, "utf8")));
-const problems = (doc: unknown) => (validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`));
+const problems = (doc: unknown) =>
+  validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
 
 test("the vendored metaschema is the file reference/README.md names (by its SHA-256)", () => {
   const readme = readFileSync(resolve(__dirname, "../../reference/README.md"), "utf8");
@@ -54,22 +55,41 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
   expect(schema.version).toBe(require("../../package.json").version);
   expect(schema.language.nodejs.packageName).toBe("@hosting/pulumi");
   expect(Object.keys(schema.resources).sort()).toEqual(
-    ["Container", "Mysql", "Postgres", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment"].map((t) => `hosting:index:${t}`),
+    ["Container", "Mysql", "Postgres", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment"].map(
+      (t) => `hosting:index:${t}`,
+    ),
   );
   expect(Object.keys(schema.functions).sort()).toEqual(
     [
-      "getContainer", "getContainerLogs", "getContainers", "getMysql", "getPostgres", "getRedis",
-      "getRegistries", "getRegistry", "getServiceLinks", "getVolume", "getVolumes",
+      "getContainer",
+      "getContainerLogs",
+      "getContainers",
+      "getMysql",
+      "getPostgres",
+      "getRedis",
+      "getRegistries",
+      "getRegistry",
+      "getServiceLinks",
+      "getVolume",
+      "getVolumes",
     ].map((f) => `hosting:index:${f}`),
   );
-  expect(schema.config.variables.token).toMatchObject({ secret: true, defaultInfo: { environment: ["HOSTING_TOKEN"] } });
+  expect(schema.config.variables.token).toMatchObject({
+    secret: true,
+    defaultInfo: { environment: ["HOSTING_TOKEN"] },
+  });
 });
 
 test("schema.json carries the package's metadata, from package.json, and what each language's SDK generator needs", () => {
   const pkg = require("../../package.json");
   const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository.url)?.[1];
   expect(repository).toBeDefined();
-  expect(schema).toMatchObject({ homepage: pkg.homepage, repository, license: pkg.license, publisher: expect.any(String) });
+  expect(schema).toMatchObject({
+    homepage: pkg.homepage,
+    repository,
+    license: pkg.license,
+    publisher: expect.any(String),
+  });
   expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
   // The engine downloads the plugin from the same repository's releases.
   expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository!).pathname.slice(1)}`);
@@ -85,7 +105,8 @@ test("every object's required properties are among its properties, as Pulumi's s
   const check = (path: string, properties: Record<string, unknown> | undefined, required: string[] | undefined) => {
     for (const name of required ?? []) if (!(name in (properties ?? {}))) unknown.push(`${path}: ${name}`);
   };
-  for (const [token, type] of Object.entries<any>(schema.types ?? {})) check(`types/${token}`, type.properties, type.required);
+  for (const [token, type] of Object.entries<any>(schema.types ?? {}))
+    check(`types/${token}`, type.properties, type.required);
   for (const [token, r] of Object.entries<any>(schema.resources ?? {})) {
     check(`resources/${token}`, r.properties, r.required);
     check(`resources/${token} inputs`, r.inputProperties, r.requiredInputs);

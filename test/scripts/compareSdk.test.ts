@@ -52,7 +52,9 @@ test("a renamed type, a widened member and a missing file are each reported, by 
   const found = differences(declarationsOf(ours), declarationsOf(theirs));
   expect(found).toHaveLength(3);
   expect(found.find((d) => d.startsWith("types/output.d.ts:1:"))).toMatch(/GetVolumesItem[\s\S]*getVolumesItem/);
-  expect(found.find((d) => d.startsWith("volume.d.ts:3:"))).toMatch(/name\?: string;[\s\S]*name\?: string \| undefined;/);
+  expect(found.find((d) => d.startsWith("volume.d.ts:3:"))).toMatch(
+    /name\?: string;[\s\S]*name\?: string \| undefined;/,
+  );
   expect(found).toContain("extra.d.ts: only in theirs");
 });
 
@@ -63,13 +65,18 @@ test("an SDK that does not compile is an error that says where, not an empty com
 
 test("the command exits 1 listing the differences, 0 when there are none (sdk/nodejs against itself)", async () => {
   const run = (a: string, b: string) =>
-    promisify(execFile)(process.execPath, [join(ROOT, "scripts/run-ts.mjs"), "scripts/compare-sdk.ts", a, b], { cwd: ROOT }).then(
+    promisify(execFile)(process.execPath, [join(ROOT, "scripts/run-ts.mjs"), "scripts/compare-sdk.ts", a, b], {
+      cwd: ROOT,
+    }).then(
       (r) => ({ code: 0, ...r }),
       (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
     );
   const same = await run("sdk/nodejs", "sdk/nodejs");
   expect(same).toMatchObject({ code: 0, stdout: "sdk/nodejs and sdk/nodejs declare the same types\n" });
-  const differ = await run(tree("cli-a", BASE), tree("cli-b", { ...BASE, "types/output.ts": `export interface GetVolumesItem {\n    id?: string;\n}\n` }));
+  const differ = await run(
+    tree("cli-a", BASE),
+    tree("cli-b", { ...BASE, "types/output.ts": `export interface GetVolumesItem {\n    id?: string;\n}\n` }),
+  );
   expect(differ.code).toBe(1);
   expect(differ.stderr).toMatch(/differ \(1 files\):\ntypes\/output\.d\.ts:2:/);
 });
@@ -84,8 +91,19 @@ const pulumiMissing = (() => {
 })();
 if (pulumiMissing) console.log(`sdk/nodejs against pulumi package gen-sdk: skipped, because ${pulumiMissing}`);
 
-(pulumiMissing ? test.skip : test)("sdk/nodejs declares exactly the types `pulumi package gen-sdk --language nodejs` writes for schema.json", () => {
-  const out = join(work, "cli");
-  execFileSync("pulumi", ["package", "gen-sdk", "schema.json", "--language", "nodejs", "--out", out], { cwd: ROOT, stdio: "pipe" });
-  expect(differences(declarationsOf(join(ROOT, "sdk/nodejs")), declarationsOf(join(out, "nodejs")), ["sdk/nodejs", "pulumi"])).toEqual([]);
-});
+(pulumiMissing ? test.skip : test)(
+  "sdk/nodejs declares exactly the types `pulumi package gen-sdk --language nodejs` writes for schema.json",
+  () => {
+    const out = join(work, "cli");
+    execFileSync("pulumi", ["package", "gen-sdk", "schema.json", "--language", "nodejs", "--out", out], {
+      cwd: ROOT,
+      stdio: "pipe",
+    });
+    expect(
+      differences(declarationsOf(join(ROOT, "sdk/nodejs")), declarationsOf(join(out, "nodejs")), [
+        "sdk/nodejs",
+        "pulumi",
+      ]),
+    ).toEqual([]);
+  },
+);

@@ -12,7 +12,12 @@ function table(page: string, heading: string): string[][] {
   return (end === -1 ? rest : rest.slice(0, end))
     .split("\n")
     .filter((line) => line.startsWith("|"))
-    .map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
 }
 
 const rowOf = (rows: string[][], name: string) => {
@@ -39,10 +44,18 @@ describe("from schema.json as it is", () => {
     const inputs = table(pages.get("container.md")!, "## Inputs");
     expect(inputs[0]).toEqual(["name", "type", "required", "default", "secret", "replaces on change", "description"]);
     expect(rowOf(inputs, "name")).toMatchObject({ type: "string", required: "yes", "replaces on change": "yes" });
-    expect(rowOf(inputs, "httpPort")).toMatchObject({ type: "number", required: "", default: "`8080`", "replaces on change": "" });
+    expect(rowOf(inputs, "httpPort")).toMatchObject({
+      type: "number",
+      required: "",
+      default: "`8080`",
+      "replaces on change": "",
+    });
     expect(rowOf(inputs, "env")).toMatchObject({ type: "map of string" });
     expect(rowOf(table(pages.get("registry.md")!, "## Inputs"), "password")).toMatchObject({ secret: "yes" });
-    expect(rowOf(table(pages.get("provider.md")!, "## Inputs"), "token")).toMatchObject({ secret: "yes", default: "env `HOSTING_TOKEN`" });
+    expect(rowOf(table(pages.get("provider.md")!, "## Inputs"), "token")).toMatchObject({
+      secret: "yes",
+      default: "env `HOSTING_TOKEN`",
+    });
   });
 
   test("a resource's outputs are those besides its inputs; object types are listed and linked", () => {
@@ -55,14 +68,19 @@ describe("from schema.json as it is", () => {
   });
 
   test("every resource and function has an example; the import section is the description's", () => {
-    for (const [name, page] of pages) if (name !== "_index.md" && name !== "provider.md") expect({ name, example: page.includes("## Example usage") }).toEqual({ name, example: true });
+    for (const [name, page] of pages)
+      if (name !== "_index.md" && name !== "provider.md")
+        expect({ name, example: page.includes("## Example usage") }).toEqual({ name, example: true });
     expect(pages.get("volume.md")).toContain("## Import\n\nAn existing Volume is imported by its id");
   });
 
   test("a function's arguments and result", () => {
     const page = pages.get("getcontainers.md")!;
     expect(rowOf(table(page, "## Arguments"), "type")).toMatchObject({ required: "" });
-    expect(rowOf(table(page, "## Result"), "services")).toMatchObject({ type: "[getContainersItem](#getcontainersitem)[]", "always set": "yes" });
+    expect(rowOf(table(page, "## Result"), "services")).toMatchObject({
+      type: "[getContainersItem](#getcontainersitem)[]",
+      "always set": "yes",
+    });
   });
 
   test("the same schema gives the same pages, byte for byte", () => {
@@ -72,7 +90,9 @@ describe("from schema.json as it is", () => {
 
 describe("from descriptions with neither examples nor an import section", () => {
   const bare = structuredClone(schema);
-  for (const spec of [...Object.values(bare.resources), ...Object.values(bare.functions)] as Array<{ description: string }>)
+  for (const spec of [...Object.values(bare.resources), ...Object.values(bare.functions)] as Array<{
+    description: string;
+  }>)
     spec.description = spec.description.split("\n\n")[0];
   const pages = referenceDocs(bare);
 
@@ -81,7 +101,9 @@ describe("from descriptions with neither examples nor an import section", () => 
   });
 
   test("a resource gets the import command for its id", () => {
-    expect(pages.get("volume.md")).toMatch(/## Import\n\nThe id is the one the API assigned:\n\n```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/);
+    expect(pages.get("volume.md")).toMatch(
+      /## Import\n\nThe id is the one the API assigned:\n\n```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/,
+    );
   });
 });
 
@@ -91,7 +113,9 @@ describe("from descriptions with Pulumi's example shortcodes and an import secti
   test("the examples come after the summary, the shortcodes gone, and the import section is the description's", () => {
     const page = pages.get("container.md")!;
     expect(page).not.toContain("{{%");
-    expect(page).toMatch(/A container app: an HTTP service that runs one image\.\nEvery rollout is awaited\.\n\n## Example usage\n\n### A public web app\n\n```typescript\nimport \* as hosting/);
+    expect(page).toMatch(
+      /A container app: an HTTP service that runs one image\.\nEvery rollout is awaited\.\n\n## Example usage\n\n### A public web app\n\n```typescript\nimport \* as hosting/,
+    );
     expect(page).toContain("### Stopped");
     expect(page.indexOf("## Example usage")).toBeLessThan(page.indexOf("## Inputs"));
     expect(page).toMatch(/## Import\n\n```sh\npulumi import hosting:index:Container web <projectId>\/<id>\n```\n$/);
@@ -105,6 +129,8 @@ describe("from descriptions with Pulumi's example shortcodes and an import secti
   });
 
   test("the index lists each by its summary's first sentence, not its examples", () => {
-    expect(pages.get("_index.md")).toContain("| [Container](container.md) | A container app: an HTTP service that runs one image. |");
+    expect(pages.get("_index.md")).toContain(
+      "| [Container](container.md) | A container app: an HTTP service that runs one image. |",
+    );
   });
 });

@@ -1,4 +1,10 @@
-import { exampleCode, firstSentence, referencePage, splitDescription, stripShortcodes } from "../../scripts/schema-text";
+import {
+  exampleCode,
+  firstSentence,
+  referencePage,
+  splitDescription,
+  stripShortcodes,
+} from "../../scripts/schema-text";
 import { CONTAINER_DESCRIPTION, FUNCTION_DESCRIPTION } from "./fixtures";
 
 describe("stripShortcodes", () => {
@@ -36,7 +42,9 @@ describe("splitDescription", () => {
   });
 
   test("a description with neither is all summary", () => {
-    expect(splitDescription("A managed Redis database service.\nIt cannot be resized.")).toEqual({ summary: "A managed Redis database service.\nIt cannot be resized." });
+    expect(splitDescription("A managed Redis database service.\nIt cannot be resized.")).toEqual({
+      summary: "A managed Redis database service.\nIt cannot be resized.",
+    });
     expect(splitDescription(undefined)).toEqual({ summary: "" });
   });
 
@@ -56,7 +64,9 @@ test("exampleCode: the code of each fenced block, in order", () => {
 
 test("firstSentence: the summary's first sentence on one line, not fooled by dots inside words", () => {
   expect(firstSentence(CONTAINER_DESCRIPTION)).toBe("A container app: an HTTP service that runs one image.");
-  expect(firstSentence("Base URL, such as `https://api.example.com`. More.")).toBe("Base URL, such as `https://api.example.com`.");
+  expect(firstSentence("Base URL, such as `https://api.example.com`. More.")).toBe(
+    "Base URL, such as `https://api.example.com`.",
+  );
   expect(firstSentence("No full stop")).toBe("No full stop");
 });
 

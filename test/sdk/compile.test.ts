@@ -28,7 +28,9 @@ test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that
   const tsconfig = ts.readConfigFile(join(SDK, "tsconfig.json"), ts.sys.readFile).config;
   expect(tsconfig.compilerOptions.strict).toBe(true);
 
-  const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", SDK, "--outDir", join(out, "bin")], { cwd: ROOT }).catch((e) => e);
+  const tsc = await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", SDK, "--outDir", join(out, "bin")], {
+    cwd: ROOT,
+  }).catch((e) => e);
   expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
 
   cpSync(join(SDK, "package.json"), join(out, "package.json"));
@@ -46,11 +48,16 @@ test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that
       module: typeof pulumi.runtime.getResourceModule("hosting", "index", ${JSON.stringify(schema.version)})?.construct,
       config: Object.keys(sdk.config).sort(),
     }));`;
-  const { stdout } = await run(process.execPath, ["-e", probe], { env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") } });
+  const { stdout } = await run(process.execPath, ["-e", probe], {
+    env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") },
+  });
   const loaded = JSON.parse(stdout);
   expect(loaded.exports).toEqual(
     [
-      ...RESOURCES, "Provider", "config", "types",
+      ...RESOURCES,
+      "Provider",
+      "config",
+      "types",
       ...Object.keys(schema.functions).flatMap((token) => [token.split(":")[2], `${token.split(":")[2]}Output`]),
     ].sort(),
   );

@@ -18,18 +18,65 @@ const ID = "11111111-2222-4333-8444-555555555555";
 const IMAGE = "registry.example.com/team/web:1.4.2";
 
 /** What the mock provider answers, per function: enough of each result to read it typed. */
-const connection = { host: "db.ns.svc.cluster.local:5432", port: "5432", envVar: "DATABASE_URL", instructions: "postgres://u:pw@db/app", requiresAuth: true };
+const connection = {
+  host: "db.ns.svc.cluster.local:5432",
+  port: "5432",
+  envVar: "DATABASE_URL",
+  instructions: "postgres://u:pw@db/app",
+  requiresAuth: true,
+};
 const answers: Record<string, (args: Record<string, unknown>) => Record<string, unknown>> = {
-  getContainer: (args) => ({ id: args.id ?? ID, name: args.name ?? "web", image: IMAGE, httpPort: 8080, running: true, projectId: PROJECT, env: { LOG_LEVEL: "info" } }),
-  getPostgres: (args) => ({ id: args.id ?? ID, name: args.name ?? "db", projectId: PROJECT, status: "running", internalHost: connection.host, connection }),
-  getMysql: (args) => ({ id: args.id ?? ID, name: args.name ?? "legacy", projectId: PROJECT, connection: { ...connection, port: "3306" } }),
-  getRedis: (args) => ({ id: args.id ?? ID, name: args.name ?? "cache", projectId: PROJECT, connection: { ...connection, port: "6379", envVar: "REDIS_URL" } }),
-  getVolume: (args) => ({ id: args.id ?? ID, name: args.name ?? "data", projectId: PROJECT, sizeGb: 20, attached: false }),
+  getContainer: (args) => ({
+    id: args.id ?? ID,
+    name: args.name ?? "web",
+    image: IMAGE,
+    httpPort: 8080,
+    running: true,
+    projectId: PROJECT,
+    env: { LOG_LEVEL: "info" },
+  }),
+  getPostgres: (args) => ({
+    id: args.id ?? ID,
+    name: args.name ?? "db",
+    projectId: PROJECT,
+    status: "running",
+    internalHost: connection.host,
+    connection,
+  }),
+  getMysql: (args) => ({
+    id: args.id ?? ID,
+    name: args.name ?? "legacy",
+    projectId: PROJECT,
+    connection: { ...connection, port: "3306" },
+  }),
+  getRedis: (args) => ({
+    id: args.id ?? ID,
+    name: args.name ?? "cache",
+    projectId: PROJECT,
+    connection: { ...connection, port: "6379", envVar: "REDIS_URL" },
+  }),
+  getVolume: (args) => ({
+    id: args.id ?? ID,
+    name: args.name ?? "data",
+    projectId: PROJECT,
+    sizeGb: 20,
+    attached: false,
+  }),
   getRegistry: (args) => ({ id: args.id ?? ID, name: args.name ?? "ghcr", host: "ghcr.io", username: "ci" }),
   getContainers: (args) => ({ services: [{ id: ID, name: "web", type: args.type ?? "container", image: IMAGE }] }),
   getVolumes: () => ({ volumes: [{ id: ID, name: "data", sizeGb: 20 }] }),
   getRegistries: () => ({ registries: [{ id: ID, name: "ghcr", host: "ghcr.io" }] }),
-  getServiceLinks: (args) => ({ links: [{ id: ID, consumerServiceId: args.consumerServiceId ?? ID, providerServiceId: ID, linkType: "http", injectedEnv: { DATABASE_URL: "x" } }] }),
+  getServiceLinks: (args) => ({
+    links: [
+      {
+        id: ID,
+        consumerServiceId: args.consumerServiceId ?? ID,
+        providerServiceId: ID,
+        linkType: "http",
+        injectedEnv: { DATABASE_URL: "x" },
+      },
+    ],
+  }),
 };
 
 let engine: MockEngine;
@@ -44,15 +91,28 @@ const lastInvocation = () => engine.invocations.at(-1)!;
 describe("get<Kind> by id or by name", () => {
   test("getContainer by name sends the token, the arguments and the plugin version, and answers typed", async () => {
     const web = await hosting.getContainer({ name: "web" });
-    expect(lastInvocation()).toEqual({ token: "hosting:index:getContainer", args: { name: "web" }, version: schema.version, pluginDownloadURL: schema.pluginDownloadURL });
+    expect(lastInvocation()).toEqual({
+      token: "hosting:index:getContainer",
+      args: { name: "web" },
+      version: schema.version,
+      pluginDownloadURL: schema.pluginDownloadURL,
+    });
     const port: number = web.httpPort;
     const env: { [key: string]: string } | undefined = web.env;
-    expect({ id: web.id, port, env, image: web.image }).toEqual({ id: ID, port: 8080, env: { LOG_LEVEL: "info" }, image: IMAGE });
+    expect({ id: web.id, port, env, image: web.image }).toEqual({
+      id: ID,
+      port: 8080,
+      env: { LOG_LEVEL: "info" },
+      image: IMAGE,
+    });
   });
 
   test("getPostgres, getMysql and getRedis by id, in a project, answer their connection", async () => {
     const pg = await hosting.getPostgres({ id: ID, projectId: PROJECT });
-    expect(lastInvocation()).toMatchObject({ token: "hosting:index:getPostgres", args: { id: ID, projectId: PROJECT } });
+    expect(lastInvocation()).toMatchObject({
+      token: "hosting:index:getPostgres",
+      args: { id: ID, projectId: PROJECT },
+    });
     const instructions: string = pg.connection.instructions;
     const requiresAuth: boolean = pg.connection.requiresAuth;
     expect({ instructions, requiresAuth }).toEqual({ instructions: "postgres://u:pw@db/app", requiresAuth: true });
@@ -69,7 +129,6 @@ describe("get<Kind> by id or by name", () => {
     // The result has no password (shape.test.ts: the type has none either): the API never returns it.
     expect(registry.password).toBeUndefined();
   });
-
 });
 
 describe("get<Kind>Output", () => {
@@ -77,7 +136,11 @@ describe("get<Kind>Output", () => {
     const app = new hosting.Container("app", { name: "app", image: IMAGE });
     const found = hosting.getContainerOutput({ id: app.id });
     expect(await outputValue(found.image)).toBe(IMAGE);
-    expect(lastInvocation()).toMatchObject({ token: "hosting:index:getContainer", args: { id: "app-id" }, version: schema.version });
+    expect(lastInvocation()).toMatchObject({
+      token: "hosting:index:getContainer",
+      args: { id: "app-id" },
+      version: schema.version,
+    });
   });
 
   test("every get…Output form invokes its function", async () => {
@@ -128,14 +191,20 @@ describe("the lists", () => {
     const app = new hosting.Container("consumer", { name: "consumer", image: IMAGE });
     const links = hosting.getServiceLinksOutput({ consumerServiceId: app.id }).links;
     expect((await outputValue<any>(links))[0].consumerServiceId).toBe("consumer-id");
-    expect((await outputValue<any>(hosting.getContainersOutput({ type: pulumi.output("redis") }).services))[0].type).toBe("redis");
+    expect(
+      (await outputValue<any>(hosting.getContainersOutput({ type: pulumi.output("redis") }).services))[0].type,
+    ).toBe("redis");
     expect(await outputValue(hosting.getVolumesOutput().volumes.apply((v: unknown[]) => v.length))).toBe(1);
-    expect(await outputValue(hosting.getRegistriesOutput().registries.apply((r: Array<{ host: string }>) => r[0].host))).toBe("ghcr.io");
+    expect(
+      await outputValue(hosting.getRegistriesOutput().registries.apply((r: Array<{ host: string }>) => r[0].host)),
+    ).toBe("ghcr.io");
   });
 });
 
 test("every function in the schema has a case here, in both forms", () => {
-  const lookups = Object.keys(schema.functions).map((t) => t.split(":")[2]).filter((f) => f !== "getContainerLogs");
+  const lookups = Object.keys(schema.functions)
+    .map((t) => t.split(":")[2])
+    .filter((f) => f !== "getContainerLogs");
   expect(lookups.sort()).toEqual(Object.keys(answers).sort());
   for (const fn of lookups) {
     expect(typeof (hosting as Record<string, unknown>)[fn]).toBe("function");

@@ -59,17 +59,22 @@ function plain(struct: Record<string, unknown>) {
  * Installs mocks whose resources echo their inputs plus `outputs(type, name)` and whose
  * functions answer `call(token, args)`; returns the record of everything sent.
  */
-export async function startMockEngine(options: {
-  project?: string;
-  outputs?: (type: string, name: string) => Record<string, unknown>;
-  call?: (token: string, args: Record<string, unknown>) => Record<string, unknown>;
-} = {}): Promise<MockEngine> {
+export async function startMockEngine(
+  options: {
+    project?: string;
+    outputs?: (type: string, name: string) => Record<string, unknown>;
+    call?: (token: string, args: Record<string, unknown>) => Record<string, unknown>;
+  } = {},
+): Promise<MockEngine> {
   const engine: MockEngine = {
     registrations: [],
     invocations: [],
     registration(name) {
       const found = engine.registrations.find((r) => r.name === name);
-      if (!found) throw new Error(`no resource named ${name} was registered; saw ${engine.registrations.map((r) => r.name).join(", ")}`);
+      if (!found)
+        throw new Error(
+          `no resource named ${name} was registered; saw ${engine.registrations.map((r) => r.name).join(", ")}`,
+        );
       return found;
     },
   };
@@ -94,7 +99,12 @@ export async function startMockEngine(options: {
     };
   };
   /** What a registration or a read sends, as the tests compare it. */
-  const recorded = (kind: "register" | "read", req: any, properties: Record<string, unknown>, replaceOnChanges: string[]) => ({
+  const recorded = (
+    kind: "register" | "read",
+    req: any,
+    properties: Record<string, unknown>,
+    replaceOnChanges: string[],
+  ) => ({
     kind,
     type: req.getType(),
     name: req.getName(),
@@ -107,12 +117,24 @@ export async function startMockEngine(options: {
     dependencies: [...req.getDependenciesList()].sort(),
   });
   wrap("registerResource", (req) =>
-    engine.registrations.push(recorded("register", req, req.getObject()?.toJavaScript() ?? {}, req.getReplaceonchangesList())),
+    engine.registrations.push(
+      recorded("register", req, req.getObject()?.toJavaScript() ?? {}, req.getReplaceonchangesList()),
+    ),
   );
   wrap("readResource", (req) =>
-    engine.registrations.push({ ...recorded("read", req, req.getProperties()?.toJavaScript() ?? {}, []), id: req.getId() }),
+    engine.registrations.push({
+      ...recorded("read", req, req.getProperties()?.toJavaScript() ?? {}, []),
+      id: req.getId(),
+    }),
   );
-  wrap("invoke", (req) => engine.invocations.push({ token: req.getTok(), args: req.getArgs()?.toJavaScript() ?? {}, version: req.getVersion(), pluginDownloadURL: req.getPlugindownloadurl() }));
+  wrap("invoke", (req) =>
+    engine.invocations.push({
+      token: req.getTok(),
+      args: req.getArgs()?.toJavaScript() ?? {},
+      version: req.getVersion(),
+      pluginDownloadURL: req.getPlugindownloadurl(),
+    }),
+  );
   return engine;
 }
 

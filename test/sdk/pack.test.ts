@@ -23,8 +23,14 @@ beforeAll(async () => {
   repo = repositoryCopy("hosting-sdk-pack-");
   await run("make", ["--no-print-directory", "sdk-pack"], { cwd: repo, maxBuffer: 16 << 20 });
   const tarball = join(repo, `dist/hosting-pulumi-${VERSION}.tgz`);
-  packed = (await run("tar", ["-tzf", tarball], { cwd: repo })).stdout.trim().split("\n").map((path) => path.replace(/^package\//, "")).sort();
-  const [report] = JSON.parse((await run("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: join(repo, "sdk/nodejs") })).stdout);
+  packed = (await run("tar", ["-tzf", tarball], { cwd: repo })).stdout
+    .trim()
+    .split("\n")
+    .map((path) => path.replace(/^package\//, ""))
+    .sort();
+  const [report] = JSON.parse(
+    (await run("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: join(repo, "sdk/nodejs") })).stdout,
+  );
   dryRun = report.files.map((file: { path: string }) => file.path).sort();
 });
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
@@ -34,23 +40,37 @@ test("the tarball holds exactly what npm publish would send", () => {
 });
 
 test("it has the README, the license, package.json, and the compiled code with its types for every resource and function", () => {
-  expect(packed).toEqual(expect.arrayContaining(["README.md", "LICENSE", "package.json", "bin/index.js", "bin/index.d.ts", "bin/config/index.js", "bin/types/input.d.ts"]));
+  expect(packed).toEqual(
+    expect.arrayContaining([
+      "README.md",
+      "LICENSE",
+      "package.json",
+      "bin/index.js",
+      "bin/index.d.ts",
+      "bin/config/index.js",
+      "bin/types/input.d.ts",
+    ]),
+  );
   const modules = [
     ...Object.keys(schema.resources).map((token) => token.split(":")[2].replace(/^./, (c) => c.toLowerCase())),
     ...Object.keys(schema.functions).map((token) => token.split(":")[2]),
     "provider",
   ];
-  for (const module of modules) expect(packed).toEqual(expect.arrayContaining([`bin/${module}.js`, `bin/${module}.d.ts`]));
+  for (const module of modules)
+    expect(packed).toEqual(expect.arrayContaining([`bin/${module}.js`, `bin/${module}.d.ts`]));
 });
 
 test("and nothing else: no TypeScript sources, source maps, tsconfig, lockfile or node_modules", () => {
-  const stray = packed.filter((path) => !["README.md", "LICENSE", "package.json"].includes(path) && !/^bin\/.+\.(js|d\.ts)$/.test(path));
+  const stray = packed.filter(
+    (path) => !["README.md", "LICENSE", "package.json"].includes(path) && !/^bin\/.+\.(js|d\.ts)$/.test(path),
+  );
   expect(stray).toEqual([]);
 });
 
 test("its README and LICENSE are the generated ones, and its package.json says where the project lives", async () => {
   const tarball = join(repo, `dist/hosting-pulumi-${VERSION}.tgz`);
-  const fileOf = async (path: string) => (await run("tar", ["-xzOf", tarball, `package/${path}`], { maxBuffer: 16 << 20 })).stdout;
+  const fileOf = async (path: string) =>
+    (await run("tar", ["-xzOf", tarball, `package/${path}`], { maxBuffer: 16 << 20 })).stdout;
   expect(await fileOf("README.md")).toBe(readFileSync(join(ROOT, "sdk/nodejs/README.md"), "utf8"));
   expect(await fileOf("LICENSE")).toBe(readFileSync(join(ROOT, "LICENSE"), "utf8"));
   const pkg = JSON.parse(await fileOf("package.json"));

@@ -16,7 +16,11 @@ beforeAll(async () => {
 
 describe("Provider", () => {
   test("registers pulumi:providers:hosting with the token as a secret and the plugin version", async () => {
-    const provider = new hosting.Provider("explicit", { baseUrl: "https://api.example.com", token: "tok-123", projectId: PROJECT });
+    const provider = new hosting.Provider("explicit", {
+      baseUrl: "https://api.example.com",
+      token: "tok-123",
+      projectId: PROJECT,
+    });
     await registered(provider);
     const r = engine.registration("explicit");
     expect(r.type).toBe("pulumi:providers:hosting");
@@ -73,13 +77,17 @@ describe("getContainerLogs", () => {
     const app = new hosting.Container("logged", { name: "logged", image: "registry.example.com/team/web:1.0.0" });
     const logs = hosting.getContainerLogsOutput({ containerId: app.id });
     expect(await outputValue(logs.logs)).toBe("logs of logged-id");
-    expect(engine.invocations.at(-1)).toMatchObject({ token: "hosting:index:getContainerLogs", args: { containerId: "logged-id" } });
+    expect(engine.invocations.at(-1)).toMatchObject({
+      token: "hosting:index:getContainerLogs",
+      args: { containerId: "logged-id" },
+    });
   });
 });
 
 describe("config", () => {
   afterEach(() => {
-    for (const key of ["baseUrl", "maxRetries", "projectId"]) pulumi.runtime.setConfig(`hosting:${key}`, undefined as any);
+    for (const key of ["baseUrl", "maxRetries", "projectId"])
+      pulumi.runtime.setConfig(`hosting:${key}`, undefined as any);
     delete process.env.HOSTING_PROJECT_ID;
   });
 
@@ -103,13 +111,23 @@ describe("resource references", () => {
   test("the package registers a module and a provider package, so references deserialize to SDK classes", async () => {
     // Rehydrating by URN reads the registered resource back from the engine, so use real ones.
     const registeredVolume = new hosting.Volume("referenced", { name: "referenced", sizeGb: 1 });
-    const registeredProvider = new hosting.Provider("referenced-provider", { baseUrl: "https://api.example.com", token: "t" });
-    const [volumeUrn, providerUrn] = await Promise.all([outputValue<string>(registeredVolume.urn), outputValue<string>(registeredProvider.urn)]);
+    const registeredProvider = new hosting.Provider("referenced-provider", {
+      baseUrl: "https://api.example.com",
+      token: "t",
+    });
+    const [volumeUrn, providerUrn] = await Promise.all([
+      outputValue<string>(registeredVolume.urn),
+      outputValue<string>(registeredProvider.urn),
+    ]);
 
-    const volume = pulumi.runtime.getResourceModule("hosting", "index", schema.version)!.construct("referenced", "hosting:index:Volume", volumeUrn);
+    const volume = pulumi.runtime
+      .getResourceModule("hosting", "index", schema.version)!
+      .construct("referenced", "hosting:index:Volume", volumeUrn);
     expect(hosting.Volume.isInstance(volume)).toBe(true);
     expect(await outputValue(volume.urn)).toBe(volumeUrn);
-    const provider = pulumi.runtime.getResourcePackage("hosting", schema.version)!.constructProvider("referenced-provider", "pulumi:providers:hosting", providerUrn);
+    const provider = pulumi.runtime
+      .getResourcePackage("hosting", schema.version)!
+      .constructProvider("referenced-provider", "pulumi:providers:hosting", providerUrn);
     expect(hosting.Provider.isInstance(provider)).toBe(true);
     expect(await outputValue(provider.urn)).toBe(providerUrn);
   });

@@ -15,7 +15,11 @@ beforeAll(async () => {
   engine = await startMockEngine({
     outputs: (type, name) =>
       type === "hosting:index:Container"
-        ? { status: "running", publicUrl: `https://${name}.apps.example.com`, internalHost: `${name}.ns.svc.cluster.local:8080` }
+        ? {
+            status: "running",
+            publicUrl: `https://${name}.apps.example.com`,
+            internalHost: `${name}.ns.svc.cluster.local:8080`,
+          }
         : type === "hosting:index:ServiceLink"
           ? { injectedEnv: { DATABASE_URL: "postgres://user:pw@db:5432/app" } }
           : {},
@@ -27,18 +31,24 @@ function plain(value: ExampleValue): unknown {
   if (isReference(value)) return `${value.reference.toLowerCase()}-${value.output}`;
   if (isExampleSecret(value)) return value.sample;
   if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v as ExampleValue)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v as ExampleValue)]));
   return value;
 }
 
-const flagged = (flag: string, props: Record<string, any>) => Object.keys(props).filter((k) => props[k][flag]).sort();
+const flagged = (flag: string, props: Record<string, any>) =>
+  Object.keys(props)
+    .filter((k) => props[k][flag])
+    .sort();
 
 /** Each resource's first example, and what the SDK must send for it according to the schema. */
 const cases = hostingPackage.resources.map((declaration) => {
   const token = `${hostingPackage.name}:index:${declaration.typeName}`;
   const spec = schema.resources[token];
   const args = Object.fromEntries(Object.entries(declaration.examples[0].inputs).map(([k, v]) => [k, plain(v)]));
-  const defaults = Object.entries<any>(spec.inputProperties).filter(([k, p]) => p.default !== undefined && !(k in args));
+  const defaults = Object.entries<any>(spec.inputProperties).filter(
+    ([k, p]) => p.default !== undefined && !(k in args),
+  );
   return {
     token,
     typeName: declaration.typeName,
@@ -83,7 +93,9 @@ describe.each(cases)("$token", (c) => {
     const before = engine.registrations.length;
     for (const required of schema.resources[c.token].requiredInputs as string[]) {
       const { [required]: _left, ...rest } = c.args;
-      expect(() => new hosting[c.typeName](`${c.name}-no-${required}`, rest)).toThrow(`Missing required property '${required}'`);
+      expect(() => new hosting[c.typeName](`${c.name}-no-${required}`, rest)).toThrow(
+        `Missing required property '${required}'`,
+      );
     }
     expect(engine.registrations.length).toBe(before);
   });
@@ -91,7 +103,12 @@ describe.each(cases)("$token", (c) => {
 
 test("the version that rides along is the schema's, the SDK package's and the plugin's", () => {
   expect(require("../../sdk/nodejs/package.json").version).toBe(schema.version);
-  expect(require("../../sdk/nodejs/package.json").pulumi).toEqual({ resource: true, name: "hosting", version: schema.version, server: schema.pluginDownloadURL });
+  expect(require("../../sdk/nodejs/package.json").pulumi).toEqual({
+    resource: true,
+    name: "hosting",
+    version: schema.version,
+    server: schema.pluginDownloadURL,
+  });
   expect(require("../../package.json").version).toBe(schema.version);
 });
 
@@ -130,7 +147,11 @@ test("static get reads the resource by id, with the version", async () => {
 test("static get with state sends the state as the read's properties (schema.json's stateInputs)", async () => {
   const volume = hosting.Volume.get("imported-with-state", "vol-43", { name: "data", sizeGb: 20 });
   await registered(volume);
-  expect(engine.registration("imported-with-state")).toMatchObject({ kind: "read", id: "vol-43", inputs: { name: "data", sizeGb: 20 } });
+  expect(engine.registration("imported-with-state")).toMatchObject({
+    kind: "read",
+    id: "vol-43",
+    inputs: { name: "data", sizeGb: 20 },
+  });
 });
 
 test("isInstance tells the resource types apart", async () => {

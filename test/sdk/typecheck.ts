@@ -26,12 +26,17 @@ export async function typecheckAgainstSdk(programs: Record<string, string>): Pro
       esModuleInterop: true,
       skipLibCheck: true,
       baseUrl: ROOT,
-      paths: { "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")], "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")] },
+      paths: {
+        "@hosting/pulumi": [join(ROOT, "sdk/nodejs/index.ts")],
+        "@pulumi/pulumi": [join(ROOT, "node_modules/@pulumi/pulumi")],
+      },
       typeRoots: [join(ROOT, "node_modules/@types")],
       types: ["node"],
     };
     writeFileSync(join(work, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
-    const result = await promisify(execFile)(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(work, "tsconfig.json")], { cwd: work }).catch((e) => e);
+    const result = await promisify(execFile)(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(work, "tsconfig.json")], {
+      cwd: work,
+    }).catch((e) => e);
     return `${result.stdout ?? ""}${result.stderr ?? ""}`;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -12,8 +12,18 @@ const SIG = "4dabf18193072939515e22adb298388d";
 const secret = (value: WireValue) => ({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", value });
 const asset = (fields: WireObject) => ({ [SIG]: "c44067f5952c0a294b673a41bacd8c17", hash: "9f2a", ...fields });
 const archive = (fields: WireObject) => ({ [SIG]: "0def7320c3a5731c473e5ecbe6d01bc7", hash: "4b1c", ...fields });
-const resourceRef = { [SIG]: "5cf8f73096256a8f31e491e813e4eb8e", urn: "urn:pulumi:s::p::hosting:index:Volume::v", id: "vol-1", packageVersion: "" };
-const outputValue = { [SIG]: "d0e6a833031e9bbcd3f4e8bde6ca49a4", value: "x", secret: true, dependencies: ["urn:a", "urn:b"] };
+const resourceRef = {
+  [SIG]: "5cf8f73096256a8f31e491e813e4eb8e",
+  urn: "urn:pulumi:s::p::hosting:index:Volume::v",
+  id: "vol-1",
+  packageVersion: "",
+};
+const outputValue = {
+  [SIG]: "d0e6a833031e9bbcd3f4e8bde6ca49a4",
+  value: "x",
+  secret: true,
+  dependencies: ["urn:a", "urn:b"],
+};
 
 const google = (object: WireObject) => Buffer.from(Struct.fromJavaScript(object as any).serializeBinary());
 
@@ -57,15 +67,15 @@ const STRUCTS: Record<string, WireObject> = {
   },
   scalars: { t: true, f: false, n: null, s: "", long: "x".repeat(70_000) },
   unicode: {
-    "é": "café",
-    "日本": "日本語のテキスト",
+    é: "café",
+    日本: "日本語のテキスト",
     emoji: "🚀 deploy 👩‍💻",
     combining: "e\u0301",
     "": "empty key",
     zeroWidth: "a\u200bb",
     control: "\u0000\u0001\n\t",
   },
-  keyOrder: { b: 1, a: 2, "10": 3, "2": 4, B: 5, "Z": 6, "é": 7, "e": 8 },
+  keyOrder: { b: 1, a: 2, "10": 3, "2": 4, B: 5, Z: 6, é: 7, e: 8 },
   nested: { a: { b: { c: { d: [[[{ e: [] }]], {}, [], [null, true, 1, "s"]] } } } },
 };
 
@@ -95,13 +105,20 @@ describe("Struct and Value, byte for byte with google-protobuf", () => {
 
   test("a map in any order (as Go writes one) reads with sorted keys; a repeated key keeps its last value", () => {
     const writer = Writer.create();
-    for (const [key, text] of [["b", "1"], ["a", "2"], ["b", "3"]]) {
+    for (const [key, text] of [
+      ["b", "1"],
+      ["a", "2"],
+      ["b", "3"],
+    ]) {
       writer.uint32(10).fork().uint32(10).string(key).uint32(18).fork().uint32(26).string(text).ldelim().ldelim();
     }
     const bytes = writer.finish();
     const read = codec.decodeStruct(bytes);
     expect(read).toEqual(Struct.deserializeBinary(bytes).toJavaScript());
-    expect(Object.entries(read)).toEqual([["a", "2"], ["b", "3"]]);
+    expect(Object.entries(read)).toEqual([
+      ["a", "2"],
+      ["b", "3"],
+    ]);
   });
 
   test("what google-protobuf refuses, refused the same way", () => {
@@ -109,7 +126,16 @@ describe("Struct and Value, byte for byte with google-protobuf", () => {
       expect(() => Struct.fromJavaScript(bad as any)).toThrow("Unexpected struct type");
       expect(() => codec.encodeStruct(bad as any)).toThrow("Unexpected struct type");
     }
-    const valueOfNoKind = Writer.create().uint32(10).fork().uint32(10).string("k").uint32(18).fork().ldelim().ldelim().finish();
+    const valueOfNoKind = Writer.create()
+      .uint32(10)
+      .fork()
+      .uint32(10)
+      .string("k")
+      .uint32(18)
+      .fork()
+      .ldelim()
+      .ldelim()
+      .finish();
     expect(() => codec.decodeStruct(valueOfNoKind)).toThrow("Unexpected struct type");
   });
 
@@ -157,7 +183,8 @@ function stubOf(schema: Schema, Class: new () => Stub, message: Record<string, u
     if (value === undefined) continue;
     const setter = accessor(stub, "set", name, isRepeated(kind));
     if (kind === "struct") stub[setter](Struct.fromJavaScript(value as any));
-    else if (kind === "repeated") stub[setter]((value as Record<string, unknown>[]).map((m) => stubOf(item!, Item!, m)));
+    else if (kind === "repeated")
+      stub[setter]((value as Record<string, unknown>[]).map((m) => stubOf(item!, Item!, m)));
     else stub[setter](value);
   }
   return stub;
@@ -188,85 +215,125 @@ const { container, unknowns, assets, numbers, unicode, nested, references } = ST
 
 /** Every request the engine sends a provider, with every field this provider reads or passes over. */
 const REQUESTS: Array<[string, Schema, Stub]> = [
-  ["CheckRequest (CheckConfig's too)", codec.CheckRequest, (() => {
-    const r = address(new provproto.CheckRequest());
-    r.setOlds(structOf(container));
-    r.setNews(structOf({ ...container, ...unknowns }));
-    r.setRandomseed(new Uint8Array([1, 2, 3, 250]));
-    const autonaming = new provproto.CheckRequest.AutonamingOptions();
-    autonaming.setProposedName("web-3f2a");
-    autonaming.setMode(provproto.CheckRequest.AutonamingOptions.Mode.ENFORCE);
-    r.setAutonaming(autonaming);
-    return r;
-  })()],
+  [
+    "CheckRequest (CheckConfig's too)",
+    codec.CheckRequest,
+    (() => {
+      const r = address(new provproto.CheckRequest());
+      r.setOlds(structOf(container));
+      r.setNews(structOf({ ...container, ...unknowns }));
+      r.setRandomseed(new Uint8Array([1, 2, 3, 250]));
+      const autonaming = new provproto.CheckRequest.AutonamingOptions();
+      autonaming.setProposedName("web-3f2a");
+      autonaming.setMode(provproto.CheckRequest.AutonamingOptions.Mode.ENFORCE);
+      r.setAutonaming(autonaming);
+      return r;
+    })(),
+  ],
   ["CheckRequest of nothing", codec.CheckRequest, new provproto.CheckRequest()],
-  ["CheckRequest with empty news", codec.CheckRequest, (() => {
-    const r = address(new provproto.CheckRequest());
-    r.setNews(new Struct());
-    return r;
-  })()],
-  ["DiffRequest", codec.DiffRequest, (() => {
-    const r = address(new provproto.DiffRequest(), "app-1");
-    r.setOlds(structOf(container));
-    r.setNews(structOf({ ...container, replicas: 4 }));
-    r.setOldInputs(structOf({ name: "web", image: container.image }));
-    r.setIgnorechangesList(["env", "services[0].connection", ""]);
-    return r;
-  })()],
-  ["CreateRequest", codec.CreateRequest, (() => {
-    const r = address(new provproto.CreateRequest());
-    r.setProperties(structOf({ ...container, ...assets }));
-    r.setTimeout(1200.5);
-    r.setResourceStatusAddress("127.0.0.1:4242");
-    r.setResourceStatusToken("tok");
-    return r;
-  })()],
-  ["CreateRequest at preview", codec.CreateRequest, (() => {
-    const r = address(new provproto.CreateRequest());
-    r.setProperties(structOf(unknowns));
-    r.setPreview(true);
-    return r;
-  })()],
-  ["ReadRequest", codec.ReadRequest, (() => {
-    const r = address(new provproto.ReadRequest(), "proj-1/app-1");
-    r.setProperties(structOf(container));
-    r.setInputs(structOf({ name: "web" }));
-    r.setOldViewsList(views());
-    r.setTimeout(-0.25);
-    return r;
-  })()],
+  [
+    "CheckRequest with empty news",
+    codec.CheckRequest,
+    (() => {
+      const r = address(new provproto.CheckRequest());
+      r.setNews(new Struct());
+      return r;
+    })(),
+  ],
+  [
+    "DiffRequest",
+    codec.DiffRequest,
+    (() => {
+      const r = address(new provproto.DiffRequest(), "app-1");
+      r.setOlds(structOf(container));
+      r.setNews(structOf({ ...container, replicas: 4 }));
+      r.setOldInputs(structOf({ name: "web", image: container.image }));
+      r.setIgnorechangesList(["env", "services[0].connection", ""]);
+      return r;
+    })(),
+  ],
+  [
+    "CreateRequest",
+    codec.CreateRequest,
+    (() => {
+      const r = address(new provproto.CreateRequest());
+      r.setProperties(structOf({ ...container, ...assets }));
+      r.setTimeout(1200.5);
+      r.setResourceStatusAddress("127.0.0.1:4242");
+      r.setResourceStatusToken("tok");
+      return r;
+    })(),
+  ],
+  [
+    "CreateRequest at preview",
+    codec.CreateRequest,
+    (() => {
+      const r = address(new provproto.CreateRequest());
+      r.setProperties(structOf(unknowns));
+      r.setPreview(true);
+      return r;
+    })(),
+  ],
+  [
+    "ReadRequest",
+    codec.ReadRequest,
+    (() => {
+      const r = address(new provproto.ReadRequest(), "proj-1/app-1");
+      r.setProperties(structOf(container));
+      r.setInputs(structOf({ name: "web" }));
+      r.setOldViewsList(views());
+      r.setTimeout(-0.25);
+      return r;
+    })(),
+  ],
   ["ReadRequest of an import (no state)", codec.ReadRequest, address(new provproto.ReadRequest(), "app-1")],
-  ["UpdateRequest", codec.UpdateRequest, (() => {
-    const r = address(new provproto.UpdateRequest(), "app-1");
-    r.setOlds(structOf({ ...container, ...numbers }));
-    r.setNews(structOf({ ...container, ...unicode }));
-    r.setOldInputs(structOf(nested));
-    r.setTimeout(60);
-    r.setIgnorechangesList(["replicas"]);
-    r.setPreview(true);
-    r.setOldViewsList(views());
-    return r;
-  })()],
-  ["DeleteRequest", codec.DeleteRequest, (() => {
-    const r = address(new provproto.DeleteRequest(), "app-1");
-    r.setProperties(structOf(references));
-    r.setOldInputs(structOf({ name: "web" }));
-    r.setTimeout(NaN);
-    r.setOldViewsList(views());
-    return r;
-  })()],
-  ["InvokeRequest", codec.InvokeRequest, (() => {
-    const r = new provproto.InvokeRequest();
-    r.setTok("hosting:index:getContainers");
-    r.setArgs(structOf({ projectId: "proj-1", name: secret("web") }));
-    r.setPreview(true);
-    return r;
-  })()],
-  ["InvokeRequest without args", codec.InvokeRequest, (() => {
-    const r = new provproto.InvokeRequest();
-    r.setTok("hosting:index:getContainerLogs");
-    return r;
-  })()],
+  [
+    "UpdateRequest",
+    codec.UpdateRequest,
+    (() => {
+      const r = address(new provproto.UpdateRequest(), "app-1");
+      r.setOlds(structOf({ ...container, ...numbers }));
+      r.setNews(structOf({ ...container, ...unicode }));
+      r.setOldInputs(structOf(nested));
+      r.setTimeout(60);
+      r.setIgnorechangesList(["replicas"]);
+      r.setPreview(true);
+      r.setOldViewsList(views());
+      return r;
+    })(),
+  ],
+  [
+    "DeleteRequest",
+    codec.DeleteRequest,
+    (() => {
+      const r = address(new provproto.DeleteRequest(), "app-1");
+      r.setProperties(structOf(references));
+      r.setOldInputs(structOf({ name: "web" }));
+      r.setTimeout(NaN);
+      r.setOldViewsList(views());
+      return r;
+    })(),
+  ],
+  [
+    "InvokeRequest",
+    codec.InvokeRequest,
+    (() => {
+      const r = new provproto.InvokeRequest();
+      r.setTok("hosting:index:getContainers");
+      r.setArgs(structOf({ projectId: "proj-1", name: secret("web") }));
+      r.setPreview(true);
+      return r;
+    })(),
+  ],
+  [
+    "InvokeRequest without args",
+    codec.InvokeRequest,
+    (() => {
+      const r = new provproto.InvokeRequest();
+      r.setTok("hosting:index:getContainerLogs");
+      return r;
+    })(),
+  ],
 ];
 
 describe("every request the engine sends", () => {
@@ -279,31 +346,63 @@ describe("every request the engine sends", () => {
 
   test("a field this provider does not know (a newer engine's) is passed over", () => {
     const known = bytesOf(address(new provproto.CreateRequest()));
-    const unknown = Writer.create().uint32((99 << 3) | 2).string("later").uint32((98 << 3) | 0).uint32(7).finish();
-    expect(codec.decode(codec.CreateRequest, Buffer.concat([known, unknown]))).toEqual(codec.decode(codec.CreateRequest, known));
+    const unknown = Writer.create()
+      .uint32((99 << 3) | 2)
+      .string("later")
+      .uint32((98 << 3) | 0)
+      .uint32(7)
+      .finish();
+    expect(codec.decode(codec.CreateRequest, Buffer.concat([known, unknown]))).toEqual(
+      codec.decode(codec.CreateRequest, known),
+    );
   });
 });
 
 /** Every answer the provider gives through the codec, as it fills it. */
-const failures = [{ property: "image", reason: "has no tag" }, { property: "", reason: "" }];
+const failures = [
+  { property: "image", reason: "has no tag" },
+  { property: "", reason: "" },
+];
 const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]> = [
   ["CheckResponse", codec.CheckResponse, provproto.CheckResponse, { inputs: container, failures }],
   ["CheckResponse, no failures", codec.CheckResponse, provproto.CheckResponse, { inputs: {}, failures: [] }],
-  ["CreateResponse", codec.CreateResponse, provproto.CreateResponse, { id: "app-1", properties: { ...container, ...assets } }],
+  [
+    "CreateResponse",
+    codec.CreateResponse,
+    provproto.CreateResponse,
+    { id: "app-1", properties: { ...container, ...assets } },
+  ],
   ["CreateResponse at preview", codec.CreateResponse, provproto.CreateResponse, { properties: unknowns }],
-  ["ReadResponse", codec.ReadResponse, provproto.ReadResponse, { id: "proj-1/app-1", properties: { ...container, ...numbers }, inputs: unicode }],
+  [
+    "ReadResponse",
+    codec.ReadResponse,
+    provproto.ReadResponse,
+    { id: "proj-1/app-1", properties: { ...container, ...numbers }, inputs: unicode },
+  ],
   ["ReadResponse of a resource gone", codec.ReadResponse, provproto.ReadResponse, {}],
   ["UpdateResponse", codec.UpdateResponse, provproto.UpdateResponse, { properties: { ...nested, ...references } }],
-  ["InvokeResponse", codec.InvokeResponse, provproto.InvokeResponse, { return: { containers: [container, container] } }],
+  [
+    "InvokeResponse",
+    codec.InvokeResponse,
+    provproto.InvokeResponse,
+    { return: { containers: [container, container] } },
+  ],
   ["InvokeResponse with failures", codec.InvokeResponse, provproto.InvokeResponse, { failures }],
-  ["ErrorResourceInitFailed", codec.ErrorResourceInitFailed, provproto.ErrorResourceInitFailed, { id: "app-1", properties: container, reasons: ["not ready"], inputs: {} }],
+  [
+    "ErrorResourceInitFailed",
+    codec.ErrorResourceInitFailed,
+    provproto.ErrorResourceInitFailed,
+    { id: "app-1", properties: container, reasons: ["not ready"], inputs: {} },
+  ],
 ];
 
 describe("every answer the provider gives", () => {
   test.each(RESPONSES)("%s: written as the stubs write it", (_name, schema, Class, message) => {
     const expected = bytesOf(stubOf(schema, Class, message, provproto.CheckFailure));
     expect(codec.encode(schema, message as Parameters<typeof codec.encode>[1]).equals(expected)).toBe(true);
-    expect(codec.decode(schema, expected)).toEqual(viewOf(schema, (Class as unknown as { deserializeBinary(b: Uint8Array): Stub }).deserializeBinary(expected)));
+    expect(codec.decode(schema, expected)).toEqual(
+      viewOf(schema, (Class as unknown as { deserializeBinary(b: Uint8Array): Stub }).deserializeBinary(expected)),
+    );
   });
 });
 
@@ -321,7 +420,7 @@ function random(seed: number) {
 }
 
 const SPECIAL_NUMBERS = [0, -0, NaN, Infinity, -Infinity, Number.MAX_SAFE_INTEGER, Number.EPSILON, -1e21, 5e-324];
-const ALPHABET = ["a", "Z", "0", "_", "-", " ", "é", "ß", "日", "🚀", "\u0000", "\n", "\"", "\\", UNKNOWN];
+const ALPHABET = ["a", "Z", "0", "_", "-", " ", "é", "ß", "日", "🚀", "\u0000", "\n", '"', "\\", UNKNOWN];
 
 function randomValue(next: () => number, depth: number): WireValue {
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
@@ -347,7 +446,9 @@ function randomValue(next: () => number, depth: number): WireValue {
 function randomObject(next: () => number, depth: number): WireObject {
   const object: WireObject = {};
   const count = Math.floor(next() * 5);
-  for (let i = 0; i < count; i++) object[Array.from({ length: Math.floor(next() * 4) }, () => ALPHABET[Math.floor(next() * 13)]).join("")] = randomValue(next, depth);
+  for (let i = 0; i < count; i++)
+    object[Array.from({ length: Math.floor(next() * 4) }, () => ALPHABET[Math.floor(next() * 13)]).join("")] =
+      randomValue(next, depth);
   return object;
 }
 

@@ -2,7 +2,13 @@ import { createApiError } from "../../provider/src/api/errors";
 import { withHint } from "../../provider/src/server/hints";
 
 const apiError = (status: number, code: string) =>
-  createApiError({ status, method: "POST", path: "/v1/x", body: JSON.stringify({ code, message: "m" }), headers: { "x-request-id": "r1" } });
+  createApiError({
+    status,
+    method: "POST",
+    path: "/v1/x",
+    body: JSON.stringify({ code, message: "m" }),
+    headers: { "x-request-id": "r1" },
+  });
 
 test.each([
   [409, "NAME_TAKEN", /NAME_TAKEN: m \(HTTP 409, request r1\): another resource .*pulumi import/],

@@ -3,8 +3,19 @@ import type { Field } from "../../provider/src/framework/spec";
 import { Unknown } from "../../provider/src/framework/values";
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
-const field = (name: string, extra: Partial<Field> = {}): Field => ({ name, type: { kind: "string" }, required: false, description: "", ...extra });
-const fields = [field("password", { secret: true }), field("connection", { secretSubfields: ["instructions"] }), field("env"), field("name")];
+const field = (name: string, extra: Partial<Field> = {}): Field => ({
+  name,
+  type: { kind: "string" },
+  required: false,
+  description: "",
+  ...extra,
+});
+const fields = [
+  field("password", { secret: true }),
+  field("connection", { secretSubfields: ["instructions"] }),
+  field("env"),
+  field("name"),
+];
 
 describe("marshalling between the engine's Structs (as codec.ts reads them) and plain values", () => {
   test("unknowns become the Unknown marker and back", () => {
@@ -14,10 +25,16 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
   });
 
   test("secret in: unwrapped, and its path remembered; secret out: wrapped at the same depth", () => {
-    const { values, secrets } = fromWire({ env: secret({ A: "1" }), connection: { host: "h", instructions: secret("pw") } } as any);
+    const { values, secrets } = fromWire({
+      env: secret({ A: "1" }),
+      connection: { host: "h", instructions: secret("pw") },
+    } as any);
     expect(values).toEqual({ env: { A: "1" }, connection: { host: "h", instructions: "pw" } });
     expect([...secrets].sort()).toEqual(["connection.instructions", "env"]);
-    expect(toWire(values, fields, secrets)).toEqual({ env: secret({ A: "1" }), connection: { host: "h", instructions: secret("pw") } });
+    expect(toWire(values, fields, secrets)).toEqual({
+      env: secret({ A: "1" }),
+      connection: { host: "h", instructions: secret("pw") },
+    });
   });
 
   test("declared secrets are wrapped even when they arrived plain", () => {
@@ -30,7 +47,10 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
   });
 
   test("unknowns deep inside a value that is not secret are marked too", () => {
-    expect(toWire({ env: { A: Unknown, B: "b" }, name: ["x", Unknown] as any }, fields)).toEqual({ env: { A: UNKNOWN_SENTINEL, B: "b" }, name: ["x", UNKNOWN_SENTINEL] });
+    expect(toWire({ env: { A: Unknown, B: "b" }, name: ["x", Unknown] as any }, fields)).toEqual({
+      env: { A: UNKNOWN_SENTINEL, B: "b" },
+      name: ["x", UNKNOWN_SENTINEL],
+    });
   });
 
   test("a secret that arrived deep in a list is wrapped there, and only there", () => {

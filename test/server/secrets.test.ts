@@ -48,13 +48,20 @@ test("overlapping and touching secrets blank everything any of them covers", () 
 test("a secret followed by a combining mark is still blanked (code units, not grapheme clusters)", () => {
   const secrets = new Secrets();
   secrets.learn(["hunter2-password"]);
-  expect(secrets.redact("hunter2-password\u0301 and \u{1F600}hunter2-password")).toBe("[secret]\u0301 and \u{1F600}[secret]");
+  expect(secrets.redact("hunter2-password\u0301 and \u{1F600}hunter2-password")).toBe(
+    "[secret]\u0301 and \u{1F600}[secret]",
+  );
 });
 
 test("it fails closed: a text that cannot be checked is withheld, never sent as it is", () => {
   const secrets = new Secrets();
   secrets.learn(["hunter2-password"]);
   // A text whose reading throws half way: whatever went wrong, none of it goes out.
-  const text = { slice: () => "hunter2-password", get length(): number { throw new Error("unreadable"); } } as unknown as string;
+  const text = {
+    slice: () => "hunter2-password",
+    get length(): number {
+      throw new Error("unreadable");
+    },
+  } as unknown as string;
   expect(secrets.redact(text)).toBe(WITHHELD);
 });

@@ -85,16 +85,20 @@ async function rig(stage: ReturnType<typeof fakeThirdStage>["stage"], failures: 
 
 const call = <T>(client: Rig["client"], method: "cancel" | "check", request: unknown) =>
   new Promise<{ err: grpc.ServiceError | null; response?: T }>((resolve) =>
-    (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r?: T) => void) => void>)[method](request, (err, response) =>
-      resolve({ err, response }),
-    ),
+    (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r?: T) => void) => void>)[
+      method
+    ](request, (err, response) => resolve({ err, response })),
   );
 
 describe("the second stage (server/start.ts)", () => {
   test("shares exactly the modules the build leaves external to the third stage (scripts/bundles.mjs)", () => {
     const external = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", `import { SHARED_WITH_PROVIDER } from ${JSON.stringify(join(ROOT, "scripts", "bundles.mjs"))}; console.log(JSON.stringify(SHARED_WITH_PROVIDER))`],
+      [
+        "--input-type=module",
+        "-e",
+        `import { SHARED_WITH_PROVIDER } from ${JSON.stringify(join(ROOT, "scripts", "bundles.mjs"))}; console.log(JSON.stringify(SHARED_WITH_PROVIDER))`,
+      ],
       { encoding: "utf8" },
     );
     expect(Object.keys(SHARED_WITH_PROVIDER).sort()).toEqual((JSON.parse(external) as string[]).sort());
@@ -136,7 +140,10 @@ describe("the second stage (server/start.ts)", () => {
     try {
       for (let i = 0; i < 2; i++) {
         const { err } = await call(r.client, "check", new provproto.CheckRequest());
-        expect([err?.code, err?.details]).toEqual([grpc.status.FAILED_PRECONDITION, "could not start: no provider today"]);
+        expect([err?.code, err?.details]).toEqual([
+          grpc.status.FAILED_PRECONDITION,
+          "could not start: no provider today",
+        ]);
       }
       expect(failures).toEqual(["could not start: no provider today"]);
     } finally {

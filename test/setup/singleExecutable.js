@@ -2,7 +2,11 @@
 const { existsSync } = require("node:fs");
 const { resolve } = require("node:path");
 
-const executable = resolve(__dirname, "../..", process.platform === "win32" ? "dist/pulumi-resource-hosting.exe" : "dist/pulumi-resource-hosting");
+const executable = resolve(
+  __dirname,
+  "../..",
+  process.platform === "win32" ? "dist/pulumi-resource-hosting.exe" : "dist/pulumi-resource-hosting",
+);
 if (!existsSync(executable)) {
   throw new Error(`${executable} is missing: run make package (make test builds it before the tests)`);
 }

@@ -31,14 +31,23 @@ describe("admin API over HTTP", () => {
     const res = await h.admin.post("/_sim/switches", patch);
     expect(res.status).toBe(400);
     expect(res.body.message).toContain(message);
-    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({
+      crashingImageTags: [],
+      linkEnvInConsumer: false,
+    });
   });
 
   test("POST /_sim/switches sets crashingImageTags and linkEnvInConsumer; reset restores them", async () => {
-    const res = await h.admin.post("/_sim/switches", { crashingImageTags: ["2.0.0-bad", "v1_rc.2"], linkEnvInConsumer: true });
+    const res = await h.admin.post("/_sim/switches", {
+      crashingImageTags: ["2.0.0-bad", "v1_rc.2"],
+      linkEnvInConsumer: true,
+    });
     expect(res.body).toMatchObject({ crashingImageTags: ["2.0.0-bad", "v1_rc.2"], linkEnvInConsumer: true });
     await h.admin.post("/_sim/reset");
-    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+    expect((await h.admin.get("/_sim/switches")).body).toMatchObject({
+      crashingImageTags: [],
+      linkEnvInConsumer: false,
+    });
   });
 
   test("the switches the control object hands out are copies", () => {
@@ -73,7 +82,10 @@ describe("admin API over HTTP", () => {
   });
 
   test("POST /_sim/faults takes a list", async () => {
-    await h.admin.post("/_sim/faults", [{ kind: "status", status: 500 }, { kind: "rate_limit", retryAfter: "2" }]);
+    await h.admin.post("/_sim/faults", [
+      { kind: "status", status: 500 },
+      { kind: "rate_limit", retryAfter: "2" },
+    ]);
     expect((await h.alice.get("/v1/registries")).status).toBe(500);
     expect((await h.alice.get("/v1/registries")).status).toBe(429);
   });
@@ -82,7 +94,13 @@ describe("admin API over HTTP", () => {
     const res = await h.alice.get("/v1/registries");
     const log = await h.admin.get("/_sim/requests");
     expect(log.body).toEqual([
-      { at: expect.any(Number), method: "GET", path: "/v1/registries", status: 200, requestId: res.headers.get("x-request-id") },
+      {
+        at: expect.any(Number),
+        method: "GET",
+        path: "/v1/registries",
+        status: 200,
+        requestId: res.headers.get("x-request-id"),
+      },
     ]);
     expect((await h.admin.delete("/_sim/requests")).status).toBe(204);
     expect((await h.admin.get("/_sim/requests")).body).toEqual([]);
@@ -92,9 +110,15 @@ describe("admin API over HTTP", () => {
     await createContainer(h.alice);
     await h.alice.post("/v1/registries", { name: "ghcr", host: "ghcr.io", password: "pw" });
     const state = (await h.admin.get("/_sim/state")).body;
-    expect(Object.keys(state).sort()).toEqual(
-      ["attachments", "links", "logs", "registries", "services", "suspended_projects", "volumes"],
-    );
+    expect(Object.keys(state).sort()).toEqual([
+      "attachments",
+      "links",
+      "logs",
+      "registries",
+      "services",
+      "suspended_projects",
+      "volumes",
+    ]);
     expect(state.services[0]).toMatchObject({ name: "web", autoscaling: false });
     expect(state.registries[0]).toMatchObject({ password: "pw", user_id: "alice" });
   });
@@ -126,7 +150,10 @@ describe("admin API over HTTP", () => {
     const volume = await createVolume(h.alice);
     expect(volume.status).toBe("provisioning");
     expect((await h.admin.post(`/_sim/volumes/${volume.id}/ready`)).status).toBe(204);
-    expect((await h.alice.get(p(`/volumes/${volume.id}`))).body).toMatchObject({ status: "running", status_reason: "" });
+    expect((await h.alice.get(p(`/volumes/${volume.id}`))).body).toMatchObject({
+      status: "running",
+      status_reason: "",
+    });
   });
 
   test("POST /_sim/reset drops everything and restores the startup switches", async () => {

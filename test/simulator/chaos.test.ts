@@ -33,14 +33,40 @@ function draws(source: ReturnType<typeof randomFaults>): string[] {
 describe("randomFaults", () => {
   // Drawn by chaos.ts before "garbled-after" joined, for seeds 7 and 42 at rate 0.3.
   test.each([
-    [7, [
-      "- - - - -", "429 - - - -", "- reset_after - latency 502", "reset_after - - - -", "- - - reset_after -", "- - - - -",
-      "- - reset_before - -", "- - - - 429+ra", "- 503 - - reset_after", "- 504 - - -", "latency - 429 - -", "- - - - 500",
-    ]],
-    [42, [
-      "500 - - - -", "- 500 - - -", "- - - - -", "latency - - - -", "- - 504 - -", "- 429 - - -",
-      "- 429+ra - - -", "- - 503 - -", "- - - - -", "429+ra - - - -", "- - 429 - -", "- - - - latency",
-    ]],
+    [
+      7,
+      [
+        "- - - - -",
+        "429 - - - -",
+        "- reset_after - latency 502",
+        "reset_after - - - -",
+        "- - - reset_after -",
+        "- - - - -",
+        "- - reset_before - -",
+        "- - - - 429+ra",
+        "- 503 - - reset_after",
+        "- 504 - - -",
+        "latency - 429 - -",
+        "- - - - 500",
+      ],
+    ],
+    [
+      42,
+      [
+        "500 - - - -",
+        "- 500 - - -",
+        "- - - - -",
+        "latency - - - -",
+        "- - 504 - -",
+        "- 429 - - -",
+        "- 429+ra - - -",
+        "- - 503 - -",
+        "- - - - -",
+        "429+ra - - - -",
+        "- - 429 - -",
+        "- - - - latency",
+      ],
+    ],
   ])("seed %i draws what it drew before the list grew", (seed, expected) => {
     const faults = randomFaults({ seed, rate: 0.3, latencyMs: 1500 });
     expect(draws(faults)).toEqual(expected);
@@ -77,7 +103,9 @@ describe("randomFaults", () => {
     afterEach(() => h.sim.control.setFaultSource(undefined));
 
     test("a garbled-after create creates, and its answer does not parse", async () => {
-      const only = Object.fromEntries(Object.keys(RANDOM_FAULTS).map((name) => [name, name === "garbled-after" ? 1 : 0]));
+      const only = Object.fromEntries(
+        Object.keys(RANDOM_FAULTS).map((name) => [name, name === "garbled-after" ? 1 : 0]),
+      );
       const faults = randomFaults({ seed: 1, rate: 1, latencyMs: 10, weights: only });
       h.sim.control.setFaultSource(faults.source);
       const res = await request(h.sim.url + p("/containers"), {

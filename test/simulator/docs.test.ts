@@ -21,7 +21,12 @@ function table(heading: string): string[][] {
     .split("\n")
     .filter((line) => line.startsWith("| ") && !/^\|\s*-/.test(line))
     .slice(1)
-    .map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** "/v1/projects/:projectId/volumes" as the doc writes it: "/v1/projects/{projectId}/volumes". */

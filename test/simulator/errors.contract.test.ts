@@ -224,7 +224,9 @@ describe("§5 authentication and §7 errors", () => {
 
     test("container PATCH to :latest is BAD_IMAGE and changes nothing", async () => {
       const web = await createContainer(h.alice);
-      const res = await h.alice.patch(p(`/containers/${web.id}`), { image: "registry.sim.hosting.test/acme/web:latest" });
+      const res = await h.alice.patch(p(`/containers/${web.id}`), {
+        image: "registry.sim.hosting.test/acme/web:latest",
+      });
       expect([res.status, codeOf(res)]).toEqual([400, "BAD_IMAGE"]);
       expect(h.sim.control.snapshot().services[0].image).toBe(IMAGE);
     });

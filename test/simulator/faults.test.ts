@@ -73,7 +73,12 @@ describe("injected faults and the request log", () => {
     h.sim.control.injectFault({ kind: "reset_after", method: "POST" });
     await expect(h.alice.post(p("/containers"), createBody)).rejects.toThrow();
     expect(services().map((service) => service.name)).toEqual(["web"]);
-    expect(h.sim.control.requests()[0]).toMatchObject({ status: "reset", fault: "reset_after", method: "POST", withheldStatus: 201 });
+    expect(h.sim.control.requests()[0]).toMatchObject({
+      status: "reset",
+      fault: "reset_after",
+      method: "POST",
+      withheldStatus: 201,
+    });
     // the retry a careless client would send now meets the name it created itself
     expect(codeOf(await h.alice.post(p("/containers"), createBody))).toBe("NAME_TAKEN");
   });
@@ -108,8 +113,20 @@ describe("injected faults and the request log", () => {
     const denied = await h.admin.get("/v1/registries");
     await h.admin.get("/_sim/state");
     expect(h.sim.control.requests()).toEqual([
-      { at: expect.any(Number), method: "GET", path: `/v1/projects/${ALICE_PROJECT}/containers`, status: 200, requestId: ok.headers.get("x-request-id") },
-      { at: expect.any(Number), method: "GET", path: "/v1/registries", status: 401, requestId: denied.headers.get("x-request-id") },
+      {
+        at: expect.any(Number),
+        method: "GET",
+        path: `/v1/projects/${ALICE_PROJECT}/containers`,
+        status: 200,
+        requestId: ok.headers.get("x-request-id"),
+      },
+      {
+        at: expect.any(Number),
+        method: "GET",
+        path: "/v1/registries",
+        status: 401,
+        requestId: denied.headers.get("x-request-id"),
+      },
     ]);
     h.sim.control.clearRequests();
     expect(h.sim.control.requests()).toEqual([]);
@@ -179,7 +196,9 @@ describe("faults of a lagging or careless API (issue 30)", () => {
   });
 
   test("bad fields are refused, naming them", () => {
-    expect(() => h.sim.control.injectFault({ kind: "ignored", status: 500 })).toThrow(/fault.status: must be the 2xx status/);
+    expect(() => h.sim.control.injectFault({ kind: "ignored", status: 500 })).toThrow(
+      /fault.status: must be the 2xx status/,
+    );
   });
 });
 

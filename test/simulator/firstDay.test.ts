@@ -16,13 +16,23 @@ describe("appsRequireEnv: an app that needs DATABASE_URL", () => {
 
   test("fails a start without the variable, and its log names it", async () => {
     const web = await createContainer(h.alice);
-    expect(await eventually(() => statusOf(h.alice, web.id), (s) => s !== "provisioning")).toBe("failed");
+    expect(
+      await eventually(
+        () => statusOf(h.alice, web.id),
+        (s) => s !== "provisioning",
+      ),
+    ).toBe("failed");
     expect(await logOf(h.alice, web.id)).toMatch(/Error: environment variable DATABASE_URL is not set/);
   });
 
   test("starts when its own env sets it", async () => {
     const web = await createContainer(h.alice, { env: { DATABASE_URL: "postgres://elsewhere" } });
-    expect(await eventually(() => statusOf(h.alice, web.id), (s) => s !== "provisioning")).toBe("running");
+    expect(
+      await eventually(
+        () => statusOf(h.alice, web.id),
+        (s) => s !== "provisioning",
+      ),
+    ).toBe("running");
   });
 
   test("a link alone does not restart it (the switch below is off); the restart after it starts the app", async () => {
@@ -31,13 +41,23 @@ describe("appsRequireEnv: an app that needs DATABASE_URL", () => {
     expect((await link(h.alice, web.id, db.id)).status).toBe(201);
     expect(await statusOf(h.alice, web.id)).toBe("failed");
     expect((await h.alice.post(p(`/containers/${web.id}/restart`))).status).toBe(204);
-    expect(await eventually(() => statusOf(h.alice, web.id), (s) => s !== "provisioning")).toBe("running");
+    expect(
+      await eventually(
+        () => statusOf(h.alice, web.id),
+        (s) => s !== "provisioning",
+      ),
+    ).toBe("running");
   });
 
   test("off (the default []): an app starts without any variable", async () => {
     h.sim.control.setSwitches({ appsRequireEnv: [] });
     const web = await createContainer(h.alice);
-    expect(await eventually(() => statusOf(h.alice, web.id), (s) => s !== "provisioning")).toBe("running");
+    expect(
+      await eventually(
+        () => statusOf(h.alice, web.id),
+        (s) => s !== "provisioning",
+      ),
+    ).toBe("running");
   });
 });
 
@@ -47,12 +67,20 @@ describe("linkRestartsConsumer", () => {
   test("on: a new link restarts its failed consumer, which now starts", async () => {
     const web = await createContainer(h.alice);
     const db = await database(h.alice);
-    await eventually(() => statusOf(h.alice, web.id), (s) => s === "failed");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (s) => s === "failed",
+    );
     h.sim.control.setSwitches({ serviceStartMs: 300 });
     expect((await link(h.alice, web.id, db.id)).status).toBe(201);
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
     expect(await logOf(h.alice, web.id)).toMatch(/restarted: linked to db/);
-    expect(await eventually(() => statusOf(h.alice, web.id), (s) => s !== "provisioning")).toBe("running");
+    expect(
+      await eventually(
+        () => statusOf(h.alice, web.id),
+        (s) => s !== "provisioning",
+      ),
+    ).toBe("running");
   });
 
   test("on: a stopped consumer stays stopped", async () => {
@@ -67,7 +95,10 @@ describe("linkRestartsConsumer", () => {
     h.sim.control.setSwitches({ linkRestartsConsumer: false });
     const web = await createContainer(h.alice);
     const db = await database(h.alice);
-    await eventually(() => statusOf(h.alice, web.id), (s) => s === "failed");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (s) => s === "failed",
+    );
     await link(h.alice, web.id, db.id);
     expect(await statusOf(h.alice, web.id)).toBe("failed");
     expect(await logOf(h.alice, web.id)).not.toMatch(/restarted: linked/);

@@ -29,7 +29,7 @@ export class Client {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     if (response.headers.get("content-type")?.startsWith("application/json")) parsed = JSON.parse(text);
     return { status: response.status, headers: response.headers, text, body: parsed };
   }
@@ -86,12 +86,17 @@ export async function findService(client: Client, id: string, project = ALICE_PR
 }
 
 /** Poll until `check` holds (no fixed sleeps): for asynchronous transitions. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

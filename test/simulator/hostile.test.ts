@@ -13,7 +13,10 @@ const call = (sim: Simulator, method: string, path: string, body?: unknown, toke
   request(sim.url + path, {
     dispatcher: agent,
     method: method as "GET",
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
 
@@ -40,8 +43,13 @@ describe("respond_after: the API acts, the client gets the chosen answer", () =>
     expect(res.headers["content-type"]).toBe("application/json");
     expect(h.sim.control.snapshot().services.map((s) => s.name)).toEqual(["web"]);
     expect(h.sim.control.requests().at(-1)).toEqual({
-      at: expect.any(Number), method: "POST", path: p("/containers"), status, requestId: res.headers["x-request-id"],
-      fault: "respond_after", withheldStatus: 201,
+      at: expect.any(Number),
+      method: "POST",
+      path: p("/containers"),
+      status,
+      requestId: res.headers["x-request-id"],
+      fault: "respond_after",
+      withheldStatus: 201,
     });
   });
 
@@ -55,7 +63,10 @@ describe("respond_after: the API acts, the client gets the chosen answer", () =>
     const body = JSON.stringify({ code: "INTERNAL_ERROR", message: "upstream timed out" });
     h.sim.control.injectFault({ kind: "respond_after", method: "PATCH", status: 500, body });
     const res = await answer(h.sim, "PATCH", p(`/containers/${web.id}`), { replicas: 3 });
-    expect([res.status, JSON.parse(res.text)]).toEqual([500, { code: "INTERNAL_ERROR", message: "upstream timed out" }]);
+    expect([res.status, JSON.parse(res.text)]).toEqual([
+      500,
+      { code: "INTERNAL_ERROR", message: "upstream timed out" },
+    ]);
     expect(h.sim.control.snapshot().services[0].replicas).toBe(3);
     expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 500, fault: "respond_after", withheldStatus: 200 });
   });
@@ -71,7 +82,11 @@ describe("respond_after: the API acts, the client gets the chosen answer", () =>
 
   test("the API's own refusal is withheld too: the log says what it was", async () => {
     await createContainer(h.alice);
-    h.sim.control.injectFault({ kind: "respond_after", method: "POST", body: '{"id": "00000000-0000-4000-8000-000000000001"}' });
+    h.sim.control.injectFault({
+      kind: "respond_after",
+      method: "POST",
+      body: '{"id": "00000000-0000-4000-8000-000000000001"}',
+    });
     expect((await answer(h.sim, "POST", p("/containers"), createBody)).status).toBe(200);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
     expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 200, withheldStatus: 409 });
@@ -82,17 +97,31 @@ describe("respond_after: the API acts, the client gets the chosen answer", () =>
       kind: "respond_after",
       body: "<html>bad gateway</html>",
       status: 502,
-      headers: { "Content-Type": "text/html", Date: "Mon, 01 Jan 2024 00:00:00 GMT", "X-Request-Id": "fixed", "x-extra": "1" },
+      headers: {
+        "Content-Type": "text/html",
+        Date: "Mon, 01 Jan 2024 00:00:00 GMT",
+        "X-Request-Id": "fixed",
+        "x-extra": "1",
+      },
     });
     const res = await answer(h.sim, "GET", "/v1/registries");
     expect([res.status, res.text]).toEqual([502, "<html>bad gateway</html>"]);
     expect(res.headers).toMatchObject({
-      "content-type": "text/html", date: "Mon, 01 Jan 2024 00:00:00 GMT", "x-request-id": "fixed", "x-extra": "1",
+      "content-type": "text/html",
+      date: "Mon, 01 Jan 2024 00:00:00 GMT",
+      "x-request-id": "fixed",
+      "x-extra": "1",
     });
   });
 
   test("respond_after hits `times` matching requests, by method and path, then the API answers", async () => {
-    await h.admin.post("/_sim/faults", { kind: "respond_after", method: "GET", path: "/registries$", body: "[", times: 2 });
+    await h.admin.post("/_sim/faults", {
+      kind: "respond_after",
+      method: "GET",
+      path: "/registries$",
+      body: "[",
+      times: 2,
+    });
     expect((await h.admin.get("/_sim/faults")).body).toEqual([
       { kind: "respond_after", method: "GET", path: "/registries$", body: "[", times: 2 },
     ]);
@@ -150,7 +179,12 @@ describe("huge_body: more JSON than a client should read, without acting", () =>
     expect(Object.keys(first).sort()).toEqual(Object.keys(web).sort());
     expect(tail.trimEnd().endsWith("]")).toBe(false);
     expect(h.sim.control.requests().at(-1)).toEqual({
-      at: expect.any(Number), method: "GET", path: p("/containers"), status: 200, requestId: res.headers["x-request-id"], fault: "huge_body",
+      at: expect.any(Number),
+      method: "GET",
+      path: p("/containers"),
+      status: 200,
+      requestId: res.headers["x-request-id"],
+      fault: "huge_body",
     });
   });
 
@@ -192,7 +226,10 @@ describe("huge_body: more JSON than a client should read, without acting", () =>
     [{ bytes: -1 }, "fault.bytes: must be an integer >= 0"],
     [{ bytes: 1.5 }, "fault.bytes: must be an integer >= 0"],
     [{ bytes: "10" }, "fault.bytes: must be an integer >= 0"],
-    [{ bytes: 10, withLength: "no" }, "fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)"],
+    [
+      { bytes: 10, withLength: "no" },
+      "fault.withLength: must be a boolean (false: no Content-Length, the body goes chunked; default true)",
+    ],
     [{ bytes: 10, status: 99 }, "fault.status: must be the HTTP status to send (200-599; default 200)"],
   ])("POST /_sim/faults refuses huge_body with %j, saying why", async (fields, message) => {
     const res = await h.admin.post("/_sim/faults", { kind: "huge_body", ...fields });
@@ -209,11 +246,22 @@ describe("redirect: sent elsewhere, without acting", () => {
   test("by default a 302 to the same path and query on another host, with no body", async () => {
     h.sim.control.injectFault({ kind: "redirect" });
     const res = await answer(h.sim, "POST", p("/containers?limit=5"), createBody);
-    expect([res.status, res.headers.location, res.text]).toEqual([302, `https://elsewhere.example.com${p("/containers?limit=5")}`, ""]);
+    expect([res.status, res.headers.location, res.text]).toEqual([
+      302,
+      `https://elsewhere.example.com${p("/containers?limit=5")}`,
+      "",
+    ]);
     expect(res.headers["x-request-id"]).toBeTruthy();
     expect(h.sim.control.snapshot().services).toEqual([]);
     expect(h.sim.control.requests()).toEqual([
-      { at: expect.any(Number), method: "POST", path: p("/containers"), status: 302, requestId: res.headers["x-request-id"], fault: "redirect" },
+      {
+        at: expect.any(Number),
+        method: "POST",
+        path: p("/containers"),
+        status: 302,
+        requestId: res.headers["x-request-id"],
+        fault: "redirect",
+      },
     ]);
   });
 
@@ -224,17 +272,32 @@ describe("redirect: sent elsewhere, without acting", () => {
   });
 
   test("a client that follows a 307 back to the simulator sends the create again, and it happens once", async () => {
-    h.sim.control.injectFault({ kind: "redirect", status: 307, method: "POST", location: h.sim.url + p("/containers") });
-    const res = await fetch(h.sim.url + p("/containers"), { method: "POST", headers: auth, body: JSON.stringify(createBody) });
+    h.sim.control.injectFault({
+      kind: "redirect",
+      status: 307,
+      method: "POST",
+      location: h.sim.url + p("/containers"),
+    });
+    const res = await fetch(h.sim.url + p("/containers"), {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify(createBody),
+    });
     expect([res.status, res.redirected]).toEqual([201, true]);
     expect(h.sim.control.snapshot().services).toHaveLength(1);
-    expect(h.sim.control.requests().map((entry) => [entry.status, entry.fault])).toEqual([[307, "redirect"], [201, undefined]]);
+    expect(h.sim.control.requests().map((entry) => [entry.status, entry.fault])).toEqual([
+      [307, "redirect"],
+      [201, undefined],
+    ]);
   });
 
   test.each([
     [{ status: 200 }, "fault.status: must be a redirect status, one of 301, 302, 303, 307, 308 (default 302)"],
     [{ status: 304 }, "fault.status: must be a redirect status"],
-    [{ location: "" }, "fault.location: must be a URL or a path for the Location header (default: the same path on https://elsewhere.example.com)"],
+    [
+      { location: "" },
+      "fault.location: must be a URL or a path for the Location header (default: the same path on https://elsewhere.example.com)",
+    ],
     [{ location: 5 }, "fault.location: must be a URL or a path"],
     [{ location: "/a\r\nset-cookie: x" }, "fault.location: must be a URL or a path"],
   ])("POST /_sim/faults refuses redirect with %j, saying why", async (fields, message) => {

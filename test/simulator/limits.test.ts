@@ -36,7 +36,11 @@ describe("request body limit (maxRequestBodyBytes)", () => {
     expect((await h.alice.call("POST", p("/containers"), fits)).status).toBe(201);
     expect(h.sim.control.requests().map((entry) => entry.status)).toEqual([413, 201]);
     expect(h.sim.control.requests()[0]).toEqual({
-      at: expect.any(Number), method: "POST", path: p("/containers"), status: 413, requestId: over.headers.get("x-request-id"),
+      at: expect.any(Number),
+      method: "POST",
+      path: p("/containers"),
+      status: 413,
+      requestId: over.headers.get("x-request-id"),
     });
   });
 
@@ -53,7 +57,10 @@ describe("request body limit (maxRequestBodyBytes)", () => {
     const res = await request(url(p("/containers")), { method: "POST", headers: auth, body: body() });
     expect(res.statusCode).toBe(413);
     expect(res.headers.connection).toBe("close");
-    expect(await res.body.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: `the request body is larger than ${MiB} bytes` });
+    expect(await res.body.json()).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: `the request body is larger than ${MiB} bytes`,
+    });
     expect(services()).toEqual([]);
   });
 
@@ -95,10 +102,15 @@ describe("request body limit (maxRequestBodyBytes)", () => {
 
   test("POST /_sim/switches changes the limit at run time and rejects a bad one, naming it", async () => {
     expect((await h.admin.post("/_sim/switches", { maxRequestBodyBytes: 64 })).body.maxRequestBodyBytes).toBe(64);
-    expect((await h.alice.call("POST", "/v1/registries", JSON.stringify({ name: "r".repeat(64), host: "h" }))).status).toBe(413);
+    expect(
+      (await h.alice.call("POST", "/v1/registries", JSON.stringify({ name: "r".repeat(64), host: "h" }))).status,
+    ).toBe(413);
     for (const bad of [0, 1.5, "1MB", -1]) {
       const res = await h.admin.post("/_sim/switches", { maxRequestBodyBytes: bad });
-      expect([res.status, res.body.message]).toEqual([400, "switches.maxRequestBodyBytes: must be an integer >= 1 (bytes)"]);
+      expect([res.status, res.body.message]).toEqual([
+        400,
+        "switches.maxRequestBodyBytes: must be an integer >= 1 (bytes)",
+      ]);
     }
     await h.admin.post("/_sim/reset");
     expect(h.sim.control.switches().maxRequestBodyBytes).toBe(MiB);
@@ -109,7 +121,10 @@ describe("request body limit (maxRequestBodyBytes)", () => {
     expect((await h.admin.post("/_sim/faults", { kind: "status", status: 500 })).status).toBe(204);
     const res = await request(url("/_sim/faults"), { method: "POST", body: Buffer.alloc(17 * MiB, " ") });
     expect(res.statusCode).toBe(413);
-    expect(await res.body.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: `admin request body is larger than ${16 * MiB} bytes` });
+    expect(await res.body.json()).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: `admin request body is larger than ${16 * MiB} bytes`,
+    });
     expect(h.sim.control.requests()).toEqual([]);
   });
 });
@@ -161,6 +176,8 @@ describe("request header limit (option maxHeaderBytes)", () => {
   });
 
   test("a bad maxHeaderBytes is refused at start, naming it", async () => {
-    await expect(startSimulator({ maxHeaderBytes: 0 })).rejects.toThrow("maxHeaderBytes: must be an integer >= 1 (bytes)");
+    await expect(startSimulator({ maxHeaderBytes: 0 })).rejects.toThrow(
+      "maxHeaderBytes: must be an integer >= 1 (bytes)",
+    );
   });
 });

@@ -17,7 +17,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A simulator for `body`, as alice, closed afterwards whatever happens. */
-async function withSimulator(options: SimulatorOptions, body: (alice: Client, sim: Simulator) => Promise<void>): Promise<void> {
+async function withSimulator(
+  options: SimulatorOptions,
+  body: (alice: Client, sim: Simulator) => Promise<void>,
+): Promise<void> {
   const sim = await startSimulator(options);
   try {
     await body(new Client(sim.url, ALICE.token), sim);
@@ -60,7 +63,10 @@ describe("persistence with a state file", () => {
     await first.close();
 
     await withSimulator({ stateFile }, async (alice) => {
-      const ready = await eventually(() => alice.get(p(`/volumes/${volume.id}`)), (res) => res.body.status === "running");
+      const ready = await eventually(
+        () => alice.get(p(`/volumes/${volume.id}`)),
+        (res) => res.body.status === "running",
+      );
       expect(ready.body.status_reason).toBe("");
     });
   });
@@ -77,7 +83,10 @@ describe("persistence with a state file", () => {
     await withSimulator({ stateFile }, async (alice) => {
       const read = async () => (await alice.get(p("/containers"))).body as Array<{ id: string; status: string }>;
       const settled = await eventually(read, (services) => services.every((s) => s.status !== "provisioning"));
-      expect(settled.map((s) => [s.id, s.status])).toEqual([[created.id, "failed"], [good.id, "running"]]);
+      expect(settled.map((s) => [s.id, s.status])).toEqual([
+        [created.id, "failed"],
+        [good.id, "running"],
+      ]);
       const logs = (await alice.get(p(`/containers/${created.id}/logs`))).text;
       expect(logs).toContain(`starting ${bad}`);
       expect(logs).toContain("container failed to start: exit code 1 (CrashLoopBackOff)");
@@ -176,7 +185,14 @@ describe("cli (dist/simulator.js)", () => {
   test("flags set the switches; it prints the URL and the default users; SIGTERM stops it", async () => {
     const stateFile = join(dir, "cli.json");
     const { child, url, lines } = await run([
-      "--port", "0", "--state", stateFile, "--volumes-disabled", "--error-shape", "error", "--quiet",
+      "--port",
+      "0",
+      "--state",
+      stateFile,
+      "--volumes-disabled",
+      "--error-shape",
+      "error",
+      "--quiet",
     ]);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines.join("\n")).toContain("sim-token-alice");
@@ -196,7 +212,12 @@ describe("cli (dist/simulator.js)", () => {
 
   test("--crashing-image-tags and --link-env-in-consumer", async () => {
     const { child, url } = await run([
-      "--port", "0", "--quiet", "--crashing-image-tags", " 2.0.0-bad, oops ", "--link-env-in-consumer",
+      "--port",
+      "0",
+      "--quiet",
+      "--crashing-image-tags",
+      " 2.0.0-bad, oops ",
+      "--link-env-in-consumer",
     ]);
     const switches = (await new Client(url).get("/_sim/switches")).body;
     expect(switches).toMatchObject({ crashingImageTags: ["2.0.0-bad", "oops"], linkEnvInConsumer: true });
@@ -208,7 +229,10 @@ describe("cli (dist/simulator.js)", () => {
 
   test("without those flags both switches are off", async () => {
     const { child, url } = await run(["--port", "0", "--quiet"]);
-    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ crashingImageTags: [], linkEnvInConsumer: false });
+    expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({
+      crashingImageTags: [],
+      linkEnvInConsumer: false,
+    });
     child.kill("SIGTERM");
   });
 
@@ -224,7 +248,9 @@ describe("cli (dist/simulator.js)", () => {
     expect((await new Client(url).get("/_sim/switches")).body).toMatchObject({ maxRequestBodyBytes: 30 });
     const alice = new Client(url, ALICE.token);
     expect((await alice.post("/v1/registries", { name: "r", host: "h" })).status).toBe(201);
-    expect(codeOf(await alice.post("/v1/registries", { name: "r2", host: "registry.example.com" }))).toBe("PAYLOAD_TOO_LARGE");
+    expect(codeOf(await alice.post("/v1/registries", { name: "r2", host: "registry.example.com" }))).toBe(
+      "PAYLOAD_TOO_LARGE",
+    );
     child.kill("SIGTERM");
   });
 
@@ -237,24 +263,28 @@ describe("cli (dist/simulator.js)", () => {
   });
 
   /** The peak resident memory of a process so far, in bytes (Linux's VmHWM). */
-  const peakMemory = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+  const peakMemory = (pid: number) =>
+    Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
   const onLinux = existsSync("/proc/self/status");
 
-  (onLinux ? test : test.skip)("a 256 MiB huge_body, sized or chunked, raises the CLI's peak memory by less than 32 MiB", async () => {
-    const MiB = 1024 * 1024;
-    const { child, url } = await run(["--port", "0", "--quiet"]);
-    await new Client(url, ALICE.token).get("/v1/registries"); // the first answer's own allocations
-    const before = peakMemory(child.pid!);
-    for (const withLength of [true, false]) {
-      await new Client(url).post("/_sim/faults", { kind: "huge_body", bytes: 256 * MiB, withLength });
-      const res = await request(`${url}/v1/registries`);
-      let size = 0;
-      for await (const chunk of res.body) size += chunk.length;
-      expect(size).toBe(256 * MiB);
-    }
-    expect(peakMemory(child.pid!) - before).toBeLessThan(32 * MiB);
-    child.kill("SIGTERM");
-  });
+  (onLinux ? test : test.skip)(
+    "a 256 MiB huge_body, sized or chunked, raises the CLI's peak memory by less than 32 MiB",
+    async () => {
+      const MiB = 1024 * 1024;
+      const { child, url } = await run(["--port", "0", "--quiet"]);
+      await new Client(url, ALICE.token).get("/v1/registries"); // the first answer's own allocations
+      const before = peakMemory(child.pid!);
+      for (const withLength of [true, false]) {
+        await new Client(url).post("/_sim/faults", { kind: "huge_body", bytes: 256 * MiB, withLength });
+        const res = await request(`${url}/v1/registries`);
+        let size = 0;
+        for await (const chunk of res.body) size += chunk.length;
+        expect(size).toBe(256 * MiB);
+      }
+      expect(peakMemory(child.pid!) - before).toBeLessThan(32 * MiB);
+      child.kill("SIGTERM");
+    },
+  );
 
   test("--help lists every flag", async () => {
     const child = spawn(process.execPath, [cli, "--help"]);
@@ -299,7 +329,7 @@ describe("cli (dist/simulator.js)", () => {
   test("a bad --crashing-image-tags exits with status 2 and names the bad tag", async () => {
     const { code, err } = await refused(["--crashing-image-tags", "acme/web:bad"]);
     expect(code).toBe(2);
-    expect(err).toContain('crashingImageTags: must be a list of image tags');
+    expect(err).toContain("crashingImageTags: must be a list of image tags");
     expect(err).toContain('not a tag: "acme/web:bad"');
   });
 });

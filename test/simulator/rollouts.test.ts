@@ -13,7 +13,10 @@ const CRASH_LINES = [
 /** The log as events, without the timestamps. */
 async function events(client: Client, id: string): Promise<string[]> {
   const text = (await client.get(p(`/containers/${id}/logs`))).text;
-  return text.trimEnd().split("\n").map((line) => line.replace(/^\S+ /, ""));
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => line.replace(/^\S+ /, ""));
 }
 
 /** Long enough for a request or two under a loaded test run, short enough to wait out. */
@@ -37,7 +40,10 @@ describe("rollouts go through provisioning", () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("provisioning");
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
-    await eventually(() => statusOf(h.alice, web.id), (status) => status === "running");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status === "running",
+    );
     expect((await events(h.alice, web.id)).slice(-2)).toEqual([line, `listening on port ${res.body.port}`]);
   });
 
@@ -53,7 +59,12 @@ describe("rollouts go through provisioning", () => {
     expect(await statusOf(h.alice, web.id)).toBe("running");
     h.sim.control.setSwitches({ serviceStartMs: 60_000 });
     const res = await h.alice.patch(p(`/containers/${web.id}`), {
-      replicas: 3, cpu_milli: 500, memory_mb: 512, storage_gb: 2, public: false, display_name: "Web",
+      replicas: 3,
+      cpu_milli: 500,
+      memory_mb: 512,
+      storage_gb: 2,
+      public: false,
+      display_name: "Web",
     });
     expect(res.body).toMatchObject({ replicas: 3, public: false, status: "running" });
     expect(await statusOf(h.alice, web.id)).toBe("running");
@@ -85,7 +96,10 @@ describe("rollouts go through provisioning", () => {
     await h.alice.post(p(`/containers/${web.id}/start`));
     expect(await statusOf(h.alice, web.id)).toBe("running");
     expect((await events(h.alice, web.id)).slice(-4)).toEqual([
-      `image set to ${GOOD}`, `stopped: image ${GOOD} rolls out on start`, `starting ${GOOD}`, "listening on port 8080",
+      `image set to ${GOOD}`,
+      `stopped: image ${GOOD} rolls out on start`,
+      `starting ${GOOD}`,
+      "listening on port 8080",
     ]);
   });
 });
@@ -95,20 +109,29 @@ describe("start and restart go through provisioning; stop is immediate", () => {
 
   test.each(["start", "restart"])("%s reads provisioning, then running", async (action) => {
     const web = await createContainer(h.alice);
-    await eventually(() => statusOf(h.alice, web.id), (status) => status === "running");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status === "running",
+    );
     await h.alice.post(p(`/containers/${web.id}/stop`));
     expect(await statusOf(h.alice, web.id)).toBe("stopped");
 
     expect((await h.alice.post(p(`/containers/${web.id}/${action}`))).status).toBe(204);
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
-    await eventually(() => statusOf(h.alice, web.id), (status) => status === "running");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status === "running",
+    );
     const verb = action === "start" ? "starting" : "restarting";
     expect((await events(h.alice, web.id)).slice(-2)).toEqual([`${verb} ${IMAGE}`, "listening on port 8080"]);
   });
 
   test("restart of a running container also passes through provisioning", async () => {
     const web = await createContainer(h.alice);
-    await eventually(() => statusOf(h.alice, web.id), (status) => status === "running");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status === "running",
+    );
     await h.alice.post(p(`/containers/${web.id}/restart`));
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
   });
@@ -129,7 +152,12 @@ describe("crashingImageTags: images that fail to start", () => {
     const web = await createContainer(h.alice, { image: BAD });
     expect(web.status).toBe("provisioning");
     expect(await statusOf(h.alice, web.id)).toBe("failed");
-    expect(await events(h.alice, web.id)).toEqual(["created", `image set to ${BAD}`, `starting ${BAD}`, ...CRASH_LINES]);
+    expect(await events(h.alice, web.id)).toEqual([
+      "created",
+      `image set to ${BAD}`,
+      `starting ${BAD}`,
+      ...CRASH_LINES,
+    ]);
   });
 
   test("after serviceStartMs, not before", async () => {
@@ -137,7 +165,10 @@ describe("crashingImageTags: images that fail to start", () => {
     const web = await createContainer(h.alice, { image: BAD });
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
     expect(await events(h.alice, web.id)).not.toContain(CRASH_LINES[0]);
-    await eventually(() => statusOf(h.alice, web.id), (status) => status === "failed");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status === "failed",
+    );
   });
 
   test("a rollout to a crashing tag fails; a rollout back to a good image runs again", async () => {
@@ -180,7 +211,10 @@ describe("crashingImageTags: images that fail to start", () => {
     const volume = (await h.alice.post(p("/volumes"), { name: "data", size_gb: 1 })).body;
     await h.alice.post(p(`/volumes/${volume.id}/attach`), { container_id: web.id, mount_path: "/data" });
     expect(await statusOf(h.alice, web.id)).toBe("failed");
-    expect((await events(h.alice, web.id)).slice(-4)).toEqual([`restarted: volume data attached at /data`, ...CRASH_LINES]);
+    expect((await events(h.alice, web.id)).slice(-4)).toEqual([
+      `restarted: volume data attached at /data`,
+      ...CRASH_LINES,
+    ]);
   });
 
   test("only the tag counts: the same text elsewhere in the reference does not crash", async () => {
@@ -198,7 +232,10 @@ describe("crashingImageTags: images that fail to start", () => {
     h.sim.control.setSwitches({ serviceStartMs: START_MS });
     const web = await createContainer(h.alice, { image: BAD });
     h.sim.control.setSwitches({ crashingImageTags: [] });
-    await eventually(() => statusOf(h.alice, web.id), (status) => status !== "provisioning");
+    await eventually(
+      () => statusOf(h.alice, web.id),
+      (status) => status !== "provisioning",
+    );
     expect(await statusOf(h.alice, web.id)).toBe("failed");
   });
 
@@ -222,6 +259,10 @@ describe("crashingImageTags: images that fail to start", () => {
     h.sim.control.setSwitches({ serviceStartMs: 60_000 });
     const web = await createContainer(h.alice, { image: BAD });
     h.sim.control.mutate("services", web.id, { status: "running" });
-    expect(h.sim.control.snapshot().services[0]).toMatchObject({ status: "running", ready_at: null, start_outcome: null });
+    expect(h.sim.control.snapshot().services[0]).toMatchObject({
+      status: "running",
+      ready_at: null,
+      start_outcome: null,
+    });
   });
 });

@@ -1,6 +1,17 @@
 // Containers, managed databases, service links and registries (document sections 2 and 4),
 // and ownership (section 5.4: another user's resource reads as 404).
-import { ALICE_PROJECT, BOB_PROJECT, IMAGE, codeOf, createContainer, createVolume, eventually, findService, p, useSimulator } from "./helpers";
+import {
+  ALICE_PROJECT,
+  BOB_PROJECT,
+  IMAGE,
+  codeOf,
+  createContainer,
+  createVolume,
+  eventually,
+  findService,
+  p,
+  useSimulator,
+} from "./helpers";
 
 describe("§4.1 containers", () => {
   const h = useSimulator();
@@ -36,9 +47,23 @@ describe("§4.1 containers", () => {
 
   test("create accepts the PATCH fields too", async () => {
     const web = await createContainer(h.alice, {
-      env: { A: "1" }, replicas: 2, cpu_milli: 500, memory_mb: 512, storage_gb: 2, public: false, display_name: "Web",
+      env: { A: "1" },
+      replicas: 2,
+      cpu_milli: 500,
+      memory_mb: 512,
+      storage_gb: 2,
+      public: false,
+      display_name: "Web",
     });
-    expect(web).toMatchObject({ env: { A: "1" }, replicas: 2, cpu_milli: 500, memory_mb: 512, storage_gb: 2, public: false, display_name: "Web" });
+    expect(web).toMatchObject({
+      env: { A: "1" },
+      replicas: 2,
+      cpu_milli: 500,
+      memory_mb: 512,
+      storage_gb: 2,
+      public: false,
+      display_name: "Web",
+    });
   });
 
   test("with serviceStartMs 0 the next read shows running", async () => {
@@ -50,7 +75,10 @@ describe("§4.1 containers", () => {
     h.sim.control.setSwitches({ serviceStartMs: 150 });
     const web = await createContainer(h.alice);
     expect((await findService(h.alice, web.id))?.status).toBe("provisioning");
-    await eventually(() => findService(h.alice, web.id), (service) => service?.status === "running");
+    await eventually(
+      () => findService(h.alice, web.id),
+      (service) => service?.status === "running",
+    );
   });
 
   test("GET lists the project's services (containers and managed databases)", async () => {
@@ -59,7 +87,10 @@ describe("§4.1 containers", () => {
     await createContainer(h.bob, { name: "bobs" }, BOB_PROJECT);
     const res = await h.alice.get(p("/containers"));
     expect(res.status).toBe(200);
-    expect(res.body.map((s: any) => [s.name, s.type])).toEqual([["web", "container"], ["cache", "redis"]]);
+    expect(res.body.map((s: any) => [s.name, s.type])).toEqual([
+      ["web", "container"],
+      ["cache", "redis"],
+    ]);
   });
 
   test("PATCH updates any subset, moves updated_at and logs each change", async () => {
@@ -116,11 +147,21 @@ describe("§4.1 containers", () => {
 
     const logs = await h.alice.get(p(`/containers/${web.id}/logs`));
     expect(logs.headers.get("content-type")).toMatch(/^text\/plain/);
-    const events = logs.text.trimEnd().split("\n").map((line) => line.replace(/^\S+ /, ""));
+    const events = logs.text
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.replace(/^\S+ /, ""));
     expect(events).toEqual([
-      "created", `image set to ${IMAGE}`, `starting ${IMAGE}`, "listening on port 8080",
-      "stopped", `starting ${IMAGE}`, "listening on port 8080",
-      "stopped", `restarting ${IMAGE}`, "listening on port 8080",
+      "created",
+      `image set to ${IMAGE}`,
+      `starting ${IMAGE}`,
+      "listening on port 8080",
+      "stopped",
+      `starting ${IMAGE}`,
+      "listening on port 8080",
+      "stopped",
+      `restarting ${IMAGE}`,
+      "listening on port 8080",
     ]);
     expect(logs.text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z created$/);
   });
@@ -145,15 +186,37 @@ describe("§4.2 managed databases", () => {
   const h = useSimulator();
 
   test.each([
-    ["postgres", "postgres-16", 5432, "DATABASE_URL", /^postgres:\/\/app:[0-9a-f]+@db\.p-00000000\.svc\.cluster\.local:5432\/db$/],
+    [
+      "postgres",
+      "postgres-16",
+      5432,
+      "DATABASE_URL",
+      /^postgres:\/\/app:[0-9a-f]+@db\.p-00000000\.svc\.cluster\.local:5432\/db$/,
+    ],
     ["mysql", "mysql-8", 3306, "MYSQL_URL", /^mysql:\/\/app:[0-9a-f]+@db\.p-00000000\.svc\.cluster\.local:3306\/db$/],
-    ["redis", "redis-7", 6379, "REDIS_URL", /^redis:\/\/default:[0-9a-f]+@db\.p-00000000\.svc\.cluster\.local:6379\/0$/],
+    [
+      "redis",
+      "redis-7",
+      6379,
+      "REDIS_URL",
+      /^redis:\/\/default:[0-9a-f]+@db\.p-00000000\.svc\.cluster\.local:6379\/0$/,
+    ],
   ])("§2.5 POST /%s returns {service, connection}", async (kind, runtime, port, envVar, url) => {
-    const res = await h.alice.post(p(`/${kind}`), { name: "db", resources: { cpu_milli: 500, memory_mb: 1024, storage_gb: 5 } });
+    const res = await h.alice.post(p(`/${kind}`), {
+      name: "db",
+      resources: { cpu_milli: 500, memory_mb: 1024, storage_gb: 5 },
+    });
     expect(res.status).toBe(201);
     const { service, connection } = res.body;
     expect(service).toMatchObject({
-      type: kind, runtime, port, name: "db", status: "provisioning", cpu_milli: 500, memory_mb: 1024, storage_gb: 5,
+      type: kind,
+      runtime,
+      port,
+      name: "db",
+      status: "provisioning",
+      cpu_milli: 500,
+      memory_mb: 1024,
+      storage_gb: 5,
       image: `registry.sim.hosting.test/managed/${kind}:${runtime.split("-")[1]}`,
       internal_host: `db.p-00000000.svc.cluster.local:${port}`,
     });
@@ -211,7 +274,9 @@ describe("§4.3 service links", () => {
     const web = await createContainer(h.alice);
     const { service, connection } = (await h.alice.post(p("/postgres"), { name: "db" })).body;
     const res = await h.alice.post(p("/service-links"), {
-      consumer_service_id: web.id, provider_service_id: service.id, link_type: "postgres",
+      consumer_service_id: web.id,
+      provider_service_id: service.id,
+      link_type: "postgres",
     });
     expect(res.body.injected_env).toEqual({ DATABASE_URL: connection.instructions });
   });
@@ -229,7 +294,10 @@ describe("§4.3 service links", () => {
   test("404 when either service is missing or in another project", async () => {
     const web = await createContainer(h.alice);
     const bobs = await createContainer(h.bob, {}, BOB_PROJECT);
-    const missing = await h.alice.post(p("/service-links"), { consumer_service_id: web.id, provider_service_id: bobs.id });
+    const missing = await h.alice.post(p("/service-links"), {
+      consumer_service_id: web.id,
+      provider_service_id: bobs.id,
+    });
     expect([missing.status, codeOf(missing)]).toEqual([404, "NOT_FOUND"]);
   });
 
@@ -256,7 +324,12 @@ describe("§4.4 registries", () => {
   const h = useSimulator();
 
   test("§2.7 create, get, list, replace, delete; the password is never returned", async () => {
-    const created = await h.alice.post("/v1/registries", { name: "ghcr", host: "ghcr.io", username: "ci", password: "s3cret" });
+    const created = await h.alice.post("/v1/registries", {
+      name: "ghcr",
+      host: "ghcr.io",
+      username: "ci",
+      password: "s3cret",
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: expect.any(String), name: "ghcr", host: "ghcr.io", username: "ci" });
     const id = created.body.id;
@@ -295,7 +368,9 @@ describe("§4.3 linkEnvInConsumer: whether the consumer's env shows what links i
     const web = await createContainer(h.alice, { env: { LOG_LEVEL: "info" } });
     const { service, connection } = (await h.alice.post(p("/postgres"), { name: "db" })).body;
     const link = await h.alice.post(p("/service-links"), {
-      consumer_service_id: web.id, provider_service_id: service.id, link_type: "postgres",
+      consumer_service_id: web.id,
+      provider_service_id: service.id,
+      link_type: "postgres",
     });
     expect(link.status).toBe(201);
     return { web, link: link.body, url: connection.instructions as string };

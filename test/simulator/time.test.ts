@@ -65,7 +65,9 @@ describe("Date and created_at", () => {
     const before = Date.now();
     const web = await createContainer(h.alice);
     const volume = await createVolume(h.alice);
-    const attachment = (await h.alice.post(p(`/volumes/${volume.id}/attach`), { container_id: web.id, mount_path: "/data" })).body;
+    const attachment = (
+      await h.alice.post(p(`/volumes/${volume.id}/attach`), { container_id: web.id, mount_path: "/data" })
+    ).body;
     const db = (await h.alice.post(p("/postgres"), { name: "db" })).body.service;
     for (const record of [volume, attachment, db]) {
       expect(record.created_at).toMatch(ISO_MS);

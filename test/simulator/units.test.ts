@@ -41,8 +41,13 @@ describe("imageTag", () => {
 });
 
 describe("startOutcome and startEndedLines", () => {
-  const service = (type: SimService["type"], image: string, env: Record<string, string> = {}) => ({ type, image, port: 8080, env }) as SimService;
-  const crashing = (tags: readonly string[]) => ({ crashingImageTags: tags, appsRequireEnv: [], injected: new Set<string>() });
+  const service = (type: SimService["type"], image: string, env: Record<string, string> = {}) =>
+    ({ type, image, port: 8080, env }) as SimService;
+  const crashing = (tags: readonly string[]) => ({
+    crashingImageTags: tags,
+    appsRequireEnv: [],
+    injected: new Set<string>(),
+  });
 
   test.each([
     ["container", "acme/web:2.0.0-bad", ["2.0.0-bad"], "failed"],

@@ -1,6 +1,16 @@
 // Volumes: document section 7 (volume-specific errors, in order), section 8 (ReadWriteOnce limits)
 // and section 3 (provisioning, and attach/detach restarting the consumer).
-import { ALICE_PROJECT, BOB_PROJECT, codeOf, createContainer, createVolume, eventually, findService, p, useSimulator } from "./helpers";
+import {
+  ALICE_PROJECT,
+  BOB_PROJECT,
+  codeOf,
+  createContainer,
+  createVolume,
+  eventually,
+  findService,
+  p,
+  useSimulator,
+} from "./helpers";
 
 const mount = (containerId: string, mountPath = "/data", extra: Record<string, unknown> = {}) => ({
   container_id: containerId,
@@ -39,10 +49,26 @@ describe("§7 volume errors, §8 limits, §3 volume states", () => {
     });
 
     test.each([
-      ["§7 409 PROJECT_SUSPENDED", () => h.sim.control.setProjectSuspended(ALICE_PROJECT, true), [409, "PROJECT_SUSPENDED"]],
-      ["§7 402 INSUFFICIENT_BALANCE", () => h.sim.control.setSwitches({ billing: "insufficient_balance" }), [402, "INSUFFICIENT_BALANCE"]],
-      ["§7 403 ACCOUNT_SUSPENDED", () => h.sim.control.setSwitches({ billing: "suspended" }), [403, "ACCOUNT_SUSPENDED"]],
-      ["402 ACCOUNT_NOT_INITIALIZED", () => h.sim.control.setSwitches({ billing: "not_initialized" }), [402, "ACCOUNT_NOT_INITIALIZED"]],
+      [
+        "§7 409 PROJECT_SUSPENDED",
+        () => h.sim.control.setProjectSuspended(ALICE_PROJECT, true),
+        [409, "PROJECT_SUSPENDED"],
+      ],
+      [
+        "§7 402 INSUFFICIENT_BALANCE",
+        () => h.sim.control.setSwitches({ billing: "insufficient_balance" }),
+        [402, "INSUFFICIENT_BALANCE"],
+      ],
+      [
+        "§7 403 ACCOUNT_SUSPENDED",
+        () => h.sim.control.setSwitches({ billing: "suspended" }),
+        [403, "ACCOUNT_SUSPENDED"],
+      ],
+      [
+        "402 ACCOUNT_NOT_INITIALIZED",
+        () => h.sim.control.setSwitches({ billing: "not_initialized" }),
+        [402, "ACCOUNT_NOT_INITIALIZED"],
+      ],
     ] as const)("%s on create", async (_name, gate, expected) => {
       gate();
       const res = await h.alice.post(p("/volumes"), { name: "data", size_gb: 10 });
@@ -346,7 +372,10 @@ describe("§7 volume errors, §8 limits, §3 volume states", () => {
       const restarting = await findService(h.alice, web.id);
       expect(restarting?.status).toBe("provisioning");
       expect(restarting?.updated_at > web.updated_at).toBe(true);
-      await eventually(() => findService(h.alice, web.id), (service) => service?.status === "running");
+      await eventually(
+        () => findService(h.alice, web.id),
+        (service) => service?.status === "running",
+      );
 
       const logs = await h.alice.get(p(`/containers/${web.id}/logs`));
       expect(logs.text).toMatch(/Z restarted: volume data attached at \/var\/lib\/app\n/);
@@ -392,7 +421,9 @@ describe("§7 volume errors, §8 limits, §3 volume states", () => {
       const volume = await createVolume(h.alice);
       expect(codeOf(await h.alice.post(p(`/volumes/${volume.id}/detach`), { container_id: web.id }))).toBe("NOT_FOUND");
       await attach(volume.id, mount(web.id));
-      expect(codeOf(await h.alice.post(p(`/volumes/${volume.id}/detach`), { container_id: worker.id }))).toBe("NOT_FOUND");
+      expect(codeOf(await h.alice.post(p(`/volumes/${volume.id}/detach`), { container_id: worker.id }))).toBe(
+        "NOT_FOUND",
+      );
     });
   });
 

@@ -17,7 +17,9 @@ function typeText(type: PropertyType): string {
     case "array":
       return `list of ${typeText(type.items)}`;
     case "object":
-      return `{ ${Object.entries(type.properties).map(([name, t]) => `${name}: ${typeText(t)}`).join(", ")} }`;
+      return `{ ${Object.entries(type.properties)
+        .map(([name, t]) => `${name}: ${typeText(t)}`)
+        .join(", ")} }`;
     default:
       return type.kind;
   }

@@ -13,7 +13,14 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { version as packageVersion } from "../../../package.json";
-import { AbortedError, InvalidIdError, ProjectNotVisibleError, UnusableIdError, isNotFound, outcomeUnknown } from "./errors";
+import {
+  AbortedError,
+  InvalidIdError,
+  ProjectNotVisibleError,
+  UnusableIdError,
+  isNotFound,
+  outcomeUnknown,
+} from "./errors";
 import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshList, FreshLookups, Gathering, PerKey, readConsistency, type Demand, type ReadPrices } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
@@ -75,7 +82,11 @@ export interface CreatedLookup<R, L> {
   /** For `createdAt`: when the record was created (ISO 8601, the server's clock). */
   createdAt?(listed: L): string | undefined;
   /** The answer to give for it (by default the listed record itself). */
-  answer?(listed: L, found: { get(id: string, opts: CallOptions): Promise<any> }, opts: CallOptions): Promise<R | undefined> | R | undefined;
+  answer?(
+    listed: L,
+    found: { get(id: string, opts: CallOptions): Promise<any> },
+    opts: CallOptions,
+  ): Promise<R | undefined> | R | undefined;
 }
 
 /**
@@ -121,7 +132,8 @@ export interface HostingClientOptions {
 export function segment(value: string, what = "id"): string {
   if (typeof value !== "string" || value === "") throw new InvalidIdError(what, value, "it is empty");
   if (value === "." || value === "..") throw new InvalidIdError(what, value, "it would name another path");
-  if (/[/\\?#%\s\p{Cc}]/u.test(value)) throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
+  if (/[/\\?#%\s\p{Cc}]/u.test(value))
+    throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
   return encodeURIComponent(value);
 }
 
@@ -147,7 +159,11 @@ export class CollectionApi<R, L> {
     readonly collection: Collection<R, L>,
     gathering: Gathering,
   ) {
-    const fetchList = (scope: string) => t.shared<ListAnswer<L>>({ path: this.base(scope || undefined), response: { kind: "list", shape: this.listShape() } });
+    const fetchList = (scope: string) =>
+      t.shared<ListAnswer<L>>({
+        path: this.base(scope || undefined),
+        response: { kind: "list", shape: this.listShape() },
+      });
     this.lists = new PerKey((scope) => new FreshList(() => fetchList(scope), gathering));
     this.prices = new PerKey(() => ({ requestMs: () => t.requestPriceMs(REQUEST_BUDGET_MS), recordMs: RECORD_MS }));
     this.lookups = new PerKey(
@@ -183,12 +199,21 @@ export class CollectionApi<R, L> {
   }
 
   /** `snapshot`: this run's list (hosting:readConsistency), where a fresh one is not needed. */
-  private listAnswer(projectId: string | undefined, opts: CallOptions, snapshot = readConsistency.getStore() === "snapshot"): Promise<ListAnswer<L>> {
+  private listAnswer(
+    projectId: string | undefined,
+    opts: CallOptions,
+    snapshot = readConsistency.getStore() === "snapshot",
+  ): Promise<ListAnswer<L>> {
     const path = this.base(projectId);
     this.listShape();
-    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) });
+    const aborted = () =>
+      new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) });
     const scope = projectId ?? "";
-    return raceSignal(snapshot ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside), opts.signal, aborted);
+    return raceSignal(
+      snapshot ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside),
+      opts.signal,
+      aborted,
+    );
   }
 
   /**
@@ -197,20 +222,35 @@ export class CollectionApi<R, L> {
    * the collection has GETs by id; else from the list.
    */
   async find(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | L | undefined> {
-    const first = await this.visible(projectId, () => this.findOnce(projectId, id, opts, readConsistency.getStore() === "snapshot"));
+    const first = await this.visible(projectId, () =>
+      this.findOnce(projectId, id, opts, readConsistency.getStore() === "snapshot"),
+    );
     if (first !== undefined) return first;
     // Gone only after a second look, with a fresh request: one answer that omits a record (an
     // eventually consistent list, a replica behind) is no proof.
     const second = await this.visible(projectId, () => this.findOnce(projectId, id, opts, false));
     // A GET by id answers 404 for a project the token cannot see, too: its list tells which.
-    if (second === undefined && this.collection.readById && this.collection.scope === "project") await this.list(projectId, opts);
+    if (second === undefined && this.collection.readById && this.collection.scope === "project")
+      await this.list(projectId, opts);
     return second;
   }
 
-  private findOnce(projectId: string | undefined, id: string, opts: CallOptions, snapshot: boolean): Promise<R | L | undefined> {
-    if (!this.collection.readById || snapshot) return this.listAnswer(projectId, opts, snapshot).then((answer) => answer.withId(id));
+  private findOnce(
+    projectId: string | undefined,
+    id: string,
+    opts: CallOptions,
+    snapshot: boolean,
+  ): Promise<R | L | undefined> {
+    if (!this.collection.readById || snapshot)
+      return this.listAnswer(projectId, opts, snapshot).then((answer) => answer.withId(id));
     const path = `${this.base(projectId)}/${segment(id)}`;
-    const aborted = () => new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) ?? this.t.lastFailure("GET", this.base(projectId)) });
+    const aborted = () =>
+      new AbortedError({
+        method: "GET",
+        path,
+        mayHaveReachedServer: true,
+        after: this.t.lastFailure("GET", path) ?? this.t.lastFailure("GET", this.base(projectId)),
+      });
     return raceSignal(this.lookups.get(projectId ?? "").read(id), opts.signal, aborted);
   }
 
@@ -219,7 +259,13 @@ export class CollectionApi<R, L> {
     try {
       return await read();
     } catch (err) {
-      if (this.collection.scope === "project" && projectId !== undefined && isNotFound(err) && err.path === this.base(projectId)) throw new ProjectNotVisibleError(projectId, err);
+      if (
+        this.collection.scope === "project" &&
+        projectId !== undefined &&
+        isNotFound(err) &&
+        err.path === this.base(projectId)
+      )
+        throw new ProjectNotVisibleError(projectId, err);
       throw err;
     }
   }
@@ -247,7 +293,12 @@ export class CollectionApi<R, L> {
   /** One record by its id (GET <path>/{id}). */
   get(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R> {
     if (!this.collection.readById) throw new TypeError(`${this.collection.path} has no GET by id`);
-    return this.t.request({ ...opts, method: "GET", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "json", schema: this.collection.record } });
+    return this.t.request({
+      ...opts,
+      method: "GET",
+      path: `${this.base(projectId)}/${segment(id)}`,
+      response: { kind: "json", schema: this.collection.record },
+    });
   }
 
   /**
@@ -258,8 +309,10 @@ export class CollectionApi<R, L> {
   async create(projectId: string | undefined, body: Record<string, unknown>, opts: CallOptions = {}): Promise<R> {
     const lookup = this.collection.created as CreatedLookup<R, { id: string }> | undefined;
     const where = lookup?.in ? this.client.of(lookup.in) : (this as unknown as CollectionApi<R, { id: string }>);
-    const matching = async (o: CallOptions) => (await where.list(projectId, o)).filter((record) => lookup!.match(record, body));
-    const before = lookup && lookup.proof !== "identical" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
+    const matching = async (o: CallOptions) =>
+      (await where.list(projectId, o)).filter((record) => lookup!.match(record, body));
+    const before =
+      lookup && lookup.proof !== "identical" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
     const sentAt = Date.now();
     const ours = (record: { id: string }): boolean => {
       if (lookup!.proof === "identical") return true;
@@ -278,7 +331,14 @@ export class CollectionApi<R, L> {
         const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
         return value === undefined ? undefined : { value };
       });
-    const made = await this.t.request({ ...opts, method: "POST", path: this.base(projectId), body: toWire(body), response: { kind: "json", schema: this.collection.record }, recover });
+    const made = await this.t.request({
+      ...opts,
+      method: "POST",
+      path: this.base(projectId),
+      body: toWire(body),
+      response: { kind: "json", schema: this.collection.record },
+      recover,
+    });
     const id = (made as { id?: unknown; service?: { id?: unknown } }).service?.id ?? (made as { id?: unknown }).id;
     if (typeof id === "string") this.usableId(id, body);
     return made;
@@ -301,7 +361,13 @@ export class CollectionApi<R, L> {
   update(projectId: string | undefined, id: string, body: object, opts: CallOptions = {}): Promise<R> {
     const method = this.collection.update;
     if (!method) throw new TypeError(`${this.collection.path} cannot be updated`);
-    return this.t.request({ ...opts, method, path: `${this.base(projectId)}/${segment(id)}`, body: toWire(body), response: { kind: "json", schema: this.collection.record } });
+    return this.t.request({
+      ...opts,
+      method,
+      path: `${this.base(projectId)}/${segment(id)}`,
+      body: toWire(body),
+      response: { kind: "json", schema: this.collection.record },
+    });
   }
 
   /**
@@ -310,7 +376,12 @@ export class CollectionApi<R, L> {
    */
   async delete(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<void> {
     try {
-      await this.t.request({ ...opts, method: "DELETE", path: `${this.base(projectId)}/${segment(id)}`, response: { kind: "empty" } });
+      await this.t.request({
+        ...opts,
+        method: "DELETE",
+        path: `${this.base(projectId)}/${segment(id)}`,
+        response: { kind: "empty" },
+      });
     } catch (err) {
       if (isNotFound(err) && this.collection.scope === "project") await this.list(projectId, opts);
       // An answer lost or unreadable (a 204 that carries a body): the delete is done if the record is gone.
@@ -321,7 +392,12 @@ export class CollectionApi<R, L> {
 
   /** GET <path>/{id}/<what> as text (an app's logs). */
   text(projectId: string | undefined, id: string, what: string, opts: CallOptions = {}): Promise<string> {
-    return this.t.request({ ...opts, method: "GET", path: `${this.base(projectId)}/${segment(id)}/${what}`, response: { kind: "text" } });
+    return this.t.request({
+      ...opts,
+      method: "GET",
+      path: `${this.base(projectId)}/${segment(id)}/${what}`,
+      response: { kind: "text" },
+    });
   }
 
   /** POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. */
@@ -360,7 +436,8 @@ export class HostingClient {
     if (/[\r\n]/.test(options.token)) throw new ClientConfigError("token must not contain line breaks");
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    if (!(requestTimeoutMs > 0)) throw new ClientConfigError(`requestTimeoutMs must be positive (got ${requestTimeoutMs})`);
+    if (!(requestTimeoutMs > 0))
+      throw new ClientConfigError(`requestTimeoutMs must be positive (got ${requestTimeoutMs})`);
     if (!(maxRetries >= 0) || !Number.isInteger(maxRetries)) {
       throw new ClientConfigError(`maxRetries must be a non-negative integer (got ${maxRetries})`);
     }

@@ -84,7 +84,10 @@ export class NotFoundError extends ApiError {}
  * refresh with another account's token would empty the stack.
  */
 export class ProjectNotVisibleError extends HostingApiClientError {
-  constructor(readonly projectId: string, cause: NotFoundError) {
+  constructor(
+    readonly projectId: string,
+    cause: NotFoundError,
+  ) {
     super(
       `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not ` +
         `exist and for one the token's user may not see), so nothing in it is reported as deleted. Check hosting:token (another ` +
@@ -165,16 +168,21 @@ export class SizeLimitError extends HostingApiClientError {
       direction === "request"
         ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} the provider sends; nothing was sent`
         : `${method} ${path}: the API's answer (HTTP ${status}) is larger than the ${mebibytes(limitBytes)} the provider reads; ` +
-          `it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
+            `it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
     );
   }
 }
 
-const mebibytes = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`);
+const mebibytes = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KiB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /** An id (or project) that is not one: refused before any request, so that an id never becomes a path. */
 export class InvalidIdError extends HostingApiClientError {
-  constructor(what: string, value: unknown, readonly why: string) {
+  constructor(
+    what: string,
+    value: unknown,
+    readonly why: string,
+  ) {
     super(`${JSON.stringify(value)} is not a valid ${what}: ${why}; use the id the API assigned (a UUID)`);
   }
 }
@@ -191,7 +199,8 @@ export class ResponseValidationError extends HostingApiClientError {
   readonly problems: string[];
 
   constructor(init: { method: string; path: string; status: number; requestId?: string; problems: string[] }) {
-    const shown = init.problems.slice(0, 5).join("; ") + (init.problems.length > 5 ? `; … ${init.problems.length - 5} more` : "");
+    const shown =
+      init.problems.slice(0, 5).join("; ") + (init.problems.length > 5 ? `; … ${init.problems.length - 5} more` : "");
     super(
       `${init.method} ${init.path}: ${shown} (unexpected response shape, HTTP ${init.status}` +
         `${init.requestId ? `, request ${init.requestId}` : ""})`,
@@ -283,7 +292,10 @@ export function parseErrorBody(body: string | undefined): { code?: string; messa
     parsed = JSON.parse(body);
   } catch {
     // Not JSON (an HTML page from a proxy, say): keep a short, single-line excerpt.
-    const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+    const text = body
+      .replace(/<[^>]*>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
     return text ? { message: text.length > 200 ? `${text.slice(0, 200)}…` : text } : {};
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
@@ -333,7 +345,8 @@ const FAMILY: Record<number, ApiErrorClass> = {
   429: RateLimitedError,
 };
 
-const classForStatus = (status: number): ApiErrorClass => FAMILY[status] ?? (status >= 500 && status <= 599 ? ServerError : ApiError);
+const classForStatus = (status: number): ApiErrorClass =>
+  FAMILY[status] ?? (status >= 500 && status <= 599 ? ServerError : ApiError);
 
 /** The one place an ApiError is built. */
 /**
@@ -350,7 +363,8 @@ function explained(res: ErrorResponse, text: string | undefined): string | undef
       `the API answers at${said}`
     );
   }
-  if (res.status === 413 && res.sent) return `the request body (${res.sent.bodyBytes.toLocaleString("en")} bytes) is larger than the server takes${said}`;
+  if (res.status === 413 && res.sent)
+    return `the request body (${res.sent.bodyBytes.toLocaleString("en")} bytes) is larger than the server takes${said}`;
   if (res.status === 431 && res.sent) {
     return (
       `the request's headers are larger than the server takes, and the bearer token is the only large one ` +
@@ -364,7 +378,10 @@ function explained(res: ErrorResponse, text: string | undefined): string | undef
 export function createApiError(res: ErrorResponse): ApiError {
   const parsed = parseErrorBody(res.body);
   const code = parsed.code ?? codeForStatus(res.status);
-  const detail = redact(explained(res, parsed.message) ?? parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`, res.secrets);
+  const detail = redact(
+    explained(res, parsed.message) ?? parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`,
+    res.secrets,
+  );
   const requestId = parsed.requestId ?? headerValue(res.headers, "x-request-id");
   const Cls = classForStatus(res.status);
   return new Cls({

@@ -31,7 +31,8 @@ export const AGENT_OPTIONS = {
 
 /** The process-wide connection pool, shared by every HostingClient. */
 export function sharedDispatcher(): Agent {
-  if (!sharedAgent || sharedAgent.closed || sharedAgent.destroyed) sharedAgent = new (loadUndici().Agent)(AGENT_OPTIONS);
+  if (!sharedAgent || sharedAgent.closed || sharedAgent.destroyed)
+    sharedAgent = new (loadUndici().Agent)(AGENT_OPTIONS);
   return sharedAgent;
 }
 
@@ -172,7 +173,8 @@ export function send(req: SendRequest): Promise<RawResponse> {
     let headers: Record<string, string | string[]> = {};
     const chunks: Buffer[] = [];
     let received = 0;
-    const tooLarge = () => fail(new SizeLimitError(req.method, req.displayPath, "response", req.maxResponseBytes, status));
+    const tooLarge = () =>
+      fail(new SizeLimitError(req.method, req.displayPath, "response", req.maxResponseBytes, status));
 
     const timer = setTimeout(() => fail("timeout"), req.requestTimeoutMs);
     const onCallerAbort = () => fail("abort");

@@ -293,10 +293,13 @@ export class RateController implements Admission {
       const at = this.core.nextReleaseAt(now);
       if (at === Infinity) return; // window full: the next settle() pumps again
       if (at > now) {
-        this.timer = this.clock.setTimeout(() => {
-          this.timer = undefined;
-          this.pump();
-        }, Math.ceil(at - now));
+        this.timer = this.clock.setTimeout(
+          () => {
+            this.timer = undefined;
+            this.pump();
+          },
+          Math.ceil(at - now),
+        );
         return;
       }
       const w = this.queue.shift()!;

@@ -22,11 +22,11 @@
 // So the loop is ours; the policy itself is the pure `nextStep` (retry.ts).
 
 import type { Dispatcher } from "undici";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   AbortedError,
   ConflictError,
-  HostingApiClientError,
+  type HostingApiClientError,
   NetworkError,
   NotFoundError,
   ResponseValidationError,
@@ -396,7 +396,9 @@ export class Transport {
       } catch (e) {
         const passing = e instanceof ServerError || e instanceof NetworkError;
         const again = passing && attempt < this.opts.maxRetries;
-        this.log(`${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`);
+        this.log(
+          `${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`,
+        );
         if (!again) throw failure;
         const delay = backoffDelay(attempt, {
           baseDelayMs: this.opts.retryBaseDelayMs,

@@ -119,7 +119,8 @@ export function parseList<T>(shape: ListShape<T>, data: unknown, ctx: WireContex
 
 const typeName = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
-const arrayProblem = (path: string, value: unknown) => (Array.isArray(value) ? undefined : `${path}: expected array, received ${typeName(value)}`);
+const arrayProblem = (path: string, value: unknown) =>
+  Array.isArray(value) ? undefined : `${path}: expected array, received ${typeName(value)}`;
 
 const keyedArrayProblem = (key: string, data: unknown) =>
   typeName(data) === "object"
@@ -137,7 +138,11 @@ export function deepFreeze<T>(value: T): T {
 
 /** A request body's top-level names as the API spells them; undefined entries left out. */
 export function toWire(body: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined).map(([key, value]) => [snake(key), value]));
+  return Object.fromEntries(
+    Object.entries(body)
+      .filter(([, v]) => v !== undefined)
+      .map(([key, value]) => [snake(key), value]),
+  );
 }
 
 /** Optional on the wire: accepts missing or null, yields `T | undefined`. */
@@ -185,9 +190,16 @@ export interface WireContext {
  * Parse `data` (found `at` this path of the answer) with `schema`, or throw a ResponseValidationError naming each bad
  * field path.
  */
-export function parseWire<S extends z.ZodType>(schema: S, data: unknown, ctx: WireContext, at: readonly PropertyKey[] = []): z.output<S> {
+export function parseWire<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  ctx: WireContext,
+  at: readonly PropertyKey[] = [],
+): z.output<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  const problems = r.error.issues.map((i) => `${formatIssuePath([...at, ...i.path])}: ${i.message.replace(/^Invalid input: /, "")}`);
+  const problems = r.error.issues.map(
+    (i) => `${formatIssuePath([...at, ...i.path])}: ${i.message.replace(/^Invalid input: /, "")}`,
+  );
   throw new ResponseValidationError({ ...ctx, problems });
 }

@@ -19,11 +19,15 @@ export const DEFAULT_OUT = "hosting-import.json";
 
 /** The kinds hosting-export adopts: every resource that declares `export`, in the package's order. */
 export const kindsOf = (): ExportKind[] =>
-  pkg.resources.flatMap((r) => (r.export ? [{ typeName: r.typeName, scope: r.scope, flags: r.flags, export: r.export }] : []));
+  pkg.resources.flatMap((r) =>
+    r.export ? [{ typeName: r.typeName, scope: r.scope, flags: r.flags, export: r.export }] : [],
+  );
 
 export const HELP = `Usage: hosting-export [--project <id>] [--out <file>] [--base-url <url>]
 
-Writes a file for \`pulumi import --file\` that adopts every resource of a project (${kindsOf().map((k) => k.typeName).join(", ")}),
+Writes a file for \`pulumi import --file\` that adopts every resource of a project (${kindsOf()
+  .map((k) => k.typeName)
+  .join(", ")}),
 and those of yours outside projects.
 Each entry has the resource's type, a Pulumi name made from its name, and its id; nothing
 else (no property, no secret). Then run:
@@ -191,7 +195,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     return 0;
   }
   const { baseUrl, token, projectId, out } = settings;
-  if (settings.tokenFlag) io.stderr("hosting-export: warning: --token shows in the process list and your shell history; prefer HOSTING_TOKEN\n");
+  if (settings.tokenFlag)
+    io.stderr(
+      "hosting-export: warning: --token shows in the process list and your shell history; prefer HOSTING_TOKEN\n",
+    );
   const scrub = (text: string) => text.split(token).join("[secret]");
   const client = new HostingClient({ baseUrl, token, userAgent: `hosting-export/${version}` });
   let plan: ExportPlan;

@@ -98,7 +98,11 @@ export function importId(scope: Scope, id: string, projectId: string): string {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const shortId = (id: string) => id.replace(/[^a-z0-9]/gi, "").slice(0, 8).toLowerCase();
+const shortId = (id: string) =>
+  id
+    .replace(/[^a-z0-9]/gi, "")
+    .slice(0, 8)
+    .toLowerCase();
 
 interface Draft {
   kind: ExportKind;
@@ -132,7 +136,8 @@ function uniqueNames(drafts: Draft[]): Map<Draft, string> {
     }),
   );
   const exact = (d: Draft) => (candidate.get(d) === d.apiName ? 0 : 1);
-  const order = (a: Draft, b: Draft) => exact(a) - exact(b) || a.order - b.order || compare(a.apiName, b.apiName) || compare(a.id, b.id);
+  const order = (a: Draft, b: Draft) =>
+    exact(a) - exact(b) || a.order - b.order || compare(a.apiName, b.apiName) || compare(a.id, b.id);
   const sorted = [...drafts].sort(order);
   const names = new Map<Draft, string>();
   const taken = new Set<string>();
@@ -156,33 +161,58 @@ function uniqueNames(drafts: Draft[]): Map<Draft, string> {
 
 /** The secret inputs of a kind that the API never returns. */
 const neverReturnedSecrets = (kind: ExportKind) =>
-  Object.entries(kind.flags).filter(([, f]) => f.secret && f.notReturned && !f.output).map(([property]) => property);
+  Object.entries(kind.flags)
+    .filter(([, f]) => f.secret && f.notReturned && !f.output)
+    .map(([property]) => property);
 
 /** The import file for a project's resources, and what to tell the user. */
-export function planExport(pkg: { name: string }, kinds: ExportKind[], world: World, options: { version?: string } = {}): ExportPlan {
+export function planExport(
+  pkg: { name: string },
+  kinds: ExportKind[],
+  world: World,
+  options: { version?: string } = {},
+): ExportPlan {
   const named = kinds.flatMap((kind, order) =>
-    (world.found[kind.typeName] ?? []).filter((listed) => !kind.export.heldBy?.(listed, world.found)).map((listed) => ({ kind, order, listed })),
+    (world.found[kind.typeName] ?? [])
+      .filter((listed) => !kind.export.heldBy?.(listed, world.found))
+      .map((listed) => ({ kind, order, listed })),
   );
   // A name of its own (its API name), for those that have one; the others are named after them.
-  const apiNames = new Map(named.flatMap(({ kind, listed }) => (typeof listed.name === "string" ? [[listed.id, pulumiName(listed.name, kind.export.word)]] : [])));
+  const apiNames = new Map(
+    named.flatMap(({ kind, listed }) =>
+      typeof listed.name === "string" ? [[listed.id, pulumiName(listed.name, kind.export.word)]] : [],
+    ),
+  );
   const nameOf = (id: string, unknown = "service") => apiNames.get(id) ?? `${unknown}-${shortId(id)}`;
   const drafts: Draft[] = named.map(({ kind, order, listed }) => {
     const own = typeof listed.name === "string" ? listed.name : undefined;
-    const wanted = own !== undefined ? pulumiName(own, kind.export.word) : kind.export.name!(listed, { nameOf, siblings: world.found[kind.typeName] });
+    const wanted =
+      own !== undefined
+        ? pulumiName(own, kind.export.word)
+        : kind.export.name!(listed, { nameOf, siblings: world.found[kind.typeName] });
     return { kind, order, id: listed.id, apiName: own ?? wanted, wanted };
   });
 
   const names = uniqueNames(drafts);
-  const ordered = [...drafts].sort((a, b) => a.order - b.order || compare(names.get(a)!, names.get(b)!) || compare(a.id, b.id));
+  const ordered = [...drafts].sort(
+    (a, b) => a.order - b.order || compare(names.get(a)!, names.get(b)!) || compare(a.id, b.id),
+  );
   const resources = ordered.map((d) => ({
     type: tokenOf(pkg, d.kind.typeName),
     name: names.get(d)!,
     id: importId(d.kind.scope, d.id, world.projectId),
     ...(options.version ? { version: options.version } : {}),
   }));
-  const counts = kinds.map((k) => ({ type: k.typeName, count: drafts.filter((d) => d.kind === k).length })).filter((c) => c.count > 0);
+  const counts = kinds
+    .map((k) => ({ type: k.typeName, count: drafts.filter((d) => d.kind === k).length }))
+    .filter((c) => c.count > 0);
   const secretsToSet = ordered.flatMap((d) =>
-    neverReturnedSecrets(d.kind).map((property) => ({ name: names.get(d)!, apiName: d.apiName, typeName: d.kind.typeName, property })),
+    neverReturnedSecrets(d.kind).map((property) => ({
+      name: names.get(d)!,
+      apiName: d.apiName,
+      typeName: d.kind.typeName,
+      property,
+    })),
   );
   const skipped = [...(world.strays ?? [])].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
   return { file: { resources }, counts, secretsToSet, skipped };

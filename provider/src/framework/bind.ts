@@ -1,7 +1,13 @@
 // The one binding of declarations to the generated schema (schema.json, bundled with the
 // plugin): property types and docs come from there, behaviour from the flags. Resources, the
 // provider's configuration and functions all bind the same way, on first use.
-import { providerToken, tokenOf, type FunctionDeclaration, type PackageDeclaration, type ResourceDeclaration } from "./declare";
+import {
+  providerToken,
+  tokenOf,
+  type FunctionDeclaration,
+  type PackageDeclaration,
+  type ResourceDeclaration,
+} from "./declare";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
 import { inputFields, type Field, type FieldFlags, type ObjectSpec, type PropertyType } from "./spec";
 
@@ -27,7 +33,9 @@ export function propertyType(schema: PackageSpec, property: PropertySpec): Prope
     const token = property.$ref.replace(/^#\/types\//, "");
     const object = schema.types?.[token];
     if (!object) throw new Error(`schema has no type ${token}`);
-    const properties = Object.fromEntries(Object.entries(object.properties ?? {}).map(([name, p]) => [name, propertyType(schema, p)]));
+    const properties = Object.fromEntries(
+      Object.entries(object.properties ?? {}).map(([name, p]) => [name, propertyType(schema, p)]),
+    );
     return { kind: "object", token, properties };
   }
   switch (property.type) {
@@ -46,7 +54,11 @@ export function propertyType(schema: PackageSpec, property: PropertySpec): Prope
 }
 
 /** The fields of a schema object: inputs from `inputProperties`, the rest are outputs. */
-export function fieldsOf(schema: PackageSpec, object: ResourceSpec, flags: Record<string, FieldFlags | undefined>): Field[] {
+export function fieldsOf(
+  schema: PackageSpec,
+  object: ResourceSpec,
+  flags: Record<string, FieldFlags | undefined>,
+): Field[] {
   const inputs = object.inputProperties ?? {};
   const required = new Set(object.requiredInputs ?? []);
   return Object.entries({ ...object.properties, ...inputs }).map(([name, property]) => ({
@@ -76,7 +88,10 @@ function resultFlags(fn: FunctionDeclaration): Record<string, FieldFlags> {
   return secrets;
 }
 
-const asOutputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({ properties: object?.properties ?? {}, inputProperties: {} });
+const asOutputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({
+  properties: object?.properties ?? {},
+  inputProperties: {},
+});
 const asInputs = (object: ObjectTypeSpec | undefined): ResourceSpec => ({
   properties: {},
   inputProperties: object?.properties ?? {},
@@ -89,7 +104,11 @@ export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSp
     throw new Error(`schema.json has no ${what}; run \`make schema\``);
   };
   /** A declaration found by its token, bound on first use, once. */
-  function binder<D, B>(declared: D[], tokenOfDeclared: (d: D) => string, bind: (declaration: D, schema: PackageSpec, token: string) => B) {
+  function binder<D, B>(
+    declared: D[],
+    tokenOfDeclared: (d: D) => string,
+    bind: (declaration: D, schema: PackageSpec, token: string) => B,
+  ) {
     const bound = new Map<string, B>();
     return (token: string): B | undefined => {
       const declaration = declared.find((d) => tokenOfDeclared(d) === token);
@@ -99,27 +118,38 @@ export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSp
     };
   }
   return {
-    resource: binder(pkg.resources, (r) => tokenOf(pkg, r.typeName), (declaration, schema, token) => {
-      const object = schema.resources?.[token] ?? missing(`resource ${token}`);
-      const fields = fieldsOf(schema, object, declaration.flags);
-      const spec = { token, fields, deleteBeforeReplace: declaration.deleteBeforeReplace };
-      const silent = silentlyUpdated(spec, declaration);
-      if (silent) throw new Error(silent);
-      return { declaration, spec };
-    }),
-    function: binder(pkg.functions, (fn) => tokenOf(pkg, fn.name), (declaration, schema, token) => {
-      const fn = schema.functions?.[token] ?? missing(`function ${token}`);
-      return {
-        declaration,
-        args: { token, fields: fieldsOf(schema, asInputs(fn.inputs), declaration.args), rules: declaration.rules },
-        result: { token, fields: fieldsOf(schema, asOutputs(fn.outputs), resultFlags(declaration)) },
-      };
-    }),
+    resource: binder(
+      pkg.resources,
+      (r) => tokenOf(pkg, r.typeName),
+      (declaration, schema, token) => {
+        const object = schema.resources?.[token] ?? missing(`resource ${token}`);
+        const fields = fieldsOf(schema, object, declaration.flags);
+        const spec = { token, fields, deleteBeforeReplace: declaration.deleteBeforeReplace };
+        const silent = silentlyUpdated(spec, declaration);
+        if (silent) throw new Error(silent);
+        return { declaration, spec };
+      },
+    ),
+    function: binder(
+      pkg.functions,
+      (fn) => tokenOf(pkg, fn.name),
+      (declaration, schema, token) => {
+        const fn = schema.functions?.[token] ?? missing(`function ${token}`);
+        return {
+          declaration,
+          args: { token, fields: fieldsOf(schema, asInputs(fn.inputs), declaration.args), rules: declaration.rules },
+          result: { token, fields: fieldsOf(schema, asOutputs(fn.outputs), resultFlags(declaration)) },
+        };
+      },
+    ),
     provider() {
       if (!provider) {
         const schema = loadSchema();
         const object = schema.provider ?? missing("provider");
-        provider = { token: providerToken(pkg), fields: fieldsOf(schema, { ...object, requiredInputs: requiredConfig(schema) }, pkg.config.flags) };
+        provider = {
+          token: providerToken(pkg),
+          fields: fieldsOf(schema, { ...object, requiredInputs: requiredConfig(schema) }, pkg.config.flags),
+        };
       }
       return provider;
     },
@@ -137,7 +167,9 @@ export function silentlyUpdated(
   declaration: Pick<ResourceDeclaration, "typeName" | "lifecycle">,
 ): string | undefined {
   if (declaration.lifecycle.update) return undefined;
-  const inPlace = inputFields(spec).filter((f) => !f.replaceOnChange && !f.fixedAfterCreate).map((f) => f.name);
+  const inPlace = inputFields(spec)
+    .filter((f) => !f.replaceOnChange && !f.fixedAfterCreate)
+    .map((f) => f.name);
   if (inPlace.length === 0) return undefined;
   const several = inPlace.length > 1;
   const these = several ? `inputs ${inPlace.join(", ")}` : `input ${inPlace[0]}`;

@@ -2,8 +2,25 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
-import { CheckFailure, Field, ObjectSpec, PropertyType, droppedItems, filledIn, inputFields, sameValue } from "./spec";
-import { PropertyMap, PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown, stringsIn } from "./values";
+import {
+  type CheckFailure,
+  type Field,
+  type ObjectSpec,
+  type PropertyType,
+  droppedItems,
+  filledIn,
+  inputFields,
+  sameValue,
+} from "./spec";
+import {
+  type PropertyMap,
+  type PropertyValue,
+  containsUnknown,
+  deepEqual,
+  isPlainObject,
+  isUnknown,
+  stringsIn,
+} from "./values";
 
 export interface CheckResult {
   inputs: PropertyMap;
@@ -28,7 +45,8 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
     const given = news[field.name];
     const value = given ?? filledIn(field, context);
     if (value === undefined || value === null) {
-      if (field.required || field.configDefault) failures.push({ property: field.name, reason: missingReason(field, context.packageName) });
+      if (field.required || field.configDefault)
+        failures.push({ property: field.name, reason: missingReason(field, context.packageName) });
       continue;
     }
     // A value from the environment is checked but not stored: Configure reads it again.
@@ -57,32 +75,57 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
  * so it fails at preview; Diff, which a refresh also calls the other way round, never does (there
  * a shrink is drift to show).
  */
-export function refusedChange(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, ignoreChanges: readonly string[] = []): CheckFailure | undefined {
-  const stale = inputFields(spec).find((f) => f.resentOnUpdate && f.notReturned && ignoreChanges.some((path) => path === f.name || path.startsWith(`${f.name}.`) || path.startsWith(`${f.name}[`)));
+export function refusedChange(
+  spec: ObjectSpec,
+  olds: PropertyMap,
+  news: PropertyMap,
+  ignoreChanges: readonly string[] = [],
+): CheckFailure | undefined {
+  const stale = inputFields(spec).find(
+    (f) =>
+      f.resentOnUpdate &&
+      f.notReturned &&
+      ignoreChanges.some((path) => path === f.name || path.startsWith(`${f.name}.`) || path.startsWith(`${f.name}[`)),
+  );
   if (stale) return { property: stale.name, reason: staleResend(spec, stale, olds, news) };
   for (const field of inputFields(spec)) {
     const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
-    if (current === undefined || current === null || containsUnknown(current) || sameValue(field, current as PropertyValue, next as PropertyValue)) continue;
+    if (
+      current === undefined ||
+      current === null ||
+      containsUnknown(current) ||
+      sameValue(field, current as PropertyValue, next as PropertyValue)
+    )
+      continue;
     if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
       const reason =
         `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses ` +
         `and a replacement would destroy the data. Use ${current} or more.`;
       return { property: field.name, reason };
     }
-    const dropped = field.appendOnly && Array.isArray(current) && Array.isArray(next) ? droppedItems(current, next) : [];
+    const dropped =
+      field.appendOnly && Array.isArray(current) && Array.isArray(next) ? droppedItems(current, next) : [];
     if (dropped.length > 0) {
-      return { property: field.name, reason: `${field.name} cannot drop ${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}` };
+      return {
+        property: field.name,
+        reason: `${field.name} cannot drop ${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}`,
+      };
     }
     if (field.fixedAfterCreate) {
-      return { property: field.name, reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}` };
+      return {
+        property: field.name,
+        reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`,
+      };
     }
   }
   return undefined;
 }
 
 function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string {
-  const changing = inputFields(spec).filter((f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]));
+  const changing = inputFields(spec).filter(
+    (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
+  );
   const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
   return (
     `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never ` +
@@ -98,8 +141,10 @@ export function missingReason(field: Field, packageName: string): string {
     return `missing required configuration key "${packageName}:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
   }
   if (field.configDefault) {
-    return `${field.name} is required: set it on the resource, or set the provider's default with ` +
-      `\`pulumi config set ${packageName}:${field.configDefault} <value>\``;
+    return (
+      `${field.name} is required: set it on the resource, or set the provider's default with ` +
+      `\`pulumi config set ${packageName}:${field.configDefault} <value>\``
+    );
   }
   return `${field.name} is required: ${field.description}`;
 }
@@ -138,7 +183,9 @@ const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set())
 /** The reason with every string the (secret) value holds blanked out, as validators may quote it. */
 function withoutSecrets(reason: string, value: PropertyValue): string {
   const strings = stringsIn(value).filter((text) => text !== "");
-  return strings.sort((a, b) => b.length - a.length).reduce((text, secret) => text.split(secret).join("[secret]"), reason);
+  return strings
+    .sort((a, b) => b.length - a.length)
+    .reduce((text, secret) => text.split(secret).join("[secret]"), reason);
 }
 
 /** Describes the value without echoing it when it is secret. */
@@ -150,7 +197,8 @@ function shown(value: PropertyValue, secret: boolean): string {
 function typeMismatch(type: PropertyType, value: PropertyValue, secret: boolean, path: string): string | undefined {
   if (isUnknown(value)) return undefined;
   // Written only when it is the answer: most values match, and Check runs for every resource of a preview.
-  const expected = () => `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
+  const expected = () =>
+    `${path} must be ${article(describeType(type))} ${describeType(type)}, not ${shown(value, secret)}`;
   switch (type.kind) {
     case "string":
       return typeof value === "string" ? undefined : expected();
@@ -160,10 +208,14 @@ function typeMismatch(type: PropertyType, value: PropertyValue, secret: boolean,
       return typeof value === "number" && Number.isFinite(value) ? undefined : expected();
     case "integer":
       if (typeof value !== "number") return expected();
-      return Number.isInteger(value) ? undefined : `${path} must be a whole number, not ${secret ? "a fraction" : value}`;
+      return Number.isInteger(value)
+        ? undefined
+        : `${path} must be a whole number, not ${secret ? "a fraction" : value}`;
     case "map":
       if (!isPlainObject(value)) return expected();
-      return firstProblem(Object.entries(value), ([key, item]) => typeMismatch(type.values, item as PropertyValue, secret, `${path}.${key}`));
+      return firstProblem(Object.entries(value), ([key, item]) =>
+        typeMismatch(type.values, item as PropertyValue, secret, `${path}.${key}`),
+      );
     case "array":
       if (!Array.isArray(value)) return expected();
       return firstProblem(value.entries(), ([i, item]) => typeMismatch(type.items, item, secret, `${path}[${i}]`));

@@ -39,13 +39,20 @@ function parsedOr(value: string): PropertyValue {
  * empty setting is checked as a value (an empty base URL is not a URL), and a required one
  * that nothing else is wrong with is missing, as Configure reads it.
  */
-export function checkConfig(spec: ObjectSpec, packageName: string, news: PropertyMap, env: Environment, secretPaths?: ReadonlySet<string>): CheckResult {
+export function checkConfig(
+  spec: ObjectSpec,
+  packageName: string,
+  news: PropertyMap,
+  env: Environment,
+  secretPaths?: ReadonlySet<string>,
+): CheckResult {
   const engineKeys = Object.fromEntries(Object.entries(news).filter(([key]) => ENGINE_KEYS.has(key)));
   const settings = decodeSettings(spec, withoutEngineKeys(news));
   const { inputs, failures } = checkInputs(spec, settings, { packageName, env, secretPaths });
   for (const field of spec.fields) {
     const empty = field.required && settings[field.name] === "" && filledIn(field, { env }) === undefined;
-    if (empty && !failures.some((f) => f.property === field.name)) failures.push({ property: field.name, reason: missingReason(field, packageName) });
+    if (empty && !failures.some((f) => f.property === field.name))
+      failures.push({ property: field.name, reason: missingReason(field, packageName) });
   }
   return { inputs: { ...inputs, ...engineKeys }, failures };
 }
@@ -62,11 +69,20 @@ export interface ResolvedConfig {
 }
 
 /** Configure: every setting from its sources, in order. */
-export function resolveConfig(spec: ObjectSpec, packageName: string, args: PropertyMap, variables: Map<string, PropertyValue>, env: Environment): ResolvedConfig {
+export function resolveConfig(
+  spec: ObjectSpec,
+  packageName: string,
+  args: PropertyMap,
+  variables: Map<string, PropertyValue>,
+  env: Environment,
+): ResolvedConfig {
   const prefix = `${packageName}:config:`;
   const fromVariables: PropertyMap = {};
   for (const [key, value] of variables) if (key.startsWith(prefix)) fromVariables[key.slice(prefix.length)] = value;
-  const given = withoutEmpty({ ...decodeSettings(spec, fromVariables), ...decodeSettings(spec, withoutEngineKeys(args)) });
+  const given = withoutEmpty({
+    ...decodeSettings(spec, fromVariables),
+    ...decodeSettings(spec, withoutEngineKeys(args)),
+  });
   const { inputs, failures } = checkInputs(spec, given, { packageName, env });
   const values: PropertyMap = { ...inputs };
   for (const field of spec.fields) values[field.name] ??= filledIn({ env: field.env }, { env });
@@ -75,6 +91,8 @@ export function resolveConfig(spec: ObjectSpec, packageName: string, args: Prope
   return { values, missing, unknown, failures: failures.filter((f) => !missing.some((m) => m.name === f.property)) };
 }
 
-const withoutEngineKeys = (args: PropertyMap) => Object.fromEntries(Object.entries(args).filter(([key]) => !ENGINE_KEYS.has(key)));
+const withoutEngineKeys = (args: PropertyMap) =>
+  Object.fromEntries(Object.entries(args).filter(([key]) => !ENGINE_KEYS.has(key)));
 /** An empty setting is no setting: the next source (the environment) answers for it. */
-const withoutEmpty = (settings: PropertyMap) => Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== ""));
+const withoutEmpty = (settings: PropertyMap) =>
+  Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== ""));

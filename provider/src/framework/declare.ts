@@ -64,10 +64,22 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
  */
 export interface Lifecycle<T, C, In = T> {
   /** `replacing`: the state of the resource this create replaces, when this run's Diff said so. */
-  create(ctx: OperationContext<C>, inputs: In, options?: { replacing?: Partial<T> }): Promise<{ id: string; outputs: Partial<T> }>;
+  create(
+    ctx: OperationContext<C>,
+    inputs: In,
+    options?: { replacing?: Partial<T> },
+  ): Promise<{ id: string; outputs: Partial<T> }>;
   /** The live outputs, or undefined when the resource is gone. */
-  read(ctx: OperationContext<C>, address: ResourceAddress, state: { outputs: Partial<T>; inputs: Partial<T> }): Promise<Partial<T> | undefined>;
-  update?(ctx: OperationContext<C>, address: ResourceAddress, change: { olds: Partial<T>; news: In; oldInputs: Partial<T> }): Promise<Partial<T>>;
+  read(
+    ctx: OperationContext<C>,
+    address: ResourceAddress,
+    state: { outputs: Partial<T>; inputs: Partial<T> },
+  ): Promise<Partial<T> | undefined>;
+  update?(
+    ctx: OperationContext<C>,
+    address: ResourceAddress,
+    change: { olds: Partial<T>; news: In; oldInputs: Partial<T> },
+  ): Promise<Partial<T>>;
   delete(ctx: OperationContext<C>, address: ResourceAddress, outputs: Partial<T>): Promise<void>;
   /**
    * Rules that need the live world (ReadWriteOnce), judged before any write: at a preview's Create
@@ -108,7 +120,12 @@ export interface ExampleSecret {
   sample: string;
 }
 
-export type ExampleValue = PropertyValue | ExampleReference | ExampleSecret | ExampleValue[] | { [key: string]: ExampleValue };
+export type ExampleValue =
+  | PropertyValue
+  | ExampleReference
+  | ExampleSecret
+  | ExampleValue[]
+  | { [key: string]: ExampleValue };
 
 export interface ResourceExample {
   /** What the example shows: "An app", "A database with its size". */
@@ -124,8 +141,10 @@ export interface ResourceExample {
 
 export const referenceTo = (typeName: string, output = "id"): ExampleReference => ({ reference: typeName, output });
 export const secretConfig = (key: string, sample: string): ExampleSecret => ({ secretConfig: key, sample });
-export const isReference = (value: unknown): value is ExampleReference => typeof value === "object" && value !== null && "reference" in value;
-export const isExampleSecret = (value: unknown): value is ExampleSecret => typeof value === "object" && value !== null && "secretConfig" in value;
+export const isReference = (value: unknown): value is ExampleReference =>
+  typeof value === "object" && value !== null && "reference" in value;
+export const isExampleSecret = (value: unknown): value is ExampleSecret =>
+  typeof value === "object" && value !== null && "secretConfig" in value;
 
 /** `get<Plural>`: every resource of its collection in a scope, optionally filtered by some of their properties. */
 export interface ListLookup<T> {
@@ -201,7 +220,10 @@ export interface ExportDeclaration<T, C> {
    */
   heldBy?(listed: Listed<T>, found: Readonly<Record<string, ReadonlyArray<Listed>>>): boolean;
   /** What its collection holds that no resource manages (services of an unknown type): left out, and said. */
-  strays?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<{ id: string; name: string; type: string }>>;
+  strays?(
+    ctx: OperationContext<C>,
+    projectId: string | undefined,
+  ): Promise<Array<{ id: string; name: string; type: string }>>;
 }
 
 /** What an export name may draw on: the names of the other resources, and every resource of its own kind. */
@@ -268,7 +290,11 @@ export class InputError extends Error {
 
 /** An operation that acted but did not finish: the resource exists and must stay in state. */
 export class PartialFailure extends Error {
-  constructor(message: string, readonly id: string, readonly outputs: PropertyMap) {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly outputs: PropertyMap,
+  ) {
     super(message);
     this.name = "PartialFailure";
   }

@@ -3,8 +3,8 @@
 // stored inputs), where a shrink or a resize is drift to show, not an error. Changes the API
 // cannot make are refused by the update's preview (check.ts `refusedChange`).
 import { parsePropertyPath, resetPath } from "./paths";
-import { Field, ObjectSpec, inputFields, sameValue } from "./spec";
-import { PropertyMap, containsUnknown } from "./values";
+import { type Field, type ObjectSpec, inputFields, sameValue } from "./spec";
+import { type PropertyMap, containsUnknown } from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
 
@@ -27,7 +27,13 @@ export interface DiffResult {
  * sides say: the engine passes them to every Diff, a refresh's included, and leaves the result as
  * the provider gives it.
  */
-export function diffInputs(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap = {}, ignoreChanges: readonly string[] = []): DiffResult {
+export function diffInputs(
+  spec: ObjectSpec,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap = {},
+  ignoreChanges: readonly string[] = [],
+): DiffResult {
   const compared = withIgnoredAsCurrent(spec, olds, news, oldInputs, ignoreChanges);
   const detailedDiff: Record<string, PropertyChange> = {};
   for (const field of inputFields(spec)) {
@@ -45,7 +51,12 @@ export function diffInputs(spec: ObjectSpec, olds: PropertyMap, news: PropertyMa
   };
 }
 
-function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap): PropertyChange | undefined {
+function fieldChange(
+  field: Field,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap,
+): PropertyChange | undefined {
   const next = news[field.name];
   if (next === undefined) {
     // Left out: the service keeps (or chose) the value, unless taking it out clears it.
@@ -63,11 +74,19 @@ function fieldChange(field: Field, olds: PropertyMap, news: PropertyMap, oldInpu
 
 /** What each input is now, as a diff compares it: the live value, or the old input where the API never returns it. */
 function current(spec: ObjectSpec, olds: PropertyMap, oldInputs: PropertyMap): PropertyMap {
-  return Object.fromEntries(inputFields(spec).map((f) => [f.name, f.notReturned ? oldInputs[f.name] : (olds[f.name] ?? oldInputs[f.name])]));
+  return Object.fromEntries(
+    inputFields(spec).map((f) => [f.name, f.notReturned ? oldInputs[f.name] : (olds[f.name] ?? oldInputs[f.name])]),
+  );
 }
 
 /** The new inputs with every ignored path holding its current value, so that it compares as unchanged. */
-function withIgnoredAsCurrent(spec: ObjectSpec, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap, ignoreChanges: readonly string[]): PropertyMap {
+function withIgnoredAsCurrent(
+  spec: ObjectSpec,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap,
+  ignoreChanges: readonly string[],
+): PropertyMap {
   if (ignoreChanges.length === 0) return news;
   const now = current(spec, olds, oldInputs);
   return ignoreChanges.reduce((compared, ignored) => {

@@ -58,7 +58,12 @@ export interface PackageSpec {
       typescriptVersion?: string;
       respectSchemaVersion?: boolean;
     };
-    python?: { packageName?: string; requires?: Record<string, string>; pyproject?: { enabled?: boolean }; respectSchemaVersion?: boolean };
+    python?: {
+      packageName?: string;
+      requires?: Record<string, string>;
+      pyproject?: { enabled?: boolean };
+      respectSchemaVersion?: boolean;
+    };
     go?: { importBasePath?: string; generateResourceContainerTypes?: boolean; respectSchemaVersion?: boolean };
     csharp?: { packageReferences?: Record<string, string>; rootNamespace?: string; respectSchemaVersion?: boolean };
   };

@@ -51,12 +51,21 @@ export function resetPath(olds: PropertyMap, news: PropertyMap, path: PathElemen
   return reset(olds as PropertyValue, news as PropertyValue, path) as PropertyMap;
 }
 
-function reset(old: PropertyValue | undefined, next: PropertyValue | undefined, path: PathElement[]): PropertyValue | undefined {
+function reset(
+  old: PropertyValue | undefined,
+  next: PropertyValue | undefined,
+  path: PathElement[],
+): PropertyValue | undefined {
   if (path.length === 0) return old;
   const [key, ...rest] = path;
   if (Array.isArray(next)) {
     if (!Array.isArray(old)) return next;
-    const indexes = key === "*" ? next.map((_, i) => i) : typeof key === "number" && key < next.length && key < old.length ? [key] : [];
+    const indexes =
+      key === "*"
+        ? next.map((_, i) => i)
+        : typeof key === "number" && key < next.length && key < old.length
+          ? [key]
+          : [];
     const copy = [...next];
     for (const i of indexes) copy[i] = reset(old[i], next[i], rest) ?? null;
     return copy;

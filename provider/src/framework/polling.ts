@@ -14,7 +14,10 @@ export function nextPollDelayMs(elapsedMs: number, minMs = 250, maxMs = 15_000, 
 export const formatSeconds = (ms: number) => `${Math.round(ms / 1000)}s`;
 
 export class WaitTimeout extends Error {
-  constructor(readonly waitedMs: number, what: string) {
+  constructor(
+    readonly waitedMs: number,
+    what: string,
+  ) {
     super(`gave up waiting for ${what} after ${formatSeconds(waitedMs)}`);
     this.name = "WaitTimeout";
   }

@@ -56,15 +56,19 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.appendOnly && "Items can be added, not removed: dropping one fails at preview.",
     flags.default !== undefined && `Defaults to \`${JSON.stringify(flags.default)}\`.`,
     flags.configDefault && `Defaults to the provider's \`${flags.configDefault}\`.`,
-    flags.env && `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
+    flags.env &&
+      `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
     flags.clearedWhenRemoved && "Taking it out of the program clears it.",
     flags.notReturned && "The API never returns it: state keeps the value the program set.",
-    flags.resentOnUpdate && flags.notReturned && "Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value.",
+    flags.resentOnUpdate &&
+      flags.notReturned &&
+      "Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value.",
     flags.secret && "Secret.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }
 
-const describe = (text: string | undefined, flags: FieldFlags) => [text ?? "", ...flagSentences(flags)].filter(Boolean).join(" ");
+const describe = (text: string | undefined, flags: FieldFlags) =>
+  [text ?? "", ...flagSentences(flags)].filter(Boolean).join(" ");
 
 type Types = Record<string, ObjectTypeSpec>;
 
@@ -75,7 +79,12 @@ interface Building {
 }
 
 /** One property's JSON Schema as a Pulumi type spec, collecting named object types into `types`. */
-function typeSpec(schema: JsonSchema, definitions: Record<string, JsonSchema>, building: Building, flags: FieldFlags = {}): PropertySpec {
+function typeSpec(
+  schema: JsonSchema,
+  definitions: Record<string, JsonSchema>,
+  building: Building,
+  flags: FieldFlags = {},
+): PropertySpec {
   if (schema.$ref) {
     const name = decodeURIComponent(schema.$ref.replace(/^#\/definitions\//, ""));
     const target = definitions[name];
@@ -88,7 +97,11 @@ function typeSpec(schema: JsonSchema, definitions: Record<string, JsonSchema>, b
       properties: Object.fromEntries(
         Object.entries(target.properties).map(([key, prop]) => [
           key,
-          { ...typeSpec(prop, definitions, building), description: prop.description ?? "", ...(flags.secretSubfields?.includes(key) ? { secret: true } : {}) },
+          {
+            ...typeSpec(prop, definitions, building),
+            description: prop.description ?? "",
+            ...(flags.secretSubfields?.includes(key) ? { secret: true } : {}),
+          },
         ]),
       ),
       required: [...(target.required ?? [])].sort(),
@@ -99,15 +112,22 @@ function typeSpec(schema: JsonSchema, definitions: Record<string, JsonSchema>, b
     const values = typeof schema.additionalProperties === "object" ? schema.additionalProperties : { type: "string" };
     return { type: "object", additionalProperties: typeSpec(values, definitions, building) };
   }
-  if (schema.type === "array" && schema.items) return { type: "array", items: typeSpec(schema.items, definitions, building) };
-  if (schema.type === "string" || schema.type === "integer" || schema.type === "number" || schema.type === "boolean") return { type: schema.type };
+  if (schema.type === "array" && schema.items)
+    return { type: "array", items: typeSpec(schema.items, definitions, building) };
+  if (schema.type === "string" || schema.type === "integer" || schema.type === "number" || schema.type === "boolean")
+    return { type: schema.type };
   throw new Error(`unsupported property schema ${JSON.stringify(schema)}`);
 }
 
-function propertySpec(schema: JsonSchema, flags: FieldFlags, definitions: Record<string, JsonSchema>, building: Building): PropertySpec {
+function propertySpec(
+  schema: JsonSchema,
+  flags: FieldFlags,
+  definitions: Record<string, JsonSchema>,
+  building: Building,
+): PropertySpec {
   return {
     ...typeSpec(schema, definitions, building, flags),
-    description: flags.output ? schema.description ?? "" : describe(schema.description, flags),
+    description: flags.output ? (schema.description ?? "") : describe(schema.description, flags),
     ...(flags.default !== undefined ? { default: flags.default } : {}),
     ...(flags.env ? { defaultInfo: { environment: flags.env } } : {}),
     ...(flags.secret ? { secret: true } : {}),
@@ -149,17 +169,30 @@ const ID_PROPERTY: PropertySpec = { type: "string", description: "The id the API
 function lookupResult(resource: ResourceDeclaration, readType: TypeReader, building: Building): ObjectTypeSpec {
   const schema = readType(resource.typeName);
   const flags = resource.flags as Record<string, FieldFlags>;
-  const returned = Object.keys(schema.properties ?? {}).filter((n) => !flags[n].notReturned).sort();
+  const returned = Object.keys(schema.properties ?? {})
+    .filter((n) => !flags[n].notReturned)
+    .sort();
   // As a function returns it, a property is a fact about the value: no defaults, no replacing.
-  const asResult = (n: string): FieldFlags => ({ output: true, secret: flags[n].secret, secretSubfields: flags[n].secretSubfields });
-  const properties = Object.fromEntries(returned.map((n) => [n, propertySpec(schema.properties![n], asResult(n), schema.definitions ?? {}, building)]));
+  const asResult = (n: string): FieldFlags => ({
+    output: true,
+    secret: flags[n].secret,
+    secretSubfields: flags[n].secretSubfields,
+  });
+  const properties = Object.fromEntries(
+    returned.map((n) => [n, propertySpec(schema.properties![n], asResult(n), schema.definitions ?? {}, building)]),
+  );
   const required = new Set(schema.required ?? []);
   const alwaysPresent = returned.filter((n) => required.has(n) || alwaysFilled(flags[n]));
   return { properties: { id: ID_PROPERTY, ...properties }, required: ["id", ...alwaysPresent] };
 }
 
 function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: Building, sdk: SdkImport) {
-  const args = objectSpec(argsTypeName(fn), fn.argsSchema?.(readType) ?? readType(argsTypeName(fn)), fn.args as Record<string, FieldFlags>, building);
+  const args = objectSpec(
+    argsTypeName(fn),
+    fn.argsSchema?.(readType) ?? readType(argsTypeName(fn)),
+    fn.args as Record<string, FieldFlags>,
+    building,
+  );
   let outputs: ObjectTypeSpec;
   if ("flags" in fn.result) {
     const result = objectSpec(resultTypeName(fn), readType(resultTypeName(fn)), fn.result.flags, building);
@@ -171,10 +204,17 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
     const item = lookupResult(fn.result.resource, readType, building);
     const required = ["id", "name"].filter((n) => n in (item.properties ?? {}));
     const itemToken = itemTypeToken(building.pkg, fn);
-    building.types[itemToken] = { type: "object", description: `One item of ${fn.name}.`, properties: item.properties, required };
+    building.types[itemToken] = {
+      type: "object",
+      description: `One item of ${fn.name}.`,
+      properties: item.properties,
+      required,
+    };
     const described = `Every one found, with the properties of a ${fn.result.resource.typeName} and its id.`;
     outputs = {
-      properties: { [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemToken}` }, description: described } },
+      properties: {
+        [fn.result.list]: { type: "array", items: { $ref: `#/types/${itemToken}` }, description: described },
+      },
       required: [fn.result.list],
     };
   } else {
@@ -201,9 +241,21 @@ function importSection(pkg: PackageDeclaration, resource: ResourceDeclaration): 
   const token = tokenOf(pkg, resource.typeName);
   const id = resource.idFormat ?? "<id>";
   const name = resource.examples[0]?.name ?? "name";
-  const lines = [`pulumi import ${token} ${name} '${id}'`, ...(resource.scope === "project" ? [`pulumi import ${token} ${name} '<projectId>/${id}'`] : [])];
-  const where = resource.scope === "project" ? " (in the provider's project, or in another one with the project in front)" : "";
-  return ["## Import", "", `An existing ${resource.typeName} is imported by its id${where}:`, "", "```sh", ...lines, "```"].join("\n");
+  const lines = [
+    `pulumi import ${token} ${name} '${id}'`,
+    ...(resource.scope === "project" ? [`pulumi import ${token} ${name} '<projectId>/${id}'`] : []),
+  ];
+  const where =
+    resource.scope === "project" ? " (in the provider's project, or in another one with the project in front)" : "";
+  return [
+    "## Import",
+    "",
+    `An existing ${resource.typeName} is imported by its id${where}:`,
+    "",
+    "```sh",
+    ...lines,
+    "```",
+  ].join("\n");
 }
 
 /**
@@ -212,7 +264,12 @@ function importSection(pkg: PackageDeclaration, resource: ResourceDeclaration): 
  * configures a create (defaults, replaceOnChanges) has no place in a lookup.
  */
 function stateInputsOf(typeName: string, properties: Record<string, PropertySpec>): ObjectTypeSpec {
-  const asState = ({ default: _default, defaultInfo: _defaultInfo, replaceOnChanges: _replace, ...spec }: PropertySpec) => spec;
+  const asState = ({
+    default: _default,
+    defaultInfo: _defaultInfo,
+    replaceOnChanges: _replace,
+    ...spec
+  }: PropertySpec) => spec;
   return {
     description: `Input properties used for looking up and filtering ${typeName} resources.`,
     properties: Object.fromEntries(Object.entries(properties).map(([name, spec]) => [name, asState(spec)])),
@@ -220,9 +277,11 @@ function stateInputsOf(typeName: string, properties: Record<string, PropertySpec
   };
 }
 
-const withSections = (text: string, ...sections: string[]) => [text, ...sections].filter((part) => part !== "").join("\n\n");
+const withSections = (text: string, ...sections: string[]) =>
+  [text, ...sections].filter((part) => part !== "").join("\n\n");
 
-const sortedByKey = <T>(entries: Array<[string, T]>) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+const sortedByKey = <T>(entries: Array<[string, T]>) =>
+  Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 
 export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOptions): PackageSpec {
   const { readType } = options;
@@ -240,7 +299,9 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
   };
   const resources = sortedByKey(pkg.resources.map((r) => [tokenOf(pkg, r.typeName), resourceSpec(r)]));
   const provider = objectSpec(pkg.config.typeName, readType(pkg.config.typeName), pkg.config.flags, building);
-  const functions = sortedByKey(pkg.functions.map((fn) => [tokenOf(pkg, fn.name), functionSpec(fn, readType, building, sdk)]));
+  const functions = sortedByKey(
+    pkg.functions.map((fn) => [tokenOf(pkg, fn.name), functionSpec(fn, readType, building, sdk)]),
+  );
   const types = building.types;
   return {
     name: pkg.name,
@@ -284,7 +345,13 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
         respectSchemaVersion: true,
       },
       ...(options.repository
-        ? { go: { importBasePath: goImportBasePath(options.repository, pkg.name), generateResourceContainerTypes: true, respectSchemaVersion: true } }
+        ? {
+            go: {
+              importBasePath: goImportBasePath(options.repository, pkg.name),
+              generateResourceContainerTypes: true,
+              respectSchemaVersion: true,
+            },
+          }
         : {}),
       csharp: {
         packageReferences: { Pulumi: "3.*" },

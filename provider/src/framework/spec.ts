@@ -98,7 +98,9 @@ export interface ObjectSpec {
 export type FlagsOf<T> = { [K in keyof Required<T>]: FieldFlags };
 
 /** The properties Check always fills (a default, or a provider setting), so lifecycles always get them. */
-type FilledKeys<F> = { [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } ? K : never }[keyof F];
+type FilledKeys<F> = {
+  [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } ? K : never;
+}[keyof F];
 
 /** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
 export type Checked<T, F> = Omit<T, FilledKeys<F> & keyof T> & Required<Pick<T, FilledKeys<F> & keyof T>>;
@@ -109,7 +111,11 @@ export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f
 /** Whether two values of a property are the same: a list flagged `unordered` compares as a set. */
 export function sameValue(field: FieldFlags, a: PropertyValue | undefined, b: PropertyValue | undefined): boolean {
   if (!field.unordered || !Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
-  return a.length === b.length && a.every((item) => b.some((other) => deepEqual(item, other))) && b.every((item) => a.some((other) => deepEqual(item, other)));
+  return (
+    a.length === b.length &&
+    a.every((item) => b.some((other) => deepEqual(item, other))) &&
+    b.every((item) => a.some((other) => deepEqual(item, other)))
+  );
 }
 
 /** The items of list `from` that list `to` lacks (what an update from one to the other would drop). */
@@ -121,7 +127,8 @@ export function droppedItems(from: readonly PropertyValue[], to: readonly Proper
 export const clearedValue = (field: Field): PropertyValue | undefined => (field.type.kind === "map" ? {} : undefined);
 
 /** Whether Check fills the property whenever the program leaves it out (so it is always there after Check). */
-export const alwaysFilled = (flags: FieldFlags): boolean => flags.default !== undefined || flags.configDefault !== undefined;
+export const alwaysFilled = (flags: FieldFlags): boolean =>
+  flags.default !== undefined || flags.configDefault !== undefined;
 
 /** Where a left-out property's value may come from: the provider's settings, the environment. */
 export interface FillSources {

@@ -1,6 +1,6 @@
 // What the flags say about a resource's state around a lifecycle call: the inputs an update
 // works towards, the outputs a call records, and the inputs a read implies.
-import { ObjectSpec, alwaysFilled, clearedValue, filledIn, inputFields } from "./spec";
+import { type ObjectSpec, alwaysFilled, clearedValue, filledIn, inputFields } from "./spec";
 import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
 
 /**
@@ -8,7 +8,12 @@ import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
  * filled in (a state written before a default existed may lack it), and the empty value for a
  * property the program took out that removal clears (`env: {}`).
  */
-export function desiredInputs(spec: ObjectSpec, news: PropertyMap, oldInputs: PropertyMap, config: PropertyMap = {}): PropertyMap {
+export function desiredInputs(
+  spec: ObjectSpec,
+  news: PropertyMap,
+  oldInputs: PropertyMap,
+  config: PropertyMap = {},
+): PropertyMap {
   const wanted: PropertyMap = { ...news };
   for (const field of inputFields(spec)) {
     if (wanted[field.name] !== undefined) continue;
@@ -39,7 +44,12 @@ export function recordedOutputs(spec: ObjectSpec, live: PropertyMap, inputs: Pro
  * that a program which leaves them out diffs as unchanged (and `pulumi import` writes neither
  * into the code it generates). Properties the API never returns keep their old input.
  */
-export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs: PropertyMap = {}, config: PropertyMap = {}): PropertyMap {
+export function impliedInputs(
+  spec: ObjectSpec,
+  outputs: PropertyMap,
+  oldInputs: PropertyMap = {},
+  config: PropertyMap = {},
+): PropertyMap {
   const importing = Object.keys(oldInputs).length === 0;
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
@@ -53,4 +63,5 @@ export function impliedInputs(spec: ObjectSpec, outputs: PropertyMap, oldInputs:
   return inputs;
 }
 
-const isEmpty = (value: PropertyValue) => typeof value === "object" && value !== null && Object.keys(value).length === 0;
+const isEmpty = (value: PropertyValue) =>
+  typeof value === "object" && value !== null && Object.keys(value).length === 0;

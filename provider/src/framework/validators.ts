@@ -6,77 +6,97 @@ import type { ObjectRule, Validator } from "./spec";
 import type { PropertyValue } from "./values";
 
 /** Runs several validators in order and reports the first problem. */
-export const all = (...validators: Validator[]): Validator => (value, path) => {
-  for (const validate of validators) {
-    const problem = validate(value, path);
-    if (problem) return problem;
-  }
-  return undefined;
-};
+export const all =
+  (...validators: Validator[]): Validator =>
+  (value, path) => {
+    for (const validate of validators) {
+      const problem = validate(value, path);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
 
 /** A whole number of at least `min`. */
-export const atLeast = (min: number): Validator => (value, path) => {
-  const n = value as number;
-  if (n >= min) return undefined;
-  const wanted = min === 0 ? "zero or more" : min === 1 ? "greater than zero" : `at least ${min}`;
-  return `${path} must be ${wanted}, not ${n}`;
-};
+export const atLeast =
+  (min: number): Validator =>
+  (value, path) => {
+    const n = value as number;
+    if (n >= min) return undefined;
+    const wanted = min === 0 ? "zero or more" : min === 1 ? "greater than zero" : `at least ${min}`;
+    return `${path} must be ${wanted}, not ${n}`;
+  };
 
 /** A number from `min` to `max`; `hint` says what is usual. */
-export const between = (min: number, max: number, hint?: string): Validator => (value, path) => {
-  const n = value as number;
-  if (n >= min && n <= max) return undefined;
-  return `${path} ${n} is out of range; use a value from ${min} to ${max}${hint ? ` (${hint})` : ""}`;
-};
+export const between =
+  (min: number, max: number, hint?: string): Validator =>
+  (value, path) => {
+    const n = value as number;
+    if (n >= min && n <= max) return undefined;
+    return `${path} ${n} is out of range; use a value from ${min} to ${max}${hint ? ` (${hint})` : ""}`;
+  };
 
 /** A string matching `pattern`; `expected` says what a valid one looks like. */
-export const matches = (pattern: RegExp, expected: string): Validator => (value, path) =>
-  pattern.test(value as string) ? undefined : `${path} "${String(value)}" is not valid; use ${expected}`;
+export const matches =
+  (pattern: RegExp, expected: string): Validator =>
+  (value, path) =>
+    pattern.test(value as string) ? undefined : `${path} "${String(value)}" is not valid; use ${expected}`;
 
 /** Every key of a map passes `validate` (given the key as the value, and the map's path). */
-export const keys = (validate: Validator): Validator => (value, path) => {
-  for (const key of Object.keys(value as Record<string, PropertyValue>)) {
-    const problem = validate(key, path);
-    if (problem) return problem;
-  }
-  return undefined;
-};
+export const keys =
+  (validate: Validator): Validator =>
+  (value, path) => {
+    for (const key of Object.keys(value as Record<string, PropertyValue>)) {
+      const problem = validate(key, path);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
 
 /** Every item of a list passes `validate` (its path is `<list>[<index>]`). */
-export const items = (validate: Validator): Validator => (value, path) => {
-  for (const [index, item] of (value as PropertyValue[]).entries()) {
-    const problem = validate(item, `${path}[${index}]`);
-    if (problem) return problem;
-  }
-  return undefined;
-};
+export const items =
+  (validate: Validator): Validator =>
+  (value, path) => {
+    for (const [index, item] of (value as PropertyValue[]).entries()) {
+      const problem = validate(item, `${path}[${index}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
 
 /** No item of a list twice. */
 export const distinct = (): Validator => (value, path) => {
   const list = value as PropertyValue[];
-  const twice = list.find((item, index) => list.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) !== index);
+  const twice = list.find(
+    (item, index) => list.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) !== index,
+  );
   return twice === undefined ? undefined : `${path} lists ${JSON.stringify(twice)} twice; list each once`;
 };
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** A name the platform accepts: a DNS label of at most `max` characters. */
-export const dnsLabel = (max = 63): Validator => (value, path) => {
-  const name = value as string;
-  if (name.length === 0) return `${path} must not be empty: use lowercase letters, digits and dashes, e.g. "web"`;
-  if (name.length > max) return `${path} is ${name.length} characters long; use at most ${max}`;
-  if (!DNS_LABEL.test(name)) {
-    return `${path} "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter ` +
-      `and not ending with a dash, e.g. "web-api"`;
-  }
-  return undefined;
-};
+export const dnsLabel =
+  (max = 63): Validator =>
+  (value, path) => {
+    const name = value as string;
+    if (name.length === 0) return `${path} must not be empty: use lowercase letters, digits and dashes, e.g. "web"`;
+    if (name.length > max) return `${path} is ${name.length} characters long; use at most ${max}`;
+    if (!DNS_LABEL.test(name)) {
+      return (
+        `${path} "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter ` +
+        `and not ending with a dash, e.g. "web-api"`
+      );
+    }
+    return undefined;
+  };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id the API assigned. */
 export const uuid = (): Validator => (value, path) =>
-  UUID.test(value as string) ? undefined : `${path} "${String(value)}" is not an id; use the UUID the API assigned, e.g. a resource's \`id\` output`;
+  UUID.test(value as string)
+    ? undefined
+    : `${path} "${String(value)}" is not an id; use the UUID the API assigned, e.g. a resource's \`id\` output`;
 
 const HOST = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(:[0-9]{1,5})?$/;
 
@@ -104,7 +124,7 @@ export const imageReference = (): Validator => (value, path) => {
   if (!hasTag) return fail("has no tag: every release needs a unique, immutable tag");
   const tag = withoutDigest.slice(colon + 1);
   const repository = withoutDigest.slice(0, colon);
-  if (tag === "latest") return fail("uses the mutable tag \"latest\", which the platform rejects");
+  if (tag === "latest") return fail('uses the mutable tag "latest", which the platform rejects');
   if (!TAG.test(tag)) return fail(`has an invalid tag "${tag}"`);
   const parts = repository.split("/");
   const host = parts[0];
@@ -112,7 +132,8 @@ export const imageReference = (): Validator => (value, path) => {
     return fail("names no registry host");
   }
   const components = parts.slice(1);
-  if (components.some((part) => part !== part.toLowerCase())) return fail("has uppercase letters in its repository path");
+  if (components.some((part) => part !== part.toLowerCase()))
+    return fail("has uppercase letters in its repository path");
   if (!components.every((part) => PATH_COMPONENT.test(part))) return fail("has an invalid repository path");
   return undefined;
 };
@@ -121,7 +142,8 @@ export const imageReference = (): Validator => (value, path) => {
 export const absolutePath = (): Validator => (value, path) => {
   const dir = value as string;
   if (dir === "") return `${path} must not be empty; use an absolute path such as "/data"`;
-  if (!dir.startsWith("/")) return `${path} "${dir}" is relative; use an absolute path such as "/${dir.replace(/^\.?\/*/, "")}"`;
+  if (!dir.startsWith("/"))
+    return `${path} "${dir}" is relative; use an absolute path such as "/${dir.replace(/^\.?\/*/, "")}"`;
   if (dir.split("/").some((segment) => segment === ".." || segment === ".")) {
     return `${path} "${dir}" contains "." or ".." segments; use a plain absolute path such as "/data"`;
   }
@@ -144,12 +166,14 @@ export const variableName = (): Validator => (value, path) => {
 };
 
 /** An object rule: exactly one of these properties is set (`id` or `name`, not both, not neither). */
-export const exactlyOneOf = (...names: string[]): ObjectRule => (values) => {
-  const set = names.filter((n) => values[n] !== undefined && values[n] !== null);
-  if (set.length === 1) return undefined;
-  const which = set.length === 0 ? "neither was given" : `${set.join(" and ")} were both given`;
-  return { property: set[1] ?? names[0], reason: `set exactly one of ${names.join(" or ")}: ${which}` };
-};
+export const exactlyOneOf =
+  (...names: string[]): ObjectRule =>
+  (values) => {
+    const set = names.filter((n) => values[n] !== undefined && values[n] !== null);
+    if (set.length === 1) return undefined;
+    const which = set.length === 0 ? "neither was given" : `${set.join(" and ")} were both given`;
+    return { property: set[1] ?? names[0], reason: `set exactly one of ${names.join(" or ")}: ${which}` };
+  };
 
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 const kib = (bytes: number) => (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`);
@@ -157,22 +181,44 @@ const kib = (bytes: number) => (bytes >= 1024 && bytes % 1024 === 0 ? `${bytes /
 /**
  * A string of at most `max` bytes (UTF-8): what the provider sends is bounded; `hint` says where larger data belongs.
  */
-export const maxBytes = (max: number, hint?: string): Validator => (value, path) => {
-  const size = byteLength(value as string);
-  return size <= max ? undefined : `${path} is ${size.toLocaleString("en")} bytes; it may be at most ${kib(max)}${hint ? ` (${hint})` : ""}`;
-};
+export const maxBytes =
+  (max: number, hint?: string): Validator =>
+  (value, path) => {
+    const size = byteLength(value as string);
+    return size <= max
+      ? undefined
+      : `${path} is ${size.toLocaleString("en")} bytes; it may be at most ${kib(max)}${hint ? ` (${hint})` : ""}`;
+  };
 
 /**
  * A map of strings, bounded: at most `entries` entries, each value at most `valueBytes`, and `totalBytes` in all (keys
  * and values).
  */
-export const boundedMap = ({ entries, valueBytes, totalBytes, hint }: { entries: number; valueBytes: number; totalBytes: number; hint?: string }): Validator => (value, path) => {
-  const map = value as Record<string, string>;
-  const keys = Object.keys(map);
-  const then = hint ? ` (${hint})` : "";
-  if (keys.length > entries) return `${path} has ${keys.length.toLocaleString("en")} entries; it may have at most ${entries.toLocaleString("en")}${then}`;
-  const tooLong = keys.find((key) => typeof map[key] === "string" && byteLength(map[key]) > valueBytes);
-  if (tooLong !== undefined) return maxBytes(valueBytes, hint)(map[tooLong], `${path}.${tooLong}`);
-  const total = keys.reduce((sum, key) => sum + byteLength(key) + (typeof map[key] === "string" ? byteLength(map[key]) : 0), 0);
-  return total <= totalBytes ? undefined : `${path} holds ${total.toLocaleString("en")} bytes in all; it may hold at most ${kib(totalBytes)}${then}`;
-};
+export const boundedMap =
+  ({
+    entries,
+    valueBytes,
+    totalBytes,
+    hint,
+  }: {
+    entries: number;
+    valueBytes: number;
+    totalBytes: number;
+    hint?: string;
+  }): Validator =>
+  (value, path) => {
+    const map = value as Record<string, string>;
+    const keys = Object.keys(map);
+    const then = hint ? ` (${hint})` : "";
+    if (keys.length > entries)
+      return `${path} has ${keys.length.toLocaleString("en")} entries; it may have at most ${entries.toLocaleString("en")}${then}`;
+    const tooLong = keys.find((key) => typeof map[key] === "string" && byteLength(map[key]) > valueBytes);
+    if (tooLong !== undefined) return maxBytes(valueBytes, hint)(map[tooLong], `${path}.${tooLong}`);
+    const total = keys.reduce(
+      (sum, key) => sum + byteLength(key) + (typeof map[key] === "string" ? byteLength(map[key]) : 0),
+      0,
+    );
+    return total <= totalBytes
+      ? undefined
+      : `${path} holds ${total.toLocaleString("en")} bytes in all; it may hold at most ${kib(totalBytes)}${then}`;
+  };

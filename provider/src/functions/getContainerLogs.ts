@@ -22,10 +22,17 @@ export interface GetContainerLogsResult {
 export const getContainerLogs: HostingFunction<GetContainerLogsArgs, GetContainerLogsResult> = {
   name: "getContainerLogs",
   description: "Reads the log text of a container app.",
-  args: { containerId: { validate: uuid() }, projectId: { configDefault: projectId.configDefault, validate: projectId.validate } },
+  args: {
+    containerId: { validate: uuid() },
+    projectId: { configDefault: projectId.configDefault, validate: projectId.validate },
+  },
   result: { flags: { logs: {} } },
   examples: [{ title: "An app's logs", args: { containerId: referenceTo("Container") }, show: "logs" }],
   async invoke(ctx, args) {
-    return { logs: await ctx.client.of(services).text(projectOf(ctx, {}, args), args.containerId, "logs", { signal: ctx.signal }) };
+    return {
+      logs: await ctx.client
+        .of(services)
+        .text(projectOf(ctx, {}, args), args.containerId, "logs", { signal: ctx.signal }),
+    };
   },
 };

@@ -3,7 +3,13 @@
 import type { HostingClient } from "../api/client";
 import { isNotFound } from "../api/errors";
 import { byId } from "../api/loader";
-import { InputError, PartialFailure, type OperationContext, type ResourceAddress, type ResourceDeclaration } from "../framework/declare";
+import {
+  InputError,
+  PartialFailure,
+  type OperationContext,
+  type ResourceAddress,
+  type ResourceDeclaration,
+} from "../framework/declare";
 import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FieldFlags, FlagsOf } from "../framework/spec";
 import type { PropertyMap } from "../framework/values";
@@ -25,7 +31,9 @@ export const projectId = { replaceOnChange: true, configDefault: "projectId", va
 export function projectOf(ctx: Context, address: Partial<ResourceAddress>, state?: { projectId?: string }): string {
   const project = address.projectId ?? state?.projectId ?? (ctx.config.projectId as string | undefined);
   if (!project) {
-    throw new InputError("no project id: set `pulumi config set hosting:projectId <uuid>`, or import as <projectId>/<id>");
+    throw new InputError(
+      "no project id: set `pulumi config set hosting:projectId <uuid>`, or import as <projectId>/<id>",
+    );
   }
   return project;
 }
@@ -53,7 +61,12 @@ export async function ignoringNotFound(action: () => Promise<unknown>): Promise<
  * A delete is done when the resource is gone, not when the API accepts it: awaited (with progress)
  * within the delete's customTimeouts. One that stays fails plainly, and so stays in the stack.
  */
-export async function awaitGone<W extends { id: string }>(ctx: Context, source: SettleWait<W>["source"], id: string, subject: string): Promise<void> {
+export async function awaitGone<W extends { id: string }>(
+  ctx: Context,
+  source: SettleWait<W>["source"],
+  id: string,
+  subject: string,
+): Promise<void> {
   try {
     await ctx.sharedPoll(source.key, source.fetch).wait({
       what: `${subject} to be gone`,
@@ -121,8 +134,13 @@ export async function settled<W extends { id: string }>(ctx: Context, wait: Sett
         : err instanceof WaitCancelled
           ? err.message
           : `reading its status failed (${(err as Error).message})`;
-    const recorded = wait.recordAs === undefined ? "it is recorded in state as it is" : "the resource is recorded in state";
-    throw new PartialFailure(`${wait.subject} ${wait.unfinished}: ${why}; ${recorded}`, wait.recordAs ?? wait.id, wait.outputsOf(last));
+    const recorded =
+      wait.recordAs === undefined ? "it is recorded in state as it is" : "the resource is recorded in state";
+    throw new PartialFailure(
+      `${wait.subject} ${wait.unfinished}: ${why}; ${recorded}`,
+      wait.recordAs ?? wait.id,
+      wait.outputsOf(last),
+    );
   }
   if (!found) throw new Error(`${wait.subject} disappeared while we waited for it`);
   return found;

@@ -2,9 +2,32 @@
 import { isApiError } from "../api/errors";
 import { InputError, PartialFailure, referenceTo } from "../framework/declare";
 import { droppedItems, type FlagsOf } from "../framework/spec";
-import { all, atLeast, between, boundedMap, distinct, imageReference, items, keys, matches, maxBytes, uuid, variableName } from "../framework/validators";
+import {
+  all,
+  atLeast,
+  between,
+  boundedMap,
+  distinct,
+  imageReference,
+  items,
+  keys,
+  matches,
+  maxBytes,
+  uuid,
+  variableName,
+} from "../framework/validators";
 import { deepEqual, type PropertyMap } from "../framework/values";
-import { defined, movingOutput, name, orGone, output, projectId, projectOf, type Context, type Declaration } from "./common";
+import {
+  defined,
+  movingOutput,
+  name,
+  orGone,
+  output,
+  projectId,
+  projectOf,
+  type Context,
+  type Declaration,
+} from "./common";
 import { CONTAINER_LINK_TYPE, injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
 import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
 import { deleteService, serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
@@ -110,7 +133,13 @@ const flags = {
   projectId,
   image: { validate: all(maxBytes(512), imageReference()) },
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
-  env: { validate: all(keys(variableName()), boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA })), clearedWhenRemoved: true },
+  env: {
+    validate: all(
+      keys(variableName()),
+      boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA }),
+    ),
+    clearedWhenRemoved: true,
+  },
   links: { unordered: true, appendOnly: LINKS_STAY, validate: all(items(uuid()), distinct()) },
   replicas: { validate: atLeast(1) },
   cpuMilli: { validate: atLeast(1) },
@@ -164,9 +193,24 @@ export function containerFromWire(service: ServiceRecord): Partial<Container> {
  * the port, which the request calls http_port. Every field is absolute, never a delta, so a PATCH
  * sent twice leaves what it left once.
  */
-export type ContainerSettings = Partial<Pick<Container, "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName" | "httpPort">>;
+export type ContainerSettings = Partial<
+  Pick<
+    Container,
+    "image" | "env" | "replicas" | "cpuMilli" | "memoryMb" | "storageGb" | "public" | "displayName" | "httpPort"
+  >
+>;
 
-const SETTINGS = ["image", "env", "replicas", "cpuMilli", "memoryMb", "storageGb", "public", "displayName", "httpPort"] as const;
+const SETTINGS = [
+  "image",
+  "env",
+  "replicas",
+  "cpuMilli",
+  "memoryMb",
+  "storageGb",
+  "public",
+  "displayName",
+  "httpPort",
+] as const;
 /**
  * A change to any of these rolls the app out again: together they are a release, which rollbackOnFailure sends back.
  */
@@ -182,7 +226,11 @@ export function containerSettings(from: Partial<Container>, to: Partial<Containe
  * The app's own variables: the live env without the ones links inject into it, except those
  * the program sets itself (a key the program sets is the program's, whoever else sets it).
  */
-export function ownEnv(live: Record<string, string>, injected: ReadonlySet<string>, program: Record<string, string> = {}): Record<string, string> {
+export function ownEnv(
+  live: Record<string, string>,
+  injected: ReadonlySet<string>,
+  program: Record<string, string> = {},
+): Record<string, string> {
   return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || key in program));
 }
 
@@ -194,9 +242,15 @@ export function inProgramOrder(live: readonly string[], program: readonly string
 /**
  * A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`.
  */
-function withLinks(service: ServiceRecord, links: readonly LinkRecord[], program: Partial<Container> = {}): Partial<Container> {
+function withLinks(
+  service: ServiceRecord,
+  links: readonly LinkRecord[],
+  program: Partial<Container> = {},
+): Partial<Container> {
   const injectedEnv = injectedBy(links);
-  const providers = [...new Set(links.filter((link) => link.linkType === CONTAINER_LINK_TYPE).map((link) => link.providerServiceId))];
+  const providers = [
+    ...new Set(links.filter((link) => link.linkType === CONTAINER_LINK_TYPE).map((link) => link.providerServiceId)),
+  ];
   return {
     ...containerFromWire(service),
     env: ownEnv(service.env, new Set(Object.keys(injectedEnv)), program.env),
@@ -206,13 +260,26 @@ function withLinks(service: ServiceRecord, links: readonly LinkRecord[], program
 }
 
 /** The outputs of a live service record: its env the app's own, its links read back. */
-async function outputsOf(ctx: Context, project: string, service: ServiceRecord, program: Partial<Container>): Promise<Partial<Container>> {
+async function outputsOf(
+  ctx: Context,
+  project: string,
+  service: ServiceRecord,
+  program: Partial<Container>,
+): Promise<Partial<Container>> {
   return withLinks(service, (await linksByConsumer(ctx, project))(service.id), program);
 }
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */
-async function withLinkedVariables(ctx: Context, project: string, id: string, env: Record<string, string>): Promise<Record<string, string>> {
-  const [injected, service] = await Promise.all([injectedEnvNames(ctx, project, { alongside: true }), kind.read(ctx, project, id)]);
+async function withLinkedVariables(
+  ctx: Context,
+  project: string,
+  id: string,
+  env: Record<string, string>,
+): Promise<Record<string, string>> {
+  const [injected, service] = await Promise.all([
+    injectedEnvNames(ctx, project, { alongside: true }),
+    kind.read(ctx, project, id),
+  ]);
   const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected(id).has(key) && !(key in env));
   return { ...Object.fromEntries(kept), ...env };
 }
@@ -253,25 +320,43 @@ const awaitStart = (ctx: Context, project: string, id: string, program: Partial<
  * Waits while the app is `provisioning`, and returns it as it settled. `failed` ends in a
  * PartialFailure that records what is live, after rolling back to `lastThatRan` where given.
  */
-async function rolledOut(ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord, lastThatRan?: Partial<Container>): Promise<Partial<Container>> {
+async function rolledOut(
+  ctx: Context,
+  project: string,
+  id: string,
+  program: Partial<Container>,
+  initial?: ServiceRecord,
+  lastThatRan?: Partial<Container>,
+): Promise<Partial<Container>> {
   const service = await awaitStart(ctx, project, id, program, initial);
   if (service.status === "failed" && lastThatRan) return rolledBack(ctx, project, service, program, lastThatRan);
   const outputs = await outputsOf(ctx, project, service, program);
   if (service.status === "failed") {
-    throw new PartialFailure(await failedRollout(ctx, project, service, "failed to start", linksHint(program)), id, outputs as PropertyMap);
+    throw new PartialFailure(
+      await failedRollout(ctx, project, service, "failed to start", linksHint(program)),
+      id,
+      outputs as PropertyMap,
+    );
   }
   return outputs;
 }
 
 /** The release a container runs (ROLLS_OUT): what rollbackOnFailure sends back. */
-const releaseOf = (c: Partial<Container>) => Object.fromEntries(ROLLS_OUT.map((key) => [key, c[key]])) as Partial<Container>;
+const releaseOf = (c: Partial<Container>) =>
+  Object.fromEntries(ROLLS_OUT.map((key) => [key, c[key]])) as Partial<Container>;
 
 /**
  * rollbackOnFailure: the new release failed, so the last one that ran goes back (one PATCH, awaited,
  * never again). The update still fails, with the new release's log tail and what the rollback did;
  * state records what runs, so the next preview shows the change again.
  */
-async function rolledBack(ctx: Context, project: string, failed: ServiceRecord, program: Partial<Container>, last: Partial<Container>): Promise<never> {
+async function rolledBack(
+  ctx: Context,
+  project: string,
+  failed: ServiceRecord,
+  program: Partial<Container>,
+  last: Partial<Container>,
+): Promise<never> {
   const id = failed.id;
   const failure = await failedRollout(ctx, project, failed, "failed to start", "");
   const back = containerSettings(program, releaseOf(last));
@@ -286,7 +371,12 @@ async function rolledBack(ctx: Context, project: string, failed: ServiceRecord, 
         ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ${await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to")}`
         : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; state records it, so the next preview shows the change again.`;
   } catch (err) {
-    if (err instanceof PartialFailure) throw new PartialFailure(`${failure}\nRolling it back to image ${last.image} did not finish: ${err.message}`, id, err.outputs);
+    if (err instanceof PartialFailure)
+      throw new PartialFailure(
+        `${failure}\nRolling it back to image ${last.image} did not finish: ${err.message}`,
+        id,
+        err.outputs,
+      );
     outcome = `Rolling it back to image ${last.image} (rollbackOnFailure) failed: ${(err as Error).message}`;
   }
   const live = await kind.read(ctx, project, id);
@@ -295,7 +385,12 @@ async function rolledBack(ctx: Context, project: string, failed: ServiceRecord, 
 }
 
 /** RWO_REPLICA_LIMIT at preview: an app that has a ReadWriteOnce volume attached runs one replica. */
-async function replicaRefusal(ctx: Context, id: string, news: Container, olds: Partial<Container>): Promise<string | undefined> {
+async function replicaRefusal(
+  ctx: Context,
+  id: string,
+  news: Container,
+  olds: Partial<Container>,
+): Promise<string | undefined> {
   if (news.replicas === undefined || news.replicas <= Math.max(olds.replicas ?? 1, 1)) return undefined;
   const held = (await attachmentsIn(ctx, news.projectId!)).filter((a) => a.containerId === id);
   if (held.length === 0) return undefined;
@@ -325,7 +420,10 @@ async function linkAdded(ctx: Context, project: string, id: string, added: strin
 /** Every service of the project (apps, and for getContainers the databases too), in a Container's terms. */
 async function everyService(ctx: Context, projectId: string | undefined) {
   const project = projectOf(ctx, { projectId });
-  const [linksInto, list] = await Promise.all([linksByConsumer(ctx, project, { alongside: true }), ctx.client.of(services).list(project, { signal: ctx.signal })]);
+  const [linksInto, list] = await Promise.all([
+    linksByConsumer(ctx, project, { alongside: true }),
+    ctx.client.of(services).list(project, { signal: ctx.signal }),
+  ]);
   return list.map((s) => ({ ...withLinks(s, linksInto(s.id)), id: s.id }));
 }
 
@@ -339,11 +437,16 @@ export const container: Declaration<Container, typeof flags> = {
       : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
   lookups: {
-    byIdOrName: { noun: "container", show: "publicUrl", findByName: (ctx, name, projectId) => serviceNamed(ctx, name, projectOf(ctx, { projectId })) },
+    byIdOrName: {
+      noun: "container",
+      show: "publicUrl",
+      findByName: (ctx, name, projectId) => serviceNamed(ctx, name, projectOf(ctx, { projectId })),
+    },
     list: {
       name: "getContainers",
       key: "services",
-      description: "Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.",
+      description:
+        "Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.",
       filters: ["type"],
       items: everyService,
     },
@@ -363,46 +466,69 @@ export const container: Declaration<Container, typeof flags> = {
     },
   ],
   lifecycle: {
-    judge: async (ctx, { operation, news, olds, id }) => (operation === "update" && id ? replicaRefusal(ctx, id, news, olds ?? {}) : undefined),
+    judge: async (ctx, { operation, news, olds, id }) =>
+      operation === "update" && id ? replicaRefusal(ctx, id, news, olds ?? {}) : undefined,
     async create(ctx, inputs) {
       const endpoints = ctx.client.of(services);
       const project = inputs.projectId;
       const links = inputs.links ?? [];
-      const created = await endpoints.create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
+      const created = await endpoints.create(
+        project,
+        { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort },
+        { signal: ctx.signal },
+      );
       // The create request carries only name, image and port; the rest follows as a PATCH.
       // From here on the app exists: whatever fails, it must stay in state.
       let live = created;
       try {
         const settings = containerSettings(containerFromWire(created), inputs);
-        if (Object.keys(settings).length > 0) live = await endpoints.update(project, created.id, settings, { signal: ctx.signal });
+        if (Object.keys(settings).length > 0)
+          live = await endpoints.update(project, created.id, settings, { signal: ctx.signal });
         // The app's first start began without its links' variables: stopped, linked, then started,
         // it starts once, with them (an app that needs DATABASE_URL fails any other start).
         if (links.length > 0 || !inputs.running) await setRunning(ctx, project, created.id, false);
         if (links.length > 0) {
-          ctx.progress(`linking container ${inputs.name} to ${links.length === 1 ? "its service" : `${links.length} services`}`);
+          ctx.progress(
+            `linking container ${inputs.name} to ${links.length === 1 ? "its service" : `${links.length} services`}`,
+          );
           await linkApp(ctx, project, { id: created.id, status: "stopped" }, links);
           if (inputs.running) await setRunning(ctx, project, created.id, true);
         }
       } catch (err) {
         const why = (explained(err, inputs.name) as Error).message;
-        throw new PartialFailure(`container "${inputs.name}" was created, but setting it up failed: ${why}`, created.id, containerFromWire(live) as PropertyMap);
+        throw new PartialFailure(
+          `container "${inputs.name}" was created, but setting it up failed: ${why}`,
+          created.id,
+          containerFromWire(live) as PropertyMap,
+        );
       }
       const settledAlready = inputs.running && links.length === 0;
-      return { id: created.id, outputs: await rolledOut(ctx, project, created.id, inputs, settledAlready ? live : undefined) };
+      return {
+        id: created.id,
+        outputs: await rolledOut(ctx, project, created.id, inputs, settledAlready ? live : undefined),
+      };
     },
 
     async read(ctx, address, { outputs, inputs }) {
       const project = projectOf(ctx, address, outputs);
       // Both at once, so that the Reads of a refresh still share each list (DESIGN section 2); the
       // links first, as the batching wants a read made alongside another (loader.ts `load`).
-      const [linksInto, service] = await Promise.all([orGone(() => linksByConsumer(ctx, project, { alongside: true })), kind.read(ctx, project, address.id)]);
+      const [linksInto, service] = await Promise.all([
+        orGone(() => linksByConsumer(ctx, project, { alongside: true })),
+        kind.read(ctx, project, address.id),
+      ]);
       return service && withLinks(service, linksInto?.(service.id) ?? [], inputs);
     },
 
     async update(ctx, address, { olds, news, oldInputs }) {
       const project = projectOf(ctx, address, olds);
       // Links first, so that whatever rollout follows (a PATCH's, a start, a restart) carries their variables.
-      const linked = await linkAdded(ctx, project, address.id, droppedItems(news.links ?? [], olds.links ?? []) as string[]);
+      const linked = await linkAdded(
+        ctx,
+        project,
+        address.id,
+        droppedItems(news.links ?? [], olds.links ?? []) as string[],
+      );
       const settings = containerSettings(olds, news);
       if (settings.env) settings.env = await withLinkedVariables(ctx, project, address.id, settings.env);
       let patched: ServiceRecord | undefined;
@@ -418,7 +544,11 @@ export const container: Declaration<Container, typeof flags> = {
       if (news.running !== olds.running) {
         await setRunning(ctx, project, address.id, news.running);
         rollout ||= news.running;
-      } else if (news.running && news.restartTrigger !== oldInputs.restartTrigger && news.restartTrigger !== undefined) {
+      } else if (
+        news.running &&
+        news.restartTrigger !== oldInputs.restartTrigger &&
+        news.restartTrigger !== undefined
+      ) {
         await ctx.client.of(services).act(project, address.id, "restart", {}, { signal: ctx.signal });
         rollout = true;
       }

@@ -146,16 +146,24 @@ export const databaseCreation = (type: string): Collection<DatabaseCreated> => (
 
 /** Whether a service has the sizes a create asked for (`resources` as sent, in the API's spelling). */
 const sizedAsAsked = (s: ServiceRecord, resources: Record<string, number> = {}) =>
-  (resources.cpu_milli ?? s.cpuMilli) === s.cpuMilli && (resources.memory_mb ?? s.memoryMb) === s.memoryMb && (resources.storage_gb ?? s.storageGb) === s.storageGb;
+  (resources.cpu_milli ?? s.cpuMilli) === s.cpuMilli &&
+  (resources.memory_mb ?? s.memoryMb) === s.memoryMb &&
+  (resources.storage_gb ?? s.storageGb) === s.storageGb;
 
 /**
  * Waits until the new database reads `running`, with progress; `failed`, a timeout or a Cancel end
  * in a PartialFailure that records it (the next \`pulumi up\` waits again), never an orphan.
  */
-async function running(ctx: Context, service: ServiceRecord, connection: DatabaseConnection | undefined, label: string): Promise<Partial<ManagedDatabase>> {
+async function running(
+  ctx: Context,
+  service: ServiceRecord,
+  connection: DatabaseConnection | undefined,
+  label: string,
+): Promise<Partial<ManagedDatabase>> {
   const project = service.projectId;
   // The service record may omit the connection; the one from creation still holds then.
-  const outputsOf = (last: ServiceRecord | undefined) => ({ connection, ...databaseFromWire(last ?? service) }) as PropertyMap;
+  const outputsOf = (last: ServiceRecord | undefined) =>
+    ({ connection, ...databaseFromWire(last ?? service) }) as PropertyMap;
   const live = await settled(ctx, {
     source: { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
     id: service.id,
@@ -178,40 +186,81 @@ async function running(ctx: Context, service: ServiceRecord, connection: Databas
 }
 
 /** A managed database of one kind. */
-export function managedDatabase({ type, typeName, label, noun, example }: DatabaseKind): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
+export function managedDatabase({
+  type,
+  typeName,
+  label,
+  noun,
+  example,
+}: DatabaseKind): Declaration<ManagedDatabase, ReturnType<typeof databaseFlags>> {
   const kind = serviceKind(type, typeName);
   const creating = databaseCreation(type);
   return {
     typeName,
     flags: databaseFlags(label),
     scope: "project",
-    dataAtStake: (olds) => `${label} database ${olds.name} and all its data${olds.storageGb ? ` (${olds.storageGb} GB of storage)` : ""}`,
-    list: async (ctx, projectId) => (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
-    lookups: { byIdOrName: { noun, show: "internalHost", findByName: (ctx, n, projectId) => serviceNamed(ctx, n, projectOf(ctx, { projectId })) } },
+    dataAtStake: (olds) =>
+      `${label} database ${olds.name} and all its data${olds.storageGb ? ` (${olds.storageGb} GB of storage)` : ""}`,
+    list: async (ctx, projectId) =>
+      (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
+    lookups: {
+      byIdOrName: {
+        noun,
+        show: "internalHost",
+        findByName: (ctx, n, projectId) => serviceNamed(ctx, n, projectOf(ctx, { projectId })),
+      },
+    },
     export: { word: type },
-    examples: [{ title: `A ${label} database`, name: example, inputs: { name: example, cpuMilli: 500, memoryMb: 1024, storageGb: 10 } }],
+    examples: [
+      {
+        title: `A ${label} database`,
+        name: example,
+        inputs: { name: example, cpuMilli: 500, memoryMb: 1024, storageGb: 10 },
+      },
+    ],
     lifecycle: {
       async create(ctx, inputs) {
-        const resources = defined({ cpuMilli: inputs.cpuMilli, memoryMb: inputs.memoryMb, storageGb: inputs.storageGb });
-        const body = { name: inputs.name, ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}) };
+        const resources = defined({
+          cpuMilli: inputs.cpuMilli,
+          memoryMb: inputs.memoryMb,
+          storageGb: inputs.storageGb,
+        });
+        const body = {
+          name: inputs.name,
+          ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}),
+        };
         const created = await ctx.client.of(creating).create(inputs.projectId, body, { signal: ctx.signal });
-        return { id: created.service.id, outputs: await running(ctx, created.service, connectionFromWire(created.connection), label) };
+        return {
+          id: created.service.id,
+          outputs: await running(ctx, created.service, connectionFromWire(created.connection), label),
+        };
       },
       async read(ctx, address, { outputs }) {
         const service = await kind.read(ctx, projectOf(ctx, address, outputs), address.id);
         if (!service) return undefined;
         // The service record may omit the connection; the one from creation still holds then.
-        return { ...databaseFromWire(service), connection: service.connection ? connectionFromWire(service.connection) : outputs.connection };
+        return {
+          ...databaseFromWire(service),
+          connection: service.connection ? connectionFromWire(service.connection) : outputs.connection,
+        };
       },
       // Update refuses every change the API cannot make (all of them): what is left is the retry of a
       // create whose wait ended early, which waits again.
       async update(ctx, address, { olds }) {
         const service = await kind.read(ctx, projectOf(ctx, address, olds), address.id);
-        if (!service) throw new Error(`${label} database ${olds.name ?? address.id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`);
+        if (!service)
+          throw new Error(
+            `${label} database ${olds.name ?? address.id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`,
+          );
         return running(ctx, service, olds.connection, label);
       },
       async delete(ctx, address, outputs) {
-        await deleteService(ctx, projectOf(ctx, address, outputs), address.id, `${label} database ${outputs.name ?? address.id}`);
+        await deleteService(
+          ctx,
+          projectOf(ctx, address, outputs),
+          address.id,
+          `${label} database ${outputs.name ?? address.id}`,
+        );
       },
     },
   };

@@ -10,4 +10,13 @@ import { serviceLink } from "./serviceLink";
 import { volume } from "./volume";
 import { volumeAttachment } from "./volumeAttachment";
 
-export const resources: Array<Declaration<any, any>> = [registry, container, postgres, mysql, redis, volume, volumeAttachment, serviceLink];
+export const resources: Array<Declaration<any, any>> = [
+  registry,
+  container,
+  postgres,
+  mysql,
+  redis,
+  volume,
+  volumeAttachment,
+  serviceLink,
+];

@@ -1,7 +1,7 @@
 // The service-links collection, which two resources write: ServiceLink (one link), and Container
 // (the links its `links` lists). The API lists links and creates them; it never reads one by id,
 // and has no way to delete one.
-import { z } from "zod";
+import type { z } from "zod";
 import type { Collection } from "../api/client";
 import { isNameTaken, isNotFound } from "../api/errors";
 import { listOf, record, stringMap, text } from "../api/wire";
@@ -26,11 +26,16 @@ export type WantedLink = Pick<LinkRecord, "consumerServiceId" | "providerService
 
 /** A link is the same link when it joins the same two services the same way. */
 export const sameLink = (a: WantedLink) => (b: LinkRecord) =>
-  b.consumerServiceId === a.consumerServiceId && b.providerServiceId === a.providerServiceId && b.linkType === a.linkType;
+  b.consumerServiceId === a.consumerServiceId &&
+  b.providerServiceId === a.providerServiceId &&
+  b.linkType === a.linkType;
 
 /** Listed as `{ links: [...] }`; created, never read one by one, never deleted. */
 export const serviceLinks: Collection<LinkRecord> = {
-  path: "service-links", scope: "project", record: LinkRecord, list: listOf(LinkRecord, "links"),
+  path: "service-links",
+  scope: "project",
+  record: LinkRecord,
+  list: listOf(LinkRecord, "links"),
   // Links have no settings of their own: an identical one is as good as one made now.
   created: { match: (link: LinkRecord, body) => sameLink(body as LinkRecord)(link), proof: "identical" },
 };
@@ -39,12 +44,17 @@ export const serviceLinks: Collection<LinkRecord> = {
  * The project's links by consumer service, as the API reports them now. `alongside`: read beside
  * the project's services, by the same caller (a Container's Read), which the batching counts.
  */
-export async function linksByConsumer(ctx: Context, project: string, { alongside = false } = {}): Promise<(serviceId: string) => LinkRecord[]> {
+export async function linksByConsumer(
+  ctx: Context,
+  project: string,
+  { alongside = false } = {},
+): Promise<(serviceId: string) => LinkRecord[]> {
   const links = await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal, alongside });
   let byConsumer = indexed.get(links);
   if (!byConsumer) {
     byConsumer = new Map();
-    for (const link of links) byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
+    for (const link of links)
+      byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
     indexed.set(links, byConsumer);
   }
   const index = byConsumer;
@@ -55,10 +65,15 @@ export async function linksByConsumer(ctx: Context, project: string, { alongside
 const indexed = new WeakMap<readonly LinkRecord[], Map<string, LinkRecord[]>>();
 
 /** The variables these links inject, merged (a later link's value wins, as on the platform). */
-export const injectedBy = (links: readonly LinkRecord[]): Record<string, string> => Object.assign({}, ...links.map((link) => link.injectedEnv));
+export const injectedBy = (links: readonly LinkRecord[]): Record<string, string> =>
+  Object.assign({}, ...links.map((link) => link.injectedEnv));
 
 /** The variable names the project's links inject, by consumer service. */
-export async function injectedEnvNames(ctx: Context, project: string, options: { alongside?: boolean } = {}): Promise<(serviceId: string) => ReadonlySet<string>> {
+export async function injectedEnvNames(
+  ctx: Context,
+  project: string,
+  options: { alongside?: boolean } = {},
+): Promise<(serviceId: string) => ReadonlySet<string>> {
   const linksInto = await linksByConsumer(ctx, project, options);
   return (serviceId) => new Set(Object.keys(injectedBy(linksInto(serviceId))));
 }
@@ -67,7 +82,11 @@ export async function injectedEnvNames(ctx: Context, project: string, options: {
  * Makes the link, or adopts the identical one already there (a replacement creates before it
  * deletes; another resource, or an earlier attempt, may have made it): `made` says which.
  */
-export async function linkServices(ctx: Context, project: string, wanted: WantedLink): Promise<{ link: LinkRecord; made: boolean }> {
+export async function linkServices(
+  ctx: Context,
+  project: string,
+  wanted: WantedLink,
+): Promise<{ link: LinkRecord; made: boolean }> {
   const links = ctx.client.of(serviceLinks);
   try {
     return { link: await links.create(project, wanted, { signal: ctx.signal }), made: true };
@@ -79,7 +98,9 @@ export async function linkServices(ctx: Context, project: string, wanted: Wanted
       );
     }
     // The link is taken (whatever code the API gives it): links have no settings of their own to overwrite.
-    const same = isNameTaken(err) ? (await links.list(project, { signal: ctx.signal })).find(sameLink(wanted)) : undefined;
+    const same = isNameTaken(err)
+      ? (await links.list(project, { signal: ctx.signal })).find(sameLink(wanted))
+      : undefined;
     if (!same) throw err;
     return { link: same, made: false };
   }

@@ -1,7 +1,13 @@
 // hosting:index:Redis — a managed Redis database. Shape and lifecycle: ./database.ts.
-import { ManagedDatabase, managedDatabase } from "./database";
+import { type ManagedDatabase, managedDatabase } from "./database";
 
 /** A managed Redis database service. It cannot be resized; `connection.instructions` is secret. */
 export interface Redis extends ManagedDatabase {}
 
-export const redis = managedDatabase({ type: "redis", typeName: "Redis", label: "Redis", noun: "Redis database", example: "cache" });
+export const redis = managedDatabase({
+  type: "redis",
+  typeName: "Redis",
+  label: "Redis",
+  noun: "Redis database",
+  example: "cache",
+});

@@ -15,10 +15,18 @@ const LOG_TAIL_BYTES = 4096;
 /** The last lines of the app's logs, bounded and scrubbed of every secret the provider knows. */
 export async function logTail(ctx: Context, project: string, id: string): Promise<string> {
   try {
-    const lines = (await ctx.client.of(services).text(project, id, "logs", { signal: ctx.signal })).trimEnd().split("\n").slice(-LOG_TAIL_LINES);
+    const lines = (await ctx.client.of(services).text(project, id, "logs", { signal: ctx.signal }))
+      .trimEnd()
+      .split("\n")
+      .slice(-LOG_TAIL_LINES);
     let tail = lines.join("\n");
     if (tail.length > LOG_TAIL_BYTES) tail = `…${tail.slice(-LOG_TAIL_BYTES)}`;
-    return ctx.redact(tail.split("\n").map((line) => `    ${line}`).join("\n"));
+    return ctx.redact(
+      tail
+        .split("\n")
+        .map((line) => `    ${line}`)
+        .join("\n"),
+    );
   } catch (err) {
     return `    (its logs could not be read: ${(err as Error).message})`;
   }
@@ -51,7 +59,13 @@ export function awaitRollout(ctx: Context, wait: RolloutWait): Promise<ServiceRe
 }
 
 /** Why a rollout failed, in full: what failed, what the user may do (`hint`), and the app's log tail. */
-export async function failedRollout(ctx: Context, project: string, app: ServiceRecord, what: string, hint = ""): Promise<string> {
+export async function failedRollout(
+  ctx: Context,
+  project: string,
+  app: ServiceRecord,
+  what: string,
+  hint = "",
+): Promise<string> {
   return (
     `container ${app.name} ${what}: its status is "failed" (image ${app.image}). ${hint ? `${hint} ` : ""}` +
     `The last lines of its logs:\n${await logTail(ctx, project, app.id)}`
@@ -65,12 +79,17 @@ export async function failedRollout(ctx: Context, project: string, app: ServiceR
 export async function awaitRestart(ctx: Context, wait: RolloutWait & { failure: string; hint: string }): Promise<void> {
   const app = await awaitRollout(ctx, wait);
   if (app.status === "failed") {
-    throw new PartialFailure(await failedRollout(ctx, wait.project, app, wait.failure, wait.hint), wait.recordAs.id, wait.recordAs.outputs(app));
+    throw new PartialFailure(
+      await failedRollout(ctx, wait.project, app, wait.failure, wait.hint),
+      wait.recordAs.id,
+      wait.recordAs.outputs(app),
+    );
   }
 }
 
 /** One service as it is now (a fresh list), or undefined when it is gone. */
-export const currentService = (ctx: Context, project: string, id: string) => ctx.client.of(services).find(project, id, { signal: ctx.signal });
+export const currentService = (ctx: Context, project: string, id: string) =>
+  ctx.client.of(services).find(project, id, { signal: ctx.signal });
 
 /**
  * Links the app to each provider service, in order, adopting an identical link already there.
@@ -91,12 +110,18 @@ export async function linkApp(
     links.push(linked.link);
     made ||= linked.made;
   }
-  if (!made || before.status === "provisioning" || before.status === "stopped") return { links, made, platformRestarted: false };
+  if (!made || before.status === "provisioning" || before.status === "stopped")
+    return { links, made, platformRestarted: false };
   return { links, made, platformRestarted: (await currentService(ctx, project, before.id))?.status === "provisioning" };
 }
 
 /** Restarts the app so that it reads what a link injects, unless the platform already did. */
-export async function restartForLinks(ctx: Context, project: string, appId: string, platformRestarted: boolean): Promise<void> {
+export async function restartForLinks(
+  ctx: Context,
+  project: string,
+  appId: string,
+  platformRestarted: boolean,
+): Promise<void> {
   if (platformRestarted) {
     ctx.progress("the platform restarted the app for the new link");
     return;

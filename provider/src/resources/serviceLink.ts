@@ -53,14 +53,24 @@ async function list(ctx: Context, projectId: string | undefined) {
 }
 
 /** The consumer restarted with the new link's variables, and awaited; the link stays in state whatever the app does. */
-async function restartedWithLink(ctx: Context, consumer: { id: string; name: string; projectId: string }, link: LinkRecord, outputs: PropertyMap, platformRestarted: boolean) {
+async function restartedWithLink(
+  ctx: Context,
+  consumer: { id: string; name: string; projectId: string },
+  link: LinkRecord,
+  outputs: PropertyMap,
+  platformRestarted: boolean,
+) {
   const project = consumer.projectId;
   const provider = (await currentService(ctx, project, link.providerServiceId))?.name ?? link.providerServiceId;
   const recordAs = { id: link.id, outputs: () => outputs };
   try {
     await restartForLinks(ctx, project, consumer.id, platformRestarted);
   } catch (err) {
-    throw new PartialFailure(`the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`, link.id, outputs);
+    throw new PartialFailure(
+      `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`,
+      link.id,
+      outputs,
+    );
   }
   await awaitRestart(ctx, {
     project,
@@ -81,14 +91,16 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     list: {
       name: "getServiceLinks",
       key: "links",
-      description: "Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.",
+      description:
+        "Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.",
       filters: ["consumerServiceId", "providerServiceId"],
     },
   },
   export: {
     word: "link",
     // An app's http links are its Container's `links`, which its import reads back.
-    heldBy: (link, found) => link.linkType === CONTAINER_LINK_TYPE && (found.Container ?? []).some((app) => app.id === link.consumerServiceId),
+    heldBy: (link, found) =>
+      link.linkType === CONTAINER_LINK_TYPE && (found.Container ?? []).some((app) => app.id === link.consumerServiceId),
     // Several links between the same two services (of different types) are told apart by type.
     name(link, { nameOf, siblings }) {
       const pair = (l: typeof link) => `${l.consumerServiceId} ${l.providerServiceId}`;
@@ -107,17 +119,27 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     async create(ctx, inputs) {
       const project = inputs.projectId;
       const consumer = await currentService(ctx, project, inputs.consumerServiceId);
-      const linked = await linkApp(ctx, project, consumer ?? { id: inputs.consumerServiceId, status: "unknown" }, [inputs.providerServiceId], inputs.linkType);
+      const linked = await linkApp(
+        ctx,
+        project,
+        consumer ?? { id: inputs.consumerServiceId, status: "unknown" },
+        [inputs.providerServiceId],
+        inputs.linkType,
+      );
       const [link] = linked.links;
       const outputs = serviceLinkFromWire(link);
-      if (!linked.made) ctx.warn(`an identical service link already exists (${link.id}); it is adopted rather than created again.`);
+      if (!linked.made)
+        ctx.warn(`an identical service link already exists (${link.id}); it is adopted rather than created again.`);
       // A new link reaches an app that runs only when it (re)starts; a stopped app reads it when it starts.
-      if (!linked.made || consumer?.type !== "container" || consumer.status === "stopped") return { id: link.id, outputs };
+      if (!linked.made || consumer?.type !== "container" || consumer.status === "stopped")
+        return { id: link.id, outputs };
       await restartedWithLink(ctx, consumer, link, outputs as PropertyMap, linked.platformRestarted);
       return { id: link.id, outputs };
     },
     async read(ctx, address, { outputs }) {
-      const link = await orGone(() => ctx.client.of(serviceLinks).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      const link = await orGone(() =>
+        ctx.client.of(serviceLinks).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }),
+      );
       return link && serviceLinkFromWire(link);
     },
     async delete(ctx, address) {

@@ -44,10 +44,15 @@ export const ServiceRecord = record({
 export type ServiceRecord = z.output<typeof ServiceRecord>;
 
 export const services: Collection<ServiceRecord> = {
-  path: "containers", scope: "project", record: ServiceRecord, list: listOf(ServiceRecord), update: "PATCH",
+  path: "containers",
+  scope: "project",
+  record: ServiceRecord,
+  list: listOf(ServiceRecord),
+  update: "PATCH",
   // Names are unique in a project; one with the name, image and port sent, created since, is the one a create made.
   created: {
-    match: (s: ServiceRecord, body) => s.name === body.name && s.image === body.image && (s.port === undefined || s.port === body.httpPort),
+    match: (s: ServiceRecord, body) =>
+      s.name === body.name && s.image === body.image && (s.port === undefined || s.port === body.httpPort),
     proof: "createdAt",
     createdAt: (s: ServiceRecord) => s.createdAt,
   },
@@ -92,5 +97,10 @@ export async function unmanagedServices(ctx: Context, projectId: string) {
 /** DELETE /containers/{id} (apps and managed databases alike), done when the service is gone from the list. */
 export async function deleteService(ctx: Context, project: string, id: string, subject: string): Promise<void> {
   await ignoringNotFound(() => ctx.client.of(services).delete(project, id, { signal: ctx.signal }));
-  await awaitGone(ctx, { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) }, id, subject);
+  await awaitGone(
+    ctx,
+    { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
+    id,
+    subject,
+  );
 }

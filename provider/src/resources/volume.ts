@@ -1,5 +1,5 @@
 // hosting:index:Volume — a block volume (persistent disk), ReadWriteOnce. Sizes only grow.
-import { z } from "zod";
+import type { z } from "zod";
 import type { Collection } from "../api/client";
 import { isApiError } from "../api/errors";
 import { flag, integer, listOf, optional, record, text } from "../api/wire";
@@ -7,7 +7,20 @@ import { InputError } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import type { PropertyMap } from "../framework/values";
 import { atLeast } from "../framework/validators";
-import { awaitGone, defined, ignoringNotFound, movingOutput, name, orGone, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import {
+  awaitGone,
+  defined,
+  ignoringNotFound,
+  movingOutput,
+  name,
+  orGone,
+  output,
+  projectId,
+  projectOf,
+  settled,
+  type Context,
+  type Declaration,
+} from "./common";
 
 /**
  * A block volume: a persistent disk that attaches to one app at a time (ReadWriteOnce). It is
@@ -72,17 +85,30 @@ const volumeFields = {
   updatedAt: optional(text()),
 };
 /** Where a volume is attached, as a single volume's GET shows it. */
-const AttachmentInfo = record({ containerId: text(), mountPath: text(), readOnly: optional(flag()).transform((v) => v ?? false) });
+const AttachmentInfo = record({
+  containerId: text(),
+  mountPath: text(),
+  readOnly: optional(flag()).transform((v) => v ?? false),
+});
 
 /** A volume in the list: it says only whether it is `attached`. */
 export const VolumeListRecord = record({ ...volumeFields, attached: flag() });
 export type VolumeListRecord = z.output<typeof VolumeListRecord>;
 /** A single volume (GET one, create, update): it carries its `attachment` (null when detached). */
-export const VolumeRecord = record({ ...volumeFields, attachment: AttachmentInfo.nullish().transform((v) => v ?? null), attached: optional(flag()) });
+export const VolumeRecord = record({
+  ...volumeFields,
+  attachment: AttachmentInfo.nullish().transform((v) => v ?? null),
+  attached: optional(flag()),
+});
 export type VolumeRecord = z.output<typeof VolumeRecord>;
 
 export const volumes: Collection<VolumeRecord, VolumeListRecord> = {
-  path: "volumes", scope: "project", record: VolumeRecord, list: listOf(VolumeListRecord, "volumes"), readById: true, update: "PATCH",
+  path: "volumes",
+  scope: "project",
+  record: VolumeRecord,
+  list: listOf(VolumeListRecord, "volumes"),
+  readById: true,
+  update: "PATCH",
   // The list says less than a create's answer: the answer is the volume read by its id.
   created: {
     match: (v: VolumeListRecord, body) => v.name === body.name && v.sizeGb === body.sizeGb,
@@ -134,7 +160,13 @@ function explained(err: unknown, sizeGb?: number): unknown {
 }
 
 /** Waits until the volume is `running`; if it gives up, the volume still goes into state as it is. */
-async function ready(ctx: Context, project: string, id: string, volumeName: string, initial?: VolumeRecord): Promise<Partial<Volume>> {
+async function ready(
+  ctx: Context,
+  project: string,
+  id: string,
+  volumeName: string,
+  initial?: VolumeRecord,
+): Promise<Partial<Volume>> {
   const volume = await settled<VolumeRecord | VolumeListRecord>(ctx, {
     source: { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) },
     id,
@@ -149,10 +181,15 @@ async function ready(ctx: Context, project: string, id: string, volumeName: stri
 }
 
 /** Where each volume of the project is attached, read from each attached volume (the list says only whether). */
-export async function attachmentsIn(ctx: Context, project: string): Promise<Array<{ volume: VolumeRecord; containerId: string; mountPath: string; readOnly: boolean }>> {
+export async function attachmentsIn(
+  ctx: Context,
+  project: string,
+): Promise<Array<{ volume: VolumeRecord; containerId: string; mountPath: string; readOnly: boolean }>> {
   const endpoints = ctx.client.of(volumes);
   const attached = (await endpoints.list(project, { signal: ctx.signal })).filter((v) => v.attached);
-  const read = await Promise.all(attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))));
+  const read = await Promise.all(
+    attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))),
+  );
   return read.flatMap((v) => (v?.attachment ? [{ volume: v, ...v.attachment }] : []));
 }
 
@@ -162,8 +199,14 @@ export const volume: Declaration<Volume, typeof flags> = {
   scope: "project",
   dataAtStake: (olds) => `volume ${olds.name} and all the data on it (${olds.sizeGb} GB)`,
   list: async (ctx, projectId) =>
-    (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({ ...volumeFromWire(v), id: v.id })),
-  lookups: { byIdOrName: { noun: "volume", show: "sizeGb" }, list: { name: "getVolumes", key: "volumes", description: "Lists the volumes of a project." } },
+    (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({
+      ...volumeFromWire(v),
+      id: v.id,
+    })),
+  lookups: {
+    byIdOrName: { noun: "volume", show: "sizeGb" },
+    list: { name: "getVolumes", key: "volumes", description: "Lists the volumes of a project." },
+  },
   export: { word: "volume" },
   examples: [
     {
@@ -178,14 +221,18 @@ export const volume: Declaration<Volume, typeof flags> = {
     async create(ctx, inputs) {
       let created: VolumeRecord;
       try {
-        created = await ctx.client.of(volumes).create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
+        created = await ctx.client
+          .of(volumes)
+          .create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
       } catch (err) {
         throw explained(err);
       }
       return { id: created.id, outputs: await ready(ctx, inputs.projectId, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {
-      const found = await orGone(() => ctx.client.of(volumes).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      const found = await orGone(() =>
+        ctx.client.of(volumes).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }),
+      );
       return found && volumeFromWire(found);
     },
     async update(ctx, address, { olds, news }) {
@@ -193,7 +240,9 @@ export const volume: Declaration<Volume, typeof flags> = {
       let resized: VolumeRecord | undefined;
       if (news.sizeGb !== olds.sizeGb) {
         try {
-          resized = await ctx.client.of(volumes).update(project, address.id, { sizeGb: news.sizeGb }, { signal: ctx.signal });
+          resized = await ctx.client
+            .of(volumes)
+            .update(project, address.id, { sizeGb: news.sizeGb }, { signal: ctx.signal });
         } catch (err) {
           throw explained(err, news.sizeGb);
         }
@@ -208,7 +257,12 @@ export const volume: Declaration<Volume, typeof flags> = {
       } catch (err) {
         throw explained(err);
       }
-      await awaitGone(ctx, { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) }, address.id, `volume ${outputs.name ?? address.id}`);
+      await awaitGone(
+        ctx,
+        { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) },
+        address.id,
+        `volume ${outputs.name ?? address.id}`,
+      );
     },
   },
 };

@@ -1,5 +1,5 @@
 // hosting:index:VolumeAttachment — mounts a volume into an app. Any change detaches, then attaches.
-import { z } from "zod";
+import type { z } from "zod";
 import { outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
 import { InputError, PartialFailure, referenceTo, type ResourceAddress } from "../framework/declare";
@@ -68,7 +68,12 @@ export function parseAttachmentId(id: string): { volumeId: string; containerId: 
 }
 
 /** The attachment as the volume reports it, if the volume is attached to that app. */
-function attachmentOf(volume: VolumeRecord, containerId: string | undefined, project: string, outputs: Partial<VolumeAttachment> = {}) {
+function attachmentOf(
+  volume: VolumeRecord,
+  containerId: string | undefined,
+  project: string,
+  outputs: Partial<VolumeAttachment> = {},
+) {
   const attachment = volume.attachment;
   if (!attachment || (containerId !== undefined && attachment.containerId !== containerId)) return undefined;
   return defined({
@@ -98,7 +103,10 @@ async function readAttachment(ctx: Context, address: ResourceAddress, outputs: P
 async function attachedAnyway(ctx: Context, project: string, inputs: VolumeAttachment) {
   const volume = await orGone(() => ctx.client.of(volumes).get(project, inputs.volumeId)).catch(() => undefined);
   const attachment = volume?.attachment;
-  const ours = attachment?.containerId === inputs.containerId && attachment.mountPath === inputs.mountPath && attachment.readOnly === inputs.readOnly;
+  const ours =
+    attachment?.containerId === inputs.containerId &&
+    attachment.mountPath === inputs.mountPath &&
+    attachment.readOnly === inputs.readOnly;
   return ours ? attachment : undefined;
 }
 
@@ -116,7 +124,11 @@ async function list(ctx: Context, projectId: string | undefined) {
  * one consumer a volume, one replica an app that has one, one volume a mount path. `freed`: the
  * attachment a replacement detaches first (a move), whose hold does not count.
  */
-async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?: Partial<VolumeAttachment>): Promise<string | undefined> {
+async function readWriteOnceRefusal(
+  ctx: Context,
+  news: VolumeAttachment,
+  freed?: Partial<VolumeAttachment>,
+): Promise<string | undefined> {
   const project = news.projectId!;
   const [target, apps, attachments] = await Promise.all([
     orGone(() => ctx.client.of(volumes).get(project, news.volumeId, { signal: ctx.signal })),
@@ -126,7 +138,8 @@ async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?
   const app = apps.find((s) => s.id === news.containerId);
   // Either missing: the attach itself says which, in the API's words.
   if (!target || !app) return undefined;
-  const holds = (volumeId: string, containerId: string) => !(freed?.volumeId === volumeId && freed?.containerId === containerId);
+  const holds = (volumeId: string, containerId: string) =>
+    !(freed?.volumeId === volumeId && freed?.containerId === containerId);
   const nameOf = (id: string) => apps.find((s) => s.id === id)?.name ?? id;
   const consumer = target.attachment;
   if (consumer && holds(target.id, consumer.containerId)) {
@@ -147,7 +160,13 @@ async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?
       `${app.name} first, or attach the volume to an app of one replica.`
     );
   }
-  const clash = attachments.find((a) => a.containerId === app.id && a.mountPath === news.mountPath && a.volume.id !== target.id && holds(a.volume.id, a.containerId));
+  const clash = attachments.find(
+    (a) =>
+      a.containerId === app.id &&
+      a.mountPath === news.mountPath &&
+      a.volume.id !== target.id &&
+      holds(a.volume.id, a.containerId),
+  );
   if (clash) {
     return (
       `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ` +
@@ -162,12 +181,25 @@ async function readWriteOnceRefusal(ctx: Context, news: VolumeAttachment, freed?
  * A move (a replacement detaches before it attaches) whose attach failed: the volume goes back
  * where it was, recorded as the resource, so that nothing is lost and the next preview shows the move again.
  */
-async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs: VolumeAttachment, err: unknown): Promise<never> {
+async function attachedBack(
+  ctx: Context,
+  old: Partial<VolumeAttachment>,
+  inputs: VolumeAttachment,
+  err: unknown,
+): Promise<never> {
   const why = (err as Error).message;
   const back = { containerId: old.containerId!, mountPath: old.mountPath!, readOnly: old.readOnly ?? false };
   ctx.progress(`attaching volume ${inputs.volumeId} back to app ${back.containerId} at ${back.mountPath}`);
   try {
-    const again = await ctx.client.of(volumes).act(old.projectId ?? inputs.projectId, old.volumeId!, "attach", { body: back, answer: AttachmentRecord }, { signal: ctx.signal });
+    const again = await ctx.client
+      .of(volumes)
+      .act(
+        old.projectId ?? inputs.projectId,
+        old.volumeId!,
+        "attach",
+        { body: back, answer: AttachmentRecord },
+        { signal: ctx.signal },
+      );
     throw new PartialFailure(
       `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had ` +
         `been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is ` +
@@ -190,7 +222,11 @@ async function attachedBack(ctx: Context, old: Partial<VolumeAttachment>, inputs
  * The attach restarts the app (API document, section 3): awaited, and a failure to come back fails the attach, recorded
  * in state.
  */
-async function restartedWith(ctx: Context, inputs: VolumeAttachment, outputs: Partial<VolumeAttachment>): Promise<Partial<VolumeAttachment>> {
+async function restartedWith(
+  ctx: Context,
+  inputs: VolumeAttachment,
+  outputs: Partial<VolumeAttachment>,
+): Promise<Partial<VolumeAttachment>> {
   await awaitRestart(ctx, {
     project: inputs.projectId!,
     app: { id: inputs.containerId, name: inputs.containerId },
@@ -218,13 +254,16 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
     },
   ],
   lifecycle: {
-    judge: (ctx, { operation, news, olds }) => readWriteOnceRefusal(ctx, news, operation === "replacement" ? olds : undefined),
+    judge: (ctx, { operation, news, olds }) =>
+      readWriteOnceRefusal(ctx, news, operation === "replacement" ? olds : undefined),
     async create(ctx, inputs, { replacing } = {}) {
       const id = attachmentId(inputs.volumeId, inputs.containerId);
       let attached: AttachmentRecord;
       try {
         const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
-        attached = await ctx.client.of(volumes).act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
+        attached = await ctx.client
+          .of(volumes)
+          .act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
       } catch (err) {
         if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) {
           if (replacing?.containerId && replacing.volumeId) return attachedBack(ctx, replacing, inputs, err);
@@ -256,11 +295,20 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
       const project = projectOf(ctx, address, outputs);
       const endpoints = ctx.client.of(volumes);
       await ignoringNotFound(() =>
-        endpoints.act(project, volumeId, "detach", {
-          body: { containerId },
-          // After an unknown outcome, a volume that shows the app detached counts as done.
-          recover: async (o) => ((await endpoints.get(project, volumeId, o)).attachment?.containerId === containerId ? undefined : { value: undefined }),
-        }, { signal: ctx.signal }),
+        endpoints.act(
+          project,
+          volumeId,
+          "detach",
+          {
+            body: { containerId },
+            // After an unknown outcome, a volume that shows the app detached counts as done.
+            recover: async (o) =>
+              (await endpoints.get(project, volumeId, o)).attachment?.containerId === containerId
+                ? undefined
+                : { value: undefined },
+          },
+          { signal: ctx.signal },
+        ),
       );
       // The detach restarts the app (API document, section 3): a failure to come back fails the delete, which keeps it
       // in state. An app deleted meanwhile has nothing to restart.

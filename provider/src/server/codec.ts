@@ -167,8 +167,7 @@ class StructBytes {
         if (Number.isNaN(value)) {
           this.pos = this.buffer.writeUInt32LE(0xffffffff, this.pos);
           this.pos = this.buffer.writeUInt32LE(0x7fffffff, this.pos);
-        }
-        else this.pos = this.buffer.writeDoubleLE(value, this.pos);
+        } else this.pos = this.buffer.writeDoubleLE(value, this.pos);
         return;
       case "boolean":
         this.byte(BOOL_VALUE);

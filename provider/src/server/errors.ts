@@ -6,7 +6,16 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { AbortedError, ApiError, InvalidIdError, NetworkError, ProjectNotVisibleError, ResponseValidationError, UnusableIdError, outcomeUnknown } from "../api/errors";
+import {
+  AbortedError,
+  ApiError,
+  InvalidIdError,
+  NetworkError,
+  ProjectNotVisibleError,
+  ResponseValidationError,
+  UnusableIdError,
+  outcomeUnknown,
+} from "../api/errors";
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
@@ -19,7 +28,12 @@ export interface GrpcError {
   metadata: grpc.Metadata;
 }
 
-function withDetail(code: grpc.status, message: string, detail: { serializeBinary(): Uint8Array }, typeName: string): GrpcError {
+function withDetail(
+  code: grpc.status,
+  message: string,
+  detail: { serializeBinary(): Uint8Array },
+  typeName: string,
+): GrpcError {
   const status = new statusproto.Status();
   status.setCode(code);
   status.setMessage(message);
@@ -51,7 +65,12 @@ export function missingConfigKeys(missing: Array<{ name: string; description: st
       return key;
     }),
   );
-  return withDetail(grpc.status.INVALID_ARGUMENT, "required configuration keys were missing", detail, "pulumirpc.ConfigureErrorMissingKeys");
+  return withDetail(
+    grpc.status.INVALID_ARGUMENT,
+    "required configuration keys were missing",
+    detail,
+    "pulumirpc.ConfigureErrorMissingKeys",
+  );
 }
 
 export function plainError(code: grpc.status, message: string): GrpcError {
@@ -65,13 +84,16 @@ export function plainError(code: grpc.status, message: string): GrpcError {
  * Everything the API or the program said plainly gets a clean code.
  */
 export function statusOf(err: unknown): grpc.status {
-  if (err instanceof InputError || err instanceof ClientConfigError || err instanceof InvalidIdError) return grpc.status.INVALID_ARGUMENT;
+  if (err instanceof InputError || err instanceof ClientConfigError || err instanceof InvalidIdError)
+    return grpc.status.INVALID_ARGUMENT;
   if (err instanceof WaitTimeout) return grpc.status.DEADLINE_EXCEEDED;
   if (outcomeUnknown(err)) return grpc.status.UNKNOWN;
   if (err instanceof AbortedError) return grpc.status.CANCELLED;
   if (err instanceof NetworkError) return grpc.status.UNAVAILABLE;
-  if (err instanceof ResponseValidationError || err instanceof ProjectNotVisibleError || err instanceof UnusableIdError) return grpc.status.FAILED_PRECONDITION;
-  if (err instanceof ApiError) return err.status >= 500 ? grpc.status.UNAVAILABLE : (API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION);
+  if (err instanceof ResponseValidationError || err instanceof ProjectNotVisibleError || err instanceof UnusableIdError)
+    return grpc.status.FAILED_PRECONDITION;
+  if (err instanceof ApiError)
+    return err.status >= 500 ? grpc.status.UNAVAILABLE : (API_STATUS[err.status] ?? grpc.status.FAILED_PRECONDITION);
   return grpc.status.UNKNOWN;
 }
 

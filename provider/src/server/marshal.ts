@@ -2,7 +2,15 @@
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
 // note of which properties were secret, and wrapped again on the way out.
 import type { Field } from "../framework/spec";
-import { PropertyMap, PropertyValue, Unknown, containsUnknown, isPlainObject, isUnknown, stringsIn } from "../framework/values";
+import {
+  type PropertyMap,
+  type PropertyValue,
+  Unknown,
+  containsUnknown,
+  isPlainObject,
+  isUnknown,
+  stringsIn,
+} from "../framework/values";
 import type { WireObject } from "./codec";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
@@ -46,7 +54,8 @@ function declaredSecrets(fields: Field[]): Set<string> {
   const paths = new Set<string>();
   for (const field of fields) {
     if (field.secret) paths.add(field.name);
-    for (const sub of field.secretSubfields ?? []) paths.add(sub.startsWith("[") ? `${field.name}${sub}` : `${field.name}.${sub}`);
+    for (const sub of field.secretSubfields ?? [])
+      paths.add(sub.startsWith("[") ? `${field.name}${sub}` : `${field.name}.${sub}`);
   }
   return paths;
 }
@@ -74,7 +83,9 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
   const deeper = wiring.above.has(shape) || wiring.above.has(path) || containsUnknown(value);
   if (deeper && Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
   else if (deeper && isPlainObject(value)) {
-    out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]));
+    out = Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]),
+    );
   }
   if (!wiring.declared.has(shape) && !wiring.arrived.has(path)) return out;
   wiring.learn?.(stringsIn(value));
@@ -85,7 +96,12 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
  * The Struct the engine stores, as plain values. Values declared secret, and those that arrived
  * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
-export function toWire(values: PropertyMap, fields: Field[], arrivedSecret: Set<string> = new Set(), learn?: (secrets: string[]) => void): WireObject {
+export function toWire(
+  values: PropertyMap,
+  fields: Field[],
+  arrivedSecret: Set<string> = new Set(),
+  learn?: (secrets: string[]) => void,
+): WireObject {
   const declared = declaredSecrets(fields);
   const above = new Set([...declared, ...arrivedSecret].flatMap(prefixes));
   const wiring: Wiring = { declared, arrived: arrivedSecret, above, learn };
@@ -105,5 +121,8 @@ function valueAt(values: PropertyMap, path: string): unknown {
   return path
     .split(/\.|\[(\d+)\]/)
     .filter((part) => part !== undefined && part !== "")
-    .reduce<unknown>((at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined), values);
+    .reduce<unknown>(
+      (at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined),
+      values,
+    );
 }

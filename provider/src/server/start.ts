@@ -129,7 +129,10 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
  * every call answers why (FAILED_PRECONDITION, as main.ts's failure server does), since the
  * engine shows a plugin's stderr only at debug level.
  */
-function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>, cancel: () => void): grpc.UntypedServiceImplementation {
+function lazily(
+  loaded: () => Promise<grpc.UntypedServiceImplementation>,
+  cancel: () => void,
+): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const method of PROVIDER_METHODS) {
     implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
@@ -138,7 +141,12 @@ function lazily(loaded: () => Promise<grpc.UntypedServiceImplementation>, cancel
           (methods) => (methods[method] as grpc.handleUnaryCall<unknown, unknown>)(call, callback),
           (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: err.message }),
         )
-        .catch((err: unknown) => callback({ code: grpc.status.INTERNAL, details: `${method}: ${err instanceof Error ? err.message : String(err)}` }));
+        .catch((err: unknown) =>
+          callback({
+            code: grpc.status.INTERNAL,
+            details: `${method}: ${err instanceof Error ? err.message : String(err)}`,
+          }),
+        );
   }
   implementation.getPluginInfo = (_call: unknown, callback: grpc.sendUnaryData<plugproto.PluginInfo>) => {
     const info = new plugproto.PluginInfo();

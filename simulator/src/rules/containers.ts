@@ -4,17 +4,44 @@ import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok 
 import { ApiFailure, conflict } from "../errors";
 import { imageProblem } from "../images";
 import {
-  type Fields, has, optionalBool, optionalInt, optionalStringMap, requiredInt, requiredName, requiredString,
+  type Fields,
+  has,
+  optionalBool,
+  optionalInt,
+  optionalStringMap,
+  requiredInt,
+  requiredName,
+  requiredString,
 } from "../validate";
 import { billingGate } from "./gates";
 import {
-  type SimService, addService, appendLog, assertNameFree, hasAttachment, internalHost, publicUrl, requireService,
-  envLine, servicesIn, startService, stopService, toWireService, touch,
+  type SimService,
+  addService,
+  appendLog,
+  assertNameFree,
+  hasAttachment,
+  internalHost,
+  publicUrl,
+  requireService,
+  envLine,
+  servicesIn,
+  startService,
+  stopService,
+  toWireService,
+  touch,
 } from "./services";
 
 /** The fields a PATCH may carry (DESIGN section 3); a create may carry them too. */
 const SETTING_FIELDS = [
-  "image", "env", "replicas", "cpu_milli", "memory_mb", "storage_gb", "public", "display_name", "http_port",
+  "image",
+  "env",
+  "replicas",
+  "cpu_milli",
+  "memory_mb",
+  "storage_gb",
+  "public",
+  "display_name",
+  "http_port",
 ] as const;
 
 type Settings = Partial<{
@@ -192,7 +219,11 @@ export function deleteService(ctx: Ctx): Reply {
 export function serviceLogs(ctx: Ctx): Reply {
   const service = requireService(ctx.store, ctx.params.projectId, ctx.params.containerId, "container");
   const lines = ctx.store.state.logs[service.id] ?? [];
-  return { status: 200, text: lines.map((line) => `${line}\n`).join(""), headers: { "content-type": "text/plain; charset=utf-8" } };
+  return {
+    status: 200,
+    text: lines.map((line) => `${line}\n`).join(""),
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  };
 }
 
 type Lifecycle = "restart" | "stop" | "start";

@@ -43,9 +43,27 @@ export interface SimService {
 }
 
 export const WIRE_SERVICE_FIELDS = [
-  "id", "project_id", "name", "display_name", "type", "runtime", "image", "port", "replicas", "status",
-  "internal_host", "public_url", "public", "cpu_milli", "memory_mb", "storage_gb", "env", "connection",
-  "created_at", "updated_at", "marketplace_app",
+  "id",
+  "project_id",
+  "name",
+  "display_name",
+  "type",
+  "runtime",
+  "image",
+  "port",
+  "replicas",
+  "status",
+  "internal_host",
+  "public_url",
+  "public",
+  "cpu_milli",
+  "memory_mb",
+  "storage_gb",
+  "env",
+  "connection",
+  "created_at",
+  "updated_at",
+  "marketplace_app",
 ] as const;
 
 export function toWireService(service: SimService): Record<string, unknown> {
@@ -144,14 +162,20 @@ export function servicesIn(store: Store, projectId: string): SimService[] {
 
 /** What a new service record of any kind starts with; the caller gives the rest. */
 type NewService = Omit<
-  SimService, "id" | "status" | "created_at" | "updated_at" | "marketplace_app" | "autoscaling" | "ready_at" | "start_outcome"
+  SimService,
+  "id" | "status" | "created_at" | "updated_at" | "marketplace_app" | "autoscaling" | "ready_at" | "start_outcome"
 >;
 
 /**
  * Creates a service (container or managed database), logs `createdLines`, and starts it: it reads
  * `provisioning` until it has started.
  */
-export function addService(ctx: Ctx, fields: NewService, createdLines: string[], id: string = randomUUID()): SimService {
+export function addService(
+  ctx: Ctx,
+  fields: NewService,
+  createdLines: string[],
+  id: string = randomUUID(),
+): SimService {
   const now = iso(ctx.now);
   const service: SimService = {
     ...fields,

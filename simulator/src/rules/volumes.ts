@@ -37,8 +37,17 @@ export interface SimAttachment {
 }
 
 const WIRE_VOLUME_FIELDS = [
-  "id", "project_id", "name", "display_name", "size_gb", "storage_class", "access_mode", "status",
-  "status_reason", "created_at", "updated_at",
+  "id",
+  "project_id",
+  "name",
+  "display_name",
+  "size_gb",
+  "storage_class",
+  "access_mode",
+  "status",
+  "status_reason",
+  "created_at",
+  "updated_at",
 ] as const;
 
 function toWireVolume(volume: SimVolume): Record<string, unknown> {
@@ -100,7 +109,10 @@ export function settleVolume(volume: SimVolume, _store: Store, now: number): voi
 export function listVolumes(ctx: Ctx): Reply {
   const volumes = ctx.store.state.volumes.filter((volume) => volume.project_id === ctx.params.projectId);
   return ok({
-    volumes: volumes.map((volume) => ({ ...toWireVolume(volume), attached: attachmentOf(ctx.store, volume.id) !== undefined })),
+    volumes: volumes.map((volume) => ({
+      ...toWireVolume(volume),
+      attached: attachmentOf(ctx.store, volume.id) !== undefined,
+    })),
   });
 }
 
@@ -209,7 +221,10 @@ export function attachVolume(ctx: Ctx): Reply {
     throw conflict("VOLUME_ALREADY_ATTACHED", `volume ${volume.name} is already attached to another service`);
   }
   if (target.replicas > 1) {
-    throw conflict("RWO_REPLICA_LIMIT", `container ${target.name} runs ${target.replicas} replicas; a ReadWriteOnce volume needs at most one`);
+    throw conflict(
+      "RWO_REPLICA_LIMIT",
+      `container ${target.name} runs ${target.replicas} replicas; a ReadWriteOnce volume needs at most one`,
+    );
   }
   const pathTaken = ctx.store.state.attachments.some(
     (attachment) => attachment.container_id === target.id && attachment.mount_path === mountPath,
