@@ -61,8 +61,9 @@ function cli() {
   });
   // The engine's address (host:port) is the one argument that is not a flag, and comes last.
   if (positionals.length > 1 || (positionals.length === 1 && !ENGINE_ADDRESS.test(positionals[0]))) {
+    const unexpected = positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0];
     throw new TypeError(
-      `unexpected argument ${JSON.stringify(positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0])}: the only argument is the engine's address (host:port)`,
+      `unexpected argument ${JSON.stringify(unexpected)}: the only argument is the engine's address (host:port)`,
     );
   }
   // The engine passes `-v=9`, which parseArgs reads as the short option v with the value "=9".
@@ -162,7 +163,8 @@ async function main() {
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
         process.stderr.write(
-          `hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`,
+          `hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line ` +
+            `(code cache ${loaded.cache})\n`,
         );
       }
       if (codeCacheOut) {

@@ -215,7 +215,8 @@ function requireOnly(shared: Record<string, unknown>, requireBeside: NodeJS.Requ
     if (Object.hasOwn(shared, id)) return shared[id];
     if (isBuiltin(id) || id.startsWith("./")) return requireBeside(id);
     throw new Error(
-      `the provider's bundle asks for ${id}, which the gRPC stage does not share (scripts/bundles.mjs and server/start.ts list them)`,
+      `the provider's bundle asks for ${id}, which the gRPC stage does not share ` +
+        "(scripts/bundles.mjs and server/start.ts list them)",
     );
   };
   return Object.assign(require, requireBeside);

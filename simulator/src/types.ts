@@ -34,7 +34,9 @@ export interface Switches {
   appsRequireEnv: string[];
   /** A new service link restarts its consumer (a container that is not stopped), which picks up the variables. */
   linkRestartsConsumer: boolean;
-  /** The API stores a container's env (keys and values) and display_name in Unicode NFC, whatever form it was sent in. */
+  /**
+   * The API stores a container's env (keys and values) and display_name in Unicode NFC, whatever form it was sent in.
+   */
   normalizesUnicode: boolean;
   billing: BillingState;
   /** Total volume GB one user can reserve. */
@@ -65,7 +67,10 @@ export interface Fault {
   method?: string;
   /** Regex source tested against the URL pathname. */
   path?: string;
-  /** "status": the error status (before acting); "respond_after": the status sent after acting (default 200); "redirect": 3xx (default 302); "huge_body": default 200. */
+  /**
+   * "status": the error status (before acting); "respond_after": the status sent after acting (default 200);
+   * "redirect": 3xx (default 302); "huge_body": default 200.
+   */
   status?: number;
   retryAfter?: string | null;
   latencyMs?: number;
@@ -79,7 +84,9 @@ export interface Fault {
   withLength?: boolean;
   /** "redirect": where it points (default the same path on https://elsewhere.example.com). */
   location?: string;
-  /** "omit_record": the id of the record a list answer leaves out (an eventually consistent list); default: its first. */
+  /**
+   * "omit_record": the id of the record a list answer leaves out (an eventually consistent list); default: its first.
+   */
   id?: string;
   times?: number;
 }

@@ -89,9 +89,12 @@ export class ProjectNotVisibleError extends HostingApiClientError {
     cause: NotFoundError,
   ) {
     super(
-      `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not ` +
-        `exist and for one the token's user may not see), so nothing in it is reported as deleted. Check hosting:token (another ` +
-        `account's token, a CI secret swapped?) and hosting:projectId. If the project really is gone, remove its resources from ` +
+      `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it ` +
+        `(the API answers 404 both for a project that does not ` +
+        `exist and for one the token's user may not see), so nothing in it is reported as deleted. ` +
+        `Check hosting:token (another ` +
+        `account's token, a CI secret swapped?) and hosting:projectId. ` +
+        `If the project really is gone, remove its resources from ` +
         `the stack with \`pulumi state delete <urn>\`. (${cause.message})`,
       { cause },
     );
@@ -124,9 +127,9 @@ export class NetworkError extends HostingApiClientError {
 
   constructor(init: NetworkErrorInit) {
     const detail = init.detail ?? describeCause(init.cause) ?? "network failure";
+    const reached = init.mayHaveReachedServer ? "may have reached" : "never reached";
     super(
-      `${init.code}: ${detail} (${init.method} ${init.path}; no HTTP response; ` +
-        `${init.mayHaveReachedServer ? "the request may have reached the server" : "the request never reached the server"})`,
+      `${init.code}: ${detail} (${init.method} ${init.path}; no HTTP response; the request ${reached} the server)`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );
     this.code = init.code;
@@ -166,8 +169,10 @@ export class SizeLimitError extends HostingApiClientError {
   ) {
     super(
       direction === "request"
-        ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} the provider sends; nothing was sent`
-        : `${method} ${path}: the API's answer (HTTP ${status}) is larger than the ${mebibytes(limitBytes)} the provider reads; ` +
+        ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} ` +
+            "the provider sends; nothing was sent"
+        : `${method} ${path}: the API's answer (HTTP ${status}) is larger than ` +
+            `the ${mebibytes(limitBytes)} the provider reads; ` +
             `it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
     );
   }

@@ -142,7 +142,10 @@ export class Transport {
     return this.loop(spec, (failure) => this.retrying.set(key, failure)).finally(() => this.retrying.delete(key));
   }
 
-  /** The last failed attempt of each request still retrying (`GET /v1/…`), so that a caller who gives up can say what it was. */
+  /**
+   * The last failed attempt of each request still retrying (`GET /v1/…`), so that a caller who gives up can say what
+   * it was.
+   */
   private readonly retrying = new Map<string, HostingApiClientError>();
 
   /** Why the request to `path` was still being retried, if it was: a caller that gives up names it (a 503, a reset). */
@@ -397,7 +400,8 @@ export class Transport {
         const passing = e instanceof ServerError || e instanceof NetworkError;
         const again = passing && attempt < this.opts.maxRetries;
         this.log(
-          `${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`,
+          `${spec.method} ${spec.path}: lookup after unknown outcome failed ` +
+            `(${(e as Error).message})${again ? "; looking again" : ""}`,
         );
         if (!again) throw failure;
         const delay = backoffDelay(attempt, {

@@ -160,7 +160,8 @@ function summary(plan: ExportPlan, out: string): string {
   ];
   if (plan.skipped.length > 0) {
     lines.push(
-      `left out ${plan.skipped.length} service${plan.skipped.length === 1 ? "" : "s"} of a type this provider has no resource for: ` +
+      `left out ${plan.skipped.length} service${plan.skipped.length === 1 ? "" : "s"} ` +
+        "of a type this provider has no resource for: " +
         plan.skipped.map((s) => `${s.name} (type "${s.type}")`).join(", "),
     );
   }
@@ -172,7 +173,10 @@ function summary(plan: ExportPlan, out: string): string {
         `that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
       ...secrets.map((s) => {
         const key = secretConfigKey(s.name, property);
-        return `  ${s.name}: pulumi config set --secret ${key}   then in the program: ${property}: config.requireSecret("${key}")`;
+        return (
+          `  ${s.name}: pulumi config set --secret ${key}   ` +
+          `then in the program: ${property}: config.requireSecret("${key}")`
+        );
       }),
     );
   }

@@ -109,13 +109,17 @@ export function refusedChange(
     if (dropped.length > 0) {
       return {
         property: field.name,
-        reason: `${field.name} cannot drop ${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}`,
+        reason:
+          `${field.name} cannot drop ` +
+          `${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}`,
       };
     }
     if (field.fixedAfterCreate) {
       return {
         property: field.name,
-        reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`,
+        reason:
+          `${field.name} cannot change from ${JSON.stringify(current)} ` +
+          `to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`,
       };
     }
   }
@@ -128,9 +132,12 @@ function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: Pr
   );
   const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
   return (
-    `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never ` +
-    `returns its ${field.name}, so the provider could only send the ${field.name} it last set (which may have been changed ` +
-    `outside Pulumi since) or none (which clears it). Either take ${field.name} out of ignoreChanges and set its current value ` +
+    `${field.name} is in ignoreChanges, but ${what} must send it: ` +
+    `the API replaces the whole ${spec.token.split(":").pop()} and never ` +
+    `returns its ${field.name}, so the provider could only send the ${field.name} it last set ` +
+    "(which may have been changed " +
+    "outside Pulumi since) or none (which clears it). " +
+    `Either take ${field.name} out of ignoreChanges and set its current value ` +
     `in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`
   );
 }
@@ -138,7 +145,10 @@ function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: Pr
 export function missingReason(field: Field, packageName: string): string {
   if (field.env) {
     const set = `pulumi config set ${packageName}:${field.name}${field.secret ? " --secret" : ""} <value>`;
-    return `missing required configuration key "${packageName}:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
+    return (
+      `missing required configuration key "${packageName}:${field.name}": ` +
+      `set it with \`${set}\`, or set ${field.env.join(" or ")}`
+    );
   }
   if (field.configDefault) {
     return (

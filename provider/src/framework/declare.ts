@@ -95,7 +95,10 @@ export interface Proposal<T, In> {
   operation: "create" | "replacement" | "update";
   /** The checked inputs it works towards. */
   news: In;
-  /** The resource as it is: an update's, or the one a replacement replaces (detached or deleted first, for a delete-before-replace). */
+  /**
+   * The resource as it is: an update's, or the one a replacement replaces (detached or deleted first, for a
+   * delete-before-replace).
+   */
   olds?: Partial<T>;
   /** Its id, for an update or the resource a replacement replaces. */
   id?: string;
@@ -193,7 +196,10 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
    * deleting it from the program still work.
    */
   dataAtStake?(olds: Partial<T>): string;
-  /** Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export read through it. */
+  /**
+   * Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export
+   * read through it.
+   */
   list?(ctx: OperationContext<C>, projectId: string | undefined): Promise<Array<Listed<T>>>;
   /** The lookup functions it has: `get<TypeName>` (through `list` and the lifecycle's read), `get<Plural>`. */
   lookups?: { byIdOrName?: IdOrNameLookup; list?: ListLookup<T> };

@@ -78,7 +78,9 @@ const usesSecrets = (values: Record<string, ExampleValue>): boolean =>
 
 function declaration(sdk: SdkImport, resource: ResourceDeclaration, example: ResourceExample): string {
   const options = example.options ? `, ${literal(sdk, example.options, "")}` : "";
-  return `const ${variableName(example.name)} = new ${sdk.alias}.${resource.typeName}(${JSON.stringify(example.name)}, ${literal(sdk, example.inputs, "")}${options});`;
+  const newExpression = `new ${sdk.alias}.${resource.typeName}`;
+  const args = `${JSON.stringify(example.name)}, ${literal(sdk, example.inputs, "")}${options}`;
+  return `const ${variableName(example.name)} = ${newExpression}(${args});`;
 }
 
 function program(sdk: SdkImport, inputs: Record<string, ExampleValue>, body: string[]): string {

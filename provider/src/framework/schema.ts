@@ -57,12 +57,14 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.default !== undefined && `Defaults to \`${JSON.stringify(flags.default)}\`.`,
     flags.configDefault && `Defaults to the provider's \`${flags.configDefault}\`.`,
     flags.env &&
-      `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
+      `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ` +
+        `${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
     flags.clearedWhenRemoved && "Taking it out of the program clears it.",
     flags.notReturned && "The API never returns it: state keeps the value the program set.",
     flags.resentOnUpdate &&
       flags.notReturned &&
-      "Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value.",
+      "Every update sends it again: while it is in `ignoreChanges`, " +
+        "an update fails at preview instead of sending a stale value.",
     flags.secret && "Secret.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }
@@ -135,7 +137,10 @@ function propertySpec(
   };
 }
 
-/** An object with inputs and outputs (a resource, the provider, a function's arguments), from its JSON Schema and flags. */
+/**
+ * An object with inputs and outputs (a resource, the provider, a function's arguments), from its JSON Schema and
+ * flags.
+ */
 function objectSpec(
   what: string,
   schema: JsonSchema,
@@ -228,12 +233,17 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
   };
 }
 
-/** How `pulumi import` takes a resource: its id, in the resource's form, and the project in front for project resources. */
+/**
+ * How `pulumi import` takes a resource: its id, in the resource's form, and the project in front for project
+ * resources.
+ */
 /** What a resource-level declaration adds to the resource's documentation. */
 function resourceSentences(resource: ResourceDeclaration): string[] {
   return [
     resource.dataAtStake &&
-      "A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.",
+      "A change that would replace it (and so delete its data) fails at preview; " +
+        "replace it deliberately with `pulumi up --replace <urn>`. " +
+        "`pulumi destroy`, and deleting it from the program, delete it as usual.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }
 
@@ -319,7 +329,10 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
       defaults: Object.keys(provider.inputProperties).filter((n) => !provider.requiredInputs.includes(n)),
     },
     provider: {
-      description: `The provider type for the ${pkg.name} package. By default, resources use package-wide configuration settings; an explicit \`Provider\` instance overrides them.`,
+      description:
+        `The provider type for the ${pkg.name} package. ` +
+        "By default, resources use package-wide configuration settings; " +
+        "an explicit `Provider` instance overrides them.",
       properties: provider.properties,
       inputProperties: provider.inputProperties,
       requiredInputs: [],

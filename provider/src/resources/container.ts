@@ -301,7 +301,8 @@ function explained(err: unknown, appName: string): unknown {
 const linksHint = (program: Partial<Container>) =>
   (program.links ?? []).length > 0
     ? ""
-    : "If the app needs a database's variables to start (DATABASE_URL, …), list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
+    : "If the app needs a database's variables to start (DATABASE_URL, …), " +
+      "list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
 
 /**
  * Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that
@@ -368,8 +369,10 @@ async function rolledBack(
     const settledBack = await awaitStart(ctx, project, id, { ...program, ...releaseOf(last) });
     outcome =
       settledBack.status === "failed"
-        ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ${await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to")}`
-        : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; state records it, so the next preview shows the change again.`;
+        ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ` +
+          (await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to"))
+        : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; ` +
+          "state records it, so the next preview shows the change again.";
   } catch (err) {
     if (err instanceof PartialFailure)
       throw new PartialFailure(
@@ -433,7 +436,8 @@ export const container: Declaration<Container, typeof flags> = {
   scope: "project",
   unfinished: (live) =>
     live.status === "failed"
-      ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); hosting.getContainerLogs has its logs`
+      ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); ` +
+        "hosting.getContainerLogs has its logs"
       : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
   lookups: {
@@ -446,7 +450,8 @@ export const container: Declaration<Container, typeof flags> = {
       name: "getContainers",
       key: "services",
       description:
-        "Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.",
+        "Lists the service records of a project (apps and managed databases), in a Container's terms; " +
+        "`type` keeps one kind.",
       filters: ["type"],
       items: everyService,
     },

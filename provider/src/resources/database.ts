@@ -176,7 +176,8 @@ async function running(
   });
   if (live.status !== "running") {
     throw new PartialFailure(
-      `${label} database ${service.name} did not start: its status is "${live.status}". It is recorded in state; the platform's ` +
+      `${label} database ${service.name} did not start: its status is "${live.status}". ` +
+        "It is recorded in state; the platform's " +
         `support can say why, and \`pulumi up\` waits for it again.`,
       service.id,
       outputsOf(live),
@@ -250,7 +251,8 @@ export function managedDatabase({
         const service = await kind.read(ctx, projectOf(ctx, address, olds), address.id);
         if (!service)
           throw new Error(
-            `${label} database ${olds.name ?? address.id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`,
+            `${label} database ${olds.name ?? address.id} is gone: ` +
+              "run `pulumi refresh`, then `pulumi up` creates it again",
           );
         return running(ctx, service, olds.connection, label);
       },

@@ -67,7 +67,8 @@ async function restartedWithLink(
     await restartForLinks(ctx, project, consumer.id, platformRestarted);
   } catch (err) {
     throw new PartialFailure(
-      `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`,
+      `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ` +
+        (err as Error).message,
       link.id,
       outputs,
     );
@@ -78,7 +79,9 @@ async function restartedWithLink(
     until: `restart with the link to ${provider}`,
     recordAs,
     failure: `failed to restart after the link to ${provider} was made`,
-    hint: "The link is made and recorded in state; fix the app (its image or env) and it reads the variables on its next start.",
+    hint:
+      "The link is made and recorded in state; " +
+      "fix the app (its image or env) and it reads the variables on its next start.",
   });
 }
 
@@ -105,7 +108,8 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     name(link, { nameOf, siblings }) {
       const pair = (l: typeof link) => `${l.consumerServiceId} ${l.providerServiceId}`;
       const shared = siblings.filter((other) => pair(other as typeof link) === pair(link)).length > 1;
-      return `${nameOf(link.consumerServiceId!)}-to-${nameOf(link.providerServiceId!)}${shared && link.linkType ? `-${link.linkType}` : ""}`;
+      const byType = shared && link.linkType ? `-${link.linkType}` : "";
+      return `${nameOf(link.consumerServiceId!)}-to-${nameOf(link.providerServiceId!)}${byType}`;
     },
   },
   examples: [

@@ -152,7 +152,8 @@ function explained(err: unknown, sizeGb?: number): unknown {
   }
   if (isApiError(err, "SHRINK_NOT_SUPPORTED")) {
     return new InputError(
-      `sizeGb can only grow: the volume is larger than ${sizeGb} GB now (grown outside Pulumi?). Run \`pulumi refresh\` ` +
+      `sizeGb can only grow: the volume is larger than ${sizeGb} GB now (grown outside Pulumi?). ` +
+        "Run `pulumi refresh` " +
         `to see its size, and use that size or more. (${apiMessage})`,
     );
   }

@@ -144,7 +144,11 @@ async function readWriteOnceRefusal(
   const consumer = target.attachment;
   if (consumer && holds(target.id, consumer.containerId)) {
     if (consumer.containerId === app.id) {
-      return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
+      return (
+        `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, ` +
+        `at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it ` +
+        "(change its mountPath there), or delete that one first."
+      );
     }
     return (
       `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ` +
@@ -211,8 +215,10 @@ async function attachedBack(
   } catch (backErr) {
     if (backErr instanceof PartialFailure) throw backErr;
     throw new Error(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; and attaching it back to app ${back.containerId} at ` +
-        `${back.mountPath} failed too: ${(backErr as Error).message}. The volume is attached to no app now (it and its data are safe, ` +
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; ` +
+        `and attaching it back to app ${back.containerId} at ` +
+        `${back.mountPath} failed too: ${(backErr as Error).message}. ` +
+        "The volume is attached to no app now (it and its data are safe, " +
         `and still in state); \`pulumi up\` tries the move again.`,
     );
   }
@@ -233,7 +239,9 @@ async function restartedWith(
     until: `restart with volume ${inputs.volumeId} at ${inputs.mountPath}`,
     recordAs: { id: attachmentId(inputs.volumeId, inputs.containerId), outputs: () => outputs as PropertyMap },
     failure: `failed to restart after volume ${inputs.volumeId} was attached at ${inputs.mountPath}`,
-    hint: "The volume is attached and the attachment recorded in state; fix the app (its image or env) and it mounts the volume when it starts.",
+    hint:
+      "The volume is attached and the attachment recorded in state; " +
+      "fix the app (its image or env) and it mounts the volume when it starts.",
   });
   return outputs;
 }
@@ -321,7 +329,9 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
         until: "restart without the volume",
         recordAs: { id: address.id, outputs: () => outputs as PropertyMap },
         failure: `failed to restart after volume ${volumeId} was detached from it`,
-        hint: "The volume is detached; the attachment stays in state until the app runs, and the next `pulumi up` or `pulumi destroy` deletes it.",
+        hint:
+          "The volume is detached; the attachment stays in state until the app runs, " +
+          "and the next `pulumi up` or `pulumi destroy` deletes it.",
       });
     },
   },

@@ -78,8 +78,10 @@ function dataLoss(
     .join(", ");
   return (
     `changing ${changes} replaces ${what}: the replacement would delete it, so nothing was sent. ` +
-    `To keep it, set ${replacing.replaces.join(" and ")} back. To replace it deliberately, run \`pulumi up --replace ${urn}\` ` +
-    `(with the resource option deleteBeforeReplace: true if the new one keeps the name); \`pulumi destroy\`, or deleting ` +
+    `To keep it, set ${replacing.replaces.join(" and ")} back. ` +
+    `To replace it deliberately, run \`pulumi up --replace ${urn}\` ` +
+    "(with the resource option deleteBeforeReplace: true if the new one keeps the name); " +
+    "`pulumi destroy`, or deleting " +
     `the resource from the program, deletes it as before.`
   );
 }
@@ -202,7 +204,10 @@ export class HostingProviderService {
   private readonly secrets: Secrets;
   /** The Reads in flight: how many reads the API client's shared requests may expect to gather. */
   private readonly reads = new ReadsInFlight();
-  /** The resources checked since their last Diff: a Diff after a Check plans an operation; one without (a refresh's) does not. */
+  /**
+   * The resources checked since their last Diff: a Diff after a Check plans an operation; one without (a refresh's)
+   * does not.
+   */
   private readonly checked = new Set<string>();
   /**
    * What this run's Diffs planned to replace, by URN: the engine replaces a resource only after a
@@ -224,7 +229,9 @@ export class HostingProviderService {
     return unmarshalled;
   }
 
-  /** A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied. */
+  /**
+   * A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied.
+   */
   private recorded(declaration: ResourceDeclaration, struct: wire.WireObject | undefined): Unmarshalled {
     const { values, secrets } = this.unmarshal(struct);
     return { values: migrateState(declaration.migrations, values), secrets };
@@ -235,7 +242,9 @@ export class HostingProviderService {
     return toWire(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
   }
 
-  /** Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers. */
+  /**
+   * Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers.
+   */
   cancelAll() {
     this.cancelled = true;
     for (const controller of this.inFlight) controller.abort();
@@ -273,11 +282,13 @@ export class HostingProviderService {
     const client = configured.client;
     if (!client) {
       const keys = configured.unknown.join(", ");
+      const several = configured.unknown.length > 1;
       throw plainError(
         grpc.status.FAILED_PRECONDITION,
-        `the provider's ${keys} ${configured.unknown.length > 1 ? "are" : "is"} not known yet: ${configured.unknown.length > 1 ? "they come" : "it comes"} ` +
-          `from another resource's outputs, which a preview does not have. This call needs the API; it runs once ${keys} ` +
-          `${configured.unknown.length > 1 ? "are" : "is"} known, at \`pulumi up\`.`,
+        `the provider's ${keys} ${several ? "are" : "is"} not known yet: ${several ? "they come" : "it comes"} ` +
+          "from another resource's outputs, which a preview does not have. " +
+          `This call needs the API; it runs once ${keys} ` +
+          `${several ? "are" : "is"} known, at \`pulumi up\`.`,
       );
     }
     const controller = new AbortController();
@@ -325,7 +336,8 @@ export class HostingProviderService {
         : `${Math.round(timeout / 1000)}s (customTimeouts)`;
     const why =
       rateLimited > 0
-        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} 429 RATE_LIMITED, and every request ` +
+        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} ` +
+          "429 RATE_LIMITED, and every request " +
           `waited as Retry-After said); run it again when the API is less busy, or lower \`pulumi up --parallel\``
         : (err as Error).message;
     return plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${limit}: ${why}`);
@@ -618,7 +630,8 @@ export class HostingProviderService {
     });
     if (failures.length > 0) {
       throw new InputError(
-        `these inputs did not pass Check, so nothing was sent: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+        "these inputs did not pass Check, so nothing was sent: " +
+          failures.map((f) => `${f.property}: ${f.reason}`).join("; "),
       );
     }
   }
