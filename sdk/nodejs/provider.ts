@@ -23,7 +23,8 @@ export class Provider extends pulumi.ProviderResource {
     }
 
     /**
-     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
+     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback
+     * (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
     /**
@@ -74,7 +75,8 @@ export class Provider extends pulumi.ProviderResource {
  */
 export interface ProviderArgs {
     /**
-     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
+     * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback
+     * (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
      */
     baseUrl?: pulumi.Input<string | undefined>;
     /**

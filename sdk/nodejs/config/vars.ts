@@ -8,7 +8,8 @@ declare var exports: any;
 const __config = new pulumi.Config("hosting");
 
 /**
- * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
+ * Base URL of the hosting API, such as `https://api.example.com`. It must be `https://` unless the host is loopback
+ * (the simulator). Can also be set with the environment variable `HOSTING_BASE_URL`.
  */
 export declare const baseUrl: string | undefined;
 Object.defineProperty(exports, "baseUrl", {
