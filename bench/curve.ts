@@ -39,7 +39,8 @@ function curveTable(points: Point[]): string {
     ].join(" | "),
   );
   return [
-    "| resources | preview (plugin CPU, wall, RSS after) | refresh, all Reads at once (wall, list GETs) | refresh, 16 at a time | one list GET (body, time) | one Read (request / response) | plugin RSS after refresh |",
+    "| resources | preview (plugin CPU, wall, RSS after) | refresh, all Reads at once (wall, list GETs) | " +
+      "refresh, 16 at a time | one list GET (body, time) | one Read (request / response) | plugin RSS after refresh |",
     "|---|---|---|---|---|---|---|",
     ...rows.map((r) => `| ${r} |`),
   ].join("\n");

@@ -159,7 +159,9 @@ export async function memory(): Promise<Row> {
   const signed = (x: number) => `${x >= 0 ? "+" : ""}${mb(x)}`;
   return {
     id: 6,
-    name: `Memory, a leak test (plugin RSS from ${thousands(FIRST)} to ${thousands(LAST)} lifecycle operations, after a full GC at every ${thousands(MARK_EVERY)})`,
+    name:
+      `Memory, a leak test (plugin RSS from ${thousands(FIRST)} to ${thousands(LAST)} lifecycle operations, ` +
+      `after a full GC at every ${thousands(MARK_EVERY)})`,
     baseline: `configured, idle, after a full GC: ${mb(gc.configured.rssMb)}`,
     measured:
       `growth along the trend of the ${gc.marks.length} marks: ${signed(growth)} (readings: ${thousands(FIRST)} ops ` +
@@ -167,7 +169,9 @@ export async function memory(): Promise<Row> {
       `${mb(last.heapMb)} (trend ${signed(heapGrowth)}); information, RSS as it is with no GC: ${mb(rawFirst)} → ` +
       `${mb(rawLast)} (${signed(rawLast - rawFirst)}), peak ${mb(peak)}`,
     ratio: `${(last.rssMb / gc.configured.rssMb).toFixed(2)}× idle`,
-    target: `growth ≤ ${MAX_GROWTH_MB} MB from ${thousands(FIRST)} to ${thousands(LAST)} (the absolute RSS: information)`,
+    target:
+      `growth ≤ ${MAX_GROWTH_MB} MB from ${thousands(FIRST)} to ${thousands(LAST)} ` +
+      "(the absolute RSS: information)",
     met: growth <= MAX_GROWTH_MB,
     figures: {
       afterGc: { configured: gc.configured, marks: gc.marks, growthMb: growth, heapGrowthMb: heapGrowth },

@@ -53,7 +53,10 @@ async function pluginCost(plugin: Plugin, run: () => Promise<unknown>): Promise<
   return { wallMs: now() - started, cpuMs: processFigures(plugin.pid!).cpuMs - before };
 }
 
-/** The Check and the Diff of one resource of the preview, as the engine sends them: the Diff carries what the Check answered. */
+/**
+ * The Check and the Diff of one resource of the preview, as the engine sends them: the Diff carries what the Check
+ * answered.
+ */
 interface PreviewStep {
   check: provproto.CheckRequest;
   diff(checked: provproto.CheckResponse): provproto.DiffRequest;
@@ -77,7 +80,10 @@ function previewStep(i: number): PreviewStep {
   };
 }
 
-/** The requests a preview of `count` resources sent, to send again (to the floor): each Check, and the Diff that followed it. */
+/**
+ * The requests a preview of `count` resources sent, to send again (to the floor): each Check, and the Diff that
+ * followed it.
+ */
 type SentPreview = Array<{ check: provproto.CheckRequest; diff: provproto.DiffRequest }>;
 
 /** A preview of `count` resources: Check then Diff for each, 16 at a time; its requests go into `sent`, if given. */

@@ -55,7 +55,10 @@ const SEED_CONCURRENCY = 32;
 /** Rounds of a pass beside its baseline, where the row's ratio has one. */
 const ROUNDS = 3;
 
-/** How many requests a window of P needs at least: every Read answered by a request that began after it, P waiting at a time. */
+/**
+ * How many requests a window of P needs at least: every Read answered by a request that began after it, P waiting at
+ * a time.
+ */
 const leastRequests = (count: number, window: number) => Math.ceil(count / window);
 
 interface Measured {
@@ -192,7 +195,9 @@ function containersRow(id: number, count: number) {
     const worst = f.windows.reduce((a, b) => (b.wallRatio.median > a.wallRatio.median ? b : a));
     return {
       id,
-      name: `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
+      name:
+        `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; ` +
+        `strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
       baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}), timed in each round: ${ms(f.listMs)}`,
       measured: f.windows
         .map((w) => `P=${w.window}: ${w.pass.listCalls} lists (least ${w.leastLists}), ${ms(w.pass.wallMs)}`)
@@ -204,13 +209,16 @@ function containersRow(id: number, count: number) {
       notes: [
         `Per resource at N = ${thousands(count)}: ` +
           f.windows.map((w) => `P=${w.window} ${ms(w.pass.wallMs / count)}`).join(", ") +
-          ` (no cliff past P = 31: the loader sends a batch as soon as every Read in flight is waiting, with no quiet time).`,
-        `Where the time goes, each window's wall beside its lists timed one after another plus the floor carrying the same ` +
+          " (no cliff past P = 31: the loader sends a batch as soon as every Read in flight is waiting, " +
+          "with no quiet time).",
+        "Where the time goes, each window's wall beside its lists timed one after another " +
+          "plus the floor carrying the same " +
           `${thousands(count)} Reads P at a time (canned replies, nothing decoded; bench/floor/start.ts): ` +
           f.windows
             .map(
               (w) =>
-                `P=${w.window} ${ms(w.pass.wallMs)} against ${ms(w.pass.listCalls * f.listMs)} + ${ms(w.floorWallMs)} = ${ms(w.pass.listCalls * f.listMs + w.floorWallMs)}`,
+                `P=${w.window} ${ms(w.pass.wallMs)} against ${ms(w.pass.listCalls * f.listMs)} + ` +
+                `${ms(w.floorWallMs)} = ${ms(w.pass.listCalls * f.listMs + w.floorWallMs)}`,
             )
             .join("; ") +
           ".",
@@ -249,7 +257,10 @@ const BY_ID_KINDS: ByIdKind[] = [
   },
 ];
 
-/** A stack of `count` resources of `kind` as a refresh finds it: made through the API, with Check's inputs and a first Read's outputs. */
+/**
+ * A stack of `count` resources of `kind` as a refresh finds it: made through the API, with Check's inputs and a first
+ * Read's outputs.
+ */
 async function stackOf(rig: RemoteRig, kind: ByIdKind, count: number): Promise<Resource[]> {
   const ids = await pool(count, SEED_CONCURRENCY, async (i) => {
     const { path, body } = kind.seed(i);
@@ -291,23 +302,31 @@ export async function byIdKinds(): Promise<Row> {
   const all: Array<{ count: number; kinds: ByIdFigures[] }> = [];
   for (const count of SIZES) all.push({ count, kinds: await byIdKindsAt(count) });
   const cells = all.flatMap(({ count, kinds }) => kinds.map((k) => ({ count, ...k })));
+  const mostOver = Math.max(
+    ...cells.flatMap((c) => c.windows.map((w) => w.pass.listCalls - leastRequests(c.count, w.window))),
+  );
   return {
     id: 13,
-    name: `Refresh of volumes and of registries (read by id or by list), P Reads in flight (N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
+    name:
+      "Refresh of volumes and of registries (read by id or by list), P Reads in flight " +
+      `(N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
     baseline: "the least a window of P needs: ⌈N/P⌉ requests",
     measured: cells
       .map(
         (c) =>
-          `${c.label} ${thousands(c.count)}: ${c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", ")}`,
+          `${c.label} ${thousands(c.count)}: ` +
+          c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", "),
       )
       .join("; "),
-    ratio: `at most ${Math.max(...cells.flatMap((c) => c.windows.map((w) => w.pass.listCalls - leastRequests(c.count, w.window))))} over ⌈N/P⌉`,
+    ratio: `at most ${mostOver} over ⌈N/P⌉`,
     target: `API requests ≤ min(N, ⌈N/P⌉) + ${SLACK}`,
     met: cells.every((c) => c.windows.every((w) => w.pass.listCalls <= w.allowed)),
     figures: { sizes: SIZES, windows: WINDOWS, results: all },
     notes: [
-      "Every API request is counted (a Read sends only GETs: by id, or of a list). A batch of k Reads goes as k GETs by id or one list, whichever the " +
-        "chooser prices lower (provider/src/api/loader.ts `chooseLookup`: a request's price grows while the API is rate limiting); " +
+      "Every API request is counted (a Read sends only GETs: by id, or of a list). " +
+        "A batch of k Reads goes as k GETs by id or one list, " +
+        "whichever the chooser prices lower (provider/src/api/loader.ts `chooseLookup`: " +
+        "a request's price grows while the API is rate limiting); " +
         "a lone Read is one GET by id.",
     ],
   };
@@ -315,7 +334,10 @@ export async function byIdKinds(): Promise<Row> {
 
 // ---- 14: snapshot ----
 
-/** A plugin of its own configured for `readConsistency: snapshot` (the snapshot is taken once per run), and its pass at `window`. */
+/**
+ * A plugin of its own configured for `readConsistency: snapshot` (the snapshot is taken once per run), and its pass at
+ * `window`.
+ */
 async function snapshotPass(rig: RemoteRig, requests: ReturnType<typeof readRequest>[], window: number): Promise<Pass> {
   const plugin = await Plugin.start();
   try {
@@ -363,12 +385,15 @@ export async function snapshot(): Promise<Row> {
   const wall = (side: Pass[]) => msSpread(spread(side.map((p) => p.wallMs)));
   return {
     id: 14,
-    name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight (16, 32, 64 and all at once as information)`,
+    name:
+      `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight ` +
+      "(16, 32, 64 and all at once as information)",
     baseline: `strict, every Read at once: ${lists(allAtOnce.listCalls)}, ${wall(rounds.allAtOnce)}`,
     measured: passes
       .map(
         ({ window: p, pass }) =>
-          `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ${p === window ? wall(rounds.snapshot) : ms(pass.wallMs)}`,
+          `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ` +
+          (p === window ? wall(rounds.snapshot) : ms(pass.wallMs)),
       )
       .join("; "),
     ratio: `${timesSpread(ratio)} at P=${window}`,
@@ -379,9 +404,10 @@ export async function snapshot(): Promise<Row> {
       rounds.allAtOnce.every((p) => p.allFound),
     figures: { count, window, allAtOnce, snapshot: atTarget, rounds, passes, ratio },
     notes: [
-      "Snapshot mode reads each project's list once per run and again after any write of the plugin: what changes outside Pulumi " +
-        "during the run may be missed (docs/drift-detection.md says when to choose it). " +
-        `P=${window} and every Read at once (strict) alternate round by round, each snapshot pass on a fresh plugin; the ratio is the median of the rounds' ratios, with their range.`,
+      "Snapshot mode reads each project's list once per run and again after any write of the plugin: " +
+        "what changes outside Pulumi during the run may be missed (docs/drift-detection.md says when to choose it). " +
+        `P=${window} and every Read at once (strict) alternate round by round, each snapshot pass on a fresh plugin; ` +
+        "the ratio is the median of the rounds' ratios, with their range.",
     ],
   };
 }

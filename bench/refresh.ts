@@ -111,7 +111,10 @@ export async function containerStack(sim: { url: string }, plugin: Plugin, count
   });
 }
 
-/** The Read the engine sends for a resource of its state (built before the clock starts, as the engine has it ready). */
+/**
+ * The Read the engine sends for a resource of its state (built before the clock starts, as the engine has it
+ * ready).
+ */
 export function readRequest(type: string, resource: Resource): provproto.ReadRequest {
   const request = addressed(new provproto.ReadRequest(), type, resource.name);
   request.setId(resource.id);
@@ -150,7 +153,10 @@ export async function refreshPass(
   };
 }
 
-/** One GET of a list (the containers') from this process (as the plugin would make it): median time of `times`, and the body's size. */
+/**
+ * One GET of a list (the containers') from this process (as the plugin would make it): median time of `times`, and
+ * the body's size.
+ */
 export async function timedList(
   sim: { url: string },
   path = listPath("containers"),
@@ -169,7 +175,10 @@ export async function timedList(
   return { listMs: median(samples), listBytes };
 }
 
-/** `count` empty gRPC calls sent at once: what the engine's calls cost before the provider does anything. Median of 3. */
+/**
+ * `count` empty gRPC calls sent at once: what the engine's calls cost before the provider does anything.
+ * Median of 3.
+ */
 export async function emptyCallsAtOnce(engine: EngineSide, count: number): Promise<number> {
   const walls: number[] = [];
   for (let round = 0; round < 3; round++) {
@@ -179,10 +188,16 @@ export async function emptyCallsAtOnce(engine: EngineSide, count: number): Promi
   return median(walls);
 }
 
-/** Rounds measured, all Reads at once, for the plugin and for its floor alike (after the same warm-up: the stack's set-up, or one pass). */
+/**
+ * Rounds measured, all Reads at once, for the plugin and for its floor alike (after the same warm-up: the stack's
+ * set-up, or one pass).
+ */
 const ROUNDS = 5;
 
-/** The pass of median wall time, with the most list calls any pass made, and whether every pass found every container. */
+/**
+ * The pass of median wall time, with the most list calls any pass made, and whether every pass found every
+ * container.
+ */
 const medianPass = (passes: Pass[]): Pass => ({
   ...medianRun(passes),
   listCalls: Math.max(...passes.map((p) => p.listCalls)),
@@ -296,14 +311,22 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
     const floor = Math.ceil(count / ENGINE_PARALLELISM);
     return {
       id,
-      name: `Refresh of ${thousands(count)} containers (all Reads at once; ${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
-      baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
+      name:
+        `Refresh of ${thousands(count)} containers (all Reads at once; ` +
+        `${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
+      baseline:
+        `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + ` +
+        `the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
       measured:
-        `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} at most, ${msSpread(f.togetherWall)} ` +
+        `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} ` +
+        `at most, ${msSpread(f.togetherWall)} ` +
         `(CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, engine side ${ms(f.together.engineCpuMs)}); ` +
         `${ENGINE_PARALLELISM} at a time: ${at16.listCalls} list calls, ${ms(at16.wallMs)}`,
       ratio: `${timesSpread(f.wallRatio!)} baseline`,
-      target: `≤ ${maxListCalls} list calls${maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`} (all at once)`,
+      target:
+        `≤ ${maxListCalls} list calls` +
+        (maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`) +
+        " (all at once)",
       met: callsMet && wallMet && found,
       figures: { ...f, baselineMs, wallRatio, floorAt16: floor },
       notes: [
@@ -311,12 +334,17 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
         ...(f.engineSide === "grpc-go"
           ? []
           : [`The Reads were sent by ${f.engineSide}, a heavier client than the engine's, on the same cores.`]),
-        `The floor is a grpc-js server that answers each Read with a canned reply of the real size and decodes nothing ` +
-          `(bench/floor/start.ts), after a warm-up; its CPU meanwhile: ${ms(carried.pluginCpuMs)}. The plugin's pass, the list GET and the ` +
-          `floor's pass alternate round by round; the ratio is the median of the rounds' ratios, with their range. As context, ${thousands(count)} ` +
+        "The floor is a grpc-js server that answers each Read with a canned reply of the real size " +
+          "and decodes nothing (bench/floor/start.ts), after a warm-up; " +
+          `its CPU meanwhile: ${ms(carried.pluginCpuMs)}. ` +
+          "The plugin's pass, the list GET and the floor's pass alternate round by round; " +
+          "the ratio is the median of the rounds' ratios, with their range. " +
+          `As context, ${thousands(count)} ` +
           `empty gRPC calls at once: ${ms(f.grpcMs)}.`,
-        `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: every Read must be answered by a list GET ` +
-          `that began after it, and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +
+        `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: ` +
+          "every Read must be answered by a list GET that began after it, " +
+          `and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, ` +
+          `so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +
           `GETs are needed (row 11 holds this at P = 8 to 64).`,
       ],
     };

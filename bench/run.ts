@@ -1,7 +1,9 @@
 // `npm run bench` (make bench): every performance target (issues 5 and 21), each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
 // the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only startup,refresh,refresh1000,volume,rate,sharedLimit,overhead,memory,up1000,parallel1000,parallel5000,byId,snapshot,functionAnswer,codec   run some rows only
+//   --only ROW,ROW,...   run some rows only; a ROW is one of startup, refresh, refresh1000, volume, rate,
+//                        sharedLimit, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
+//                        functionAnswer, codec
 import { parseArgs } from "node:util";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
@@ -40,7 +42,8 @@ export function table(rows: Row[]): string {
     "|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`,
+        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ` +
+        `${r.met ? "yes" : "**no**"} |`,
     ),
   ];
   return lines.join("\n");
@@ -59,7 +62,8 @@ async function main() {
     const t = Date.now();
     const made = [await BENCHES[name]()].flat();
     process.stderr.write(
-      `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`,
+      `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ` +
+        `${made.map((row) => row.measured).join(" | ")}\n`,
     );
     rows.push(...made);
   }

@@ -37,7 +37,9 @@ export async function scaleUp(): Promise<Row[]> {
   return [
     {
       id: 9,
-      name: `\`up\` of ${thousands(CREATES)} containers at a server limit of ${LIMIT} req/s (${ENGINE_PARALLELISM} at a time)`,
+      name:
+        `\`up\` of ${thousands(CREATES)} containers at a server limit of ${LIMIT} req/s ` +
+        `(${ENGINE_PARALLELISM} at a time)`,
       baseline: ideal(adaptive),
       measured: say(adaptive),
       ratio: `${times(adaptive.wallMs / idealMs(adaptive))} ideal`,
@@ -58,10 +60,14 @@ export async function scaleUp(): Promise<Row[]> {
     },
     {
       id: 10,
-      name: `Rate control: the same \`up\` with a window-plus-pause control (≤ ${WINDOW} in flight, all wait out a 429's Retry-After, no pacing)`,
+      name:
+        `Rate control: the same \`up\` with a window-plus-pause control (≤ ${WINDOW} in flight, ` +
+        "all wait out a 429's Retry-After, no pacing)",
       baseline: `adaptive (AIMD, row 9): ${say(adaptive)}`,
       measured: `window-plus-pause: ${say(window)}; ${ideal(window)}`,
-      ratio: `${times(window.wallMs / adaptive.wallMs)} AIMD's time; ${times(window.share / Math.max(adaptive.share, 1e-9))} its 429 share`,
+      ratio:
+        `${times(window.wallMs / adaptive.wallMs)} AIMD's time; ` +
+        `${times(window.share / Math.max(adaptive.share, 1e-9))} its 429 share`,
       target: `row 9's, and ≤ ${percent(MAX_429_SHARE)} answered 429 (row 4's limit)`,
       met: windowAsGood,
       figures: {
@@ -69,12 +75,15 @@ export async function scaleUp(): Promise<Row[]> {
         adaptive: { ...adaptive, idealMs: idealMs(adaptive) },
       },
       notes: [
-        `Window-plus-pause ${meetsTargets(window) ? "meets" : "misses"} row 9's targets (the adaptive control ${meetsTargets(adaptive) ? "meets" : "misses"} them), ` +
-          `with ${percent(window.share)} of its requests answered 429 against the adaptive control's ${percent(adaptive.share)}: ` +
+        `Window-plus-pause ${meetsTargets(window) ? "meets" : "misses"} row 9's targets ` +
+          `(the adaptive control ${meetsTargets(adaptive) ? "meets" : "misses"} them), ` +
+          `with ${percent(window.share)} of its requests answered 429 ` +
+          `against the adaptive control's ${percent(adaptive.share)}: ` +
           (windowAsGood
             ? "it would do as well, so the simpler control could replace the adaptive one."
-            : "the adaptive control earns its place by what it spares the server, not by time. A fixed window cannot know " +
-              "the server's rate: each time the bucket runs dry, every request in flight is refused before the first 429 comes back."),
+            : "the adaptive control earns its place by what it spares the server, not by time. " +
+              "A fixed window cannot know the server's rate: each time the bucket runs dry, " +
+              "every request in flight is refused before the first 429 comes back."),
       ],
     },
   ];

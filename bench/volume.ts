@@ -153,7 +153,9 @@ function togetherRow(together: Waits, alone: Waits): Row {
   return {
     id: 8,
     name: `\`pulumi up\` of ${TOGETHER} volumes created together (${LONG_MS / 1000} s provisioning)`,
-    baseline: `one volume alone, own plugin: ${alone.gets} GETs (${alone.listGets} list, ${alone.byIdGets} by id), +${ms(alone.waits[0].latencyMs)}`,
+    baseline:
+      `one volume alone, own plugin: ${alone.gets} GETs (${alone.listGets} list, ${alone.byIdGets} by id), ` +
+      `+${ms(alone.waits[0].latencyMs)}`,
     measured:
       `${together.gets} GETs (${together.listGets} list, ${together.byIdGets} by id) for ${TOGETHER} volumes; ` +
       `${inTime}/${TOGETHER} noticed in time, worst +${ms(worst.latencyMs)}; ${ms(together.wallMs)}`,

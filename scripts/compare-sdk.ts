@@ -84,8 +84,10 @@ export function differences(
     const linesB = b.split("\n");
     for (let i = 0; i < Math.max(linesA.length, linesB.length); i++) {
       if (linesA[i] === linesB[i]) continue;
+      const indent = " ".repeat(file.length + String(i + 1).length + 3);
       found.push(
-        `${file}:${i + 1}: ${names[0]}: ${linesA[i] ?? "(end of file)"}\n${" ".repeat(file.length + String(i + 1).length + 3)}${names[1]}: ${linesB[i] ?? "(end of file)"}`,
+        `${file}:${i + 1}: ${names[0]}: ${linesA[i] ?? "(end of file)"}\n` +
+          `${indent}${names[1]}: ${linesB[i] ?? "(end of file)"}`,
       );
       break; // the first differing line of a file; the rest usually follows from it
     }

@@ -295,6 +295,7 @@ ${ts.map((f) => `        ${JSON.stringify(f)}`).join(",\n")}
 
 /** Pulumi's utilities.ts (pkg/codegen/nodejs/utilities.ts), but for getVersion (docs/sdk.md says why). */
 function utilities(pkg: PackageSpec): string {
+  const downloadUrl = pkg.pluginDownloadURL ? `, pluginDownloadURL: ${JSON.stringify(pkg.pluginDownloadURL)}` : "";
   return `${HEADER}
 import * as runtime from "@pulumi/pulumi/runtime";
 import * as pulumi from "@pulumi/pulumi";
@@ -345,7 +346,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion()${pkg.pluginDownloadURL ? `, pluginDownloadURL: ${JSON.stringify(pkg.pluginDownloadURL)}` : ""} };
+    return { version: getVersion()${downloadUrl} };
 }
 
 /** @internal */
@@ -399,7 +400,8 @@ function resourceFile(pkg: PackageSpec, token: string, r: ResourceSpec): string 
   const fields = properties
     .map(([prop, p]) => {
       const type = tsType(p, "output") + (required.has(prop) ? "" : " | undefined");
-      return `${doc(p.description, "    ")}    declare public ${isInput(prop) ? "" : "/*out*/ "}readonly ${prop}: pulumi.Output<${type}>;\n`;
+      const out = isInput(prop) ? "" : "/*out*/ ";
+      return `${doc(p.description, "    ")}    declare public ${out}readonly ${prop}: pulumi.Output<${type}>;\n`;
     })
     .join("");
   const checks = sortedEntries(r.inputProperties)
@@ -421,18 +423,22 @@ function resourceFile(pkg: PackageSpec, token: string, r: ResourceSpec): string 
     .join("");
   const argsOptional = requiredInputs.size === 0 ? "?" : "";
   const opts = "pulumi.CustomResourceOptions";
+  const stateDoc = state ? "     * @param state Any extra arguments used during the lookup.\n" : "";
+  const stateParam = state ? `state?: ${name}State, ` : "";
   const get = `    /**
      * Get an existing ${name} resource's state with the given name, ID, and optional extra
      * properties used to qualify the lookup.
      *
      * @param name The _unique_ name of the resulting resource.
      * @param id The _unique_ provider ID of the resource to lookup.
-${state ? "     * @param state Any extra arguments used during the lookup.\n" : ""}     * @param opts Optional settings to control the behavior of the CustomResource.
+${stateDoc}     * @param opts Optional settings to control the behavior of the CustomResource.
      */
-    public static get(name: string, id: pulumi.Input<pulumi.ID>, ${state ? `state?: ${name}State, ` : ""}opts?: ${opts}): ${name} {
+    public static get(name: string, id: pulumi.Input<pulumi.ID>, ${stateParam}opts?: ${opts}): ${name} {
         return new ${name}(name, ${state ? "<any>state, " : "undefined as any, "}{ ...opts, id: id });
     }
 `;
+  const argsDoc = `The set of arguments for constructing a ${name} resource.`;
+  const argsType = plainType(`${name}Args`, argsDoc, r.inputProperties, requiredInputs, "input");
   const body = state
     ? `    constructor(name: string, args${argsOptional}: ${name}Args, opts?: ${opts})
     constructor(name: string, argsOrState?: ${name}Args | ${name}State, opts?: ${opts}) {
@@ -469,7 +475,7 @@ ${extraOptions(r)}        super(${name}.__pulumiType, name, resourceInputs, opts
     }
 }
 ${state ? `\n${plainType(`${name}State`, state.description, state.properties, state.required ?? [], "input")}` : ""}
-${plainType(`${name}Args`, `The set of arguments for constructing a ${name} resource.`, r.inputProperties, requiredInputs, "input")}`;
+${argsType}`;
 }
 
 /**
@@ -484,15 +490,17 @@ function providerFile(pkg: PackageSpec): string {
   const outputs = providerOutputs(p);
   const required = new Set(p.required ?? []);
   const fields = sortedEntries(outputs)
-    .map(
-      ([prop, spec]) =>
-        `${doc(spec.description, "    ")}    declare public readonly ${prop}: pulumi.Output<string${required.has(prop) ? "" : " | undefined"}>;\n`,
-    )
+    .map(([prop, spec]) => {
+      const type = required.has(prop) ? "string" : "string | undefined";
+      return `${doc(spec.description, "    ")}    declare public readonly ${prop}: pulumi.Output<${type}>;\n`;
+    })
     .join("");
   const fromArgs = sortedEntries(p.inputProperties)
     .map(([prop, spec]) => setInput(prop, spec, true))
     .join("");
-  const argsOptional = (p.requiredInputs ?? []).length === 0 ? "?" : "";
+  const argsParam = `args${(p.requiredInputs ?? []).length === 0 ? "?" : ""}: ProviderArgs`;
+  const argsDoc = "The set of arguments for constructing a Provider resource.";
+  const argsType = plainType("ProviderArgs", argsDoc, p.inputProperties, p.requiredInputs ?? [], "input");
   return `${HEADER}
 ${imports(usesTypes(pkg, outputs, p.inputProperties), true)}
 
@@ -502,7 +510,7 @@ ${doc(p.description, "")}export class Provider extends pulumi.ProviderResource {
 
 ${isInstance("Provider", `"pulumi:providers:" + Provider.__pulumiType`)}
 ${fields}
-${CONSTRUCTOR_DOC("Provider")}    constructor(name: string, args${argsOptional}: ProviderArgs, opts?: pulumi.ResourceOptions) {
+${CONSTRUCTOR_DOC("Provider")}    constructor(name: string, ${argsParam}, opts?: pulumi.ResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
@@ -512,7 +520,7 @@ ${extraOptions({ properties: outputs })}        super(Provider.__pulumiType, nam
     }
 }
 
-${plainType("ProviderArgs", "The set of arguments for constructing a Provider resource.", p.inputProperties, p.requiredInputs ?? [], "input")}`;
+${argsType}`;
 }
 
 /** gen.go's genFunction: the plain form, its Args and Result, then the Output form and its OutputArgs. */
@@ -527,13 +535,31 @@ function functionFile(pkg: PackageSpec, token: string, fn: FunctionSpec): string
   const argList = sortedEntries(args?.properties)
     .map(([prop]) => `        "${prop}": args.${prop},\n`)
     .join("");
+  const argsType = args
+    ? `\n${plainType(`${Name}Args`, args.description, args.properties, argsRequired, "plain")}`
+    : "";
+  const resultType = plainType(
+    `${Name}Result`,
+    result.description,
+    result.properties,
+    result.required ?? [],
+    "output",
+    true,
+  );
+  const outputArgsType =
+    args && hasArgs
+      ? `\n${plainType(`${Name}OutputArgs`, args.description, args.properties, argsRequired, "input")}`
+      : "";
   const definition = (plain: boolean) => {
     const argsType = plain ? `${Name}Args` : `${Name}OutputArgs`;
     // An Output form of a function without arguments takes none (gen.go: "don't generate an empty argument").
     const argsig = args && (plain || hasArgs) ? `args${optional}: ${argsType}, ` : "";
     const returns = plain ? `Promise<${Name}Result>` : `pulumi.Output<${Name}Result>`;
-    return `${doc(fn.description, "")}export function ${name}${plain ? "" : "Output"}(${argsig}opts?: ${plain ? "pulumi.InvokeOptions" : "pulumi.InvokeOutputOptions"}): ${returns} {
-${argsig && optional ? "    args = args || {};\n" : ""}    opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
+    const fnName = plain ? name : `${name}Output`;
+    const optsType = plain ? "pulumi.InvokeOptions" : "pulumi.InvokeOutputOptions";
+    const argsDefault = argsig && optional ? "    args = args || {};\n" : "";
+    return `${doc(fn.description, "")}export function ${fnName}(${argsig}opts?: ${optsType}): ${returns} {
+${argsDefault}    opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.${plain ? "invoke" : "invokeOutput"}("${token}", {
 ${argList}    }, opts);
 }
@@ -542,10 +568,8 @@ ${argList}    }, opts);
   return `${HEADER}
 ${imports(usesTypes(pkg, args?.properties, result.properties), true)}
 
-${definition(true)}${args ? `\n${plainType(`${Name}Args`, args.description, args.properties, argsRequired, "plain")}` : ""}
-${plainType(`${Name}Result`, result.description, result.properties, result.required ?? [], "output", true)}${definition(false)}${
-  args && hasArgs ? `\n${plainType(`${Name}OutputArgs`, args.description, args.properties, argsRequired, "input")}` : ""
-}`;
+${definition(true)}${argsType}
+${resultType}${definition(false)}${outputArgsType}`;
 }
 
 /** What types/input.ts and types/output.ts hold: the types the inputs refer to, and those the outputs do. */
@@ -590,8 +614,8 @@ function configVars(pkg: PackageSpec): string {
       const getter =
         p.type === "string" ? `__config.get("${name}")` : `__config.getObject<${tsType(p, "output")}>("${name}")`;
       const fallback = defaultOf(p);
-      const always = p.default !== undefined;
-      return `${doc(p.description, "")}export declare const ${name}: ${tsType(p, "output")}${always ? "" : " | undefined"};
+      const type = tsType(p, "output") + (p.default !== undefined ? "" : " | undefined");
+      return `${doc(p.description, "")}export declare const ${name}: ${type};
 Object.defineProperty(exports, ${JSON.stringify(name)}, {
     get() {
         return ${getter}${fallback !== undefined ? ` ?? ${fallback}` : ""};
@@ -704,6 +728,7 @@ function readme(pkg: PackageSpec): string {
   const packageName = pkg.language?.nodejs?.packageName ?? `@pulumi/${pkg.name}`;
   const tarball = `${packageName.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
   const server = pkg.pluginDownloadURL ? ` --server ${pkg.pluginDownloadURL}` : "";
+  const published = pkg.pluginDownloadURL ? " and where it is published" : "";
   const config = sortedEntries(pkg.config?.variables).map(([name, p]) => {
     const env = p.defaultInfo?.environment?.map((e) => `\`${e}\``).join(", ") || "";
     return `| \`${pkg.name}:${name}\` | ${env} | ${oneLine(p.description)} |`;
@@ -712,10 +737,10 @@ function readme(pkg: PackageSpec): string {
     Object.keys(pkg.config?.variables ?? {}).filter((name) => !(pkg.config?.defaults ?? []).includes(name)),
   );
   const entries = (kind: "resources" | "functions") =>
-    sortedEntries<ResourceSpec | FunctionSpec>(pkg[kind]).map(
-      ([token, spec]) =>
-        `- ${link(`\`${nameOfToken(token)}\``, docsUrl(pkg, `reference/${referencePage(token)}`))}: ${firstSentence(spec.description)}`,
-    );
+    sortedEntries<ResourceSpec | FunctionSpec>(pkg[kind]).map(([token, spec]) => {
+      const page = docsUrl(pkg, `reference/${referencePage(token)}`);
+      return `- ${link(`\`${nameOfToken(token)}\``, page)}: ${firstSentence(spec.description)}`;
+    });
   // The first example any resource carries (the schema's own, so it is never out of date).
   const example = sortedEntries(pkg.resources)
     .map(([, r]) => exampleCode(splitDescription(r.description).examples)[0])
@@ -735,7 +760,7 @@ npm install ./${tarball}
 \`\`\`
 
 Your program also needs the provider plugin, \`pulumi-resource-${pkg.name}\` ${pkg.version}. This
-SDK tells the engine which version it is${pkg.pluginDownloadURL ? " and where it is published" : ""}, so \`pulumi up\` (or
+SDK tells the engine which version it is${published}, so \`pulumi up\` (or
 \`pulumi install\`) installs it when it is missing. By hand:
 
 \`\`\`sh
@@ -788,7 +813,8 @@ function generateNodejsSdk(pkg: PackageSpec, license?: string): Map<string, stri
   if (Object.keys(pkg.types ?? {}).length) {
     files.set("types/input.ts", typesFile(pkg, "input"));
     files.set("types/output.ts", typesFile(pkg, "output"));
-    const submodules = `// Export sub-modules:\nimport * as input from "./input";\nimport * as output from "./output";\n`;
+    const submodules =
+      "// Export sub-modules:\n" + `import * as input from "./input";\nimport * as output from "./output";\n`;
     files.set(
       "types/index.ts",
       `${HEADER}\nimport * as utilities from "../utilities";\n\n${submodules}\nexport {\n    input,\n    output,\n};\n`,

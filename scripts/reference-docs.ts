@@ -107,7 +107,11 @@ function supportingTypes(pkg: PackageSpec, tokens: string[]): string {
   const sections = tokens.map((token) => {
     const type: ObjectTypeSpec = pkg.types?.[token] ?? {};
     const description = type.description ? `${type.description}\n\n` : "";
-    return `### ${nameOfToken(token)}\n\n${description}${propertyTable(type.properties, { required: new Set(type.required ?? []), requiredHeading: "always set" })}`;
+    const table = propertyTable(type.properties, {
+      required: new Set(type.required ?? []),
+      requiredHeading: "always set",
+    });
+    return `### ${nameOfToken(token)}\n\n${description}${table}`;
   });
   return `## Supporting types\n\n${sections.join("\n")}`;
 }
@@ -129,6 +133,11 @@ function resourcePage(pkg: PackageSpec, token: string, resource: ResourceSpec): 
   const imported =
     importSection ??
     `The id is the one the API assigned:\n\n\`\`\`sh\npulumi import ${token} <resource name> <id>\n\`\`\``;
+  const inputs = propertyTable(resource.inputProperties, {
+    required: new Set(resource.requiredInputs ?? []),
+    defaults: true,
+    replaces: true,
+  });
   return `${header(token, "resource", summary)}${examplesSection(examples)}## Create
 
 \`\`\`typescript
@@ -139,7 +148,7 @@ new ${pkg.name}.${name}(name: string, args: ${pkg.name}.${name}Args, opts?: pulu
 
 ## Inputs
 
-${propertyTable(resource.inputProperties, { required: new Set(resource.requiredInputs ?? []), defaults: true, replaces: true })}
+${inputs}
 ## Outputs
 
 Every input is also an output, as is the resource's \`id\`. And:
@@ -155,11 +164,17 @@ function functionPage(pkg: PackageSpec, token: string, fn: FunctionSpec): string
   const name = nameOfToken(token);
   const Name = name[0].toUpperCase() + name.slice(1);
   const { summary, examples } = splitDescription(fn.description);
+  const call = `${pkg.name}.${name}`;
+  const types = `${pkg.name}.${Name}`;
+  const result = propertyTable(fn.outputs?.properties, {
+    required: new Set(fn.outputs?.required ?? []),
+    requiredHeading: "always set",
+  });
   return `${header(token, "function", summary)}${examplesSection(examples)}## Use
 
 \`\`\`typescript
-${pkg.name}.${name}(args: ${pkg.name}.${Name}Args, opts?: pulumi.InvokeOptions): Promise<${pkg.name}.${Name}Result>
-${pkg.name}.${name}Output(args: ${pkg.name}.${Name}OutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<${pkg.name}.${Name}Result>
+${call}(args: ${types}Args, opts?: pulumi.InvokeOptions): Promise<${types}Result>
+${call}Output(args: ${types}OutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<${types}Result>
 \`\`\`
 
 The first takes plain values and returns a promise; the second takes outputs (another resource's
@@ -170,13 +185,14 @@ The first takes plain values and returns a promise; the second takes outputs (an
 ${propertyTable(fn.inputs?.properties, { required: new Set(fn.inputs?.required ?? []), defaults: true })}
 ## Result
 
-${propertyTable(fn.outputs?.properties, { required: new Set(fn.outputs?.required ?? []), requiredHeading: "always set" })}
+${result}
 ${supportingTypes(pkg, typesUsed(pkg, [fn.inputs?.properties, fn.outputs?.properties]))}`.replace(/\n+$/, "\n");
 }
 
 function providerPage(pkg: PackageSpec): string {
   const provider = pkg.provider ?? {};
-  return `${header(`pulumi:providers:${pkg.name}`, "provider", provider.description ?? "")}Its inputs are the package's configuration keys (\`${pkg.name}:<key>\` in stack configuration);
+  const title = header(`pulumi:providers:${pkg.name}`, "provider", provider.description ?? "");
+  return `${title}Its inputs are the package's configuration keys (\`${pkg.name}:<key>\` in stack configuration);
 [Installation and configuration](../installation-configuration.md) says how to set them.
 
 \`\`\`typescript
