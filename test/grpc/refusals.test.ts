@@ -68,13 +68,15 @@ test("an operation that runs out of time while the API rate-limits it says it wa
   const plugin = await Plugin.start();
   try {
     await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
-    fixture.sim.control.injectFault({ kind: "rate_limit", retryAfter: "20", method: "GET", path: "/containers$" });
+    // The time allowed is long enough for the first answer (a 429) on a loaded machine, and far shorter
+    // than the wait that answer asks for, so the operation runs out of time while rate limited.
+    fixture.sim.control.injectFault({ kind: "rate_limit", retryAfter: "200", method: "GET", path: "/containers$" });
     const err = (await new Engine(plugin)
-      .refresh(CONTAINER, "limited", app, { timeouts: { read: 1 } })
+      .refresh(CONTAINER, "limited", app, { timeouts: { read: 10 } })
       .catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.DEADLINE_EXCEEDED);
     expect(err.details).toMatch(
-      /^did not finish within 1s \(customTimeouts\): the API was rate limiting it \(1 answer was 429 RATE_LIMITED/,
+      /^did not finish within 10s \(customTimeouts\): the API was rate limiting it \(1 answer was 429 RATE_LIMITED/,
     );
   } finally {
     fixture.sim.control.clearFaults();
