@@ -19,10 +19,17 @@ async function events(client: Client, id: string): Promise<string[]> {
     .map((line) => line.replace(/^\S+ /, ""));
 }
 
-/** Long enough for a request or two under a loaded test run, short enough to wait out. */
-const START_MS = 300;
+/**
+ * Longer than any loaded machine takes between two requests, so that `provisioning` is always seen;
+ * a test ends the start itself (`endStart`) instead of waiting it out.
+ */
+const START_MS = 60_000;
 
 const statusOf = async (client: Client, id: string) => (await findService(client, id))?.status;
+
+/** The start under way ends now, as if serviceStartMs had passed. */
+const endStart = (h: ReturnType<typeof useSimulator>, id: string) =>
+  h.sim.control.mutate("services", id, { ready_at: Date.now() });
 
 describe("rollouts go through provisioning", () => {
   const h = useSimulator();
@@ -40,6 +47,7 @@ describe("rollouts go through provisioning", () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe("provisioning");
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status === "running",
@@ -109,6 +117,7 @@ describe("start and restart go through provisioning; stop is immediate", () => {
 
   test.each(["start", "restart"])("%s reads provisioning, then running", async (action) => {
     const web = await createContainer(h.alice);
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status === "running",
@@ -118,6 +127,7 @@ describe("start and restart go through provisioning; stop is immediate", () => {
 
     expect((await h.alice.post(p(`/containers/${web.id}/${action}`))).status).toBe(204);
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status === "running",
@@ -128,6 +138,7 @@ describe("start and restart go through provisioning; stop is immediate", () => {
 
   test("restart of a running container also passes through provisioning", async () => {
     const web = await createContainer(h.alice);
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status === "running",
@@ -137,10 +148,13 @@ describe("start and restart go through provisioning; stop is immediate", () => {
   });
 
   test("stop during provisioning is stopped at once, and stays stopped", async () => {
+    // A start short enough to wait out: the time it would have ended passes, and the stop holds.
+    const startMs = 300;
+    h.sim.control.setSwitches({ serviceStartMs: startMs });
     const web = await createContainer(h.alice);
     await h.alice.post(p(`/containers/${web.id}/stop`));
     expect(await statusOf(h.alice, web.id)).toBe("stopped");
-    await new Promise((resolve) => setTimeout(resolve, START_MS + 100));
+    await new Promise((resolve) => setTimeout(resolve, startMs + 100));
     expect(await statusOf(h.alice, web.id)).toBe("stopped");
   });
 });
@@ -165,6 +179,7 @@ describe("crashingImageTags: images that fail to start", () => {
     const web = await createContainer(h.alice, { image: BAD });
     expect(await statusOf(h.alice, web.id)).toBe("provisioning");
     expect(await events(h.alice, web.id)).not.toContain(CRASH_LINES[0]);
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status === "failed",
@@ -232,6 +247,7 @@ describe("crashingImageTags: images that fail to start", () => {
     h.sim.control.setSwitches({ serviceStartMs: START_MS });
     const web = await createContainer(h.alice, { image: BAD });
     h.sim.control.setSwitches({ crashingImageTags: [] });
+    endStart(h, web.id);
     await eventually(
       () => statusOf(h.alice, web.id),
       (status) => status !== "provisioning",
