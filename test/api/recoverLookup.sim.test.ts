@@ -4,6 +4,10 @@
 import { ALICE_PROJECT as P, IMAGE, useApiSimulator } from "./helpers";
 import { services } from "../../provider/src/resources/services";
 
+// A request's time limit no loaded machine reaches on a plain request, and a POST whose answer comes ten times later.
+const REQUEST_TIMEOUT_MS = 3_000;
+const POST_LATENCY_MS = 30_000;
+
 describe("the lookup after an unknown outcome", () => {
   const h = useApiSimulator();
   /** The list every create reads first (what was there before it), which the faults below must let through. */
@@ -11,8 +15,8 @@ describe("the lookup after an unknown outcome", () => {
     h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 0 });
 
   test("a first lookup that fails on 500s through all its retries: it looks again and finds the container, with no second POST", async () => {
-    const c = h.alice({ requestTimeoutMs: 300, maxRetries: 2 });
-    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
+    const c = h.alice({ requestTimeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 2 });
+    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: POST_LATENCY_MS });
     listBeforeTheCreate();
     h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
     const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
@@ -25,8 +29,8 @@ describe("the lookup after an unknown outcome", () => {
   });
 
   test("a lookup refused for good (401) is not repeated: the original failure stands", async () => {
-    const c = h.alice({ requestTimeoutMs: 300 });
-    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: 1500 });
+    const c = h.alice({ requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: POST_LATENCY_MS });
     listBeforeTheCreate();
     h.sim.control.injectFault({ kind: "status", status: 401, method: "GET", path: "/containers$" });
     await expect(c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 })).rejects.toMatchObject({
