@@ -111,10 +111,14 @@ export function bindPackage(pkg: PackageDeclaration, loadSchema: () => PackageSp
   ) {
     const bound = new Map<string, B>();
     return (token: string): B | undefined => {
+      // Looked up first: every call of every resource asks, and the search below builds a token per declaration.
+      const known = bound.get(token);
+      if (known !== undefined) return known;
       const declaration = declared.find((d) => tokenOfDeclared(d) === token);
       if (!declaration) return undefined;
-      if (!bound.has(token)) bound.set(token, bind(declaration, loadSchema(), token));
-      return bound.get(token);
+      const fresh = bind(declaration, loadSchema(), token);
+      bound.set(token, fresh);
+      return fresh;
     };
   }
   return {

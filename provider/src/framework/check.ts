@@ -159,17 +159,30 @@ export function missingReason(field: Field, packageName: string): string {
   return `${field.name} is required: ${field.description}`;
 }
 
+/** The names of a spec's inputs: once per spec, not per Check. */
+const inputNames = new WeakMap<ObjectSpec, Set<string>>();
+function inputNamesOf(spec: ObjectSpec): Set<string> {
+  let names = inputNames.get(spec);
+  if (!names) {
+    names = new Set(inputFields(spec).map((f) => f.name));
+    inputNames.set(spec, names);
+  }
+  return names;
+}
+
 function unexpectedProperties(spec: ObjectSpec, news: PropertyMap): CheckFailure[] {
-  const inputs = new Set(inputFields(spec).map((f) => f.name));
+  const inputs = inputNamesOf(spec);
+  const unexpected = Object.keys(news).filter(
+    (key) => !inputs.has(key) && !key.startsWith("__") && news[key] !== undefined,
+  );
+  if (unexpected.length === 0) return [];
   const outputs = new Set(spec.fields.filter((f) => f.output).map((f) => f.name));
-  return Object.keys(news)
-    .filter((key) => !inputs.has(key) && !key.startsWith("__") && news[key] !== undefined)
-    .map((key) => ({
-      property: key,
-      reason: outputs.has(key)
-        ? `${key} is an output computed by the service and cannot be set`
-        : `${key} is not a property of ${spec.token}; valid properties are ${[...inputs].join(", ")}`,
-    }));
+  return unexpected.map((key) => ({
+    property: key,
+    reason: outputs.has(key)
+      ? `${key} is an output computed by the service and cannot be set`
+      : `${key} is not a property of ${spec.token}; valid properties are ${[...inputs].join(", ")}`,
+  }));
 }
 
 const article = (kind: string) => (/^[aeiou]/.test(kind) ? "an" : "a");

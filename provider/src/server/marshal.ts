@@ -60,6 +60,18 @@ function declaredSecrets(fields: Field[]): Set<string> {
   return paths;
 }
 
+/** The declared secret paths of a resource's fields and the paths above them: once per fields, not per answer. */
+const fieldSecrets = new WeakMap<Field[], { declared: Set<string>; above: Set<string> }>();
+function secretsOf(fields: Field[]): { declared: Set<string>; above: Set<string> } {
+  let known = fieldSecrets.get(fields);
+  if (!known) {
+    const declared = declaredSecrets(fields);
+    known = { declared, above: new Set([...declared].flatMap(prefixes)) };
+    fieldSecrets.set(fields, known);
+  }
+  return known;
+}
+
 interface Wiring {
   declared: Set<string>;
   arrived: Set<string>;
@@ -102,8 +114,9 @@ export function toWire(
   arrivedSecret: Set<string> = new Set(),
   learn?: (secrets: string[]) => void,
 ): WireObject {
-  const declared = declaredSecrets(fields);
-  const above = new Set([...declared, ...arrivedSecret].flatMap(prefixes));
+  const { declared, above: aboveDeclared } = secretsOf(fields);
+  const above =
+    arrivedSecret.size === 0 ? aboveDeclared : new Set([...aboveDeclared, ...[...arrivedSecret].flatMap(prefixes)]);
   const wiring: Wiring = { declared, arrived: arrivedSecret, above, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
