@@ -27,26 +27,30 @@ const invoke = (tok: string, args: Record<string, unknown>) => {
   return decode(InvokeRequest, request.serializeBinary());
 };
 
-test("a list function answers within its limit; still waiting for the API at its limit, DEADLINE_EXCEEDED, naming the limit", async () => {
-  const service = new HostingProviderService({
-    version: "0.0.0",
-    engine: { log: async () => undefined, attach: () => undefined, close: () => undefined },
-    functionTimeoutMs: 1_000,
-  });
-  const configure = new provproto.ConfigureRequest();
-  configure.setArgs(Struct.fromJavaScript({ baseUrl: sim.url, token: ALICE.token, projectId: ALICE.projects[0] }));
-  await service.configure(configure);
-  // Within its limit, it answers.
-  expect(await service.invoke(invoke("hosting:index:getContainers", {}))).toMatchObject({ return: { services: [] } });
-  sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: FAULT_LATENCY_MS });
+test(
+  "a list function answers within its limit; still waiting for the API at its limit, DEADLINE_EXCEEDED, " +
+    "naming the limit",
+  async () => {
+    const service = new HostingProviderService({
+      version: "0.0.0",
+      engine: { log: async () => undefined, attach: () => undefined, close: () => undefined },
+      functionTimeoutMs: 1_000,
+    });
+    const configure = new provproto.ConfigureRequest();
+    configure.setArgs(Struct.fromJavaScript({ baseUrl: sim.url, token: ALICE.token, projectId: ALICE.projects[0] }));
+    await service.configure(configure);
+    // Within its limit, it answers.
+    expect(await service.invoke(invoke("hosting:index:getContainers", {}))).toMatchObject({ return: { services: [] } });
+    sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: FAULT_LATENCY_MS });
 
-  const started = Date.now();
-  const failure = await service.invoke(invoke("hosting:index:getContainers", {})).then(
-    () => undefined,
-    (err) => err,
-  );
-  expect(failure).toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
-  expect(failure.message).toContain("did not finish within 1s (the time a function may take)");
-  expect(Date.now() - started).toBeLessThan(FAULT_LATENCY_MS);
-  service.cancelAll();
-});
+    const started = Date.now();
+    const failure = await service.invoke(invoke("hosting:index:getContainers", {})).then(
+      () => undefined,
+      (err) => err,
+    );
+    expect(failure).toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
+    expect(failure.message).toContain("did not finish within 1s (the time a function may take)");
+    expect(Date.now() - started).toBeLessThan(FAULT_LATENCY_MS);
+    service.cancelAll();
+  },
+);
