@@ -106,7 +106,8 @@ beforeAll(async () => {
       'import { container } from "./container";',
       'import { container } from "./container";\nimport { domain } from "./domain";',
     )
-    .replace(/(export const resources[^=]*= \[[^\]]*)\]/, "$1, domain]");
+    // biome's layout: one entry a line, the last with a trailing comma
+    .replace(/(export const resources[^=]*= \[[^\]]*?),?\s*\]/, "$1, domain]");
   writeFileSync(index, registry);
 
   await run("node", ["scripts/run-ts.mjs", "scripts/gen-schema.ts", "schema.json"], { cwd: copy });
