@@ -300,27 +300,32 @@ describe("volumes (4.5)", () => {
     expect(e.code).toBe("BLOCK_VOLUME_DISABLED");
   });
 
-  test("shrink is 400 SHRINK_NOT_SUPPORTED; attach to a 2-replica target is RWO_REPLICA_LIMIT; detach unknown is 404", async () => {
-    const c = h.alice();
-    const v = await c.of(volumes).create(P, { name: "data", sizeGb: 10 });
-    const shrink = await c
-      .of(volumes)
-      .update(P, v.id, { sizeGb: 5 })
-      .catch((x) => x);
-    expect(shrink).toBeInstanceOf(BadRequestError);
-    expect(shrink.code).toBe("SHRINK_NOT_SUPPORTED");
-    const web = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080, replicas: 2 });
-    const rwo = await c
-      .of(volumes)
-      .act(P, v.id, "attach", { body: { containerId: web.id, mountPath: "/data" }, answer: AttachmentRecord })
-      .catch((x) => x);
-    expect(isApiError(rwo, "RWO_REPLICA_LIMIT")).toBe(true);
-    await expect(
-      c.of(volumes).act(P, "00000000-0000-4000-8000-00000000dead", "detach", { body: { containerId: web.id } }),
-    ).rejects.toBeInstanceOf(NotFoundError);
-    await expect(c.of(volumes).delete(P, "00000000-0000-4000-8000-00000000dead")).rejects.toBeInstanceOf(NotFoundError);
-    await expect(c.of(volumes).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(
-      ProjectNotVisibleError,
-    );
-  });
+  test(
+    "shrink is 400 SHRINK_NOT_SUPPORTED; attach to a 2-replica target is RWO_REPLICA_LIMIT; " + "detach unknown is 404",
+    async () => {
+      const c = h.alice();
+      const v = await c.of(volumes).create(P, { name: "data", sizeGb: 10 });
+      const shrink = await c
+        .of(volumes)
+        .update(P, v.id, { sizeGb: 5 })
+        .catch((x) => x);
+      expect(shrink).toBeInstanceOf(BadRequestError);
+      expect(shrink.code).toBe("SHRINK_NOT_SUPPORTED");
+      const web = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080, replicas: 2 });
+      const rwo = await c
+        .of(volumes)
+        .act(P, v.id, "attach", { body: { containerId: web.id, mountPath: "/data" }, answer: AttachmentRecord })
+        .catch((x) => x);
+      expect(isApiError(rwo, "RWO_REPLICA_LIMIT")).toBe(true);
+      await expect(
+        c.of(volumes).act(P, "00000000-0000-4000-8000-00000000dead", "detach", { body: { containerId: web.id } }),
+      ).rejects.toBeInstanceOf(NotFoundError);
+      await expect(c.of(volumes).delete(P, "00000000-0000-4000-8000-00000000dead")).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
+      await expect(c.of(volumes).list("00000000-0000-4000-8000-000000000b0b")).rejects.toBeInstanceOf(
+        ProjectNotVisibleError,
+      );
+    },
+  );
 });

@@ -203,7 +203,10 @@ describe("answers the client explains better than the API's text", () => {
     });
     expect(e.code).toBe("REDIRECT_NOT_FOLLOWED");
     expect(e.message).toMatch(
-      /redirect to https:\/\/elsewhere\.example\.com\/v1\/projects\/p\/containers, which the provider does not follow: .*Set hosting:baseUrl/,
+      new RegExp(
+        /redirect to https:\/\/elsewhere\.example\.com\/v1\/projects\/p\/containers, /.source +
+          /which the provider does not follow: .*Set hosting:baseUrl/.source,
+      ),
     );
   });
 
@@ -216,7 +219,8 @@ describe("answers the client explains better than the API's text", () => {
       sent: { bodyBytes: 2_000_000, tokenBytes: 40 },
     });
     expect(e.message).toBe(
-      "PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) (HTTP 413)",
+      "PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) " +
+        "(HTTP 413)",
     );
   });
 

@@ -61,31 +61,35 @@ test("a read that begins while a fetch is in flight is answered by the next fetc
   expect(await late).toBe(2);
 });
 
-test("a batch that gathered during a fetch waits for the reads that fetch answered to come back, and shares the next fetch with them (16 Reads at a time)", async () => {
-  const { fetches, fetch } = source();
-  const list = new FreshList(fetch);
-  // The engine sends its next Read as each one is answered: it reaches the provider a moment later
-  // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
-  const readAgainOnAnswer = (read: Promise<number>) =>
-    read.then(
-      () =>
-        new Promise<{ next: Promise<number> }>((r) =>
-          setTimeout(() => setImmediate(() => r({ next: list.read() })), 1),
-        ),
-    );
-  const first = readAgainOnAnswer(list.read());
-  await turn();
-  const waiting = list.read(); // joins while the first fetch is in flight
-  await turn();
-  fetches[0].resolve(1);
-  await turn();
-  const second = (await first).next;
-  fetches[1].resolve(2);
-  expect(await waiting).toBe(2);
-  await turn();
-  expect(fetches).toHaveLength(2); // the read sent again was answered by that same fetch: no third one
-  expect(await second).toBe(2);
-});
+test(
+  "a batch that gathered during a fetch waits for the reads that fetch answered to come back, " +
+    "and shares the next fetch with them (16 Reads at a time)",
+  async () => {
+    const { fetches, fetch } = source();
+    const list = new FreshList(fetch);
+    // The engine sends its next Read as each one is answered: it reaches the provider a moment later
+    // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
+    const readAgainOnAnswer = (read: Promise<number>) =>
+      read.then(
+        () =>
+          new Promise<{ next: Promise<number> }>((r) =>
+            setTimeout(() => setImmediate(() => r({ next: list.read() })), 1),
+          ),
+      );
+    const first = readAgainOnAnswer(list.read());
+    await turn();
+    const waiting = list.read(); // joins while the first fetch is in flight
+    await turn();
+    fetches[0].resolve(1);
+    await turn();
+    const second = (await first).next;
+    fetches[1].resolve(2);
+    expect(await waiting).toBe(2);
+    await turn();
+    expect(fetches).toHaveLength(2); // the read sent again was answered by that same fetch: no third one
+    expect(await second).toBe(2);
+  },
+);
 
 test("a failed fetch fails the reads it would have answered, and the next read fetches again", async () => {
   const { fetches, fetch } = source();
@@ -100,19 +104,23 @@ test("a failed fetch fails the reads it would have answered, and the next read f
   expect(await next).toBe(7);
 });
 
-test("reads that keep arriving, turn after turn of the event loop, still share one fetch (a refresh's Reads, decoded one by one)", async () => {
-  const { fetches, fetch } = source();
-  const list = new FreshList(fetch);
-  const reads: Array<Promise<number>> = [];
-  for (let i = 0; i < 10; i++) {
-    reads.push(list.read());
-    await nextTurn();
-  }
-  await turn();
-  expect(fetches).toHaveLength(1);
-  fetches[0].resolve(1);
-  expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
-});
+test(
+  "reads that keep arriving, turn after turn of the event loop, still share one fetch (a refresh's Reads, " +
+    "decoded one by one)",
+  async () => {
+    const { fetches, fetch } = source();
+    const list = new FreshList(fetch);
+    const reads: Array<Promise<number>> = [];
+    for (let i = 0; i < 10; i++) {
+      reads.push(list.read());
+      await nextTurn();
+    }
+    await turn();
+    expect(fetches).toHaveLength(1);
+    fetches[0].resolve(1);
+    expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
+  },
+);
 
 test("readers that wait together share one answer", async () => {
   const list = new FreshList(async () => [{ env: { A: "1" } }]);
@@ -121,19 +129,22 @@ test("readers that wait together share one answer", async () => {
 });
 
 describe("Gathering: a batch goes as soon as every read the provider expects is waiting", () => {
-  test("with the engine's window of 4 Reads all waiting, the fetch starts at once, without waiting for quiet", async () => {
-    const { fetches, fetch } = source();
-    const gathering = new Gathering({ expected: () => 4 });
-    const list = new FreshList(fetch, gathering);
-    const reads = [list.read(), list.read(), list.read()];
-    await nextTurn();
-    expect(fetches).toHaveLength(0); // 3 of 4: it waits
-    reads.push(list.read());
-    await nextTurn();
-    expect(fetches).toHaveLength(1); // the 4th joined: no quiet to wait for
-    fetches[0].resolve(1);
-    expect(await Promise.all(reads)).toEqual([1, 1, 1, 1]);
-  });
+  test(
+    "with the engine's window of 4 Reads all waiting, the fetch starts at once, " + "without waiting for quiet",
+    async () => {
+      const { fetches, fetch } = source();
+      const gathering = new Gathering({ expected: () => 4 });
+      const list = new FreshList(fetch, gathering);
+      const reads = [list.read(), list.read(), list.read()];
+      await nextTurn();
+      expect(fetches).toHaveLength(0); // 3 of 4: it waits
+      reads.push(list.read());
+      await nextTurn();
+      expect(fetches).toHaveLength(1); // the 4th joined: no quiet to wait for
+      fetches[0].resolve(1);
+      expect(await Promise.all(reads)).toEqual([1, 1, 1, 1]);
+    },
+  );
 
   test("reads waiting on another list of the same client count too", async () => {
     const a = source();
@@ -179,31 +190,34 @@ describe("chooseLookup: k reads by id answered by whichever costs less", () => {
 
 describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
   const records = [{ id: "a" }, { id: "b" }, { id: "c" }];
-  test("a lone read is a GET by id; reads that wait together share one list, which prices the next batches", async () => {
-    const gets: string[] = [];
-    let lists = 0;
-    const prices = { requestMs: () => 50, recordMs: 0.03 } as {
-      requestMs: () => number;
-      recordMs: number;
-      listSize?: number;
-    };
-    const lookups = new FreshLookups(
-      async (id: string) => {
-        gets.push(id);
-        return records.find((r) => r.id === id);
-      },
-      async () => {
-        lists++;
-        return { length: records.length, withId: (id: string) => records.find((r) => r.id === id) };
-      },
-      prices,
-    );
-    expect(await answers(lookups.read("a"))).toEqual({ id: "a" });
-    expect([gets, lists]).toEqual([["a"], 0]);
-    const batch = Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")]);
-    expect(await answers(batch)).toEqual([{ id: "b" }, { id: "c" }, undefined]);
-    expect([gets, lists, prices.listSize]).toEqual([["a"], 1, 3]);
-  });
+  test(
+    "a lone read is a GET by id; reads that wait together share one list, " + "which prices the next batches",
+    async () => {
+      const gets: string[] = [];
+      let lists = 0;
+      const prices = { requestMs: () => 50, recordMs: 0.03 } as {
+        requestMs: () => number;
+        recordMs: number;
+        listSize?: number;
+      };
+      const lookups = new FreshLookups(
+        async (id: string) => {
+          gets.push(id);
+          return records.find((r) => r.id === id);
+        },
+        async () => {
+          lists++;
+          return { length: records.length, withId: (id: string) => records.find((r) => r.id === id) };
+        },
+        prices,
+      );
+      expect(await answers(lookups.read("a"))).toEqual({ id: "a" });
+      expect([gets, lists]).toEqual([["a"], 0]);
+      const batch = Promise.all([lookups.read("b"), lookups.read("c"), lookups.read("gone")]);
+      expect(await answers(batch)).toEqual([{ id: "b" }, { id: "c" }, undefined]);
+      expect([gets, lists, prices.listSize]).toEqual([["a"], 1, 3]);
+    },
+  );
 
   test("a read the answer cannot give fails alone: the other reads of its batch are answered", async () => {
     const prices = { requestMs: () => 50, recordMs: 0.03 } as {
@@ -232,22 +246,26 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
   });
 });
 
-test("a read made alongside another of the same caller is not counted: 8 callers that each read two lists at once send each list once", async () => {
-  const services = source();
-  const links = source();
-  const gathering = new Gathering({ expected: () => 8 });
-  const serviceList = new FreshList(services.fetch, gathering);
-  const linkList = new FreshList(links.fetch, gathering);
-  // Counted twice, 4 of the 8 callers would seem to be every read the provider expects, and go alone.
-  const reads = [];
-  for (let i = 0; i < 8; i++) {
-    // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
-    reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
-    await nextTurn();
-  }
-  await turn();
-  expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);
-  services.fetches[0].resolve(1);
-  links.fetches[0].resolve(2);
-  expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
-});
+test(
+  "a read made alongside another of the same caller is not counted: " +
+    "8 callers that each read two lists at once send each list once",
+  async () => {
+    const services = source();
+    const links = source();
+    const gathering = new Gathering({ expected: () => 8 });
+    const serviceList = new FreshList(services.fetch, gathering);
+    const linkList = new FreshList(links.fetch, gathering);
+    // Counted twice, 4 of the 8 callers would seem to be every read the provider expects, and go alone.
+    const reads = [];
+    for (let i = 0; i < 8; i++) {
+      // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
+      reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
+      await nextTurn();
+    }
+    await turn();
+    expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);
+    services.fetches[0].resolve(1);
+    links.fetches[0].resolve(2);
+    expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
+  },
+);

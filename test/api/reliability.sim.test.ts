@@ -230,25 +230,28 @@ describe("errors", () => {
     expect(e.message).toContain(`(HTTP 404, request ${logged.requestId})`);
   });
 
-  test("ownership: bob reads alice's resources as NotFoundError, and alice's project as one he cannot see", async () => {
-    const alice = h.alice();
-    const bob = h.bob();
-    const s = await alice.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-    const r = await alice.of(registries).create(undefined, { name: "ghcr", host: "ghcr.io" });
-    const v = await alice.of(volumes).create(P, { name: "data", sizeGb: 1 });
-    await expect(bob.of(services).list(P)).rejects.toBeInstanceOf(ProjectNotVisibleError);
-    await expect(serviceById(bob, P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
-    await expect(bob.of(services).update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
-    // A 404 that could be the project's is checked against the project's list: nothing reads as deleted.
-    await expect(bob.of(services).delete(P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
-    await expect(bob.of(volumes).find(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
-    await expect(bob.of(volumes).delete(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
-    await expect(bob.of(registries).get(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.of(registries).delete(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(bob.of(volumes).get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
-    expect(await bob.of(registries).list(undefined)).toEqual([]);
-    expect(h.sim.control.snapshot().services).toHaveLength(1);
-  });
+  test(
+    "ownership: bob reads alice's resources as NotFoundError, " + "and alice's project as one he cannot see",
+    async () => {
+      const alice = h.alice();
+      const bob = h.bob();
+      const s = await alice.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+      const r = await alice.of(registries).create(undefined, { name: "ghcr", host: "ghcr.io" });
+      const v = await alice.of(volumes).create(P, { name: "data", sizeGb: 1 });
+      await expect(bob.of(services).list(P)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+      await expect(serviceById(bob, P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+      await expect(bob.of(services).update(P, s.id, { replicas: 3 })).rejects.toBeInstanceOf(NotFoundError);
+      // A 404 that could be the project's is checked against the project's list: nothing reads as deleted.
+      await expect(bob.of(services).delete(P, s.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+      await expect(bob.of(volumes).find(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+      await expect(bob.of(volumes).delete(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+      await expect(bob.of(registries).get(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(bob.of(registries).delete(undefined, r.id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(bob.of(volumes).get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
+      expect(await bob.of(registries).list(undefined)).toEqual([]);
+      expect(h.sim.control.snapshot().services).toHaveLength(1);
+    },
+  );
 
   test("401 with a bad token; the token appears in no error, message or log line", async () => {
     const token = "sim-token-not-valid-0123456789";
@@ -418,17 +421,21 @@ describe("fresh shared reads (loader.ts)", () => {
     expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
   });
 
-  test("at a bounded parallelism (16 reads in flight) each list call serves all 16: 200 reads, at most 200/16 + 1 calls", async () => {
-    const c = h.alice();
-    const queue = [...(await twoHundredContainers(c))];
-    const worker = async () => {
-      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-        expect((await serviceById(c, P, id))?.id).toBe(id);
-      }
-    };
-    await Promise.all(Array.from({ length: 16 }, worker));
-    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(Math.ceil(200 / 16) + 1);
-  });
+  test(
+    "at a bounded parallelism (16 reads in flight) each list call serves all 16: 200 reads, " +
+      "at most 200/16 + 1 calls",
+    async () => {
+      const c = h.alice();
+      const queue = [...(await twoHundredContainers(c))];
+      const worker = async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          expect((await serviceById(c, P, id))?.id).toBe(id);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+      expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(Math.ceil(200 / 16) + 1);
+    },
+  );
 
   test("an out-of-band change or delete just before a read is what the read sees", async () => {
     const c = h.alice();
@@ -492,7 +499,8 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const reqs = h.sim.control.requests();
     const limited = reqs.filter((r) => r.status === 429).length;
     console.log(
-      `rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`,
+      `rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, ` +
+        `rate now ${JSON.stringify(c.transport.rate.snapshot())}`,
     );
     expect(failures).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(100);

@@ -129,7 +129,8 @@ describe("retryDecision", () => {
   });
 
   test("429 without Retry-After backs off with jitter", () => {
-    expect(retryDecision({ ...base, status: 429, attempt: 2, random: () => 0.5 }).delayMs).toBe(1000); // 0.5 * 500 * 2^2
+    // 0.5 * 500 * 2^2
+    expect(retryDecision({ ...base, status: 429, attempt: 2, random: () => 0.5 }).delayMs).toBe(1000);
   });
 
   test("503 with Retry-After honours it", () => {

@@ -18,7 +18,9 @@ let floors: { floor: string; firstStage: string };
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hosting-floor-"));
-  const build = `import { buildFloorPlugins } from "./scripts/floor.mjs"; console.log(JSON.stringify(await buildFloorPlugins(${JSON.stringify(dir)})));`;
+  const build =
+    `import { buildFloorPlugins } from "./scripts/floor.mjs"; ` +
+    `console.log(JSON.stringify(await buildFloorPlugins(${JSON.stringify(dir)})));`;
   floors = JSON.parse(
     execFileSync(process.execPath, ["--input-type=module", "-e", build], { cwd: ROOT, encoding: "utf8" })
       .trim()
@@ -39,35 +41,42 @@ function readReply(): provproto.ReadResponse {
   return reply;
 }
 
-test("the floor answers GetPluginInfo with the plugin's version, from a second stage that took its code cache", async () => {
-  const plugin = await Plugin.start({ command: floors.floor, args: ["-v=9", "--logtostderr"] });
-  try {
-    const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
-    expect(info.getVersion()).toBe(version);
-    expect(plugin.stderr).toMatch(/started in [\d.]+ ms after the port line \(code cache accepted\)/);
-  } finally {
-    await plugin.stop();
-  }
-});
-
-test("the floor answers every Read with the reply it was given, byte for byte, and what it was given none for is UNIMPLEMENTED", async () => {
-  const reply = readReply().serializeBinary();
-  const plugin = await Plugin.start({
-    command: floors.floor,
-    env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) },
-  });
-  try {
-    for (const id of ["one", "another"]) {
-      const request = new provproto.ReadRequest();
-      request.setId(id);
-      const answer = await plugin.call<provproto.ReadResponse>("read", request);
-      expect(Buffer.from(answer.serializeBinary())).toEqual(Buffer.from(reply));
+test(
+  "the floor answers GetPluginInfo with the plugin's version, " + "from a second stage that took its code cache",
+  async () => {
+    const plugin = await Plugin.start({ command: floors.floor, args: ["-v=9", "--logtostderr"] });
+    try {
+      const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
+      expect(info.getVersion()).toBe(version);
+      expect(plugin.stderr).toMatch(/started in [\d.]+ ms after the port line \(code cache accepted\)/);
+    } finally {
+      await plugin.stop();
     }
-    await expect(plugin.call("check", new provproto.CheckRequest())).rejects.toMatchObject({ code: 12 });
-  } finally {
-    await plugin.stop();
-  }
-});
+  },
+);
+
+test(
+  "the floor answers every Read with the reply it was given, byte for byte, " +
+    "and what it was given none for is UNIMPLEMENTED",
+  async () => {
+    const reply = readReply().serializeBinary();
+    const plugin = await Plugin.start({
+      command: floors.floor,
+      env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) },
+    });
+    try {
+      for (const id of ["one", "another"]) {
+        const request = new provproto.ReadRequest();
+        request.setId(id);
+        const answer = await plugin.call<provproto.ReadResponse>("read", request);
+        expect(Buffer.from(answer.serializeBinary())).toEqual(Buffer.from(reply));
+      }
+      await expect(plugin.call("check", new provproto.CheckRequest())).rejects.toMatchObject({ code: 12 });
+    } finally {
+      await plugin.stop();
+    }
+  },
+);
 
 test("the first stage alone answers from node:http2, with FAILED_PRECONDITION and the reason", async () => {
   const plugin = await Plugin.start({ command: floors.firstStage });

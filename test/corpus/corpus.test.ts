@@ -617,7 +617,8 @@ const CASES: Case[] = [
     property: "linkType",
     says: /lowercase letters, e\.g\. "http"/,
   },
-  // ---- sizes: what the provider sends is bounded (a 10 MB env value once stalled the plugin and orphaned the app) ----
+  // ---- sizes: what the provider sends is bounded ----
+  // (a 10 MB env value once stalled the plugin and orphaned the app)
   // 5 MiB: over gRPC's default 4 MB message, at half the CPU of 10 MB
   // (google-protobuf's JS string codec, both ways: ~0.7 s of CPU a MiB).
   {

@@ -27,17 +27,20 @@ function broken(page: string, target: string): string | undefined {
   return undefined;
 }
 
-test("the pages users read are the README, docs/ (with the generated reference), the examples' READMEs and the SDK's", () => {
-  expect(pages).toEqual(
-    expect.arrayContaining([
-      "README.md",
-      "docs/_index.md",
-      "docs/reference/_index.md",
-      "examples/volume/README.md",
-      "sdk/nodejs/README.md",
-    ]),
-  );
-});
+test(
+  "the pages users read are the README, docs/ (with the generated reference), " + "the examples' READMEs and the SDK's",
+  () => {
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        "README.md",
+        "docs/_index.md",
+        "docs/reference/_index.md",
+        "examples/volume/README.md",
+        "sdk/nodejs/README.md",
+      ]),
+    );
+  },
+);
 
 test.each(pages)("every link in %s points to a file and heading that exist in the repository", (page) => {
   const problems = linkTargets(read(page))

@@ -13,24 +13,28 @@ describe("README.md", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
-  test("says the two commands, a first program against the simulator, install, configuration and which languages are tested", () => {
-    for (const heading of [
-      "## The two commands",
-      "## A first program against the simulator",
-      "## Install",
-      "## Configuration",
-      "## Languages",
-      "## API assumptions",
-      "## Troubleshooting",
-      "## Performance",
-    ]) {
-      expect(readme).toContain(`\n${heading}\n`);
-    }
-    expect(readme).toContain("make demo");
-    expect(readme).toContain("make test");
-    expect(readme).toContain("npm run bench");
-    expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
-  });
+  test(
+    "says the two commands, a first program against the simulator, install, " +
+      "configuration and which languages are tested",
+    () => {
+      for (const heading of [
+        "## The two commands",
+        "## A first program against the simulator",
+        "## Install",
+        "## Configuration",
+        "## Languages",
+        "## API assumptions",
+        "## Troubleshooting",
+        "## Performance",
+      ]) {
+        expect(readme).toContain(`\n${heading}\n`);
+      }
+      expect(readme).toContain("make demo");
+      expect(readme).toContain("make test");
+      expect(readme).toContain("npm run bench");
+      expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
+    },
+  );
 
   test("lists every configuration key, and every resource and function with a link to its reference page", () => {
     for (const key of Object.keys(schema.config.variables)) expect(readme).toContain(`\`hosting:${key}\``);
@@ -63,21 +67,24 @@ test("docs/installation-configuration.md names every configuration key and envir
   expect(page).toContain("pulumi package gen-sdk");
 });
 
-test("docs/troubleshooting.md says what to do for every error code the API (as the simulator plays it) answers with", () => {
-  const sources = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+test(
+  "docs/troubleshooting.md says what to do for every error code the API (as the simulator plays it) " + "answers with",
+  () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+      );
+    const text = sources("simulator/src")
+      .map((file) => readFileSync(join(ROOT, file), "utf8"))
+      .join("\n");
+    const codes = new Set(
+      [...text.matchAll(/(?:new ApiFailure\(\s*\d+,\s*|conflict\(\s*)"([A-Z_]+)"/g)].map((m) => m[1]),
     );
-  const text = sources("simulator/src")
-    .map((file) => readFileSync(join(ROOT, file), "utf8"))
-    .join("\n");
-  const codes = new Set(
-    [...text.matchAll(/(?:new ApiFailure\(\s*\d+,\s*|conflict\(\s*)"([A-Z_]+)"/g)].map((m) => m[1]),
-  );
-  expect(codes.size).toBeGreaterThan(15);
-  const page = read("docs/troubleshooting.md");
-  expect([...codes].filter((code) => !new RegExp(`^\\|[^\\n]*\`${code}\``, "m").test(page)).sort()).toEqual([]);
-});
+    expect(codes.size).toBeGreaterThan(15);
+    const page = read("docs/troubleshooting.md");
+    expect([...codes].filter((code) => !new RegExp(`^\\|[^\\n]*\`${code}\``, "m").test(page)).sort()).toEqual([]);
+  },
+);
 
 test.each(readdirSync(join(ROOT, "examples")))(
   "examples/%s has a README that says what it builds and how to run it",

@@ -95,13 +95,16 @@ test.each(programs)("$name compiles against the SDK (strict)", async ({ code }) 
   expect(await typecheck({ "index.ts": code })).toBe("");
 });
 
-test("every one-line example in the README's tables compiles against the SDK, one per resource and function", async () => {
-  const examples = oneLineExamples(read("README.md"));
-  const schema = require("../../schema.json");
-  expect(examples).toHaveLength(Object.keys(schema.resources).length + Object.keys(schema.functions).length);
-  const source = PRELUDE + examples.map((example, i) => `export const example${i} = ${example};\n`).join("");
-  expect(await typecheck({ "examples.ts": source })).toBe("");
-});
+test(
+  "every one-line example in the README's tables compiles against the SDK, " + "one per resource and function",
+  async () => {
+    const examples = oneLineExamples(read("README.md"));
+    const schema = require("../../schema.json");
+    expect(examples).toHaveLength(Object.keys(schema.resources).length + Object.keys(schema.functions).length);
+    const source = PRELUDE + examples.map((example, i) => `export const example${i} = ${example};\n`).join("");
+    expect(await typecheck({ "examples.ts": source })).toBe("");
+  },
+);
 
 test("a wrong example does fail", async () => {
   expect(

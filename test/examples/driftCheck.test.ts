@@ -20,7 +20,10 @@ echo "$@" >> "${bin}/calls"
 stack=""; while [ $# -gt 0 ]; do [ "$1" = "--stack" ] && stack=$2; shift; done
 case "$stack" in
   clean*) echo "Resources:"; echo "    5 unchanged"; exit 0 ;;
-  drifted*) echo "    ~ hosting:index:Container web update [diff: ~replicas]"; echo "error: no changes were expected but changes were proposed"; exit 255 ;;
+  drifted*)
+    echo "    ~ hosting:index:Container web update [diff: ~replicas]"
+    echo "error: no changes were expected but changes were proposed"
+    exit 255 ;;
   newer-cli-drifted*) echo "error: no changes were expected for preview but changes were proposed"; exit 255 ;;
   *) echo "error: hosting:index:Container web: 401 UNAUTHORIZED (request id req-1)"; exit 255 ;;
 esac

@@ -53,31 +53,34 @@ async function runProgram(name: string, config: Record<string, string>, secretKe
 }
 
 describe("app-with-postgres", () => {
-  test("a registry, a Postgres database and a container linked to it (links: [db.id]); exports the public URL", async () => {
-    const { engine, exported, urnOf } = await runProgram(
-      "app-with-postgres",
-      { registryUsername: "deploy", registryPassword: "s3cret" },
-      ["registryPassword"],
-    );
-    expect(engine.registrations.map((r) => r.type).sort()).toEqual(
-      ["hosting:index:Container", "hosting:index:Postgres", "hosting:index:Registry"].sort(),
-    );
-    expect(engine.registration("registry").inputs).toMatchObject({
-      host: "registry.example.com",
-      username: "deploy",
-      password: "s3cret",
-    });
-    expect(engine.registration("registry").secretInputs).toEqual(["password"]);
-    expect(engine.registration("web").inputs).toMatchObject({
-      name: "web",
-      image: "registry.example.com/demo/web:1.0.0",
-      public: true,
-      links: ["db-id"],
-    });
-    // The app depends on its database: the graph says what the platform needs.
-    expect(engine.registration("web").dependencies).toEqual([urnOf("db"), urnOf("registry")].sort());
-    expect(exported).toMatchObject({ publicUrl: "https://web.apps.example.com", databaseEnvVar: "DATABASE_URL" });
-  });
+  test(
+    "a registry, a Postgres database and a container linked to it (links: [db.id]); " + "exports the public URL",
+    async () => {
+      const { engine, exported, urnOf } = await runProgram(
+        "app-with-postgres",
+        { registryUsername: "deploy", registryPassword: "s3cret" },
+        ["registryPassword"],
+      );
+      expect(engine.registrations.map((r) => r.type).sort()).toEqual(
+        ["hosting:index:Container", "hosting:index:Postgres", "hosting:index:Registry"].sort(),
+      );
+      expect(engine.registration("registry").inputs).toMatchObject({
+        host: "registry.example.com",
+        username: "deploy",
+        password: "s3cret",
+      });
+      expect(engine.registration("registry").secretInputs).toEqual(["password"]);
+      expect(engine.registration("web").inputs).toMatchObject({
+        name: "web",
+        image: "registry.example.com/demo/web:1.0.0",
+        public: true,
+        links: ["db-id"],
+      });
+      // The app depends on its database: the graph says what the platform needs.
+      expect(engine.registration("web").dependencies).toEqual([urnOf("db"), urnOf("registry")].sort());
+      expect(exported).toMatchObject({ publicUrl: "https://web.apps.example.com", databaseEnvVar: "DATABASE_URL" });
+    },
+  );
 
   test("`pulumi config set image ...` changes the container's image (and the registry host follows it)", async () => {
     const { engine } = await runProgram("app-with-postgres", { image: "ghcr.io/acme/web:2.0.1" });

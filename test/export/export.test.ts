@@ -241,33 +241,41 @@ describe("hosting-export against the simulator", () => {
     ]);
   });
 
-  test("ids are what the provider's import accepts: <projectId>/<id>, <projectId>/<volumeId>:<containerId>, a registry's bare id", () => {
-    for (const entry of entries) {
-      if (entry.type === "hosting:index:Registry") expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
-      else if (entry.type === "hosting:index:VolumeAttachment")
-        expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
-      else expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}$`));
-    }
-  });
+  test(
+    "ids are what the provider's import accepts: <projectId>/<id>, <projectId>/<volumeId>:<containerId>, " +
+      "a registry's bare id",
+    () => {
+      for (const entry of entries) {
+        if (entry.type === "hosting:index:Registry") expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
+        else if (entry.type === "hosting:index:VolumeAttachment")
+          expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
+        else expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}$`));
+      }
+    },
+  );
 
   test("another user's resources are not in it", () => {
     expect(JSON.stringify(entries)).not.toMatch(/bobs/);
   });
 
-  test("progress goes to stderr, one line per kind, then a summary that names the registries needing a password", () => {
-    expect(run.stdout).toBe("");
-    for (const [type, count] of Object.entries(world({ asRead: true })))
-      expect(run.stderr).toContain(`reading ${type.split(":")[2]}… ${count}\n`);
-    expect(run.stderr).toMatch(/wrote hosting-import\.json: 25 resources\n\s+Registry\s+4\n\s+Container\s+8\n/);
-    expect(run.stderr).toMatch(
-      /never returns a Registry's password, so none is imported for anonymous, docker-hub, ghcr, web-registry/,
-    );
-    expect(run.stderr).toContain(
-      'web-registry: pulumi config set --secret webRegistryPassword   then in the program: password: config.requireSecret("webRegistryPassword")',
-    );
-    expect(run.stderr).toContain("next: pulumi import --file hosting-import.json --out imported.ts");
-    expect(run.stderr).not.toContain(ALICE.token);
-  });
+  test(
+    "progress goes to stderr, one line per kind, " + "then a summary that names the registries needing a password",
+    () => {
+      expect(run.stdout).toBe("");
+      for (const [type, count] of Object.entries(world({ asRead: true })))
+        expect(run.stderr).toContain(`reading ${type.split(":")[2]}… ${count}\n`);
+      expect(run.stderr).toMatch(/wrote hosting-import\.json: 25 resources\n\s+Registry\s+4\n\s+Container\s+8\n/);
+      expect(run.stderr).toMatch(
+        /never returns a Registry's password, so none is imported for anonymous, docker-hub, ghcr, web-registry/,
+      );
+      expect(run.stderr).toContain(
+        "web-registry: pulumi config set --secret webRegistryPassword   " +
+          'then in the program: password: config.requireSecret("webRegistryPassword")',
+      );
+      expect(run.stderr).toContain("next: pulumi import --file hosting-import.json --out imported.ts");
+      expect(run.stderr).not.toContain(ALICE.token);
+    },
+  );
 
   test("a second run writes the same file (names are stable)", async () => {
     const again = await runExport(["--out", "-"]);
@@ -301,37 +309,40 @@ describe("hosting-export against the simulator", () => {
       expect(problems).toEqual([]);
     });
 
-    test("what import reads is the live resource: a registry without its password, an app without link variables", async () => {
-      const registry = entries.find((e) => e.name === "ghcr")!;
-      const read = await fixture.plugin.read(registry.type, registry.name, registry.id);
-      expect(plain(read.inputs)).toEqual({ name: "ghcr", host: "ghcr.io", username: "ci" });
-      const web = entries.find((e) => e.name === "web-container")!;
-      const app = await fixture.plugin.read(web.type, web.name, web.id);
-      expect(Object.keys(fixture.sim.control.snapshot().services.find((s) => s.id === ids.web)!.env).sort()).toEqual([
-        "DATABASE_URL",
-        "FEATURE_X",
-        "LOG_LEVEL",
-        "REDIS_URL",
-      ]);
-      expect(plain(app.inputs)).toMatchObject({
-        name: "web",
-        image: IMAGE,
-        env: { LOG_LEVEL: "info", FEATURE_X: "on" },
-        replicas: 2,
-        running: true,
-      });
-      expect(Object.keys(plain(app.inputs).env).sort()).toEqual(["FEATURE_X", "LOG_LEVEL"]);
-      expect([...plain(app.inputs).links].sort()).toEqual([ids["orders-db"], ids.cache].sort());
-      const stopped = entries.find((e) => e.name === "hosting-container")!;
-      expect((await fixture.plugin.read(stopped.type, stopped.name, stopped.id)).inputs).toMatchObject({
-        running: false,
-      });
-      const attachment = entries.find((e) => e.name === "uploads-on-data")!;
-      expect((await fixture.plugin.read(attachment.type, attachment.name, attachment.id)).inputs).toMatchObject({
-        mountPath: "/srv/uploads",
-        readOnly: true,
-      });
-    });
+    test(
+      "what import reads is the live resource: a registry without its password, " + "an app without link variables",
+      async () => {
+        const registry = entries.find((e) => e.name === "ghcr")!;
+        const read = await fixture.plugin.read(registry.type, registry.name, registry.id);
+        expect(plain(read.inputs)).toEqual({ name: "ghcr", host: "ghcr.io", username: "ci" });
+        const web = entries.find((e) => e.name === "web-container")!;
+        const app = await fixture.plugin.read(web.type, web.name, web.id);
+        expect(Object.keys(fixture.sim.control.snapshot().services.find((s) => s.id === ids.web)!.env).sort()).toEqual([
+          "DATABASE_URL",
+          "FEATURE_X",
+          "LOG_LEVEL",
+          "REDIS_URL",
+        ]);
+        expect(plain(app.inputs)).toMatchObject({
+          name: "web",
+          image: IMAGE,
+          env: { LOG_LEVEL: "info", FEATURE_X: "on" },
+          replicas: 2,
+          running: true,
+        });
+        expect(Object.keys(plain(app.inputs).env).sort()).toEqual(["FEATURE_X", "LOG_LEVEL"]);
+        expect([...plain(app.inputs).links].sort()).toEqual([ids["orders-db"], ids.cache].sort());
+        const stopped = entries.find((e) => e.name === "hosting-container")!;
+        expect((await fixture.plugin.read(stopped.type, stopped.name, stopped.id)).inputs).toMatchObject({
+          running: false,
+        });
+        const attachment = entries.find((e) => e.name === "uploads-on-data")!;
+        expect((await fixture.plugin.read(attachment.type, attachment.name, attachment.id)).inputs).toMatchObject({
+          mountPath: "/srv/uploads",
+          readOnly: true,
+        });
+      },
+    );
 
     test("into a stack with no default project, the same file imports as well (ids carry their project)", async () => {
       const plugin = await Plugin.start();
@@ -376,7 +387,10 @@ describe("hosting-export's configuration and failures", () => {
     [
       [],
       { HOSTING_BASE_URL: undefined, HOSTING_PROJECT_ID: undefined },
-      /missing the API's base URL: set HOSTING_BASE_URL or pass --base-url; the project: set HOSTING_PROJECT_ID or pass --project/,
+      new RegExp(
+        /missing the API's base URL: set HOSTING_BASE_URL or pass --base-url; /.source +
+          /the project: set HOSTING_PROJECT_ID or pass --project/.source,
+      ),
     ],
     [["--project", "web"], {}, /--project "web" is not an id/],
     [["--base-url", "http://api.example.com"], {}, /plain http:\/\/ to a non-loopback host/],

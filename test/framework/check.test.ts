@@ -68,7 +68,10 @@ describe("checkInputs: named cases per flag", () => {
       {
         property: "token",
         reason: expect.stringMatching(
-          /missing required configuration key "hosting:token".*pulumi config set hosting:token --secret <value>.*or set TOKEN/,
+          new RegExp(
+            /missing required configuration key "hosting:token"/.source +
+              /.*pulumi config set hosting:token --secret <value>.*or set TOKEN/.source,
+          ),
         ),
       },
     ]);

@@ -19,34 +19,37 @@ async function volumeAndApp(suffix: string) {
   return { volume, app, inputs: a.inputs };
 }
 
-test("connection reset after the server attached: the create answers with the id, and warns what is not known", async () => {
-  const { volume, app, inputs } = await volumeAndApp("reset");
-  fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/attach$" });
-  const before = fixture.plugin.engine.messages.length;
-  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-reset", inputs);
-  expect(created.id).toBe(`${volume.id}:${app.id}`);
-  expect(created.properties).toMatchObject({
-    volumeId: volume.id,
-    containerId: app.id,
-    mountPath: "/data",
-    readOnly: false,
-  });
-  expect(fixture.sim.control.snapshot().attachments).toEqual([
-    expect.objectContaining({ volume_id: volume.id, container_id: app.id }),
-  ]);
-  const warnings = fixture.plugin.engine.messages.slice(before).filter((m) => m.severity === 2);
-  expect(warnings.map((m) => m.message)).toEqual([
-    expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/),
-  ]);
-  const read = await fixture.plugin.read(
-    "hosting:index:VolumeAttachment",
-    "att-reset",
-    created.id,
-    created.properties,
-    inputs,
-  );
-  expect(read.id).toBe(created.id);
-});
+test(
+  "connection reset after the server attached: the create answers with the id, " + "and warns what is not known",
+  async () => {
+    const { volume, app, inputs } = await volumeAndApp("reset");
+    fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/attach$" });
+    const before = fixture.plugin.engine.messages.length;
+    const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-reset", inputs);
+    expect(created.id).toBe(`${volume.id}:${app.id}`);
+    expect(created.properties).toMatchObject({
+      volumeId: volume.id,
+      containerId: app.id,
+      mountPath: "/data",
+      readOnly: false,
+    });
+    expect(fixture.sim.control.snapshot().attachments).toEqual([
+      expect.objectContaining({ volume_id: volume.id, container_id: app.id }),
+    ]);
+    const warnings = fixture.plugin.engine.messages.slice(before).filter((m) => m.severity === 2);
+    expect(warnings.map((m) => m.message)).toEqual([
+      expect.stringMatching(/answer to the attach request was lost.*attachmentId and createdAt are not known/),
+    ]);
+    const read = await fixture.plugin.read(
+      "hosting:index:VolumeAttachment",
+      "att-reset",
+      created.id,
+      created.properties,
+      inputs,
+    );
+    expect(read.id).toBe(created.id);
+  },
+);
 
 test("a reset before the server acted: the volume shows no attachment, so the failure stands", async () => {
   const { inputs } = await volumeAndApp("before");
@@ -57,16 +60,19 @@ test("a reset before the server acted: the volume shows no attachment, so the fa
   expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
 });
 
-test("a detach whose answer is lost: a volume that shows the app detached counts as done, with no second detach", async () => {
-  const { inputs } = await volumeAndApp("detach");
-  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-detach", inputs);
-  const mark = fixture.sim.control.requests().length;
-  fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
-  await fixture.plugin.delete("hosting:index:VolumeAttachment", "att-detach", created.id, created.properties, inputs);
-  const detaches = fixture.sim.control
-    .requests()
-    .slice(mark)
-    .filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
-  expect(detaches).toHaveLength(1);
-  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
-});
+test(
+  "a detach whose answer is lost: a volume that shows the app detached counts as done, " + "with no second detach",
+  async () => {
+    const { inputs } = await volumeAndApp("detach");
+    const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-detach", inputs);
+    const mark = fixture.sim.control.requests().length;
+    fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/detach$" });
+    await fixture.plugin.delete("hosting:index:VolumeAttachment", "att-detach", created.id, created.properties, inputs);
+    const detaches = fixture.sim.control
+      .requests()
+      .slice(mark)
+      .filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
+    expect(detaches).toHaveLength(1);
+    expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
+  },
+);

@@ -59,18 +59,21 @@ test("configuration is read from args, then variables, then the environment", as
   });
 });
 
-test("CheckConfig keeps the token secret and the engine's version key, and rejects plain http to a remote host", async () => {
-  await withPlugin({}, async (plugin) => {
-    const ok = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, version: "0.1.0" });
-    expect(ok.failures).toEqual([]);
-    expect(isSecret(ok.inputs.token)).toBe(true);
-    expect(ok.inputs.version).toBe("0.1.0");
-    const bad = await plugin.checkConfig({ baseUrl: "http://api.example.com", token: secret(ALICE.token) });
-    expect(bad.failures).toEqual([
-      { property: "baseUrl", reason: expect.stringMatching(/plain http:\/\/ to a non-loopback host/) },
-    ]);
-  });
-});
+test(
+  "CheckConfig keeps the token secret and the engine's version key, " + "and rejects plain http to a remote host",
+  async () => {
+    await withPlugin({}, async (plugin) => {
+      const ok = await plugin.checkConfig({ baseUrl: sim.url, token: ALICE.token, version: "0.1.0" });
+      expect(ok.failures).toEqual([]);
+      expect(isSecret(ok.inputs.token)).toBe(true);
+      expect(ok.inputs.version).toBe("0.1.0");
+      const bad = await plugin.checkConfig({ baseUrl: "http://api.example.com", token: secret(ALICE.token) });
+      expect(bad.failures).toEqual([
+        { property: "baseUrl", reason: expect.stringMatching(/plain http:\/\/ to a non-loopback host/) },
+      ]);
+    });
+  },
+);
 
 test("DiffConfig updates the provider in place, never replacing it", async () => {
   await withPlugin({}, async (plugin) => {

@@ -31,25 +31,29 @@ describe.each([
     state = await engine().created(type, resource, program(unique("db")));
   });
 
-  test("a rename fails at preview and at the up, naming the data and `pulumi up --replace`; nothing is sent", async () => {
-    const renamed = { ...program(unique("db")) };
-    const mark = fixture.mark();
-    const preview = await engine().preview(type, resource, renamed, state);
-    expect(preview.diff?.replaces).toEqual(["name"]);
-    const message = new RegExp(
-      `changing name from .* replaces ${what.source}: the replacement would delete it, so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`,
-    );
-    expect(preview.error?.details).toMatch(message);
-    await expect(engine().up(type, resource, renamed, state)).rejects.toMatchObject({
-      details: expect.stringMatching(message),
-    });
-    // deleteBeforeReplace would delete first: that delete is refused too.
-    await expect(engine().up(type, resource, renamed, state, { deleteBeforeReplace: true })).rejects.toMatchObject({
-      details: expect.stringMatching(message),
-    });
-    expect(writes(mark)).toEqual([]);
-    expect(exists(state.id)).toBe(true);
-  });
+  test(
+    "a rename fails at preview and at the up, naming the data and `pulumi up --replace`; " + "nothing is sent",
+    async () => {
+      const renamed = { ...program(unique("db")) };
+      const mark = fixture.mark();
+      const preview = await engine().preview(type, resource, renamed, state);
+      expect(preview.diff?.replaces).toEqual(["name"]);
+      const message = new RegExp(
+        `changing name from .* replaces ${what.source}: the replacement would delete it, ` +
+          `so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`,
+      );
+      expect(preview.error?.details).toMatch(message);
+      await expect(engine().up(type, resource, renamed, state)).rejects.toMatchObject({
+        details: expect.stringMatching(message),
+      });
+      // deleteBeforeReplace would delete first: that delete is refused too.
+      await expect(engine().up(type, resource, renamed, state, { deleteBeforeReplace: true })).rejects.toMatchObject({
+        details: expect.stringMatching(message),
+      });
+      expect(writes(mark)).toEqual([]);
+      expect(exists(state.id)).toBe(true);
+    },
+  );
 
   test("`pulumi up --replace <urn>` (no Diff asked) replaces it deliberately", async () => {
     const replaced = await engine().forceReplace(type, resource, program(unique("db")), state);

@@ -52,24 +52,27 @@ describe("Managed database behaviour", () => {
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
-  test("a size first set after creation fails at the update's preview against the live value, not silently", async () => {
-    const { inputs } = await fixture.plugin.check(TYPE, "unsized", { name: "unsized" });
-    const created = await fixture.plugin.create(TYPE, "unsized", inputs);
-    const next = await fixture.plugin.check(TYPE, "unsized", { name: "unsized", memoryMb: 4096 }, inputs);
-    expect(next.failures).toEqual([]);
-    const diff = await fixture.plugin.diff(TYPE, "unsized", created.id, created.properties, next.inputs, inputs);
-    expect(diff.diffs).toEqual(["memoryMb"]);
-    const mark = fixture.mark();
-    for (const preview of [true, false]) {
-      await expect(
-        fixture.plugin.update(TYPE, "unsized", created.id, created.properties, next.inputs, inputs, { preview }),
-      ).rejects.toMatchObject({
-        code: 3 /* INVALID_ARGUMENT */,
-        details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
-      });
-    }
-    expect(fixture.requestsSince(mark)).toEqual([]);
-  });
+  test(
+    "a size first set after creation fails at the update's preview against the live value, " + "not silently",
+    async () => {
+      const { inputs } = await fixture.plugin.check(TYPE, "unsized", { name: "unsized" });
+      const created = await fixture.plugin.create(TYPE, "unsized", inputs);
+      const next = await fixture.plugin.check(TYPE, "unsized", { name: "unsized", memoryMb: 4096 }, inputs);
+      expect(next.failures).toEqual([]);
+      const diff = await fixture.plugin.diff(TYPE, "unsized", created.id, created.properties, next.inputs, inputs);
+      expect(diff.diffs).toEqual(["memoryMb"]);
+      const mark = fixture.mark();
+      for (const preview of [true, false]) {
+        await expect(
+          fixture.plugin.update(TYPE, "unsized", created.id, created.properties, next.inputs, inputs, { preview }),
+        ).rejects.toMatchObject({
+          code: 3 /* INVALID_ARGUMENT */,
+          details: expect.stringMatching(/memoryMb cannot change from 256 to 4096/),
+        });
+      }
+      expect(fixture.requestsSince(mark)).toEqual([]);
+    },
+  );
 
   test("importing a database id as another kind fails, naming the kind, instead of adopting it", async () => {
     const { inputs } = await fixture.plugin.check(TYPE, "kind-db", { name: "kind-db" });

@@ -17,61 +17,67 @@ afterEach(() =>
 
 const created = (type: string, name: string, program: Record<string, unknown>) => engine().created(type, name, program);
 
-describe("refresh (RefreshStep.Apply: Read, then Diff with olds = what Read returned, news = the stored inputs)", () => {
-  test("a volume grown in the portal shows as drift, never as an error; the next preview refuses the shrink", async () => {
-    const volume = await created(VOLUME, "grown", { name: "grown", sizeGb: 10 });
-    fixture.sim.control.mutate("volumes", volume.id, { size_gb: 40 });
-    const refreshed = await engine().refresh(VOLUME, "grown", volume);
-    if (refreshed.gone) throw new Error("gone");
-    expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["sizeGb"], replaces: [] });
-    expect(refreshed.state.inputs.sizeGb).toBe(40);
-    const preview = await engine().preview(VOLUME, "grown", { name: "grown", sizeGb: 10 }, refreshed.state);
-    expect(preview.error).toMatchObject({
-      code: 3,
-      details: expect.stringMatching(/^sizeGb can only grow: it is 40 now.*Use 40 or more/),
-    });
-  });
+describe(
+  "refresh (RefreshStep.Apply: Read, then Diff with olds = what Read returned, " + "news = the stored inputs)",
+  () => {
+    test(
+      "a volume grown in the portal shows as drift, never as an error; " + "the next preview refuses the shrink",
+      async () => {
+        const volume = await created(VOLUME, "grown", { name: "grown", sizeGb: 10 });
+        fixture.sim.control.mutate("volumes", volume.id, { size_gb: 40 });
+        const refreshed = await engine().refresh(VOLUME, "grown", volume);
+        if (refreshed.gone) throw new Error("gone");
+        expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["sizeGb"], replaces: [] });
+        expect(refreshed.state.inputs.sizeGb).toBe(40);
+        const preview = await engine().preview(VOLUME, "grown", { name: "grown", sizeGb: 10 }, refreshed.state);
+        expect(preview.error).toMatchObject({
+          code: 3,
+          details: expect.stringMatching(/^sizeGb can only grow: it is 40 now.*Use 40 or more/),
+        });
+      },
+    );
 
-  test("a database resized in the portal shows as drift; the next up says it cannot resize", async () => {
-    const db = await created(POSTGRES, "resized", { name: "resized", storageGb: 5 });
-    fixture.sim.control.mutate("services", db.id, { storage_gb: 9 });
-    const refreshed = await engine().refresh(POSTGRES, "resized", db);
-    if (refreshed.gone) throw new Error("gone");
-    expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["storageGb"] });
-    const preview = await engine().preview(POSTGRES, "resized", { name: "resized", storageGb: 5 }, refreshed.state);
-    expect(preview.error).toMatchObject({
-      code: 3,
-      details: expect.stringMatching(/^storageGb cannot change from 9 to 5: the API cannot resize/),
-    });
-  });
-
-  test("an unchanged world refreshes as no change (preview --refresh --expect-no-changes passes)", async () => {
-    const app = await created(CONTAINER, "calm", { name: "calm", image: IMAGE, env: { A: "1" } });
-    const refreshed = await engine().refresh(CONTAINER, "calm", app);
-    expect(refreshed).toMatchObject({ gone: false, diff: { changes: DIFF_NONE } });
-  });
-
-  test("ReadRequest.timeout (customTimeouts.read) ends a Read that takes longer", async () => {
-    const app = await created(CONTAINER, "slow-read", { name: "slow-read", image: IMAGE });
-    // A plugin of its own: the slow list it leaves in flight must not hold up the other tests' reads.
-    const plugin = await Plugin.start();
-    try {
-      await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
-      fixture.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 4_000 });
-      // The list takes 4 s to answer: the Read fails, naming its 1 s, only because the timeout ended it.
-      const err = (await new Engine(plugin)
-        .refresh(CONTAINER, "slow-read", app, { timeouts: { read: 1 } })
-        .catch((e) => e)) as GrpcFailure;
-      expect(err).toMatchObject({
-        code: 4 /* DEADLINE_EXCEEDED */,
-        details: expect.stringMatching(/did not finish within 1s/),
+    test("a database resized in the portal shows as drift; the next up says it cannot resize", async () => {
+      const db = await created(POSTGRES, "resized", { name: "resized", storageGb: 5 });
+      fixture.sim.control.mutate("services", db.id, { storage_gb: 9 });
+      const refreshed = await engine().refresh(POSTGRES, "resized", db);
+      if (refreshed.gone) throw new Error("gone");
+      expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["storageGb"] });
+      const preview = await engine().preview(POSTGRES, "resized", { name: "resized", storageGb: 5 }, refreshed.state);
+      expect(preview.error).toMatchObject({
+        code: 3,
+        details: expect.stringMatching(/^storageGb cannot change from 9 to 5: the API cannot resize/),
       });
-    } finally {
-      fixture.sim.control.clearFaults();
-      await plugin.stop();
-    }
-  });
-});
+    });
+
+    test("an unchanged world refreshes as no change (preview --refresh --expect-no-changes passes)", async () => {
+      const app = await created(CONTAINER, "calm", { name: "calm", image: IMAGE, env: { A: "1" } });
+      const refreshed = await engine().refresh(CONTAINER, "calm", app);
+      expect(refreshed).toMatchObject({ gone: false, diff: { changes: DIFF_NONE } });
+    });
+
+    test("ReadRequest.timeout (customTimeouts.read) ends a Read that takes longer", async () => {
+      const app = await created(CONTAINER, "slow-read", { name: "slow-read", image: IMAGE });
+      // A plugin of its own: the slow list it leaves in flight must not hold up the other tests' reads.
+      const plugin = await Plugin.start();
+      try {
+        await plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
+        fixture.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 4_000 });
+        // The list takes 4 s to answer: the Read fails, naming its 1 s, only because the timeout ended it.
+        const err = (await new Engine(plugin)
+          .refresh(CONTAINER, "slow-read", app, { timeouts: { read: 1 } })
+          .catch((e) => e)) as GrpcFailure;
+        expect(err).toMatchObject({
+          code: 4 /* DEADLINE_EXCEEDED */,
+          details: expect.stringMatching(/did not finish within 1s/),
+        });
+      } finally {
+        fixture.sim.control.clearFaults();
+        await plugin.stop();
+      }
+    });
+  },
+);
 
 describe("ignoreChanges (processIgnoreChanges puts the old inputs back before Check)", () => {
   test('a registry password rotated elsewhere survives `up` with ignoreChanges: ["password"]', async () => {
@@ -116,20 +122,23 @@ describe("ignoreChanges (processIgnoreChanges puts the old inputs back before Ch
 });
 
 describe("forced replacement (isTargetedReplace: --replace, taint, replacementTrigger, deletedWith)", () => {
-  test("a named resource replaced without deleteBeforeReplace meets NAME_TAKEN, and the message says what to set", async () => {
-    const app = await created(CONTAINER, "replaced", { name: "replaced", image: IMAGE });
-    const err = (await engine()
-      .forceReplace(CONTAINER, "replaced", { name: "replaced", image: IMAGE }, app)
-      .catch((e) => e)) as GrpcFailure;
-    expect(err.code).toBe(9 /* FAILED_PRECONDITION */);
-    expect(err.details).toMatch(/NAME_TAKEN.*deleteBeforeReplace: true/s);
-    expect(
-      fixture.sim.control
-        .snapshot()
-        .services.filter((s) => s.name === "replaced")
-        .map((s) => s.id),
-    ).toEqual([app.id]);
-  });
+  test(
+    "a named resource replaced without deleteBeforeReplace meets NAME_TAKEN, " + "and the message says what to set",
+    async () => {
+      const app = await created(CONTAINER, "replaced", { name: "replaced", image: IMAGE });
+      const err = (await engine()
+        .forceReplace(CONTAINER, "replaced", { name: "replaced", image: IMAGE }, app)
+        .catch((e) => e)) as GrpcFailure;
+      expect(err.code).toBe(9 /* FAILED_PRECONDITION */);
+      expect(err.details).toMatch(/NAME_TAKEN.*deleteBeforeReplace: true/s);
+      expect(
+        fixture.sim.control
+          .snapshot()
+          .services.filter((s) => s.name === "replaced")
+          .map((s) => s.id),
+      ).toEqual([app.id]);
+    },
+  );
 
   test("with deleteBeforeReplace: true it is replaced", async () => {
     const app = await created(CONTAINER, "dbr", { name: "dbr", image: IMAGE });
@@ -167,21 +176,24 @@ describe("forced replacement (isTargetedReplace: --replace, taint, replacementTr
 });
 
 describe("a retried partial failure is an Update (continueStepsFromDiff: init errors make an empty update)", () => {
-  test("a volume whose create timed out is waited for again by the next up, which then records it healthy", async () => {
-    fixture.sim.control.setSwitches({ volumeProvisioningMs: 2_500 });
-    const first = await engine().create(VOLUME, "slow", { name: "slow", sizeGb: 5 }, { timeouts: { create: 1 } });
-    expect(first.error).toBeDefined();
-    expect(first.state).toMatchObject({
-      outputs: { status: "provisioning" },
-      initErrors: [expect.stringMatching(/gave up waiting/)],
-    });
-    const retried = await engine().up(VOLUME, "slow", { name: "slow", sizeGb: 5 }, first.state);
-    expect(retried.diff).toMatchObject({ changes: DIFF_NONE });
-    expect(retried.steps).toEqual(["update"]);
-    expect(retried.error).toBeUndefined();
-    expect(retried.state.outputs.status).toBe("running");
-    expect(retried.state.initErrors).toBeUndefined();
-  });
+  test(
+    "a volume whose create timed out is waited for again by the next up, " + "which then records it healthy",
+    async () => {
+      fixture.sim.control.setSwitches({ volumeProvisioningMs: 2_500 });
+      const first = await engine().create(VOLUME, "slow", { name: "slow", sizeGb: 5 }, { timeouts: { create: 1 } });
+      expect(first.error).toBeDefined();
+      expect(first.state).toMatchObject({
+        outputs: { status: "provisioning" },
+        initErrors: [expect.stringMatching(/gave up waiting/)],
+      });
+      const retried = await engine().up(VOLUME, "slow", { name: "slow", sizeGb: 5 }, first.state);
+      expect(retried.diff).toMatchObject({ changes: DIFF_NONE });
+      expect(retried.steps).toEqual(["update"]);
+      expect(retried.error).toBeUndefined();
+      expect(retried.state.outputs.status).toBe("running");
+      expect(retried.state.initErrors).toBeUndefined();
+    },
+  );
 
   test("a container that failed to start is reported failed again until its image is fixed", async () => {
     fixture.sim.control.setSwitches({ serviceStartMs: 200, crashingImageTags: ["2.0.0-bad"] });

@@ -181,7 +181,8 @@ describe("changes to links", () => {
     const preview = await engine().preview(CONTAINER, name, program, state);
     expect(preview.error?.details).toMatch(
       new RegExp(
-        `links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back in \`links\``,
+        `links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back ` +
+          `in \`links\``,
         "s",
       ),
     );
@@ -213,35 +214,45 @@ describe("refresh and import read the links back", () => {
     expect(imported.diff.changes).toBe(DIFF_NONE);
   });
 
-  test("an app without links (as every state before links has) reads as no change with a ServiceLink beside it", async () => {
-    fixture.sim.control.setSwitches({ appsRequireEnv: [] });
-    const db = await database();
-    const name = unique("old");
-    const state = await engine().created(CONTAINER, name, { name, image: IMAGE });
-    await engine().created(LINK, `${name}-db`, { consumerServiceId: state.id, providerServiceId: db.id });
-    const refreshed = await engine().refresh(CONTAINER, name, state);
-    expect(refreshed.diff).toMatchObject({ changes: DIFF_NONE });
-    const preview = await engine().preview(CONTAINER, name, { name, image: IMAGE }, refreshed.state!);
-    expect(preview.diff?.changes).toBe(DIFF_NONE);
-  });
+  test(
+    "an app without links (as every state before links has) reads as no change with a " + "ServiceLink beside it",
+    async () => {
+      fixture.sim.control.setSwitches({ appsRequireEnv: [] });
+      const db = await database();
+      const name = unique("old");
+      const state = await engine().created(CONTAINER, name, { name, image: IMAGE });
+      await engine().created(LINK, `${name}-db`, { consumerServiceId: state.id, providerServiceId: db.id });
+      const refreshed = await engine().refresh(CONTAINER, name, state);
+      expect(refreshed.diff).toMatchObject({ changes: DIFF_NONE });
+      const preview = await engine().preview(CONTAINER, name, { name, image: IMAGE }, refreshed.state!);
+      expect(preview.diff?.changes).toBe(DIFF_NONE);
+    },
+  );
 });
 
 describe("an app that fails its first start without links", () => {
-  test("fails with its log tail and a pointer to links; the program gaining the link makes the retry succeed", async () => {
-    const db = await database();
-    const name = unique("api");
-    const first = await engine().create(CONTAINER, name, { name, image: IMAGE });
-    expect(first.error?.details).toMatch(
-      /failed to start: its status is "failed".*list the database in `links`.*environment variable DATABASE_URL is not set/s,
-    );
-    expect(first.state.initErrors?.length).toBe(1);
-    const mark = fixture.mark();
-    const retry = await engine().up(CONTAINER, name, { name, image: IMAGE, links: [db.id] }, first.state);
-    expect(retry.error?.details).toBeUndefined();
-    expect(retry.steps).toEqual(["update"]);
-    expect(retry.state.outputs).toMatchObject({ status: "running", links: [db.id] });
-    expect(writes(mark)).toEqual(["POST /service-links", `POST /containers/${first.state.id}/restart`]);
-  });
+  test(
+    "fails with its log tail and a pointer to links; " + "the program gaining the link makes the retry succeed",
+    async () => {
+      const db = await database();
+      const name = unique("api");
+      const first = await engine().create(CONTAINER, name, { name, image: IMAGE });
+      expect(first.error?.details).toMatch(
+        new RegExp(
+          /failed to start: its status is "failed".*list the database in `links`/.source +
+            /.*environment variable DATABASE_URL is not set/.source,
+          "s",
+        ),
+      );
+      expect(first.state.initErrors?.length).toBe(1);
+      const mark = fixture.mark();
+      const retry = await engine().up(CONTAINER, name, { name, image: IMAGE, links: [db.id] }, first.state);
+      expect(retry.error?.details).toBeUndefined();
+      expect(retry.steps).toEqual(["update"]);
+      expect(retry.state.outputs).toMatchObject({ status: "running", links: [db.id] });
+      expect(writes(mark)).toEqual(["POST /service-links", `POST /containers/${first.state.id}/restart`]);
+    },
+  );
 });
 
 describe("ServiceLink to an app that already runs", () => {
@@ -272,18 +283,21 @@ describe("ServiceLink to an app that already runs", () => {
     },
   );
 
-  test("an app that fails the restart fails the link's create with its log tail, and the link stays in state", async () => {
-    const [app, db] = [await runningApp(), await database()];
-    fixture.sim.control.setSwitches({ crashingImageTags: ["3.0.0"] });
-    const { state, error } = await engine().create(LINK, unique("link"), {
-      consumerServiceId: app.id,
-      providerServiceId: db.id,
-    });
-    expect(error?.details).toMatch(
-      /failed to restart after the link to .* was made.*The link is made and recorded in state.*Cannot find module/s,
-    );
-    expect(state.id).toBe(linksOf(app.id)[0].id);
-  });
+  test(
+    "an app that fails the restart fails the link's create with its log tail, " + "and the link stays in state",
+    async () => {
+      const [app, db] = [await runningApp(), await database()];
+      fixture.sim.control.setSwitches({ crashingImageTags: ["3.0.0"] });
+      const { state, error } = await engine().create(LINK, unique("link"), {
+        consumerServiceId: app.id,
+        providerServiceId: db.id,
+      });
+      expect(error?.details).toMatch(
+        /failed to restart after the link to .* was made.*The link is made and recorded in state.*Cannot find module/s,
+      );
+      expect(state.id).toBe(linksOf(app.id)[0].id);
+    },
+  );
 
   test("a stopped app is not restarted: it reads the link when it starts", async () => {
     fixture.sim.control.setSwitches({ appsRequireEnv: [] });
@@ -324,23 +338,26 @@ describe("databases are awaited until running", () => {
     ).toMatch(/waiting for PostgreSQL database .* to be running/);
   });
 
-  test("a wait past customTimeouts is a partial failure that records the database; the next up waits again", async () => {
-    fixture.sim.control.setSwitches({ serviceStartMs: 10 * 60_000 });
-    const name = unique("db");
-    const { state, error } = await engine().create(POSTGRES, name, { name }, { timeouts: { create: 1 } });
-    expect(error?.details).toMatch(/is not running yet: .*recorded in state/);
-    expect(state).toMatchObject({
-      id: expect.any(String),
-      outputs: { status: "provisioning" },
-      initErrors: [expect.any(String)],
-    });
-    expect(state.id).not.toBe("");
-    // It starts a moment after the next up begins: that up waits for it.
-    fixture.sim.control.mutate("services", state.id, { ready_at: Date.now() + 300 });
-    const retry = await engine().up(POSTGRES, name, { name }, state);
-    expect(retry.error?.details).toBeUndefined();
-    expect(retry.state.outputs.status).toBe("running");
-  });
+  test(
+    "a wait past customTimeouts is a partial failure that records the database; " + "the next up waits again",
+    async () => {
+      fixture.sim.control.setSwitches({ serviceStartMs: 10 * 60_000 });
+      const name = unique("db");
+      const { state, error } = await engine().create(POSTGRES, name, { name }, { timeouts: { create: 1 } });
+      expect(error?.details).toMatch(/is not running yet: .*recorded in state/);
+      expect(state).toMatchObject({
+        id: expect.any(String),
+        outputs: { status: "provisioning" },
+        initErrors: [expect.any(String)],
+      });
+      expect(state.id).not.toBe("");
+      // It starts a moment after the next up begins: that up waits for it.
+      fixture.sim.control.mutate("services", state.id, { ready_at: Date.now() + 300 });
+      const retry = await engine().up(POSTGRES, name, { name }, state);
+      expect(retry.error?.details).toBeUndefined();
+      expect(retry.state.outputs.status).toBe("running");
+    },
+  );
 });
 
 describe("attach and detach restart the app, awaited", () => {

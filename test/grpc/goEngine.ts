@@ -52,9 +52,8 @@ function build(): { executable: string } | { missing: string } {
     });
   } catch (err) {
     const stderr = String((err as { stderr?: Buffer }).stderr ?? err).trim();
-    return {
-      missing: `it does not build with the Go and grpc-go here (${INSTALL}): ${stderr.split("\n").slice(0, 3).join(" ")}`,
-    };
+    const firstLines = stderr.split("\n").slice(0, 3).join(" ");
+    return { missing: `it does not build with the Go and grpc-go here (${INSTALL}): ${firstLines}` };
   }
   renameSync(partial, EXECUTABLE);
   return { executable: EXECUTABLE };

@@ -38,16 +38,20 @@ afterAll(async () => {
 });
 
 const NOT_VISIBLE = new RegExp(
-  `project ${ALICE_PROJECT} reads as 404 NOT_FOUND: the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`,
+  `project ${ALICE_PROJECT} reads as 404 NOT_FOUND: ` +
+    `the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`,
 );
 
 describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) => {
-  test("a refresh with alice's state fails, naming the project the token cannot see: nothing leaves the stack", async () => {
-    const r = mine[key];
-    await expect(bob.read(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({
-      details: expect.stringMatching(NOT_VISIBLE),
-    });
-  });
+  test(
+    "a refresh with alice's state fails, naming the project the token cannot see: " + "nothing leaves the stack",
+    async () => {
+      const r = mine[key];
+      await expect(bob.read(r.type, key, r.id, r.outputs, r.inputs)).rejects.toMatchObject({
+        details: expect.stringMatching(NOT_VISIBLE),
+      });
+    },
+  );
 
   test("an import by id finds nothing in bob's project; by <alice's project>/<id> it fails the same way", async () => {
     const r = mine[key];
@@ -71,30 +75,39 @@ describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) 
   });
 });
 
-describe("alice's registry, seen with bob's token (registries are the user's: a 404 cannot be told from a deletion)", () => {
-  test("a refresh reads it as gone, and an import finds nothing", async () => {
-    const r = mine.ghcr;
-    expect(await bob.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).toEqual({ id: "", properties: {}, inputs: {} });
-    expect((await bob.read(r.type, "ghcr", r.id)).id).toBe("");
-  });
+describe(
+  "alice's registry, seen with bob's token (registries are the user's: " + "a 404 cannot be told from a deletion)",
+  () => {
+    test("a refresh reads it as gone, and an import finds nothing", async () => {
+      const r = mine.ghcr;
+      expect(await bob.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).toEqual({ id: "", properties: {}, inputs: {} });
+      expect((await bob.read(r.type, "ghcr", r.id)).id).toBe("");
+    });
 
-  test("alice still reads it as hers", async () => {
-    const r = mine.ghcr;
-    expect((await alice.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).id).toBe(r.id);
-  });
-});
+    test("alice still reads it as hers", async () => {
+      const r = mine.ghcr;
+      expect((await alice.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).id).toBe(r.id);
+    });
+  },
+);
 
-test("bob cannot change alice's container: the update fails with the API's NOT_FOUND, and nothing changed", async () => {
-  const r = mine.web;
-  const news = { ...r.inputs, image: "registry.example.com/acme/web:2.0.0" };
-  await expect(bob.update(r.type, "web", r.id, r.outputs, news, r.inputs)).rejects.toMatchObject({
-    details: expect.stringMatching(/NOT_FOUND/),
-  });
-  expect(sim.control.snapshot().services.find((s) => s.id === r.id)?.image).toBe(IMAGE);
-});
+test(
+  "bob cannot change alice's container: the update fails with the API's NOT_FOUND, " + "and nothing changed",
+  async () => {
+    const r = mine.web;
+    const news = { ...r.inputs, image: "registry.example.com/acme/web:2.0.0" };
+    await expect(bob.update(r.type, "web", r.id, r.outputs, news, r.inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(/NOT_FOUND/),
+    });
+    expect(sim.control.snapshot().services.find((s) => s.id === r.id)?.image).toBe(IMAGE);
+  },
+);
 
-test("bob's delete of alice's container with bob's own project deletes nothing (to bob it is already gone there)", async () => {
-  const r = mine.web;
-  await bob.delete(r.type, "web", r.id, { ...r.outputs, projectId: BOB_PROJECT }, r.inputs);
-  expect(sim.control.snapshot().services.some((s) => s.id === r.id)).toBe(true);
-});
+test(
+  "bob's delete of alice's container with bob's own project deletes nothing (to bob it is already " + "gone there)",
+  async () => {
+    const r = mine.web;
+    await bob.delete(r.type, "web", r.id, { ...r.outputs, projectId: BOB_PROJECT }, r.inputs);
+    expect(sim.control.snapshot().services.some((s) => s.id === r.id)).toBe(true);
+  },
+);

@@ -12,30 +12,33 @@ const BAD = "registry.example.com/team/web:2.0.0-bad";
 
 afterEach(() => fixture.sim.control.setSwitches({ crashingImageTags: [] }));
 
-test("a crashed app whose logs print its database's connection string: the failure quotes them with it blanked", async () => {
-  const db = await engine().created(POSTGRES, "orders", { name: "orders" });
-  const connection =
-    (db.outputs.connection as { value?: { instructions: string } }).value ?? (db.outputs.connection as any);
-  const instructions: string = connection.instructions?.value ?? connection.instructions;
-  expect(instructions.length).toBeGreaterThan(10);
-  const app = await engine().created(CONTAINER, "crashy", { name: "crashy", image: IMAGE });
-  await engine().created(LINK, "crashy-orders", { consumerServiceId: app.id, providerServiceId: db.id });
-  fixture.sim.control.setSwitches({ crashingImageTags: ["2.0.0-bad"] });
-  fixture.sim.control.injectFault({
-    kind: "respond_after",
-    method: "GET",
-    path: "/logs$",
-    status: 200,
-    headers: { "content-type": "text/plain" },
-    body: `booting\nDATABASE_URL=${instructions}\nError: boom`,
-  });
-  const up = await engine().up(CONTAINER, "crashy", { name: "crashy", image: BAD }, app);
-  expect(up.error?.details).toMatch(/failed to start/);
-  for (const text of [up.error!.details, ...(initFailure(up.error!)?.reasons ?? [])]) {
-    expect(text).toContain("DATABASE_URL=[secret]");
-    expect(text).not.toContain(instructions);
-  }
-});
+test(
+  "a crashed app whose logs print its database's connection string: " + "the failure quotes them with it blanked",
+  async () => {
+    const db = await engine().created(POSTGRES, "orders", { name: "orders" });
+    const connection =
+      (db.outputs.connection as { value?: { instructions: string } }).value ?? (db.outputs.connection as any);
+    const instructions: string = connection.instructions?.value ?? connection.instructions;
+    expect(instructions.length).toBeGreaterThan(10);
+    const app = await engine().created(CONTAINER, "crashy", { name: "crashy", image: IMAGE });
+    await engine().created(LINK, "crashy-orders", { consumerServiceId: app.id, providerServiceId: db.id });
+    fixture.sim.control.setSwitches({ crashingImageTags: ["2.0.0-bad"] });
+    fixture.sim.control.injectFault({
+      kind: "respond_after",
+      method: "GET",
+      path: "/logs$",
+      status: 200,
+      headers: { "content-type": "text/plain" },
+      body: `booting\nDATABASE_URL=${instructions}\nError: boom`,
+    });
+    const up = await engine().up(CONTAINER, "crashy", { name: "crashy", image: BAD }, app);
+    expect(up.error?.details).toMatch(/failed to start/);
+    for (const text of [up.error!.details, ...(initFailure(up.error!)?.reasons ?? [])]) {
+      expect(text).toContain("DATABASE_URL=[secret]");
+      expect(text).not.toContain(instructions);
+    }
+  },
+);
 
 test("an API error that quotes a registry's password (sent in this process) shows it blanked", async () => {
   const state = await engine().created(REGISTRY, "quoted", {

@@ -113,14 +113,17 @@ describe("readConsistency: snapshot", () => {
     expect(gets(fixture, mark, /\/containers$/)).toBe(1);
   });
 
-  test("the trade-off, said plainly: a change made outside Pulumi after the snapshot is not seen in this run", async () => {
-    const app = apps[1];
-    await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs);
-    fixture.sim.control.mutate("services", app.id, { image: "registry.example.com/team/web:9.9.9" });
-    expect((await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(IMAGE);
-    // The default, fresh, sees it at once.
-    expect((await fixture.plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(
-      "registry.example.com/team/web:9.9.9",
-    );
-  });
+  test(
+    "the trade-off, said plainly: a change made outside Pulumi after the snapshot is not seen " + "in this run",
+    async () => {
+      const app = apps[1];
+      await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs);
+      fixture.sim.control.mutate("services", app.id, { image: "registry.example.com/team/web:9.9.9" });
+      expect((await plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(IMAGE);
+      // The default, fresh, sees it at once.
+      expect((await fixture.plugin.read(CONTAINER, "r", app.id, app.outputs, app.inputs)).properties.image).toBe(
+        "registry.example.com/team/web:9.9.9",
+      );
+    },
+  );
 });

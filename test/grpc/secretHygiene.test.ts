@@ -46,7 +46,8 @@ function expectSecret(where: string, properties: Record<string, any>, path: stri
     if (isSecret(value)) value = value.value;
     value = value?.[key];
     if (i < path.length - 1 && isSecret(value)) {
-      unwrapped.push(`${where}: ${path.slice(0, i + 1).join(".")} is wrapped, not only ${path.join(".")}`); // still fine: wrapped higher up
+      // still fine: wrapped higher up
+      unwrapped.push(`${where}: ${path.slice(0, i + 1).join(".")} is wrapped, not only ${path.join(".")}`);
       value = value.value;
     }
   }

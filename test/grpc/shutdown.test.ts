@@ -52,19 +52,22 @@ test.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)(
     }),
 );
 
-test("SIGTERM during a volume wait: the wait stops at once and the create answers with the id (a partial failure)", () =>
-  withPlugin(async (plugin) => {
-    sim.control.setSwitches({ volumeProvisioningMs: -1 });
-    const { inputs } = await plugin.check("hosting:index:Volume", "slow", { name: "slow", sizeGb: 1 });
-    const mark = sim.control.requests().length;
-    const creating = plugin.create("hosting:index:Volume", "slow", inputs).catch((e) => e as GrpcFailure);
-    await until(() => pollingAfterWrite(sim.control.requests().slice(mark), /\/volumes$/), "the volume's wait");
-    plugin.signal("SIGTERM");
-    // The volume never provisions: the create answers only because the signal ended its wait.
-    const err = (await creating) as GrpcFailure;
-    expect(initFailure(err)?.id).toBe(sim.control.snapshot().volumes.find((v) => v.name === "slow")!.id);
-    expect(await plugin.exited()).toBe(0);
-  }));
+test(
+  "SIGTERM during a volume wait: the wait stops at once and the create answers with the id (a " + "partial failure)",
+  () =>
+    withPlugin(async (plugin) => {
+      sim.control.setSwitches({ volumeProvisioningMs: -1 });
+      const { inputs } = await plugin.check("hosting:index:Volume", "slow", { name: "slow", sizeGb: 1 });
+      const mark = sim.control.requests().length;
+      const creating = plugin.create("hosting:index:Volume", "slow", inputs).catch((e) => e as GrpcFailure);
+      await until(() => pollingAfterWrite(sim.control.requests().slice(mark), /\/volumes$/), "the volume's wait");
+      plugin.signal("SIGTERM");
+      // The volume never provisions: the create answers only because the signal ended its wait.
+      const err = (await creating) as GrpcFailure;
+      expect(initFailure(err)?.id).toBe(sim.control.snapshot().volumes.find((v) => v.name === "slow")!.id);
+      expect(await plugin.exited()).toBe(0);
+    }),
+);
 
 test("Cancel while a create's request is in flight: the create still answers with the id", () =>
   withPlugin(async (plugin) => {

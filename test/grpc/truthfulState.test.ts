@@ -102,35 +102,39 @@ describe.each([false, true])(
       app = refreshed.state;
     });
 
-    test("an update of env keeps the injected variable on the server, and state holds its value only as the secret injectedEnv", async () => {
-      const secretUrl = fixture.sim.control.snapshot().services.find((s) => s.id === db.id)!.connection!.instructions;
-      const up = await engine().up(
-        CONTAINER,
-        `web-${tag}`,
-        { name: `web-${tag}`, image: GOOD, env: { LOG_LEVEL: "debug" } },
-        app,
-      );
-      expect(up.steps).toEqual(["update"]);
-      expect(up.error).toBeUndefined();
-      expect(consumerEnv().LOG_LEVEL).toBe("debug");
-      expect(consumerEnv().DATABASE_URL).toBe(shown ? secretUrl : undefined);
-      const read = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id, up.state.outputs, up.state.inputs);
-      const imported = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id);
-      for (const { injectedEnv, ...state } of [
-        up.state.outputs,
-        up.state.inputs,
-        read.properties,
-        read.inputs,
-        imported.properties,
-        imported.inputs,
-      ]) {
-        if (injectedEnv !== undefined)
-          expect(isSecret(injectedEnv) && plain(injectedEnv)).toEqual({ DATABASE_URL: secretUrl });
-        expect(JSON.stringify(state)).not.toContain(secretUrl);
-        expect(JSON.stringify(state)).not.toContain("DATABASE_URL");
-      }
-      app = up.state;
-    });
+    test(
+      "an update of env keeps the injected variable on the server, " +
+        "and state holds its value only as the secret injectedEnv",
+      async () => {
+        const secretUrl = fixture.sim.control.snapshot().services.find((s) => s.id === db.id)!.connection!.instructions;
+        const up = await engine().up(
+          CONTAINER,
+          `web-${tag}`,
+          { name: `web-${tag}`, image: GOOD, env: { LOG_LEVEL: "debug" } },
+          app,
+        );
+        expect(up.steps).toEqual(["update"]);
+        expect(up.error).toBeUndefined();
+        expect(consumerEnv().LOG_LEVEL).toBe("debug");
+        expect(consumerEnv().DATABASE_URL).toBe(shown ? secretUrl : undefined);
+        const read = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id, up.state.outputs, up.state.inputs);
+        const imported = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id);
+        for (const { injectedEnv, ...state } of [
+          up.state.outputs,
+          up.state.inputs,
+          read.properties,
+          read.inputs,
+          imported.properties,
+          imported.inputs,
+        ]) {
+          if (injectedEnv !== undefined)
+            expect(isSecret(injectedEnv) && plain(injectedEnv)).toEqual({ DATABASE_URL: secretUrl });
+          expect(JSON.stringify(state)).not.toContain(secretUrl);
+          expect(JSON.stringify(state)).not.toContain("DATABASE_URL");
+        }
+        app = up.state;
+      },
+    );
 
     test("taking env out of the program clears the app's own variables, not the link's", async () => {
       const up = await engine().up(CONTAINER, `web-${tag}`, { name: `web-${tag}`, image: GOOD }, app);
@@ -189,33 +193,36 @@ describe("every rollout is awaited", () => {
     expect(up.state.outputs.status).toBe("running");
   });
 
-  test("an update to an image that fails to start fails with the status and the log lines, and records the new state", async () => {
-    fixture.sim.control.setSwitches({ serviceStartMs: 200, crashingImageTags: ["2.0.0-bad"] });
-    const app = await created(CONTAINER, "crashing", {
-      name: "crashing",
-      image: GOOD,
-      env: { API_KEY: "s3cr3t-value" },
-    });
-    const up = await engine().up(
-      CONTAINER,
-      "crashing",
-      { name: "crashing", image: BAD, env: { API_KEY: "s3cr3t-value" } },
-      app,
-    );
-    expect(up.error).toBeDefined();
-    const message = up.error!.details;
-    expect(message).toMatch(
-      /failed to start: its status is "failed" \(image registry\.example\.com\/team\/web:2\.0\.0-bad\)/,
-    );
-    expect(message).toMatch(/Cannot find module/);
-    expect(message).toMatch(/CrashLoopBackOff/);
-    expect(message.split("\n").length).toBeLessThanOrEqual(1 + 20);
-    expect(up.state.outputs).toMatchObject({ status: "failed", image: BAD });
-    expect(up.state.initErrors).toEqual([message]);
-    // A refresh shows the failed app as it is.
-    const refreshed = await engine().refresh(CONTAINER, "crashing", up.state);
-    expect(refreshed).toMatchObject({ gone: false, state: { outputs: { status: "failed", image: BAD } } });
-  });
+  test(
+    "an update to an image that fails to start fails with the status and the log lines, " + "and records the new state",
+    async () => {
+      fixture.sim.control.setSwitches({ serviceStartMs: 200, crashingImageTags: ["2.0.0-bad"] });
+      const app = await created(CONTAINER, "crashing", {
+        name: "crashing",
+        image: GOOD,
+        env: { API_KEY: "s3cr3t-value" },
+      });
+      const up = await engine().up(
+        CONTAINER,
+        "crashing",
+        { name: "crashing", image: BAD, env: { API_KEY: "s3cr3t-value" } },
+        app,
+      );
+      expect(up.error).toBeDefined();
+      const message = up.error!.details;
+      expect(message).toMatch(
+        /failed to start: its status is "failed" \(image registry\.example\.com\/team\/web:2\.0\.0-bad\)/,
+      );
+      expect(message).toMatch(/Cannot find module/);
+      expect(message).toMatch(/CrashLoopBackOff/);
+      expect(message.split("\n").length).toBeLessThanOrEqual(1 + 20);
+      expect(up.state.outputs).toMatchObject({ status: "failed", image: BAD });
+      expect(up.state.initErrors).toEqual([message]);
+      // A refresh shows the failed app as it is.
+      const refreshed = await engine().refresh(CONTAINER, "crashing", up.state);
+      expect(refreshed).toMatchObject({ gone: false, state: { outputs: { status: "failed", image: BAD } } });
+    },
+  );
 
   test("a create that fails to start quotes the same log tail", async () => {
     fixture.sim.control.setSwitches({ serviceStartMs: 100, crashingImageTags: ["2.0.0-bad"] });

@@ -51,21 +51,24 @@ describe("VolumeAttachment", () => {
     unknownInput: "containerId",
   });
 
-  test("its id is <volumeId>:<containerId>, a change deletes before replacing, and attach restarts the app", async () => {
-    const { inputs: checked } = await fixture.plugin.check(TYPE, "second", {
-      volumeId: ids.other,
-      containerId: ids.app,
-      mountPath: "/other",
-    });
-    const created = await fixture.plugin.create(TYPE, "second", checked);
-    expect(created.id).toBe(`${ids.other}:${ids.app}`);
-    expect(fixture.sim.control.snapshot().logs[ids.app].join("\n")).toMatch(/restart/i);
-    const moved = await fixture.plugin.check(TYPE, "second", { ...checked, mountPath: "/moved" }, checked);
-    const diff = await fixture.plugin.diff(TYPE, "second", created.id, created.properties, moved.inputs, checked);
-    expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: ["mountPath"], deleteBeforeReplace: true });
-    await fixture.plugin.delete(TYPE, "second", created.id, created.properties);
-    expect(fixture.sim.control.snapshot().attachments).toEqual([]);
-  });
+  test(
+    "its id is <volumeId>:<containerId>, a change deletes before replacing, " + "and attach restarts the app",
+    async () => {
+      const { inputs: checked } = await fixture.plugin.check(TYPE, "second", {
+        volumeId: ids.other,
+        containerId: ids.app,
+        mountPath: "/other",
+      });
+      const created = await fixture.plugin.create(TYPE, "second", checked);
+      expect(created.id).toBe(`${ids.other}:${ids.app}`);
+      expect(fixture.sim.control.snapshot().logs[ids.app].join("\n")).toMatch(/restart/i);
+      const moved = await fixture.plugin.check(TYPE, "second", { ...checked, mountPath: "/moved" }, checked);
+      const diff = await fixture.plugin.diff(TYPE, "second", created.id, created.properties, moved.inputs, checked);
+      expect(diff).toMatchObject({ changes: DIFF_SOME, replaces: ["mountPath"], deleteBeforeReplace: true });
+      await fixture.plugin.delete(TYPE, "second", created.id, created.properties);
+      expect(fixture.sim.control.snapshot().attachments).toEqual([]);
+    },
+  );
 
   test("RWO rules come back as the API's codes", async () => {
     const { inputs: one } = await fixture.plugin.check(TYPE, "one", {

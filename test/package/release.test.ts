@@ -86,23 +86,27 @@ mkdir -p "$out/$language" && echo "the $language SDK" > "$out/$language/README.m
     rmSync(bin, { recursive: true, force: true });
   });
 
-  test("generates the Python, Go and .NET SDKs from schema.json with pulumi package gen-sdk, one archive each", async () => {
-    const result = await run("make", ["--no-print-directory", "sdk-languages"], {
-      cwd: repo,
-      env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
-    });
-    expect(result.code).toBe(0);
-    expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual(
-      ["python", "go", "dotnet"].map((language) => `package gen-sdk schema.json --language ${language} --out dist/sdk`),
-    );
-    for (const language of ["python", "go", "dotnet"]) {
-      const archive = join(repo, `dist/hosting-sdk-${language}-${VERSION}.tar.gz`);
-      expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual([
-        `${language}/`,
-        `${language}/README.md`,
-      ]);
-    }
-  });
+  test(
+    "generates the Python, Go and .NET SDKs from schema.json with pulumi package gen-sdk, " + "one archive each",
+    async () => {
+      const result = await run("make", ["--no-print-directory", "sdk-languages"], {
+        cwd: repo,
+        env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
+      });
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual(
+        ["python", "go", "dotnet"].map(
+          (language) => `package gen-sdk schema.json --language ${language} --out dist/sdk`,
+        ),
+      );
+      for (const language of ["python", "go", "dotnet"]) {
+        const archive = join(repo, `dist/hosting-sdk-${language}-${VERSION}.tar.gz`);
+        expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual(
+          [`${language}/`, `${language}/README.md`],
+        );
+      }
+    },
+  );
 
   const pulumiOnPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pulumi")));
   if (pulumiOnPath) console.log("make sdk-languages without a Pulumi CLI: skipped, because a pulumi is on PATH");

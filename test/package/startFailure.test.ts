@@ -71,7 +71,8 @@ describe.each([
       expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: /);
       expect(failure.details).toMatch(reason);
       expect(failure.details).toContain(
-        `Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, then pulumi plugin install resource hosting ${VERSION} --server `,
+        `Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, ` +
+          `then pulumi plugin install resource hosting ${VERSION} --server `,
       );
     }
     expect(plugin.child.exitCode).toBeNull();
@@ -100,24 +101,30 @@ describe("when the third stage (the provider) is missing", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test("GetPluginInfo still answers; every call that needs the provider answers the reason and what to do", async () => {
-    const c = client(plugin.port);
-    const info = await new Promise<string>((res, rej) =>
-      (c as any).getPluginInfo(new Empty(), (err: Error | null, r: any) => (err ? rej(err) : res(r.getVersion()))),
-    );
-    c.close();
-    expect(info).toBe(VERSION);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const failure = await call(plugin.port, "configure", configureRequest());
-      expect(failure.code).toBe(FAILED_PRECONDITION);
-      expect(failure.details).toMatch(
-        /^pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '.*pulumi-resource-hosting\.provider\.js'/,
+  test(
+    "GetPluginInfo still answers; every call that needs the provider answers the reason and " + "what to do",
+    async () => {
+      const c = client(plugin.port);
+      const info = await new Promise<string>((res, rej) =>
+        (c as any).getPluginInfo(new Empty(), (err: Error | null, r: any) => (err ? rej(err) : res(r.getVersion()))),
       );
-      expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes`);
-    }
-    // Said on stderr once, however many calls answer it.
-    expect(plugin.stderr().trim().split("\n")).toEqual([
-      expect.stringMatching(/^pulumi-resource-hosting could not start: ENOENT/),
-    ]);
-  });
+      c.close();
+      expect(info).toBe(VERSION);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const failure = await call(plugin.port, "configure", configureRequest());
+        expect(failure.code).toBe(FAILED_PRECONDITION);
+        expect(failure.details).toMatch(
+          new RegExp(
+            /^pulumi-resource-hosting could not start: ENOENT: no such file or directory, /.source +
+              /open '.*pulumi-resource-hosting\.provider\.js'/.source,
+          ),
+        );
+        expect(failure.details).toContain(`Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes`);
+      }
+      // Said on stderr once, however many calls answer it.
+      expect(plugin.stderr().trim().split("\n")).toEqual([
+        expect.stringMatching(/^pulumi-resource-hosting could not start: ENOENT/),
+      ]);
+    },
+  );
 });

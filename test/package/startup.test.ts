@@ -50,7 +50,8 @@ test("an old Node.js gets a reason that names both versions and the way out", ()
   expect(startFailureMessage(reason, true)).toBe(`pulumi-resource-hosting could not start: ${reason}`);
   // Any other failure: the installation is broken, and reinstalling mends it.
   expect(startFailureMessage("ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'")).toBe(
-    "pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'. " +
+    "pulumi-resource-hosting could not start: ENOENT: no such file or directory, " +
+      "open '/x/pulumi-resource-hosting.server.js'. " +
       `Reinstall the plugin: ${reinstall} (or make install in a checkout of pulumi-hosting)`,
   );
 });

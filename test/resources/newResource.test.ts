@@ -45,30 +45,46 @@ const domains: Collection<DomainRecord> = {
   update: "PATCH",
   created: { match: (d: DomainRecord, body) => d.name === body.name, proof: "absentBefore" },
 };
-const fromWire = (d: DomainRecord): Partial<Domain> => defined({ name: d.name, containerId: d.containerId, projectId: d.projectId });
+const fromWire = (d: DomainRecord): Partial<Domain> =>
+  defined({ name: d.name, containerId: d.containerId, projectId: d.projectId });
 
 export const domain: Declaration<Domain, typeof flags> = {
   typeName: "Domain",
   flags,
   scope: "project",
-  list: async (ctx, projectId) => (await ctx.client.of(domains).list(projectOf(ctx, { projectId }))).map((d) => ({ ...fromWire(d), id: d.id })),
-  lookups: { byIdOrName: { noun: "domain" }, list: { name: "getDomains", key: "domains", description: "Lists the domains of a project." } },
+  list: async (ctx, projectId) =>
+    (await ctx.client.of(domains).list(projectOf(ctx, { projectId }))).map((d) => ({ ...fromWire(d), id: d.id })),
+  lookups: {
+    byIdOrName: { noun: "domain" },
+    list: { name: "getDomains", key: "domains", description: "Lists the domains of a project." },
+  },
   export: { word: "domain" },
-  examples: [{ title: "A domain for an app", name: "www", inputs: { name: "www", containerId: referenceTo("Container") } }],
+  examples: [
+    { title: "A domain for an app", name: "www", inputs: { name: "www", containerId: referenceTo("Container") } },
+  ],
   lifecycle: {
     async create(ctx, inputs) {
-      const created = await ctx.client.of(domains).create(inputs.projectId, { name: inputs.name, containerId: inputs.containerId }, { signal: ctx.signal });
+      const created = await ctx.client
+        .of(domains)
+        .create(inputs.projectId, { name: inputs.name, containerId: inputs.containerId }, { signal: ctx.signal });
       return { id: created.id, outputs: fromWire(created) };
     },
     async read(ctx, address, { outputs }) {
-      const found = await orGone(() => ctx.client.of(domains).get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      const found = await orGone(() =>
+        ctx.client.of(domains).get(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }),
+      );
       return found && fromWire(found);
     },
     async update(ctx, address, { olds, news }) {
-      return fromWire(await ctx.client.of(domains).update(projectOf(ctx, address, olds), address.id, { containerId: news.containerId }, { signal: ctx.signal }));
+      const updated = await ctx.client
+        .of(domains)
+        .update(projectOf(ctx, address, olds), address.id, { containerId: news.containerId }, { signal: ctx.signal });
+      return fromWire(updated);
     },
     async delete(ctx, address, outputs) {
-      await ignoringNotFound(() => ctx.client.of(domains).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }));
+      await ignoringNotFound(() =>
+        ctx.client.of(domains).delete(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }),
+      );
     },
   },
 };
@@ -90,7 +106,8 @@ beforeAll(async () => {
       'import { container } from "./container";',
       'import { container } from "./container";\nimport { domain } from "./domain";',
     )
-    .replace(/(export const resources[^=]*= \[[^\]]*)\]/, "$1, domain]");
+    // biome's layout: one entry a line, the last with a trailing comma
+    .replace(/(export const resources[^=]*= \[[^\]]*?),?\s*\]/, "$1, domain]");
   writeFileSync(index, registry);
 
   await run("node", ["scripts/run-ts.mjs", "scripts/gen-schema.ts", "schema.json"], { cwd: copy });
@@ -108,7 +125,8 @@ test("the copy differs from the repository by the new file and its line in the r
   expect(index).toMatch(/export const resources[^=]*= \[[^\]]*, domain\]/);
   const diff = await run("diff", ["-r", "-q", join(ROOT, "provider"), join(copy, "provider")]).catch((e) => e);
   expect(diff.stdout.trim().split("\n").sort()).toEqual([
-    `Files ${join(ROOT, "provider/src/resources/index.ts")} and ${join(copy, "provider/src/resources/index.ts")} differ`,
+    `Files ${join(ROOT, "provider/src/resources/index.ts")} and ` +
+      `${join(copy, "provider/src/resources/index.ts")} differ`,
     `Only in ${join(copy, "provider/src/resources")}: domain.ts`,
   ]);
 });
@@ -130,18 +148,21 @@ test("the schema has the resource, its lookups and its example", () => {
   });
 });
 
-test("the API client has its endpoints: create (after a list, to prove what a lost answer made), then read by id", () => {
-  expect(report.client.read).toEqual({
-    name: "www",
-    containerId: "00000000-0000-4000-8000-00000000a991",
-    projectId: "00000000-0000-4000-8000-0000000a11ce",
-  });
-  expect(report.client.requests.slice(0, 3)).toEqual([
-    "GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
-    "POST /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
-    `GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains/${report.client.created}`,
-  ]);
-});
+test(
+  "the API client has its endpoints: create (after a list, to prove what a lost answer made), " + "then read by id",
+  () => {
+    expect(report.client.read).toEqual({
+      name: "www",
+      containerId: "00000000-0000-4000-8000-00000000a991",
+      projectId: "00000000-0000-4000-8000-0000000a11ce",
+    });
+    expect(report.client.requests.slice(0, 3)).toEqual([
+      "GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
+      "POST /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains",
+      `GET /v1/projects/00000000-0000-4000-8000-0000000a11ce/domains/${report.client.created}`,
+    ]);
+  },
+);
 
 test("the lookups find it by name and list it", () => {
   expect(report.lookups.found).toMatchObject({ id: report.client.created, name: "www" });

@@ -122,7 +122,10 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
   docs.set("volume.md", Buffer.from(docs.get("volume.md")!.toString().replace("## Inputs", "## Arguments")));
   docs.delete("redis.md");
   expect(staleness("docs/reference", first.docs, docs, "make docs")).toMatch(
-    /^docs\/reference is stale: redis\.md is missing; volume\.md differs from line \d+\. Run `make docs` and commit the result\.$/,
+    new RegExp(
+      /^docs\/reference is stale: redis\.md is missing; volume\.md differs from line \d+\. /.source +
+        /Run `make docs` and commit the result\.$/.source,
+    ),
   );
 });
 
@@ -144,7 +147,8 @@ test(
 );
 
 test(
-  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes",
+  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, " +
+    "not the shortcodes",
   async () => {
     const dir = join(work, "with-examples");
     mkdirSync(dir);
@@ -153,7 +157,11 @@ test(
     const container = readFileSync(join(dir, "nodejs/container.ts"), "utf8");
     expect(container).not.toContain("{{%");
     expect(container).toMatch(
-      /^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/m,
+      new RegExp(
+        /^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n/.source +
+          / \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/.source,
+        "m",
+      ),
     );
     expect(readFileSync(join(dir, "nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
     const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");

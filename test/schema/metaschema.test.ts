@@ -80,23 +80,26 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
   });
 });
 
-test("schema.json carries the package's metadata, from package.json, and what each language's SDK generator needs", () => {
-  const pkg = require("../../package.json");
-  const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository.url)?.[1];
-  expect(repository).toBeDefined();
-  expect(schema).toMatchObject({
-    homepage: pkg.homepage,
-    repository,
-    license: pkg.license,
-    publisher: expect.any(String),
-  });
-  expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
-  // The engine downloads the plugin from the same repository's releases.
-  expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository!).pathname.slice(1)}`);
-  expect(schema.language.go.importBasePath).toBe(`${repository!.replace(/^https:\/\//, "")}/sdk/go/hosting`);
-  expect(schema.language.python.packageName).toBe("pulumi_hosting");
-  expect(schema.language.csharp.packageReferences).toHaveProperty("Pulumi");
-});
+test(
+  "schema.json carries the package's metadata, from package.json, " + "and what each language's SDK generator needs",
+  () => {
+    const pkg = require("../../package.json");
+    const repository = /^git\+(https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\.git$/.exec(pkg.repository.url)?.[1];
+    expect(repository).toBeDefined();
+    expect(schema).toMatchObject({
+      homepage: pkg.homepage,
+      repository,
+      license: pkg.license,
+      publisher: expect.any(String),
+    });
+    expect(schema.keywords).toEqual(expect.arrayContaining(["pulumi", "kind/native"]));
+    // The engine downloads the plugin from the same repository's releases.
+    expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${new URL(repository!).pathname.slice(1)}`);
+    expect(schema.language.go.importBasePath).toBe(`${repository!.replace(/^https:\/\//, "")}/sdk/go/hosting`);
+    expect(schema.language.python.packageName).toBe("pulumi_hosting");
+    expect(schema.language.csharp.packageReferences).toHaveProperty("Pulumi");
+  },
+);
 
 test("every object's required properties are among its properties, as Pulumi's schema binder demands", () => {
   // pkg/codegen/schema/bind.go reports `unknown required property` as an error, which stops code

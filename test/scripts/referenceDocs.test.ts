@@ -102,7 +102,10 @@ describe("from descriptions with neither examples nor an import section", () => 
 
   test("a resource gets the import command for its id", () => {
     expect(pages.get("volume.md")).toMatch(
-      /## Import\n\nThe id is the one the API assigned:\n\n```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/,
+      new RegExp(
+        /## Import\n\nThe id is the one the API assigned:\n\n/.source +
+          /```sh\npulumi import hosting:index:Volume <resource name> <id>\n```\n$/.source,
+      ),
     );
   });
 });
@@ -114,7 +117,10 @@ describe("from descriptions with Pulumi's example shortcodes and an import secti
     const page = pages.get("container.md")!;
     expect(page).not.toContain("{{%");
     expect(page).toMatch(
-      /A container app: an HTTP service that runs one image\.\nEvery rollout is awaited\.\n\n## Example usage\n\n### A public web app\n\n```typescript\nimport \* as hosting/,
+      new RegExp(
+        /A container app: an HTTP service that runs one image\.\nEvery rollout is awaited\.\n\n/.source +
+          /## Example usage\n\n### A public web app\n\n```typescript\nimport \* as hosting/.source,
+      ),
     );
     expect(page).toContain("### Stopped");
     expect(page.indexOf("## Example usage")).toBeLessThan(page.indexOf("## Inputs"));

@@ -32,26 +32,34 @@ describe("Provider", () => {
     expect(hosting.Provider.isInstance(provider)).toBe(true);
   });
 
-  test("non-string settings travel JSON-encoded, as Pulumi's generator sends them, with the schema defaults", async () => {
-    await registered(new hosting.Provider("tuned", { baseUrl: "https://api.example.com", token: "t", maxRetries: 2 }));
-    expect(engine.registration("tuned").inputs).toMatchObject({ maxRetries: "2", requestTimeoutSeconds: "30" });
-  });
+  test(
+    "non-string settings travel JSON-encoded, as Pulumi's generator sends them, " + "with the schema defaults",
+    async () => {
+      await registered(
+        new hosting.Provider("tuned", { baseUrl: "https://api.example.com", token: "t", maxRetries: 2 }),
+      );
+      expect(engine.registration("tuned").inputs).toMatchObject({ maxRetries: "2", requestTimeoutSeconds: "30" });
+    },
+  );
 
   // As Pulumi's generator writes it, a token read from the environment is sent as it is; the plugin's
   // CheckConfig returns it secret (test/grpc/config.test.ts), and that is what the engine stores.
-  test("settings left out fall back to the environment variables of defaultInfo; the token is a secret output", async () => {
-    process.env.HOSTING_BASE_URL = "https://env.example.com";
-    process.env.HOSTING_TOKEN = "env-token";
-    try {
-      await registered(new hosting.Provider("from-env", {}));
-    } finally {
-      delete process.env.HOSTING_BASE_URL;
-      delete process.env.HOSTING_TOKEN;
-    }
-    const r = engine.registration("from-env");
-    expect(r.inputs).toMatchObject({ baseUrl: "https://env.example.com", token: "env-token" });
-    expect(r.additionalSecretOutputs).toEqual(["token"]);
-  });
+  test(
+    "settings left out fall back to the environment variables of defaultInfo; " + "the token is a secret output",
+    async () => {
+      process.env.HOSTING_BASE_URL = "https://env.example.com";
+      process.env.HOSTING_TOKEN = "env-token";
+      try {
+        await registered(new hosting.Provider("from-env", {}));
+      } finally {
+        delete process.env.HOSTING_BASE_URL;
+        delete process.env.HOSTING_TOKEN;
+      }
+      const r = engine.registration("from-env");
+      expect(r.inputs).toMatchObject({ baseUrl: "https://env.example.com", token: "env-token" });
+      expect(r.additionalSecretOutputs).toEqual(["token"]);
+    },
+  );
 
   test("a resource created with { provider } names that provider instance", async () => {
     const provider = new hosting.Provider("other-account", { baseUrl: "https://api.example.com", token: "t" });
@@ -62,16 +70,19 @@ describe("Provider", () => {
 });
 
 describe("getContainerLogs", () => {
-  test("invokes hosting:index:getContainerLogs with its arguments, the plugin version and where to download it", async () => {
-    const result = await hosting.getContainerLogs({ containerId: CONTAINER, projectId: PROJECT });
-    expect(result.logs).toBe(`logs of ${CONTAINER}`);
-    expect(engine.invocations.at(-1)).toEqual({
-      token: "hosting:index:getContainerLogs",
-      args: { containerId: CONTAINER, projectId: PROJECT },
-      version: schema.version,
-      pluginDownloadURL: schema.pluginDownloadURL,
-    });
-  });
+  test(
+    "invokes hosting:index:getContainerLogs with its arguments, " + "the plugin version and where to download it",
+    async () => {
+      const result = await hosting.getContainerLogs({ containerId: CONTAINER, projectId: PROJECT });
+      expect(result.logs).toBe(`logs of ${CONTAINER}`);
+      expect(engine.invocations.at(-1)).toEqual({
+        token: "hosting:index:getContainerLogs",
+        args: { containerId: CONTAINER, projectId: PROJECT },
+        version: schema.version,
+        pluginDownloadURL: schema.pluginDownloadURL,
+      });
+    },
+  );
 
   test("getContainerLogsOutput takes outputs (such as a Container's id) and returns an output", async () => {
     const app = new hosting.Container("logged", { name: "logged", image: "registry.example.com/team/web:1.0.0" });

@@ -26,7 +26,10 @@ beforeAll(async () => {
   });
 });
 
-/** An example's value as a program passes it here: another resource's output is a plain stand-in, a secret its sample. */
+/**
+ * An example's value as a program passes it here: another resource's output is a plain stand-in, a secret its
+ * sample.
+ */
 function plain(value: ExampleValue): unknown {
   if (isReference(value)) return `${value.reference.toLowerCase()}-${value.output}`;
   if (isExampleSecret(value)) return value.sample;

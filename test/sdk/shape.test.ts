@@ -15,7 +15,11 @@ const state: hosting.VolumeState = { name: "data", sizeGb: 20 };
 const found: hosting.Volume = hosting.Volume.get("data", "vol-1", state);
 const connection: hosting.types.input.DatabaseConnectionArgs | undefined = undefined;
 const pg: hosting.PostgresState = { connection };
-const volume = new hosting.Volume("v", { name: "v", sizeGb: 1, projectId: pulumi.output<string | undefined>(undefined) });
+const volume = new hosting.Volume("v", {
+  name: "v",
+  sizeGb: 1,
+  projectId: pulumi.output<string | undefined>(undefined),
+});
 const registries: pulumi.Output<hosting.GetRegistriesResult> = hosting.getRegistriesOutput();
 const ok: boolean = hosting.Volume.isInstance(found) && hosting.Provider.isInstance(undefined);
 export const out = { item, pg, volume: volume.id, registries, ok };
@@ -46,13 +50,16 @@ export async function lookups() {
   expect(await typecheckAgainstSdk({ "index.ts": typed })).toBe("");
 });
 
-test("the names it does not write do not exist: lower-case object types, an argument to getRegistriesOutput", async () => {
-  const wrong = `
+test(
+  "the names it does not write do not exist: lower-case object types, " + "an argument to getRegistriesOutput",
+  async () => {
+    const wrong = `
 import * as hosting from "@hosting/pulumi";
 export const item: hosting.types.output.getVolumesItem | undefined = undefined;
 export const registries = hosting.getRegistriesOutput({ projectId: "p" });
 `;
-  const said = await typecheckAgainstSdk({ "index.ts": wrong });
-  expect(said).toMatch(/index\.ts\(3,\d+\): error TS2724: .*'getVolumesItem'.*Did you mean 'GetVolumesItem'/);
-  expect(said).toMatch(/index\.ts\(4,\d+\): error TS2353: .*projectId/);
-});
+    const said = await typecheckAgainstSdk({ "index.ts": wrong });
+    expect(said).toMatch(/index\.ts\(3,\d+\): error TS2724: .*'getVolumesItem'.*Did you mean 'GetVolumesItem'/);
+    expect(said).toMatch(/index\.ts\(4,\d+\): error TS2353: .*projectId/);
+  },
+);

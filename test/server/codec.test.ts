@@ -139,10 +139,13 @@ describe("Struct and Value, byte for byte with google-protobuf", () => {
     expect(() => codec.decodeStruct(valueOfNoKind)).toThrow("Unexpected struct type");
   });
 
-  test("a lone surrogate is written as U+FFFD (Go refuses a string that is not UTF-8); well-formed text is untouched", () => {
-    expect(codec.decodeStruct(codec.encodeStruct({ a: "x\ud800y" }))).toEqual({ a: "x\ufffdy" });
-    expect(codec.decodeStruct(codec.encodeStruct({ a: "🚀" }))).toEqual({ a: "🚀" });
-  });
+  test(
+    "a lone surrogate is written as U+FFFD (Go refuses a string that is not UTF-8); " + "well-formed text is untouched",
+    () => {
+      expect(codec.decodeStruct(codec.encodeStruct({ a: "x\ud800y" }))).toEqual({ a: "x\ufffdy" });
+      expect(codec.decodeStruct(codec.encodeStruct({ a: "🚀" }))).toEqual({ a: "🚀" });
+    },
+  );
 });
 
 // ---- the messages ----

@@ -58,12 +58,15 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
     expect(toWire(values, fields, secrets)).toEqual({ env: { list: [{ a: "1" }, { a: secret("2") }] } });
   });
 
-  test("a value with no secret and no unknown inside is handed on as it is, not copied (a list answer of thousands)", () => {
-    const services = [{ name: "a", env: { A: "1" } }];
-    const more = { deep: [1] };
-    const out = toWire({ env: services as any, connection: { host: "h", instructions: "i", more } }, fields);
-    expect(out.env).toBe(services);
-    expect((out.connection as Record<string, unknown>).more).toBe(more);
-    expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });
-  });
+  test(
+    "a value with no secret and no unknown inside is handed on as it is, " + "not copied (a list answer of thousands)",
+    () => {
+      const services = [{ name: "a", env: { A: "1" } }];
+      const more = { deep: [1] };
+      const out = toWire({ env: services as any, connection: { host: "h", instructions: "i", more } }, fields);
+      expect(out.env).toBe(services);
+      expect((out.connection as Record<string, unknown>).more).toBe(more);
+      expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });
+    },
+  );
 });

@@ -187,13 +187,16 @@ describe("faults of a lagging or careless API (issue 30)", () => {
     expect(h.sim.control.snapshot().services.map((s) => s.id)).toEqual([a.id]);
   });
 
-  test("respond_after with a 204 and a body sends both, as a broken server does (fetch reads the 204 and no body)", async () => {
-    const a = await createContainer(h.alice);
-    h.sim.control.injectFault({ kind: "respond_after", method: "DELETE", status: 204, body: "oops" });
-    const res = await h.alice.call("DELETE", p(`/containers/${a.id}`)).catch((err: Error) => err);
-    expect(res instanceof Error || (res as { status: number }).status === 204).toBe(true);
-    expect(h.sim.control.snapshot().services).toEqual([]);
-  });
+  test(
+    "respond_after with a 204 and a body sends both, " + "as a broken server does (fetch reads the 204 and no body)",
+    async () => {
+      const a = await createContainer(h.alice);
+      h.sim.control.injectFault({ kind: "respond_after", method: "DELETE", status: 204, body: "oops" });
+      const res = await h.alice.call("DELETE", p(`/containers/${a.id}`)).catch((err: Error) => err);
+      expect(res instanceof Error || (res as { status: number }).status === 204).toBe(true);
+      expect(h.sim.control.snapshot().services).toEqual([]);
+    },
+  );
 
   test("bad fields are refused, naming them", () => {
     expect(() => h.sim.control.injectFault({ kind: "ignored", status: 500 })).toThrow(

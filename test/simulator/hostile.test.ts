@@ -92,27 +92,30 @@ describe("respond_after: the API acts, the client gets the chosen answer", () =>
     expect(h.sim.control.requests().at(-1)).toMatchObject({ status: 200, withheldStatus: 409 });
   });
 
-  test("respond_after's headers are sent, by any case, and may replace content-type, Date and x-request-id", async () => {
-    h.sim.control.injectFault({
-      kind: "respond_after",
-      body: "<html>bad gateway</html>",
-      status: 502,
-      headers: {
-        "Content-Type": "text/html",
-        Date: "Mon, 01 Jan 2024 00:00:00 GMT",
-        "X-Request-Id": "fixed",
+  test(
+    "respond_after's headers are sent, by any case, and may replace content-type, " + "Date and x-request-id",
+    async () => {
+      h.sim.control.injectFault({
+        kind: "respond_after",
+        body: "<html>bad gateway</html>",
+        status: 502,
+        headers: {
+          "Content-Type": "text/html",
+          Date: "Mon, 01 Jan 2024 00:00:00 GMT",
+          "X-Request-Id": "fixed",
+          "x-extra": "1",
+        },
+      });
+      const res = await answer(h.sim, "GET", "/v1/registries");
+      expect([res.status, res.text]).toEqual([502, "<html>bad gateway</html>"]);
+      expect(res.headers).toMatchObject({
+        "content-type": "text/html",
+        date: "Mon, 01 Jan 2024 00:00:00 GMT",
+        "x-request-id": "fixed",
         "x-extra": "1",
-      },
-    });
-    const res = await answer(h.sim, "GET", "/v1/registries");
-    expect([res.status, res.text]).toEqual([502, "<html>bad gateway</html>"]);
-    expect(res.headers).toMatchObject({
-      "content-type": "text/html",
-      date: "Mon, 01 Jan 2024 00:00:00 GMT",
-      "x-request-id": "fixed",
-      "x-extra": "1",
-    });
-  });
+      });
+    },
+  );
 
   test("respond_after hits `times` matching requests, by method and path, then the API answers", async () => {
     await h.admin.post("/_sim/faults", {
@@ -296,7 +299,8 @@ describe("redirect: sent elsewhere, without acting", () => {
     [{ status: 304 }, "fault.status: must be a redirect status"],
     [
       { location: "" },
-      "fault.location: must be a URL or a path for the Location header (default: the same path on https://elsewhere.example.com)",
+      "fault.location: must be a URL or a path for the Location header (default: " +
+        "the same path on https://elsewhere.example.com)",
     ],
     [{ location: 5 }, "fault.location: must be a URL or a path"],
     [{ location: "/a\r\nset-cookie: x" }, "fault.location: must be a URL or a path"],

@@ -71,27 +71,30 @@ describe("persistence with a state file", () => {
     });
   });
 
-  test("a pending start that will fail still fails after a restart (the outcome is stored, not re-decided)", async () => {
-    const stateFile = join(dir, "crashing.json");
-    const bad = "registry.sim.hosting.test/acme/web:2.0.0-bad";
-    const first = await startSimulator({ stateFile, serviceStartMs: 300, crashingImageTags: ["2.0.0-bad"] });
-    const created = await createContainer(new Client(first.url, ALICE.token), { image: bad });
-    const good = await createContainer(new Client(first.url, ALICE.token), { name: "api" });
-    await first.close();
+  test(
+    "a pending start that will fail still fails after a restart (the outcome is stored, " + "not re-decided)",
+    async () => {
+      const stateFile = join(dir, "crashing.json");
+      const bad = "registry.sim.hosting.test/acme/web:2.0.0-bad";
+      const first = await startSimulator({ stateFile, serviceStartMs: 300, crashingImageTags: ["2.0.0-bad"] });
+      const created = await createContainer(new Client(first.url, ALICE.token), { image: bad });
+      const good = await createContainer(new Client(first.url, ALICE.token), { name: "api" });
+      await first.close();
 
-    // restarted without the switch: the pending starts end as they were decided
-    await withSimulator({ stateFile }, async (alice) => {
-      const read = async () => (await alice.get(p("/containers"))).body as Array<{ id: string; status: string }>;
-      const settled = await eventually(read, (services) => services.every((s) => s.status !== "provisioning"));
-      expect(settled.map((s) => [s.id, s.status])).toEqual([
-        [created.id, "failed"],
-        [good.id, "running"],
-      ]);
-      const logs = (await alice.get(p(`/containers/${created.id}/logs`))).text;
-      expect(logs).toContain(`starting ${bad}`);
-      expect(logs).toContain("container failed to start: exit code 1 (CrashLoopBackOff)");
-    });
-  });
+      // restarted without the switch: the pending starts end as they were decided
+      await withSimulator({ stateFile }, async (alice) => {
+        const read = async () => (await alice.get(p("/containers"))).body as Array<{ id: string; status: string }>;
+        const settled = await eventually(read, (services) => services.every((s) => s.status !== "provisioning"));
+        expect(settled.map((s) => [s.id, s.status])).toEqual([
+          [created.id, "failed"],
+          [good.id, "running"],
+        ]);
+        const logs = (await alice.get(p(`/containers/${created.id}/logs`))).text;
+        expect(logs).toContain(`starting ${bad}`);
+        expect(logs).toContain("container failed to start: exit code 1 (CrashLoopBackOff)");
+      });
+    },
+  );
 
   test("a start settled in memory settles the same way again from the file (same status, same log lines)", async () => {
     const stateFile = join(dir, "settle-twice.json");
