@@ -5,7 +5,8 @@
 import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { version } from "../package.json";
-import { withDirectCodec } from "../provider/src/server/codec";
+import * as codec from "../provider/src/server/codec";
+import { withDirectCodec } from "../provider/src/server/methods";
 import { connectEngineLog } from "../provider/src/server/engineLog";
 import { SERVER_OPTIONS } from "../provider/src/server/grpcOptions";
 import { HostingProviderService } from "../provider/src/server/provider";
@@ -19,7 +20,10 @@ async function main() {
     rateController: () => new WindowPause(window),
   });
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(withDirectCodec(provrpc.ResourceProviderService), service.implementation());
+  server.addService(
+    withDirectCodec(provrpc.ResourceProviderService, () => codec),
+    service.implementation(),
+  );
   const port = await new Promise<number>((res, rej) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? rej(err) : res(p))),
   );

@@ -5,9 +5,8 @@
 // gigabytes (docs/performance.md, "The wire"). The bytes written are google-protobuf's own
 // (serializeBinary), byte for byte: test/server/codec.test.ts proves it over a corpus of every
 // message the engine sends and every answer. The other messages stay on the stubs.
-import type * as grpc from "@grpc/grpc-js";
 import { Reader, Writer } from "protobufjs/minimal";
-import type { ProviderMethod } from "./methods";
+import type { DIRECT_CODEC, DirectMethod } from "./methods";
 
 /** A `google.protobuf.Value` as plain JavaScript: what google-protobuf's `toJavaScript()` gives. */
 export type WireValue = null | number | string | boolean | WireValue[] | WireObject;
@@ -591,8 +590,12 @@ export const ErrorResourceInitFailed = {
   inputs: [4, "struct"],
 } as const;
 
-/** The methods whose messages this codec reads and writes: their request, and their answer unless on the stubs. */
-export const DIRECT: Partial<Record<ProviderMethod, { request: Schema; response?: Schema }>> = {
+/** Each method of DIRECT_CODEC (methods.ts): its request's schema, and its answer's where the codec writes it. */
+export const DIRECT: {
+  [M in DirectMethod]: (typeof DIRECT_CODEC)[M] extends "answer"
+    ? { request: Schema; response: Schema }
+    : { request: Schema; response?: undefined };
+} = {
   checkConfig: { request: CheckRequest, response: CheckResponse },
   diffConfig: { request: DiffRequest },
   check: { request: CheckRequest, response: CheckResponse },
@@ -606,15 +609,12 @@ export const DIRECT: Partial<Record<ProviderMethod, { request: Schema; response?
 
 type Answer = Partial<Message<Schema>>;
 
-/** The stubs' service definition, with this codec in place of theirs for the methods of DIRECT. */
-export function withDirectCodec(service: grpc.ServiceDefinition): grpc.ServiceDefinition {
-  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = { ...service };
-  for (const [method, { request, response }] of Object.entries(DIRECT)) {
-    definition[method] = {
-      ...service[method],
-      requestDeserialize: (bytes: Buffer) => decode(request, bytes),
-      ...(response ? { responseSerialize: (message: unknown) => encode(response, message as Answer) } : {}),
-    };
-  }
-  return definition as grpc.ServiceDefinition;
+/** A method's request, read from its bytes. */
+export const decodeRequest = (method: DirectMethod, bytes: Uint8Array) => decode(DIRECT[method].request, bytes);
+
+/** A method's answer, written to bytes (a method of DIRECT_CODEC that says "answer"). */
+export function encodeAnswer(method: DirectMethod, message: unknown): Buffer {
+  const { response } = DIRECT[method];
+  if (!response) throw new Error(`${method} answers on the stubs, not on the codec`);
+  return encode(response, message as Answer);
 }

@@ -17,10 +17,10 @@ import * as anyproto from "google-protobuf/google/protobuf/any_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { version } from "../../../package.json";
-import { withDirectCodec } from "./codec";
+import type * as Codec from "./codec";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
-import { PROVIDER_METHODS } from "./methods";
+import { PROVIDER_METHODS, withDirectCodec } from "./methods";
 import type { HostingProviderService } from "./provider";
 import { Secrets } from "./secrets";
 
@@ -98,7 +98,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       }));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(withDirectCodec(provrpc.ResourceProviderService), lazily(loaded, cancel));
+  server.addService(withDirectCodec(provrpc.ResourceProviderService, directCodec), lazily(loaded, cancel));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
@@ -164,3 +164,10 @@ function lazily(
   };
   return implementation;
 }
+
+let codec: typeof Codec | undefined;
+/** The codec and protobufjs, loaded with the first call that carries properties: the first answer waits for neither. */
+const directCodec = (): typeof Codec => {
+  codec ??= require("./codec") as typeof Codec;
+  return codec;
+};
