@@ -39,8 +39,7 @@ function curveTable(points: Point[]): string {
     ].join(" | "),
   );
   return [
-    "| resources | preview (plugin CPU, wall, RSS after) | refresh, all Reads at once (wall, list GETs) | " +
-      "refresh, 16 at a time | one list GET (body, time) | one Read (request / response) | plugin RSS after refresh |",
+    "| resources | preview (plugin CPU, wall, RSS after) | refresh, all Reads at once (wall, list GETs) | refresh, 16 at a time | one list GET (body, time) | one Read (request / response) | plugin RSS after refresh |",
     "|---|---|---|---|---|---|---|",
     ...rows.map((r) => `| ${r} |`),
   ].join("\n");
@@ -61,8 +60,7 @@ async function main() {
     process.stderr.write(`curve: ${thousands(size)} done in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
   }
   process.stdout.write(
-    `\n${curveTable(points)}\n\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; ` +
-      `16 at a time = the engine's default parallelism on a 4-CPU box (${ENGINE_PARALLELISM}).\n`,
+    `\n${curveTable(points)}\n\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all; 16 at a time = the engine's default parallelism on a 4-CPU box (${ENGINE_PARALLELISM}).\n`,
   );
   writeFigures("curve.json", { points });
 }

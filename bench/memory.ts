@@ -159,19 +159,11 @@ export async function memory(): Promise<Row> {
   const signed = (x: number) => `${x >= 0 ? "+" : ""}${mb(x)}`;
   return {
     id: 6,
-    name:
-      `Memory, a leak test (plugin RSS from ${thousands(FIRST)} to ${thousands(LAST)} lifecycle operations, ` +
-      `after a full GC at every ${thousands(MARK_EVERY)})`,
+    name: `Memory, a leak test (plugin RSS from ${thousands(FIRST)} to ${thousands(LAST)} lifecycle operations, after a full GC at every ${thousands(MARK_EVERY)})`,
     baseline: `configured, idle, after a full GC: ${mb(gc.configured.rssMb)}`,
-    measured:
-      `growth along the trend of the ${gc.marks.length} marks: ${signed(growth)} (readings: ${thousands(FIRST)} ops ` +
-      `${mb(first.rssMb)}, ${thousands(LAST)} ops ${mb(last.rssMb)}); live heap ${mb(first.heapMb)} → ` +
-      `${mb(last.heapMb)} (trend ${signed(heapGrowth)}); information, RSS as it is with no GC: ${mb(rawFirst)} → ` +
-      `${mb(rawLast)} (${signed(rawLast - rawFirst)}), peak ${mb(peak)}`,
+    measured: `growth along the trend of the ${gc.marks.length} marks: ${signed(growth)} (readings: ${thousands(FIRST)} ops ${mb(first.rssMb)}, ${thousands(LAST)} ops ${mb(last.rssMb)}); live heap ${mb(first.heapMb)} → ${mb(last.heapMb)} (trend ${signed(heapGrowth)}); information, RSS as it is with no GC: ${mb(rawFirst)} → ${mb(rawLast)} (${signed(rawLast - rawFirst)}), peak ${mb(peak)}`,
     ratio: `${(last.rssMb / gc.configured.rssMb).toFixed(2)}× idle`,
-    target:
-      `growth ≤ ${MAX_GROWTH_MB} MB from ${thousands(FIRST)} to ${thousands(LAST)} ` +
-      "(the absolute RSS: information)",
+    target: `growth ≤ ${MAX_GROWTH_MB} MB from ${thousands(FIRST)} to ${thousands(LAST)} (the absolute RSS: information)`,
     met: growth <= MAX_GROWTH_MB,
     figures: {
       afterGc: { configured: gc.configured, marks: gc.marks, growthMb: growth, heapGrowthMb: heapGrowth },
@@ -179,13 +171,7 @@ export async function memory(): Promise<Row> {
       seconds: (Date.now() - started) / 1000,
     },
     notes: [
-      `A leak is what a full garbage collection cannot give back: the figures are read after one, from the same ` +
-        `plugin started with --expose-gc and a hook that collects on SIGUSR2 (the plugin as built has no way to). ` +
-        `Read as it is, RSS also holds the heap V8 has grown and not yet given back, which moves by tens of MB ` +
-        `between readings. Even after a full GC, RSS moves by about ±5 MB from one reading to the next while the ` +
-        `live heap stays flat (the C allocator keeps and returns pages at its own pace), so the growth is read from ` +
-        `the median slope between every pair of the ${gc.marks.length} marks, where a leak shows as a slope and one ` +
-        `unlucky reading does not.`,
+      `A leak is what a full garbage collection cannot give back: the figures are read after one, from the same plugin started with --expose-gc and a hook that collects on SIGUSR2 (the plugin as built has no way to). Read as it is, RSS also holds the heap V8 has grown and not yet given back, which moves by tens of MB between readings. Even after a full GC, RSS moves by about ±5 MB from one reading to the next while the live heap stays flat (the C allocator keeps and returns pages at its own pace), so the growth is read from the median slope between every pair of the ${gc.marks.length} marks, where a leak shows as a slope and one unlucky reading does not.`,
     ],
   };
 }

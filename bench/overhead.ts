@@ -243,20 +243,13 @@ export async function overhead(): Promise<Row[]> {
   const containerMet = trips.containerRatio.median <= ROUND_TRIP_OVER_FLOOR;
   const mixMet = trips.mixRatio.median <= ROUND_TRIP_OVER_FLOOR;
   const alternation =
-    "The plugin and the floor alternate round by round (A B, B A, …); ratios are the median of the rounds' ratios, " +
-    "with their range.";
+    "The plugin and the floor alternate round by round (A B, B A, …); ratios are the median of the rounds' ratios, with their range.";
   return [
     {
       id: 5,
-      name:
-        `Preview of ${thousands(PREVIEW)} resources, the package's mix of kinds (Check + Diff each, ` +
-        `${ENGINE_PARALLELISM} at a time, fresh plugin); one Container Check + Diff at a time`,
-      baseline:
-        `the floor answering the same requests: ${msSpread(cost.floor.cold)} CPU; ` +
-        `one Check + Diff on the floor: ${msSpread(trips.floorContainer)} round trip`,
-      measured:
-        `${msSpread(cost.plugin.cold)} plugin CPU (${ms(cost.plugin.coldWall.median)} wall); ` +
-        `one Container Check + Diff: ${msSpread(trips.container)} round trip`,
+      name: `Preview of ${thousands(PREVIEW)} resources, the package's mix of kinds (Check + Diff each, ${ENGINE_PARALLELISM} at a time, fresh plugin); one Container Check + Diff at a time`,
+      baseline: `the floor answering the same requests: ${msSpread(cost.floor.cold)} CPU; one Check + Diff on the floor: ${msSpread(trips.floorContainer)} round trip`,
+      measured: `${msSpread(cost.plugin.cold)} plugin CPU (${ms(cost.plugin.coldWall.median)} wall); one Container Check + Diff: ${msSpread(trips.container)} round trip`,
       ratio: `${timesSpread(cost.cold)} / ${timesSpread(trips.containerRatio)} the floor`,
       target: `preview ≤ ${PREVIEW_OVER_FLOOR}×, round trip ≤ ${ROUND_TRIP_OVER_FLOOR}× the floor`,
       met: previewMet && containerMet,
@@ -283,14 +276,7 @@ export async function overhead(): Promise<Row[]> {
         tripRatio: trips.containerRatio,
       },
       notes: [
-        `The mix: ${MIX.length} examples (${kinds}), from the declarations (scripts/preview-mix.ts). ` +
-          `Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU ` +
-          `(${timesSpread(cost.warmOverCold)} the floor's first pass, ` +
-          `${timesSpread(cost.warm)} its second); ` +
-          `${thousands(2 * PREVIEW)} empty calls on a fresh plugin, ${ms(empties.cpuMs)}; ` +
-          `one empty call, ${ms(trips.emptyMs)} round trip. Round trips are measured from the engine's side ` +
-          `(this process, a grpc-js client), ${PAIRS_PER_ROUND} pairs a round; plugin CPU from /proc. ` +
-          alternation,
+        `The mix: ${MIX.length} examples (${kinds}), from the declarations (scripts/preview-mix.ts). Context: the same preview again on the warm plugin, ${msSpread(cost.plugin.warm)} CPU (${timesSpread(cost.warmOverCold)} the floor's first pass, ${timesSpread(cost.warm)} its second); ${thousands(2 * PREVIEW)} empty calls on a fresh plugin, ${ms(empties.cpuMs)}; one empty call, ${ms(trips.emptyMs)} round trip. Round trips are measured from the engine's side (this process, a grpc-js client), ${PAIRS_PER_ROUND} pairs a round; plugin CPU from /proc. ${alternation}`,
       ],
     },
     {

@@ -195,9 +195,7 @@ function containersRow(id: number, count: number) {
     const worst = f.windows.reduce((a, b) => (b.wallRatio.median > a.wallRatio.median ? b : a));
     return {
       id,
-      name:
-        `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; ` +
-        `strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
+      name: `Refresh of ${thousands(count)} containers, P Reads in flight (P = ${WINDOWS.join(", ")}; strict, the default; sent by ${f.engineSide.split(" ")[0]})`,
       baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}), timed in each round: ${ms(f.listMs)}`,
       measured: f.windows
         .map((w) => `P=${w.window}: ${w.pass.listCalls} lists (least ${w.leastLists}), ${ms(w.pass.wallMs)}`)
@@ -207,13 +205,8 @@ function containersRow(id: number, count: number) {
       met: f.windows.every((w) => listsMet(w) && w.wallRatio.median <= WALL_OVER_LISTS),
       figures: { ...f },
       notes: [
-        `Per resource at N = ${thousands(count)}: ` +
-          f.windows.map((w) => `P=${w.window} ${ms(w.pass.wallMs / count)}`).join(", ") +
-          " (no cliff past P = 31: the loader sends a batch as soon as every Read in flight is waiting, " +
-          "with no quiet time).",
-        "Where the time goes, each window's wall beside its lists timed one after another " +
-          "plus the floor carrying the same " +
-          `${thousands(count)} Reads P at a time (canned replies, nothing decoded; bench/floor/start.ts): ` +
+        `Per resource at N = ${thousands(count)}: ${f.windows.map((w) => `P=${w.window} ${ms(w.pass.wallMs / count)}`).join(", ")} (no cliff past P = 31: the loader sends a batch as soon as every Read in flight is waiting, with no quiet time).`,
+        `Where the time goes, each window's wall beside its lists timed one after another plus the floor carrying the same ${thousands(count)} Reads P at a time (canned replies, nothing decoded; bench/floor/start.ts): ` +
           f.windows
             .map(
               (w) =>
@@ -307,15 +300,12 @@ export async function byIdKinds(): Promise<Row> {
   );
   return {
     id: 13,
-    name:
-      "Refresh of volumes and of registries (read by id or by list), P Reads in flight " +
-      `(N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
+    name: `Refresh of volumes and of registries (read by id or by list), P Reads in flight (N = ${SIZES.map(thousands).join(" and ")}, P = ${WINDOWS.join(", ")})`,
     baseline: "the least a window of P needs: ⌈N/P⌉ requests",
     measured: cells
       .map(
         (c) =>
-          `${c.label} ${thousands(c.count)}: ` +
-          c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", "),
+          `${c.label} ${thousands(c.count)}: ${c.windows.map((w) => `P=${w.window} ${w.pass.listCalls} req, ${ms(w.pass.wallMs)}`).join(", ")}`,
       )
       .join("; "),
     ratio: `at most ${mostOver} over ⌈N/P⌉`,
@@ -323,11 +313,7 @@ export async function byIdKinds(): Promise<Row> {
     met: cells.every((c) => c.windows.every((w) => w.pass.listCalls <= w.allowed)),
     figures: { sizes: SIZES, windows: WINDOWS, results: all },
     notes: [
-      "Every API request is counted (a Read sends only GETs: by id, or of a list). " +
-        "A batch of k Reads goes as k GETs by id or one list, " +
-        "whichever the chooser prices lower (provider/src/api/loader.ts `chooseLookup`: " +
-        "a request's price grows while the API is rate limiting); " +
-        "a lone Read is one GET by id.",
+      "Every API request is counted (a Read sends only GETs: by id, or of a list). A batch of k Reads goes as k GETs by id or one list, whichever the chooser prices lower (provider/src/api/loader.ts `chooseLookup`: a request's price grows while the API is rate limiting); a lone Read is one GET by id.",
     ],
   };
 }
@@ -385,15 +371,12 @@ export async function snapshot(): Promise<Row> {
   const wall = (side: Pass[]) => msSpread(spread(side.map((p) => p.wallMs)));
   return {
     id: 14,
-    name:
-      `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight ` +
-      "(16, 32, 64 and all at once as information)",
+    name: `Refresh of ${thousands(count)} containers with \`readConsistency: snapshot\`, ${window} Reads in flight (16, 32, 64 and all at once as information)`,
     baseline: `strict, every Read at once: ${lists(allAtOnce.listCalls)}, ${wall(rounds.allAtOnce)}`,
     measured: passes
       .map(
         ({ window: p, pass }) =>
-          `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ` +
-          (p === window ? wall(rounds.snapshot) : ms(pass.wallMs)),
+          `${p === "all at once" ? p : `P=${p}`}: ${lists(pass.listCalls)}, ${p === window ? wall(rounds.snapshot) : ms(pass.wallMs)}`,
       )
       .join("; "),
     ratio: `${timesSpread(ratio)} at P=${window}`,
@@ -404,10 +387,7 @@ export async function snapshot(): Promise<Row> {
       rounds.allAtOnce.every((p) => p.allFound),
     figures: { count, window, allAtOnce, snapshot: atTarget, rounds, passes, ratio },
     notes: [
-      "Snapshot mode reads each project's list once per run and again after any write of the plugin: " +
-        "what changes outside Pulumi during the run may be missed (docs/drift-detection.md says when to choose it). " +
-        `P=${window} and every Read at once (strict) alternate round by round, each snapshot pass on a fresh plugin; ` +
-        "the ratio is the median of the rounds' ratios, with their range.",
+      `Snapshot mode reads each project's list once per run and again after any write of the plugin: what changes outside Pulumi during the run may be missed (docs/drift-detection.md says when to choose it). P=${window} and every Read at once (strict) alternate round by round, each snapshot pass on a fresh plugin; the ratio is the median of the rounds' ratios, with their range.`,
     ],
   };
 }

@@ -88,12 +88,8 @@ export async function rateLimit(): Promise<Row> {
   return {
     id: 4,
     name: `Rate limit (${CREATES} creates, ${ENGINE_PARALLELISM} concurrent, server ${LIMIT} req/s)`,
-    baseline:
-      `ideal ${ms(IDEAL_MS)}; per-request retry only: ${ms(naive.wallMs)}, ` +
-      `${naive.limited}/${naive.requests} answered 429`,
-    measured:
-      `${ms(wallMs)}, ${limited}/${requests} answered 429 (${(share * 100).toFixed(1)}%), ` +
-      `${failures.length} failures, ${containers} containers`,
+    baseline: `ideal ${ms(IDEAL_MS)}; per-request retry only: ${ms(naive.wallMs)}, ${naive.limited}/${naive.requests} answered 429`,
+    measured: `${ms(wallMs)}, ${limited}/${requests} answered 429 (${(share * 100).toFixed(1)}%), ${failures.length} failures, ${containers} containers`,
     ratio: `${times(wallMs / IDEAL_MS)} ideal`,
     target: "0 failures, 100 containers, ≤ 1.3× ideal, ≤ 10% 429",
     met,
@@ -110,12 +106,7 @@ export async function rateLimit(): Promise<Row> {
       floorMs,
     },
     notes: [
-      `Through the plugin a Container create is ${perCreate.toFixed(1)} requests ` +
-        "(the POST, then the GET that sees the app leave `provisioning`), " +
-        `so ${CREATES} creates need ${accepted} accepted requests: ` +
-        `at ${LIMIT} req/s that takes at least ` +
-        `${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one ` +
-        `request per create). Measured: ${times(wallMs / floorMs)} that floor.`,
+      `Through the plugin a Container create is ${perCreate.toFixed(1)} requests (the POST, then the GET that sees the app leave \`provisioning\`), so ${CREATES} creates need ${accepted} accepted requests: at ${LIMIT} req/s that takes at least ${ms(floorMs)} (after the first ${LIMIT}), ${times(floorMs / IDEAL_MS)} the ideal the target assumes (one request per create). Measured: ${times(wallMs / floorMs)} that floor.`,
     ],
   };
 }

@@ -311,22 +311,11 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
     const floor = Math.ceil(count / ENGINE_PARALLELISM);
     return {
       id,
-      name:
-        `Refresh of ${thousands(count)} containers (all Reads at once; ` +
-        `${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
-      baseline:
-        `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + ` +
-        `the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
-      measured:
-        `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} ` +
-        `at most, ${msSpread(f.togetherWall)} ` +
-        `(CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, engine side ${ms(f.together.engineCpuMs)}); ` +
-        `${ENGINE_PARALLELISM} at a time: ${at16.listCalls} list calls, ${ms(at16.wallMs)}`,
+      name: `Refresh of ${thousands(count)} containers (all Reads at once; ${ENGINE_PARALLELISM} at a time as information; sent by ${f.engineSide.split(" ")[0]})`,
+      baseline: `one list GET of ${thousands(count)} (${kb(f.listBytes)}): ${ms(f.listMs)} + the same Reads answered by the floor: ${ms(carried.wallMs)} = ${msSpread(f.baseline!)}`,
+      measured: `all at once (${ROUNDS} rounds): ${f.together.listCalls} list call${f.together.listCalls === 1 ? "" : "s"} at most, ${msSpread(f.togetherWall)} (CPU meanwhile: plugin ${ms(f.together.pluginCpuMs)}, engine side ${ms(f.together.engineCpuMs)}); ${ENGINE_PARALLELISM} at a time: ${at16.listCalls} list calls, ${ms(at16.wallMs)}`,
       ratio: `${timesSpread(f.wallRatio!)} baseline`,
-      target:
-        `≤ ${maxListCalls} list calls` +
-        (maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`) +
-        " (all at once)",
+      target: `≤ ${maxListCalls} list calls${maxWallRatio === undefined ? "" : `, wall ≤ ${maxWallRatio}× baseline`} (all at once)`,
       met: callsMet && wallMet && found,
       figures: { ...f, baselineMs, wallRatio, floorAt16: floor },
       notes: [
@@ -334,18 +323,8 @@ function refreshRow(id: number, count: number, maxListCalls: number, maxWallRati
         ...(f.engineSide === "grpc-go"
           ? []
           : [`The Reads were sent by ${f.engineSide}, a heavier client than the engine's, on the same cores.`]),
-        "The floor is a grpc-js server that answers each Read with a canned reply of the real size " +
-          "and decodes nothing (bench/floor/start.ts), after a warm-up; " +
-          `its CPU meanwhile: ${ms(carried.pluginCpuMs)}. ` +
-          "The plugin's pass, the list GET and the floor's pass alternate round by round; " +
-          "the ratio is the median of the rounds' ratios, with their range. " +
-          `As context, ${thousands(count)} ` +
-          `empty gRPC calls at once: ${ms(f.grpcMs)}.`,
-        `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: ` +
-          "every Read must be answered by a list GET that began after it, " +
-          `and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, ` +
-          `so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} ` +
-          `GETs are needed (row 11 holds this at P = 8 to 64).`,
+        `The floor is a grpc-js server that answers each Read with a canned reply of the real size and decodes nothing (bench/floor/start.ts), after a warm-up; its CPU meanwhile: ${ms(carried.pluginCpuMs)}. The plugin's pass, the list GET and the floor's pass alternate round by round; the ratio is the median of the rounds' ratios, with their range. As context, ${thousands(count)} empty gRPC calls at once: ${ms(f.grpcMs)}.`,
+        `${ENGINE_PARALLELISM} at a time (information), ${at16.listCalls} list calls against a floor of ${floor}: every Read must be answered by a list GET that began after it, and only ${ENGINE_PARALLELISM} Reads are waiting at any moment, so at least ${count} / ${ENGINE_PARALLELISM} ≈ ${floor} GETs are needed (row 11 holds this at P = 8 to 64).`,
       ],
     };
   };

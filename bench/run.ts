@@ -42,8 +42,7 @@ export function table(rows: Row[]): string {
     "|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ` +
-        `${r.met ? "yes" : "**no**"} |`,
+        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`,
     ),
   ];
   return lines.join("\n");
@@ -62,8 +61,7 @@ async function main() {
     const t = Date.now();
     const made = [await BENCHES[name]()].flat();
     process.stderr.write(
-      `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ` +
-        `${made.map((row) => row.measured).join(" | ")}\n`,
+      `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`,
     );
     rows.push(...made);
   }

@@ -22,8 +22,7 @@ const meetsTargets = (f: UpFigures) =>
 const politeEnough = (f: UpFigures) => f.share <= MAX_429_SHARE;
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const say = (f: UpFigures) =>
-  `${ms(f.wallMs)} (${times(f.wallMs / idealMs(f))} ideal), ${thousands(f.requests)} requests, ${f.limited} ` +
-  `answered 429 (${percent(f.share)}), ${f.failures.length} failures, ${thousands(f.containers)} containers`;
+  `${ms(f.wallMs)} (${times(f.wallMs / idealMs(f))} ideal), ${thousands(f.requests)} requests, ${f.limited} answered 429 (${percent(f.share)}), ${f.failures.length} failures, ${thousands(f.containers)} containers`;
 const ideal = (f: UpFigures) => `ideal: ${thousands(f.accepted)} requests needed ÷ ${LIMIT}/s = ${ms(idealMs(f))}`;
 
 export async function scaleUp(): Promise<Row[]> {
@@ -37,9 +36,7 @@ export async function scaleUp(): Promise<Row[]> {
   return [
     {
       id: 9,
-      name:
-        `\`up\` of ${thousands(CREATES)} containers at a server limit of ${LIMIT} req/s ` +
-        `(${ENGINE_PARALLELISM} at a time)`,
+      name: `\`up\` of ${thousands(CREATES)} containers at a server limit of ${LIMIT} req/s (${ENGINE_PARALLELISM} at a time)`,
       baseline: ideal(adaptive),
       measured: say(adaptive),
       ratio: `${times(adaptive.wallMs / idealMs(adaptive))} ideal`,
@@ -53,21 +50,15 @@ export async function scaleUp(): Promise<Row[]> {
         oneRequestPerCreateMs: (CREATES / LIMIT) * 1000,
       },
       notes: [
-        `A Container create is the POST and a share of the list reads that see the app leave \`provisioning\` ` +
-          `(${(adaptive.accepted / CREATES).toFixed(2)} accepted requests per create here); at one request per ` +
-          `create the ideal would be ${ms((CREATES / LIMIT) * 1000)}.`,
+        `A Container create is the POST and a share of the list reads that see the app leave \`provisioning\` (${(adaptive.accepted / CREATES).toFixed(2)} accepted requests per create here); at one request per create the ideal would be ${ms((CREATES / LIMIT) * 1000)}.`,
       ],
     },
     {
       id: 10,
-      name:
-        `Rate control: the same \`up\` with a window-plus-pause control (≤ ${WINDOW} in flight, ` +
-        "all wait out a 429's Retry-After, no pacing)",
+      name: `Rate control: the same \`up\` with a window-plus-pause control (≤ ${WINDOW} in flight, all wait out a 429's Retry-After, no pacing)`,
       baseline: `adaptive (AIMD, row 9): ${say(adaptive)}`,
       measured: `window-plus-pause: ${say(window)}; ${ideal(window)}`,
-      ratio:
-        `${times(window.wallMs / adaptive.wallMs)} AIMD's time; ` +
-        `${times(window.share / Math.max(adaptive.share, 1e-9))} its 429 share`,
+      ratio: `${times(window.wallMs / adaptive.wallMs)} AIMD's time; ${times(window.share / Math.max(adaptive.share, 1e-9))} its 429 share`,
       target: `row 9's, and ≤ ${percent(MAX_429_SHARE)} answered 429 (row 4's limit)`,
       met: windowAsGood,
       figures: {
@@ -75,10 +66,7 @@ export async function scaleUp(): Promise<Row[]> {
         adaptive: { ...adaptive, idealMs: idealMs(adaptive) },
       },
       notes: [
-        `Window-plus-pause ${meetsTargets(window) ? "meets" : "misses"} row 9's targets ` +
-          `(the adaptive control ${meetsTargets(adaptive) ? "meets" : "misses"} them), ` +
-          `with ${percent(window.share)} of its requests answered 429 ` +
-          `against the adaptive control's ${percent(adaptive.share)}: ` +
+        `Window-plus-pause ${meetsTargets(window) ? "meets" : "misses"} row 9's targets (the adaptive control ${meetsTargets(adaptive) ? "meets" : "misses"} them), with ${percent(window.share)} of its requests answered 429 against the adaptive control's ${percent(adaptive.share)}: ` +
           (windowAsGood
             ? "it would do as well, so the simpler control could replace the adaptive one."
             : "the adaptive control earns its place by what it spares the server, not by time. " +

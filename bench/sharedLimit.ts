@@ -81,8 +81,7 @@ export async function sharedLimit(): Promise<Row> {
   for (let r = 0; r < rounds; r++) {
     const round = await sharedRound(plugins, creates, limit);
     process.stderr.write(
-      `bench: shared limit round ${r + 1}: ${ms(round.wallMs)} (ideal ${ms(round.idealMs)}), ` +
-        `${round.limited}/${round.requests} 429, Jain ${round.jain.toFixed(3)}, ${round.failures.length} failures\n`,
+      `bench: shared limit round ${r + 1}: ${ms(round.wallMs)} (ideal ${ms(round.idealMs)}), ${round.limited}/${round.requests} 429, Jain ${round.jain.toFixed(3)}, ${round.failures.length} failures\n`,
     );
     results.push(round);
   }
@@ -95,15 +94,9 @@ export async function sharedLimit(): Promise<Row> {
     failures.length === 0 && complete && median(ratios) <= 1.3 && median(shares) <= 0.1 && Math.min(...jains) >= 0.9;
   return {
     id: 16,
-    name:
-      `Many stacks, one API (${plugins} plugins × ${creates} creates, ${ENGINE_PARALLELISM} concurrent each, ` +
-      `server ${limit} req/s)`,
+    name: `Many stacks, one API (${plugins} plugins × ${creates} creates, ${ENGINE_PARALLELISM} concurrent each, server ${limit} req/s)`,
     baseline: `ideal (accepted requests / ${limit} per s): median ${ms(median(results.map((r) => r.idealMs)))}`,
-    measured:
-      `median ${ms(median(results.map((r) => r.wallMs)))}; 429s median ${percent(median(shares))} ` +
-      `(${range(shares, percent)}); Jain's index median ${median(jains).toFixed(3)} ` +
-      `(${range(jains, (x) => x.toFixed(3))}); ` +
-      `${failures.length} failures; ${rounds} rounds`,
+    measured: `median ${ms(median(results.map((r) => r.wallMs)))}; 429s median ${percent(median(shares))} (${range(shares, percent)}); Jain's index median ${median(jains).toFixed(3)} (${range(jains, (x) => x.toFixed(3))}); ${failures.length} failures; ${rounds} rounds`,
     ratio: `${times(median(ratios))} ideal (${range(ratios, times)})`,
     target: "0 failures, ≤ 1.3× ideal, ≤ 10% 429, Jain ≥ 0.9",
     met,

@@ -144,9 +144,7 @@ export async function startup(rounds = 25): Promise<Row> {
   return {
     id: 1,
     name: "Plugin start (spawn → first answered call, GetPluginInfo)",
-    baseline:
-      `the floor, grpc-js and the stubs behind the same first stage: ${ms(floor.floor)}; ` +
-      `as context, bare \`node -e\`: ${ms(nodeMs)}`,
+    baseline: `the floor, grpc-js and the stubs behind the same first stage: ${ms(floor.floor)}; as context, bare \`node -e\`: ${ms(nodeMs)}`,
     measured: kinds.map((k) => `${label[k]}: ${ms(first[k])}`).join("; "),
     ratio: `${kinds
       .map((k) => `${signed(overFloor[k])} (${signed(overFloorRounds[k].min)} to ${signed(overFloorRounds[k].max)})`)
@@ -170,16 +168,8 @@ export async function startup(rounds = 25): Promise<Row> {
       floorRatio: Object.fromEntries(Object.entries(floor).map(([k, v]) => [k, v / nodeMs])),
     },
     notes: [
-      "spawn → port line: " +
-        kinds.map((k) => `${label[k]} ${ms(portLine[k])} (${times(portLine[k] / nodeMs)})`).join(", ") +
-        "; " +
-        `spawn → configured + first Check and Diff (Node.js script): ${ms(median(firstDiff))}.` +
-        (plugins.sea ? "" : " The single executable was not measured: run make package first."),
-      "The floors, measured alternately with the above: " +
-        "the same first stage with a second stage of grpc-js, the Pulumi stubs " +
-        `and a GetPluginInfo handler, code-cached the same way (bench/floor/start.ts): ${ms(floor.floor)} ` +
-        `(${times(floor.floor / nodeMs)}); the first stage alone, answering from node:http2 with no gRPC library: ` +
-        `${ms(floor.firstStage)} (${times(floor.firstStage / nodeMs)}).`,
+      `spawn → port line: ${kinds.map((k) => `${label[k]} ${ms(portLine[k])} (${times(portLine[k] / nodeMs)})`).join(", ")}; spawn → configured + first Check and Diff (Node.js script): ${ms(median(firstDiff))}.${plugins.sea ? "" : " The single executable was not measured: run make package first."}`,
+      `The floors, measured alternately with the above: the same first stage with a second stage of grpc-js, the Pulumi stubs and a GetPluginInfo handler, code-cached the same way (bench/floor/start.ts): ${ms(floor.floor)} (${times(floor.floor / nodeMs)}); the first stage alone, answering from node:http2 with no gRPC library: ${ms(floor.firstStage)} (${times(floor.firstStage / nodeMs)}).`,
     ],
   };
 }

@@ -138,10 +138,7 @@ function singleRow(singles: Waits[]): Row {
     figures: { cases, latencyMet, computed: { ours, render } },
     notes: [
       `latency target ${latencyMet ? "met" : "MISSED"} in every case.`,
-      "The former target of ≤ 15 GETs at 60 s is retired (its figure stays as information): noticing readiness " +
-        "within 10% of an unknown provisioning time means each poll comes at most 1.1× the previous poll's time " +
-        "(and every 250 ms before 2.5 s), at least ~43 GETs by 60 s. nextPollDelayMs: max(250 ms, 10% of elapsed), " +
-        "capped at 15 s; Render's schedule makes ~10 GETs but notices a 1 s volume ~2 s late.",
+      "The former target of ≤ 15 GETs at 60 s is retired (its figure stays as information): noticing readiness within 10% of an unknown provisioning time means each poll comes at most 1.1× the previous poll's time (and every 250 ms before 2.5 s), at least ~43 GETs by 60 s. nextPollDelayMs: max(250 ms, 10% of elapsed), capped at 15 s; Render's schedule makes ~10 GETs but notices a 1 s volume ~2 s late.",
     ],
   };
 }
@@ -153,20 +150,14 @@ function togetherRow(together: Waits, alone: Waits): Row {
   return {
     id: 8,
     name: `\`pulumi up\` of ${TOGETHER} volumes created together (${LONG_MS / 1000} s provisioning)`,
-    baseline:
-      `one volume alone, own plugin: ${alone.gets} GETs (${alone.listGets} list, ${alone.byIdGets} by id), ` +
-      `+${ms(alone.waits[0].latencyMs)}`,
-    measured:
-      `${together.gets} GETs (${together.listGets} list, ${together.byIdGets} by id) for ${TOGETHER} volumes; ` +
-      `${inTime}/${TOGETHER} noticed in time, worst +${ms(worst.latencyMs)}; ${ms(together.wallMs)}`,
+    baseline: `one volume alone, own plugin: ${alone.gets} GETs (${alone.listGets} list, ${alone.byIdGets} by id), +${ms(alone.waits[0].latencyMs)}`,
+    measured: `${together.gets} GETs (${together.listGets} list, ${together.byIdGets} by id) for ${TOGETHER} volumes; ${inTime}/${TOGETHER} noticed in time, worst +${ms(worst.latencyMs)}; ${ms(together.wallMs)}`,
     ratio: `${times(ratio)} one volume's GETs`,
     target: `GETs ≤ 1.2× one volume's; each noticed within max(250 ms, 10%)`,
     met: ratio <= 1.2 && inTime === TOGETHER,
     figures: { together, alone, ratio },
     notes: [
-      `The ${TOGETHER} Creates are sent at once (an engine parallelism of at least ${TOGETHER}: the default 4 × ` +
-        `CPUs is 16 on a 4-CPU box, where the last 4 would start only when the first finish). Their waits share one ` +
-        `poll loop (SharedPoll): each list GET answers every wait that began before it.`,
+      `The ${TOGETHER} Creates are sent at once (an engine parallelism of at least ${TOGETHER}: the default 4 × CPUs is 16 on a 4-CPU box, where the last 4 would start only when the first finish). Their waits share one poll loop (SharedPoll): each list GET answers every wait that began before it.`,
     ],
   };
 }

@@ -129,9 +129,7 @@ export async function functionAnswer(): Promise<Row> {
     const relative = time.median <= MAX_RATIO && memory.median <= MAX_RATIO;
     return {
       id: 17,
-      name:
-        `\`getContainers\` over a ${kb(listBytes)} list (${count.toLocaleString("en-US")} apps), ` +
-        `each call to a fresh plugin (median of ${ROUNDS}, range)`,
+      name: `\`getContainers\` over a ${kb(listBytes)} list (${count.toLocaleString("en-US")} apps), each call to a fresh plugin (median of ${ROUNDS}, range)`,
       baseline: `a Read over the same list: ${range(
         reads.map((r) => r.wallMs),
         ms,

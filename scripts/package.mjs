@@ -116,6 +116,5 @@ execFileSync("tar", ["-czf", ARCHIVE, "-C", dirname(executable), basename(execut
 const mb = (file) => `${(statSync(file).size / 1e6).toFixed(1)} MB`;
 console.log(`wrote ${resolve(executable)} (${mb(executable)}, node ${process.version})`);
 console.log(
-  `wrote ${ARCHIVE} (${mb(ARCHIVE)}); ` +
-    `install it with: pulumi plugin install resource hosting ${version} --file ${ARCHIVE}`,
+  `wrote ${ARCHIVE} (${mb(ARCHIVE)}); install it with: pulumi plugin install resource hosting ${version} --file ${ARCHIVE}`,
 );

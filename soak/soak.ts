@@ -233,9 +233,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     operations.push(record);
     if (options.verbose) {
       log(
-        `#${record.n} ${op} ${kind} ${name}: ${record.ok ? "ok" : record.partial ? "partial failure" : "failed"}` +
-          `${record.faults.length ? ` [faults: ${record.faults.join(", ")}]` : ""}` +
-          `${record.error ? ` — ${record.error}` : ""}`,
+        `#${record.n} ${op} ${kind} ${name}: ${record.ok ? "ok" : record.partial ? "partial failure" : "failed"}${record.faults.length ? ` [faults: ${record.faults.join(", ")}]` : ""}${record.error ? ` — ${record.error}` : ""}`,
       );
     }
     return record;
@@ -441,18 +439,13 @@ export function describeReport(r: SoakReport): string {
       .map(([k, n]) => `${k} ${n}`)
       .join(", ")}`,
     `requests: ${r.requests}; faults injected: ${r.faults.injected} (${names})`,
-    `faults recovered (the operation still succeeded): ${r.faults.recovered}; ` +
-      `surfaced as a failed operation: ${r.faults.surfaced}`,
-    `failed operations: ${r.failures.total}, ${r.failures.namingCode} naming the API code` +
-      `${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ` +
-      `${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
+    `faults recovered (the operation still succeeded): ${r.faults.recovered}; surfaced as a failed operation: ${r.faults.surfaced}`,
+    `failed operations: ${r.failures.total}, ${r.failures.namingCode} naming the API code${r.failures.waitTimeouts ? `, ${r.failures.waitTimeouts} volume waits that gave up` : ""}; ${r.failures.partial} partial failures, all with their id recorded; ${r.unnamed.length} without a code`,
     `state: ${r.recorded} resources recorded; the server holds ${r.onServer}` +
       (r.forgotten
         ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)`
         : ""),
-    `${r.orphans.length} orphans, ${r.ghosts.length} ghosts` +
-      `${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ` +
-      `${r.duplicates.length} duplicates`,
+    `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
     `teardown: ${r.leftAfterTeardown.length} left on the server`,
   ];
   for (const [label, xs] of [

@@ -163,8 +163,7 @@ async function main() {
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
         process.stderr.write(
-          `hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line ` +
-            `(code cache ${loaded.cache})\n`,
+          `hosting: started in ${(performance.now() - started).toFixed(1)} ms after the port line (code cache ${loaded.cache})\n`,
         );
       }
       if (codeCacheOut) {

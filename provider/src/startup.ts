@@ -95,18 +95,13 @@ export function versionAtLeast(version: string, floor: string): boolean {
 }
 
 /** The commands that replace the installed plugin with the released one (a single executable). */
-const REINSTALL =
-  `pulumi plugin rm resource hosting ${version} --yes, then ` +
-  `pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}`;
+const REINSTALL = `pulumi plugin rm resource hosting ${version} --yes, then pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}`;
 
 /** Why this Node.js cannot run the plugin, and what to do, or undefined when it can. */
 export function nodeTooOld(running: string, range = engines.node, execPath = process.execPath): string | undefined {
   const floor = nodeFloor(range);
   if (versionAtLeast(running, floor)) return undefined;
-  return (
-    `it needs Node.js ${floor} or newer, and the node that runs it (${execPath}) is ${running}. ` +
-    `Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${REINSTALL}`
-  );
+  return `it needs Node.js ${floor} or newer, and the node that runs it (${execPath}) is ${running}. Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${REINSTALL}`;
 }
 
 // ---- the second and third stages ----
@@ -215,8 +210,7 @@ function requireOnly(shared: Record<string, unknown>, requireBeside: NodeJS.Requ
     if (Object.hasOwn(shared, id)) return shared[id];
     if (isBuiltin(id) || id.startsWith("./")) return requireBeside(id);
     throw new Error(
-      `the provider's bundle asks for ${id}, which the gRPC stage does not share ` +
-        "(scripts/bundles.mjs and server/start.ts list them)",
+      `the provider's bundle asks for ${id}, which the gRPC stage does not share (scripts/bundles.mjs and server/start.ts list them)`,
     );
   };
   return Object.assign(require, requireBeside);

@@ -28,9 +28,7 @@ const CHECKS: Record<keyof Switches, { ok: Check; expected: string; detail?: (va
   crashingImageTags: {
     ok: isTagList,
     detail: badTag,
-    expected:
-      `a list of image tags such as ["2.0.0-bad"] ` +
-      `(the text after the image's last ':'; letters, digits, '_', '.', '-')`,
+    expected: `a list of image tags such as ["2.0.0-bad"] (the text after the image's last ':'; letters, digits, '_', '.', '-')`,
   },
   linkEnvInConsumer: { ok: (v) => typeof v === "boolean", expected: "a boolean" },
   appsRequireEnv: {

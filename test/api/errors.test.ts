@@ -219,8 +219,7 @@ describe("answers the client explains better than the API's text", () => {
       sent: { bodyBytes: 2_000_000, tokenBytes: 40 },
     });
     expect(e.message).toBe(
-      "PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) " +
-        "(HTTP 413)",
+      "PAYLOAD_TOO_LARGE: the request body (2,000,000 bytes) is larger than the server takes (body over 1 MiB) (HTTP 413)",
     );
   });
 

@@ -61,35 +61,31 @@ test("a read that begins while a fetch is in flight is answered by the next fetc
   expect(await late).toBe(2);
 });
 
-test(
-  "a batch that gathered during a fetch waits for the reads that fetch answered to come back, " +
-    "and shares the next fetch with them (16 Reads at a time)",
-  async () => {
-    const { fetches, fetch } = source();
-    const list = new FreshList(fetch);
-    // The engine sends its next Read as each one is answered: it reaches the provider a moment later
-    // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
-    const readAgainOnAnswer = (read: Promise<number>) =>
-      read.then(
-        () =>
-          new Promise<{ next: Promise<number> }>((r) =>
-            setTimeout(() => setImmediate(() => r({ next: list.read() })), 1),
-          ),
-      );
-    const first = readAgainOnAnswer(list.read());
-    await turn();
-    const waiting = list.read(); // joins while the first fetch is in flight
-    await turn();
-    fetches[0].resolve(1);
-    await turn();
-    const second = (await first).next;
-    fetches[1].resolve(2);
-    expect(await waiting).toBe(2);
-    await turn();
-    expect(fetches).toHaveLength(2); // the read sent again was answered by that same fetch: no third one
-    expect(await second).toBe(2);
-  },
-);
+test("a batch that gathered during a fetch waits for the reads that fetch answered to come back, and shares the next fetch with them (16 Reads at a time)", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  // The engine sends its next Read as each one is answered: it reaches the provider a moment later
+  // (here a millisecond and a turn of the event loop; over loopback, with the engine's grpc-go, about that).
+  const readAgainOnAnswer = (read: Promise<number>) =>
+    read.then(
+      () =>
+        new Promise<{ next: Promise<number> }>((r) =>
+          setTimeout(() => setImmediate(() => r({ next: list.read() })), 1),
+        ),
+    );
+  const first = readAgainOnAnswer(list.read());
+  await turn();
+  const waiting = list.read(); // joins while the first fetch is in flight
+  await turn();
+  fetches[0].resolve(1);
+  await turn();
+  const second = (await first).next;
+  fetches[1].resolve(2);
+  expect(await waiting).toBe(2);
+  await turn();
+  expect(fetches).toHaveLength(2); // the read sent again was answered by that same fetch: no third one
+  expect(await second).toBe(2);
+});
 
 test("a failed fetch fails the reads it would have answered, and the next read fetches again", async () => {
   const { fetches, fetch } = source();
@@ -104,23 +100,19 @@ test("a failed fetch fails the reads it would have answered, and the next read f
   expect(await next).toBe(7);
 });
 
-test(
-  "reads that keep arriving, turn after turn of the event loop, still share one fetch (a refresh's Reads, " +
-    "decoded one by one)",
-  async () => {
-    const { fetches, fetch } = source();
-    const list = new FreshList(fetch);
-    const reads: Array<Promise<number>> = [];
-    for (let i = 0; i < 10; i++) {
-      reads.push(list.read());
-      await nextTurn();
-    }
-    await turn();
-    expect(fetches).toHaveLength(1);
-    fetches[0].resolve(1);
-    expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
-  },
-);
+test("reads that keep arriving, turn after turn of the event loop, still share one fetch (a refresh's Reads, decoded one by one)", async () => {
+  const { fetches, fetch } = source();
+  const list = new FreshList(fetch);
+  const reads: Array<Promise<number>> = [];
+  for (let i = 0; i < 10; i++) {
+    reads.push(list.read());
+    await nextTurn();
+  }
+  await turn();
+  expect(fetches).toHaveLength(1);
+  fetches[0].resolve(1);
+  expect(await Promise.all(reads)).toEqual(Array(10).fill(1));
+});
 
 test("readers that wait together share one answer", async () => {
   const list = new FreshList(async () => [{ env: { A: "1" } }]);
@@ -246,26 +238,22 @@ describe("FreshLookups: reads by id, each batch by GETs or by the list", () => {
   });
 });
 
-test(
-  "a read made alongside another of the same caller is not counted: " +
-    "8 callers that each read two lists at once send each list once",
-  async () => {
-    const services = source();
-    const links = source();
-    const gathering = new Gathering({ expected: () => 8 });
-    const serviceList = new FreshList(services.fetch, gathering);
-    const linkList = new FreshList(links.fetch, gathering);
-    // Counted twice, 4 of the 8 callers would seem to be every read the provider expects, and go alone.
-    const reads = [];
-    for (let i = 0; i < 8; i++) {
-      // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
-      reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
-      await nextTurn();
-    }
-    await turn();
-    expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);
-    services.fetches[0].resolve(1);
-    links.fetches[0].resolve(2);
-    expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
-  },
-);
+test("a read made alongside another of the same caller is not counted: 8 callers that each read two lists at once send each list once", async () => {
+  const services = source();
+  const links = source();
+  const gathering = new Gathering({ expected: () => 8 });
+  const serviceList = new FreshList(services.fetch, gathering);
+  const linkList = new FreshList(links.fetch, gathering);
+  // Counted twice, 4 of the 8 callers would seem to be every read the provider expects, and go alone.
+  const reads = [];
+  for (let i = 0; i < 8; i++) {
+    // The uncounted read joins first: the counted one may complete the gathering, which sends at once.
+    reads.push(Promise.all([linkList.read(false), serviceList.read()]).then(([l, s]) => [s, l]));
+    await nextTurn();
+  }
+  await turn();
+  expect([services.fetches.length, links.fetches.length]).toEqual([1, 1]);
+  services.fetches[0].resolve(1);
+  links.fetches[0].resolve(2);
+  expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
+});

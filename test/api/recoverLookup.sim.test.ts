@@ -14,23 +14,19 @@ describe("the lookup after an unknown outcome", () => {
   const listBeforeTheCreate = () =>
     h.sim.control.injectFault({ kind: "latency", method: "GET", path: "/containers$", latencyMs: 0 });
 
-  test(
-    "a first lookup that fails on 500s through all its retries: it looks again and finds the container, " +
-      "with no second POST",
-    async () => {
-      const c = h.alice({ requestTimeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 2 });
-      h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: POST_LATENCY_MS });
-      listBeforeTheCreate();
-      h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
-      const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
-      expect(s.name).toBe("web");
-      expect(h.seen("POST", /\/containers$/)).toBe(1);
-      expect(h.sim.control.snapshot().services).toHaveLength(1);
-      expect(
-        h.lines.some((l) => l.includes("lookup after unknown outcome failed") && l.includes("looking again")),
-      ).toBe(true);
-    },
-  );
+  test("a first lookup that fails on 500s through all its retries: it looks again and finds the container, with no second POST", async () => {
+    const c = h.alice({ requestTimeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 2 });
+    h.sim.control.injectFault({ kind: "latency", method: "POST", path: "/containers$", latencyMs: POST_LATENCY_MS });
+    listBeforeTheCreate();
+    h.sim.control.injectFault({ kind: "status", status: 500, method: "GET", path: "/containers$", times: 3 });
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    expect(s.name).toBe("web");
+    expect(h.seen("POST", /\/containers$/)).toBe(1);
+    expect(h.sim.control.snapshot().services).toHaveLength(1);
+    expect(h.lines.some((l) => l.includes("lookup after unknown outcome failed") && l.includes("looking again"))).toBe(
+      true,
+    );
+  });
 
   test("a lookup refused for good (401) is not repeated: the original failure stands", async () => {
     const c = h.alice({ requestTimeoutMs: REQUEST_TIMEOUT_MS });

@@ -421,21 +421,17 @@ describe("fresh shared reads (loader.ts)", () => {
     expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(3);
   });
 
-  test(
-    "at a bounded parallelism (16 reads in flight) each list call serves all 16: 200 reads, " +
-      "at most 200/16 + 1 calls",
-    async () => {
-      const c = h.alice();
-      const queue = [...(await twoHundredContainers(c))];
-      const worker = async () => {
-        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-          expect((await serviceById(c, P, id))?.id).toBe(id);
-        }
-      };
-      await Promise.all(Array.from({ length: 16 }, worker));
-      expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(Math.ceil(200 / 16) + 1);
-    },
-  );
+  test("at a bounded parallelism (16 reads in flight) each list call serves all 16: 200 reads, at most 200/16 + 1 calls", async () => {
+    const c = h.alice();
+    const queue = [...(await twoHundredContainers(c))];
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        expect((await serviceById(c, P, id))?.id).toBe(id);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    expect(h.seen("GET", CONTAINERS)).toBeLessThanOrEqual(Math.ceil(200 / 16) + 1);
+  });
 
   test("an out-of-band change or delete just before a read is what the read sees", async () => {
     const c = h.alice();
@@ -499,8 +495,7 @@ describe("client-wide rate control against a server limited to 20 req/s", () => 
     const reqs = h.sim.control.requests();
     const limited = reqs.filter((r) => r.status === 429).length;
     console.log(
-      `rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, ` +
-        `rate now ${JSON.stringify(c.transport.rate.snapshot())}`,
+      `rate-limit benchmark: ${reqs.length} requests, ${limited} answered 429, ${wall} ms, rate now ${JSON.stringify(c.transport.rate.snapshot())}`,
     );
     expect(failures).toEqual([]);
     expect(h.sim.control.snapshot().services).toHaveLength(100);

@@ -82,8 +82,7 @@ describe("wire schemas", () => {
       const v = e as ResponseValidationError;
       expect(v.problems).toEqual(["[3].replicas: expected number, received string"]);
       expect(v.message).toBe(
-        "GET /v1/projects/p/containers: [3].replicas: expected number, received string (unexpected response shape, " +
-          "HTTP 200, request r1)",
+        "GET /v1/projects/p/containers: [3].replicas: expected number, received string (unexpected response shape, HTTP 200, request r1)",
       );
     }
   });

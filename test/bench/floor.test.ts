@@ -18,9 +18,7 @@ let floors: { floor: string; firstStage: string };
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "hosting-floor-"));
-  const build =
-    `import { buildFloorPlugins } from "./scripts/floor.mjs"; ` +
-    `console.log(JSON.stringify(await buildFloorPlugins(${JSON.stringify(dir)})));`;
+  const build = `import { buildFloorPlugins } from "./scripts/floor.mjs"; console.log(JSON.stringify(await buildFloorPlugins(${JSON.stringify(dir)})));`;
   floors = JSON.parse(
     execFileSync(process.execPath, ["--input-type=module", "-e", build], { cwd: ROOT, encoding: "utf8" })
       .trim()
@@ -55,28 +53,24 @@ test(
   },
 );
 
-test(
-  "the floor answers every Read with the reply it was given, byte for byte, " +
-    "and what it was given none for is UNIMPLEMENTED",
-  async () => {
-    const reply = readReply().serializeBinary();
-    const plugin = await Plugin.start({
-      command: floors.floor,
-      env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) },
-    });
-    try {
-      for (const id of ["one", "another"]) {
-        const request = new provproto.ReadRequest();
-        request.setId(id);
-        const answer = await plugin.call<provproto.ReadResponse>("read", request);
-        expect(Buffer.from(answer.serializeBinary())).toEqual(Buffer.from(reply));
-      }
-      await expect(plugin.call("check", new provproto.CheckRequest())).rejects.toMatchObject({ code: 12 });
-    } finally {
-      await plugin.stop();
+test("the floor answers every Read with the reply it was given, byte for byte, and what it was given none for is UNIMPLEMENTED", async () => {
+  const reply = readReply().serializeBinary();
+  const plugin = await Plugin.start({
+    command: floors.floor,
+    env: { BENCH_FLOOR_REPLIES: JSON.stringify({ read: Buffer.from(reply).toString("base64") }) },
+  });
+  try {
+    for (const id of ["one", "another"]) {
+      const request = new provproto.ReadRequest();
+      request.setId(id);
+      const answer = await plugin.call<provproto.ReadResponse>("read", request);
+      expect(Buffer.from(answer.serializeBinary())).toEqual(Buffer.from(reply));
     }
-  },
-);
+    await expect(plugin.call("check", new provproto.CheckRequest())).rejects.toMatchObject({ code: 12 });
+  } finally {
+    await plugin.stop();
+  }
+});
 
 test("the first stage alone answers from node:http2, with FAILED_PRECONDITION and the reason", async () => {
   const plugin = await Plugin.start({ command: floors.firstStage });

@@ -13,28 +13,24 @@ describe("README.md", () => {
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 
-  test(
-    "says the two commands, a first program against the simulator, install, " +
-      "configuration and which languages are tested",
-    () => {
-      for (const heading of [
-        "## The two commands",
-        "## A first program against the simulator",
-        "## Install",
-        "## Configuration",
-        "## Languages",
-        "## API assumptions",
-        "## Troubleshooting",
-        "## Performance",
-      ]) {
-        expect(readme).toContain(`\n${heading}\n`);
-      }
-      expect(readme).toContain("make demo");
-      expect(readme).toContain("make test");
-      expect(readme).toContain("npm run bench");
-      expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
-    },
-  );
+  test("says the two commands, a first program against the simulator, install, configuration and which languages are tested", () => {
+    for (const heading of [
+      "## The two commands",
+      "## A first program against the simulator",
+      "## Install",
+      "## Configuration",
+      "## Languages",
+      "## API assumptions",
+      "## Troubleshooting",
+      "## Performance",
+    ]) {
+      expect(readme).toContain(`\n${heading}\n`);
+    }
+    expect(readme).toContain("make demo");
+    expect(readme).toContain("make test");
+    expect(readme).toContain("npm run bench");
+    expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
+  });
 
   test("lists every configuration key, and every resource and function with a link to its reference page", () => {
     for (const key of Object.keys(schema.config.variables)) expect(readme).toContain(`\`hosting:${key}\``);

@@ -50,8 +50,7 @@ const cachedCli = join(
 const pulumi = onPath("pulumi") ?? (executable(cachedCli) ? cachedCli : undefined);
 if (!pulumi) {
   console.log(
-    `make demo end to end: skipped, because no pulumi CLI is on PATH or in the demo's cache (${cachedCli}); ` +
-      `make demo fetches one where it can, or install it: ${INSTALL_URL}`,
+    `make demo end to end: skipped, because no pulumi CLI is on PATH or in the demo's cache (${cachedCli}); make demo fetches one where it can, or install it: ${INSTALL_URL}`,
   );
 }
 
@@ -95,8 +94,7 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
         process.execPath,
         [
           "-e",
-          "fetch('https://get.pulumi.com/install.sh', { signal: AbortSignal.timeout(8000) }).then((r) => " +
-            "process.exit(r.ok ? 0 : 1), (e) => process.exit(e.name === 'TimeoutError' ? 2 : 1))",
+          "fetch('https://get.pulumi.com/install.sh', { signal: AbortSignal.timeout(8000) }).then((r) => process.exit(r.ok ? 0 : 1), (e) => process.exit(e.name === 'TimeoutError' ? 2 : 1))",
         ],
         { timeout: 10_000 },
       );
@@ -108,8 +106,7 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
   const testable = probe === "refused";
   if (probe === "downloadable")
     console.log(
-      "make demo without a pulumi CLI: skipped, " +
-        "because this machine can download the CLI (the demo would fetch it and run)",
+      "make demo without a pulumi CLI: skipped, because this machine can download the CLI (the demo would fetch it and run)",
     );
   if (probe === "no answer")
     console.log(

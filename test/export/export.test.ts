@@ -241,18 +241,14 @@ describe("hosting-export against the simulator", () => {
     ]);
   });
 
-  test(
-    "ids are what the provider's import accepts: <projectId>/<id>, <projectId>/<volumeId>:<containerId>, " +
-      "a registry's bare id",
-    () => {
-      for (const entry of entries) {
-        if (entry.type === "hosting:index:Registry") expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
-        else if (entry.type === "hosting:index:VolumeAttachment")
-          expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
-        else expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}$`));
-      }
-    },
-  );
+  test("ids are what the provider's import accepts: <projectId>/<id>, <projectId>/<volumeId>:<containerId>, a registry's bare id", () => {
+    for (const entry of entries) {
+      if (entry.type === "hosting:index:Registry") expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
+      else if (entry.type === "hosting:index:VolumeAttachment")
+        expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}:[0-9a-f-]{36}$`));
+      else expect(entry.id).toMatch(new RegExp(`^${PROJECT}/[0-9a-f-]{36}$`));
+    }
+  });
 
   test("another user's resources are not in it", () => {
     expect(JSON.stringify(entries)).not.toMatch(/bobs/);
@@ -269,8 +265,7 @@ describe("hosting-export against the simulator", () => {
         /never returns a Registry's password, so none is imported for anonymous, docker-hub, ghcr, web-registry/,
       );
       expect(run.stderr).toContain(
-        "web-registry: pulumi config set --secret webRegistryPassword   " +
-          'then in the program: password: config.requireSecret("webRegistryPassword")',
+        'web-registry: pulumi config set --secret webRegistryPassword   then in the program: password: config.requireSecret("webRegistryPassword")',
       );
       expect(run.stderr).toContain("next: pulumi import --file hosting-import.json --out imported.ts");
       expect(run.stderr).not.toContain(ALICE.token);

@@ -149,32 +149,28 @@ describe("planExport: names", () => {
   const namesById = (world: Partial<World>) =>
     Object.fromEntries(plan({ ...empty, ...world }).file.resources.map((r) => [r.id.split("/")[1], r.name]));
 
-  test(
-    "of names that would be one variable in some language (webApi2), the exact API name is kept; " +
-      "the rest are numbered",
-    () => {
-      const world = {
-        services: services(
-          ["web-api-2", "container"],
-          ["web-api2", "container"],
-          ["web--api", "container"],
-          ["web-api", "container"],
-        ),
-      };
-      expect(named(world)).toEqual([
-        ["Container", "web-api"],
-        ["Container", "web-api-2"],
-        ["Container", "web-api-3"],
-        ["Container", "web-api2-2"],
-      ]);
-      expect(namesById(world)).toEqual({
-        [id(1)]: "web-api-2",
-        [id(2)]: "web-api2-2",
-        [id(3)]: "web-api-3",
-        [id(4)]: "web-api",
-      });
-    },
-  );
+  test("of names that would be one variable in some language (webApi2), the exact API name is kept; the rest are numbered", () => {
+    const world = {
+      services: services(
+        ["web-api-2", "container"],
+        ["web-api2", "container"],
+        ["web--api", "container"],
+        ["web-api", "container"],
+      ),
+    };
+    expect(named(world)).toEqual([
+      ["Container", "web-api"],
+      ["Container", "web-api-2"],
+      ["Container", "web-api-3"],
+      ["Container", "web-api2-2"],
+    ]);
+    expect(namesById(world)).toEqual({
+      [id(1)]: "web-api-2",
+      [id(2)]: "web-api2-2",
+      [id(3)]: "web-api-3",
+      [id(4)]: "web-api",
+    });
+  });
 
   test("a numbered name never takes a name the records hold", () => {
     const world = { services: services(["Web", "container"], ["web", "container"], ["web-2", "container"]) };

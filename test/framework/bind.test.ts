@@ -132,9 +132,7 @@ describe("a resource without an update of its own: every input replaces it, or t
 
   test("refused, naming the resource and every input that would change in place with nothing to send it", () => {
     expect(bindTag({ name: replaces, color: {}, size: {}, at: { output: true } })).toThrow(
-      "hosting:index:Tag (Tag) has no lifecycle.update, but its inputs color, size would update in place: when they " +
-        "change, nothing would be sent and the state would claim the change. Give the lifecycle an update that sends " +
-        "it, or flag each replaceOnChange (or fixedAfterCreate, when the API cannot change it at all).",
+      "hosting:index:Tag (Tag) has no lifecycle.update, but its inputs color, size would update in place: when they change, nothing would be sent and the state would claim the change. Give the lifecycle an update that sends it, or flag each replaceOnChange (or fixedAfterCreate, when the API cannot change it at all).",
     );
     expect(bindTag({ name: replaces, color: {}, size: replaces })).toThrow(/its input color would update in place/);
   });

@@ -39,8 +39,7 @@ describe.each([
       const preview = await engine().preview(type, resource, renamed, state);
       expect(preview.diff?.replaces).toEqual(["name"]);
       const message = new RegExp(
-        `changing name from .* replaces ${what.source}: the replacement would delete it, ` +
-          `so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`,
+        `changing name from .* replaces ${what.source}: the replacement would delete it, so nothing was sent.*pulumi up --replace ${urn(type, resource).replace(/\$/g, "\\$")}`,
       );
       expect(preview.error?.details).toMatch(message);
       await expect(engine().up(type, resource, renamed, state)).rejects.toMatchObject({

@@ -181,8 +181,7 @@ describe("changes to links", () => {
     const preview = await engine().preview(CONTAINER, name, program, state);
     expect(preview.error?.details).toMatch(
       new RegExp(
-        `links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back ` +
-          `in \`links\``,
+        `links cannot drop "${db.id}": the hosting API has no way to remove a service link.*Put the id back in \`links\``,
         "s",
       ),
     );

@@ -33,84 +33,68 @@ async function withGoEngine(run: (plugin: Plugin, go: GoEngine) => Promise<void>
 }
 
 withGo("the plugin through grpc-go, the engine's gRPC library", () => {
-  test(
-    "dialled the moment the port line is out, as the engine dials: " +
-      "Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work",
-    () =>
-      withGoEngine(async (plugin, go) => {
-        // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails
-        // the plugin.
-        const handshake = new provproto.ProviderHandshakeRequest();
-        handshake.setEngineAddress(plugin.engine.address);
-        handshake.setConfigureWithUrn(true);
-        expect(await go.call("handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
-        // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE
-        // means alive.
-        const probe = await go.probe();
-        expect(probe.code).not.toBe(grpc.status.UNAVAILABLE);
-        expect(probe.code).not.toBe(grpc.status.OK);
-        plugin.useTransport(go.transport());
-        const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
-        expect(info.getVersion()).toBe(version);
-      }),
-  );
+  test("dialled the moment the port line is out, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", () =>
+    withGoEngine(async (plugin, go) => {
+      // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails
+      // the plugin.
+      const handshake = new provproto.ProviderHandshakeRequest();
+      handshake.setEngineAddress(plugin.engine.address);
+      handshake.setConfigureWithUrn(true);
+      expect(await go.call("handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+      // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE
+      // means alive.
+      const probe = await go.probe();
+      expect(probe.code).not.toBe(grpc.status.UNAVAILABLE);
+      expect(probe.code).not.toBe(grpc.status.OK);
+      plugin.useTransport(go.transport());
+      const info = await plugin.call<plugproto.PluginInfo>("getPluginInfo", new Empty());
+      expect(info.getVersion()).toBe(version);
+    }));
 
-  test(
-    "missing configuration reaches grpc-go as ConfigureErrorMissingKeys, " +
-      "which the engine turns into its config message",
-    () =>
-      withGoEngine(async (plugin, go) => {
-        plugin.useTransport(go.transport());
-        const err = (await plugin.configure({ baseUrl: "http://127.0.0.1:9" }).catch((e) => e)) as GrpcFailure;
-        expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
-        expect(missingKeys(err)).toEqual(["hosting:token"]);
-      }),
-  );
+  test("missing configuration reaches grpc-go as ConfigureErrorMissingKeys, which the engine turns into its config message", () =>
+    withGoEngine(async (plugin, go) => {
+      plugin.useTransport(go.transport());
+      const err = (await plugin.configure({ baseUrl: "http://127.0.0.1:9" }).catch((e) => e)) as GrpcFailure;
+      expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(missingKeys(err)).toEqual(["hosting:token"]);
+    }));
 
   describe("against the simulator", () => {
     const fixture = useFixture({ goEngine: true });
 
     describeLifecycle("web", fixture, CONTAINER_LIFECYCLE);
 
-    test(
-      "a message over gRPC's default 4 MB limit goes both ways (the engine raises it to 400 MB, " +
-        "and so does the plugin)",
-      async () => {
-        // 5 MB of env: over what the provider sends to the API (Check says so, naming it), and Check's answer
-        // carries the inputs back, so 5 MB crosses gRPC in each direction.
-        const big = "x".repeat(5 * 1024 * 1024);
-        const { inputs, failures } = await fixture.plugin.check("hosting:index:Container", "big", {
-          name: "big",
-          image: "registry.example.com/team/web:1.0.0",
-          env: { BIG: big },
-        });
-        expect(failures).toEqual([
-          { property: "env", reason: expect.stringMatching(/^env\.BIG is 5,242,880 bytes; it may be at most 32 KiB/) },
-        ]);
-        expect((inputs.env as Record<string, string>).BIG).toHaveLength(big.length);
-      },
-    );
+    test("a message over gRPC's default 4 MB limit goes both ways (the engine raises it to 400 MB, and so does the plugin)", async () => {
+      // 5 MB of env: over what the provider sends to the API (Check says so, naming it), and Check's answer
+      // carries the inputs back, so 5 MB crosses gRPC in each direction.
+      const big = "x".repeat(5 * 1024 * 1024);
+      const { inputs, failures } = await fixture.plugin.check("hosting:index:Container", "big", {
+        name: "big",
+        image: "registry.example.com/team/web:1.0.0",
+        env: { BIG: big },
+      });
+      expect(failures).toEqual([
+        { property: "env", reason: expect.stringMatching(/^env\.BIG is 5,242,880 bytes; it may be at most 32 KiB/) },
+      ]);
+      expect((inputs.env as Record<string, string>).BIG).toHaveLength(big.length);
+    });
 
-    test(
-      "a wait that outlasts its timeout reaches grpc-go as a partial failure whose ErrorResourceInitFailed keeps the " +
-        "volume's id",
-      async () => {
-        fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
-        try {
-          const { inputs } = await fixture.plugin.check("hosting:index:Volume", "stuck", { name: "stuck", sizeGb: 5 });
-          const err = (await fixture.plugin
-            .create("hosting:index:Volume", "stuck", inputs, { timeout: 1 })
-            .catch((e) => e)) as GrpcFailure;
-          const volume = fixture.sim.control.snapshot().volumes.find((v) => v.name === "stuck");
-          expect(initFailure(err)).toMatchObject({
-            id: volume!.id,
-            properties: { name: "stuck", status: "provisioning" },
-            reasons: [expect.stringMatching(/gave up waiting/)],
-          });
-        } finally {
-          fixture.sim.control.setSwitches({ volumeProvisioningMs: 300 });
-        }
-      },
-    );
+    test("a wait that outlasts its timeout reaches grpc-go as a partial failure whose ErrorResourceInitFailed keeps the volume's id", async () => {
+      fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+      try {
+        const { inputs } = await fixture.plugin.check("hosting:index:Volume", "stuck", { name: "stuck", sizeGb: 5 });
+        const err = (await fixture.plugin
+          .create("hosting:index:Volume", "stuck", inputs, { timeout: 1 })
+          .catch((e) => e)) as GrpcFailure;
+        const volume = fixture.sim.control.snapshot().volumes.find((v) => v.name === "stuck");
+        expect(initFailure(err)).toMatchObject({
+          id: volume!.id,
+          properties: { name: "stuck", status: "provisioning" },
+          reasons: [expect.stringMatching(/gave up waiting/)],
+        });
+      } finally {
+        fixture.sim.control.setSwitches({ volumeProvisioningMs: 300 });
+      }
+    });
   });
 });

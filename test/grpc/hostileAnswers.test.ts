@@ -30,30 +30,26 @@ describe("a create whose outcome is unknown is never orphaned", () => {
     expect(what).toBeDefined();
   });
 
-  test(
-    "a volume and a registry: the same (a registry, which has no creation time, " +
-      "is proven by not being there just before)",
-    async () => {
-      fixture.sim.control.injectFault({
-        kind: "respond_after",
-        method: "POST",
-        path: "/volumes$",
-        status: 201,
-        body: "{not json",
-      });
-      const volume = await engine().created(VOLUME, "vol", { name: "vol", sizeGb: 1 });
-      expect(fixture.sim.control.snapshot().volumes.map((v) => v.id)).toContain(volume.id);
-      fixture.sim.control.injectFault({
-        kind: "respond_after",
-        method: "POST",
-        path: "/registries$",
-        status: 201,
-        body: "{}",
-      });
-      const registry = await engine().created(REGISTRY, "reg", { name: "reg", host: "ghcr.io" });
-      expect(fixture.sim.control.snapshot().registries.map((r) => r.id)).toContain(registry.id);
-    },
-  );
+  test("a volume and a registry: the same (a registry, which has no creation time, is proven by not being there just before)", async () => {
+    fixture.sim.control.injectFault({
+      kind: "respond_after",
+      method: "POST",
+      path: "/volumes$",
+      status: 201,
+      body: "{not json",
+    });
+    const volume = await engine().created(VOLUME, "vol", { name: "vol", sizeGb: 1 });
+    expect(fixture.sim.control.snapshot().volumes.map((v) => v.id)).toContain(volume.id);
+    fixture.sim.control.injectFault({
+      kind: "respond_after",
+      method: "POST",
+      path: "/registries$",
+      status: 201,
+      body: "{}",
+    });
+    const registry = await engine().created(REGISTRY, "reg", { name: "reg", host: "ghcr.io" });
+    expect(fixture.sim.control.snapshot().registries.map((r) => r.id)).toContain(registry.id);
+  });
 
   test("a retried create that meets its own earlier creation adopts it instead of failing on the name", async () => {
     // The first attempt acts, and its connection is cut; the lookup's list does not show the app yet (a lagging
@@ -86,34 +82,30 @@ describe("a create whose outcome is unknown is never orphaned", () => {
 });
 
 describe("adoption never takes what is not ours", () => {
-  test(
-    "after a lost answer, an app of the same name and image made earlier (another stack's) is not adopted: " +
-      "the name conflict stands, with its advice",
-    async () => {
-      const theirs = await engine().created(CONTAINER, "shared-name", {
-        name: "shared-name",
-        image: IMAGE,
-        env: { OWNER: "other-stack" },
-      });
-      fixture.sim.control.mutate("services", theirs.id, {
-        created_at: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
-      });
-      // Our create: its answer is lost (the server answered 409 for the taken name, and the connection dropped).
-      fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
-      const failure = (await engine()
-        .create(CONTAINER, "ours", { name: "shared-name", image: IMAGE })
-        .catch((e) => e)) as GrpcFailure;
-      expect(failure.code).not.toBe(grpc.status.OK);
-      expect(failure.details).toMatch(
-        /^NAME_TAKEN: .*\(HTTP 409.*another resource in this scope has this name.*deleteBeforeReplace: true/,
-      );
-      expect(initFailure(failure)).toBeUndefined();
-      // Theirs is untouched: its env is still theirs.
-      expect(fixture.sim.control.snapshot().services.find((s) => s.id === theirs.id)?.env).toEqual({
-        OWNER: "other-stack",
-      });
-    },
-  );
+  test("after a lost answer, an app of the same name and image made earlier (another stack's) is not adopted: the name conflict stands, with its advice", async () => {
+    const theirs = await engine().created(CONTAINER, "shared-name", {
+      name: "shared-name",
+      image: IMAGE,
+      env: { OWNER: "other-stack" },
+    });
+    fixture.sim.control.mutate("services", theirs.id, {
+      created_at: new Date(Date.now() - 60 * 60 * 1000).toISOString(),
+    });
+    // Our create: its answer is lost (the server answered 409 for the taken name, and the connection dropped).
+    fixture.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/containers$" });
+    const failure = (await engine()
+      .create(CONTAINER, "ours", { name: "shared-name", image: IMAGE })
+      .catch((e) => e)) as GrpcFailure;
+    expect(failure.code).not.toBe(grpc.status.OK);
+    expect(failure.details).toMatch(
+      /^NAME_TAKEN: .*\(HTTP 409.*another resource in this scope has this name.*deleteBeforeReplace: true/,
+    );
+    expect(initFailure(failure)).toBeUndefined();
+    // Theirs is untouched: its env is still theirs.
+    expect(fixture.sim.control.snapshot().services.find((s) => s.id === theirs.id)?.env).toEqual({
+      OWNER: "other-stack",
+    });
+  });
 
   test("a registry of the same name that was there before the create is not adopted either", async () => {
     await engine().created(REGISTRY, "taken-reg", { name: "taken-reg", host: "ghcr.io" });
@@ -127,8 +119,7 @@ describe("adoption never takes what is not ours", () => {
 
 describe("answers the provider does not take", () => {
   test.each([true, false])(
-    "a 200 MB list (Content-Length said: %s) fails naming the endpoint; the plugin lives on, " +
-      "and other calls are not slowed",
+    "a 200 MB list (Content-Length said: %s) fails naming the endpoint; the plugin lives on, and other calls are not slowed",
     async (withLength) => {
       fixture.sim.control.injectFault({
         kind: "huge_body",
@@ -142,8 +133,7 @@ describe("answers the provider does not take", () => {
       const failure = (await fixture.plugin.invoke("hosting:index:getContainers", {}).catch((e) => e)) as GrpcFailure;
       expect(failure.details).toMatch(
         new RegExp(
-          `^GET /v1/projects/${PROJECT}/containers: the API's answer \\(HTTP 200\\) is larger than the 64 MiB the ` +
-            `provider reads; it stopped reading`,
+          `^GET /v1/projects/${PROJECT}/containers: the API's answer \\(HTTP 200\\) is larger than the 64 MiB the provider reads; it stopped reading`,
         ),
       );
       expect((await fixture.plugin.invoke("hosting:index:getRegistries", {})).failures).toEqual([]);

@@ -64,33 +64,29 @@ describe("gone only after a second look", () => {
 });
 
 describe("a delete is done when the resource is gone", () => {
-  test(
-    "a DELETE that answers 204 but leaves the app fails plainly within customTimeouts; the app stays in the stack, " +
-      "and a later destroy works",
-    async () => {
-      const a = await app();
-      fixture.sim.control.injectFault({ kind: "ignored", method: "DELETE", path: `/containers/${a.id}$`, times: 1000 });
-      const before = fixture.plugin.engine.messages.length;
-      const deleting = fixture.plugin.delete(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs, {
-        timeout: 2,
-      });
-      await expect(deleting).rejects.toMatchObject({
-        details: expect.stringMatching(
-          /the API accepted the delete of container app-\d+, but it is still there.*so it stays in the stack/,
-        ),
-      });
-      expect(
-        fixture.plugin.engine.messages
-          .slice(before)
-          .map((m) => m.message)
-          .join("\n"),
-      ).toMatch(/waiting for container app-\d+ to be gone/);
-      expect(live(a.id)).toBeDefined();
-      fixture.sim.control.clearFaults();
-      await fixture.plugin.delete(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs);
-      expect(live(a.id)).toBeUndefined();
-    },
-  );
+  test("a DELETE that answers 204 but leaves the app fails plainly within customTimeouts; the app stays in the stack, and a later destroy works", async () => {
+    const a = await app();
+    fixture.sim.control.injectFault({ kind: "ignored", method: "DELETE", path: `/containers/${a.id}$`, times: 1000 });
+    const before = fixture.plugin.engine.messages.length;
+    const deleting = fixture.plugin.delete(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs, {
+      timeout: 2,
+    });
+    await expect(deleting).rejects.toMatchObject({
+      details: expect.stringMatching(
+        /the API accepted the delete of container app-\d+, but it is still there.*so it stays in the stack/,
+      ),
+    });
+    expect(
+      fixture.plugin.engine.messages
+        .slice(before)
+        .map((m) => m.message)
+        .join("\n"),
+    ).toMatch(/waiting for container app-\d+ to be gone/);
+    expect(live(a.id)).toBeDefined();
+    fixture.sim.control.clearFaults();
+    await fixture.plugin.delete(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs);
+    expect(live(a.id)).toBeUndefined();
+  });
 
   test(
     "a 204 that carries a body (which undici cannot read) still deletes: the app is gone, " + "so the delete is done",
@@ -123,27 +119,23 @@ test(
 );
 
 describe("nothing is taken that is not ours", () => {
-  test(
-    "another stack's app of the same name and image, made just before our create whose POST was lost, " +
-      "is never adopted",
-    async () => {
-      const name = unique("shared");
-      const theirs = (await (
-        await api("POST", "/containers", { name, image: IMAGE, http_port: 8080, env: { OWNER: "them" } })
-      ).json()) as { id: string };
-      fixture.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/containers$", times: 1 });
-      const mark = fixture.mark();
-      const created = engine().create(CONTAINER, name, { name, image: IMAGE, env: { OWNER: "us" } });
-      await expect(created).rejects.toMatchObject({ details: expect.stringMatching(/NAME_TAKEN/) });
-      expect(live(theirs.id)?.env).toEqual({ OWNER: "them" });
-      expect(fixture.requestsSince(mark).filter((r) => r.method === "PATCH")).toEqual([]);
-      // Its cost: one list before the create, shared by the creates in flight together.
-      expect(fixture.requestsSince(mark)[0]).toMatchObject({
-        method: "GET",
-        path: `/v1/projects/${PROJECT}/containers`,
-      });
-    },
-  );
+  test("another stack's app of the same name and image, made just before our create whose POST was lost, is never adopted", async () => {
+    const name = unique("shared");
+    const theirs = (await (
+      await api("POST", "/containers", { name, image: IMAGE, http_port: 8080, env: { OWNER: "them" } })
+    ).json()) as { id: string };
+    fixture.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/containers$", times: 1 });
+    const mark = fixture.mark();
+    const created = engine().create(CONTAINER, name, { name, image: IMAGE, env: { OWNER: "us" } });
+    await expect(created).rejects.toMatchObject({ details: expect.stringMatching(/NAME_TAKEN/) });
+    expect(live(theirs.id)?.env).toEqual({ OWNER: "them" });
+    expect(fixture.requestsSince(mark).filter((r) => r.method === "PATCH")).toEqual([]);
+    // Its cost: one list before the create, shared by the creates in flight together.
+    expect(fixture.requestsSince(mark)[0]).toMatchObject({
+      method: "GET",
+      path: `/v1/projects/${PROJECT}/containers`,
+    });
+  });
 
   test.each(["..", "a/../b", ""])(
     "a create answered with the id %j fails, naming the resource and how to adopt it; no path uses it",
@@ -168,9 +160,7 @@ describe("nothing is taken that is not ours", () => {
       await expect(engine().create(CONTAINER, name, { name, image: IMAGE })).rejects.toMatchObject({
         details: expect.stringMatching(
           new RegExp(
-            `the API answered the create of containers "${name}" with the id ` +
-              `${JSON.stringify(JSON.stringify(badId)).slice(1, -1)}, ` +
-              `which is not an id.*adopt it with \`pulumi import\``,
+            `the API answered the create of containers "${name}" with the id ${JSON.stringify(JSON.stringify(badId)).slice(1, -1)}, which is not an id.*adopt it with \`pulumi import\``,
           ),
         ),
       });
@@ -184,25 +174,21 @@ describe("nothing is taken that is not ours", () => {
   );
 });
 
-test(
-  "secrets of any size: a 32 KiB secret env value is learned, every message is still redacted, " +
-    "and the plugin keeps serving",
-  async () => {
-    // 32,768 characters: one regular expression of all the secrets failed from this size on.
-    const big = `s3cret-${"x".repeat(32 * 1024 - 7)}`;
-    const a = await app({ env: secret({ BIG: big }) });
-    expect(isSecret(a.outputs.env)).toBe(true);
-    fixture.sim.control.setAutoscaling(a.id, true);
-    await expect(
-      engine().up(CONTAINER, String(a.inputs.name), { ...a.inputs, env: secret({ BIG: big }), replicas: 3 }, a),
-    ).rejects.toMatchObject({
-      details: expect.stringMatching(/autoscaling controls its instance count/),
-    });
-    expect(fixture.plugin.stderr).not.toContain(big);
-    expect(fixture.plugin.engine.messages.map((m) => m.message).join("\n")).not.toContain(big);
-    expect((await fixture.plugin.read(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs)).id).toBe(a.id);
-  },
-);
+test("secrets of any size: a 32 KiB secret env value is learned, every message is still redacted, and the plugin keeps serving", async () => {
+  // 32,768 characters: one regular expression of all the secrets failed from this size on.
+  const big = `s3cret-${"x".repeat(32 * 1024 - 7)}`;
+  const a = await app({ env: secret({ BIG: big }) });
+  expect(isSecret(a.outputs.env)).toBe(true);
+  fixture.sim.control.setAutoscaling(a.id, true);
+  await expect(
+    engine().up(CONTAINER, String(a.inputs.name), { ...a.inputs, env: secret({ BIG: big }), replicas: 3 }, a),
+  ).rejects.toMatchObject({
+    details: expect.stringMatching(/autoscaling controls its instance count/),
+  });
+  expect(fixture.plugin.stderr).not.toContain(big);
+  expect(fixture.plugin.engine.messages.map((m) => m.message).join("\n")).not.toContain(big);
+  expect((await fixture.plugin.read(CONTAINER, String(a.inputs.name), a.id, a.outputs, a.inputs)).id).toBe(a.id);
+});
 
 test("an API that stores Unicode in NFC (NFD sent): refresh shows no drift, and a preview no change", async () => {
   fixture.sim.control.setSwitches({ normalizesUnicode: true });

@@ -38,8 +38,7 @@ afterAll(async () => {
 });
 
 const NOT_VISIBLE = new RegExp(
-  `project ${ALICE_PROJECT} reads as 404 NOT_FOUND: ` +
-    `the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`,
+  `project ${ALICE_PROJECT} reads as 404 NOT_FOUND: the token cannot see it .*so nothing in it is reported as deleted.*Check hosting:token`,
 );
 
 describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) => {

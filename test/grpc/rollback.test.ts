@@ -21,35 +21,30 @@ async function runningApp(rollbackOnFailure: boolean): Promise<ResourceState> {
   return engine().created(CONTAINER, name, { name, image: GOOD, env: { MODE: "a" }, rollbackOnFailure });
 }
 
-test(
-  "on: the failed release is rolled back to the last that ran, awaited; " +
-    "the update fails with the new release's logs and says so",
-  async () => {
-    fixture.sim.control.setSwitches({ crashingImageTags: ["2.0.0-bad"], serviceStartMs: 100 });
-    const app = await runningApp(true);
-    const program = { ...app.inputs, image: BAD, env: { MODE: "b" } };
-    const before = fixture.plugin.engine.messages.length;
-    const up = await engine().up(CONTAINER, String(app.inputs.name), program, app);
-    expect(up.error?.details).toMatch(
-      new RegExp(
-        `failed to start: its status is "failed" \\(image ${BAD}\\).*Cannot find module.*It was rolled back to image ` +
-          `${GOOD} \\(rollbackOnFailure\\), which runs again`,
-        "s",
-      ),
-    );
-    expect(live(app.id)).toMatchObject({ image: GOOD, status: "running", env: { MODE: "a" } });
-    // State records what runs, and keeps the old inputs: the next preview shows the change again.
-    expect(up.state.outputs).toMatchObject({ image: GOOD, status: "running", env: { MODE: "a" } });
-    const again = await engine().preview(CONTAINER, String(app.inputs.name), program, up.state);
-    expect(again.diff).toMatchObject({ changes: DIFF_SOME });
-    expect(again.diff!.diffs.sort()).toEqual(["env", "image"]);
-    const progress = fixture.plugin.engine.messages
-      .slice(before)
-      .map((m) => m.message)
-      .join("\n");
-    expect(progress).toMatch(new RegExp(`rolling container ${app.inputs.name} back to image ${GOOD}`));
-  },
-);
+test("on: the failed release is rolled back to the last that ran, awaited; the update fails with the new release's logs and says so", async () => {
+  fixture.sim.control.setSwitches({ crashingImageTags: ["2.0.0-bad"], serviceStartMs: 100 });
+  const app = await runningApp(true);
+  const program = { ...app.inputs, image: BAD, env: { MODE: "b" } };
+  const before = fixture.plugin.engine.messages.length;
+  const up = await engine().up(CONTAINER, String(app.inputs.name), program, app);
+  expect(up.error?.details).toMatch(
+    new RegExp(
+      `failed to start: its status is "failed" \\(image ${BAD}\\).*Cannot find module.*It was rolled back to image ${GOOD} \\(rollbackOnFailure\\), which runs again`,
+      "s",
+    ),
+  );
+  expect(live(app.id)).toMatchObject({ image: GOOD, status: "running", env: { MODE: "a" } });
+  // State records what runs, and keeps the old inputs: the next preview shows the change again.
+  expect(up.state.outputs).toMatchObject({ image: GOOD, status: "running", env: { MODE: "a" } });
+  const again = await engine().preview(CONTAINER, String(app.inputs.name), program, up.state);
+  expect(again.diff).toMatchObject({ changes: DIFF_SOME });
+  expect(again.diff!.diffs.sort()).toEqual(["env", "image"]);
+  const progress = fixture.plugin.engine.messages
+    .slice(before)
+    .map((m) => m.message)
+    .join("\n");
+  expect(progress).toMatch(new RegExp(`rolling container ${app.inputs.name} back to image ${GOOD}`));
+});
 
 test("on: a rollback that fails too says so with both log tails, and never loops", async () => {
   const app = await runningApp(true);

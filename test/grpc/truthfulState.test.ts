@@ -102,39 +102,35 @@ describe.each([false, true])(
       app = refreshed.state;
     });
 
-    test(
-      "an update of env keeps the injected variable on the server, " +
-        "and state holds its value only as the secret injectedEnv",
-      async () => {
-        const secretUrl = fixture.sim.control.snapshot().services.find((s) => s.id === db.id)!.connection!.instructions;
-        const up = await engine().up(
-          CONTAINER,
-          `web-${tag}`,
-          { name: `web-${tag}`, image: GOOD, env: { LOG_LEVEL: "debug" } },
-          app,
-        );
-        expect(up.steps).toEqual(["update"]);
-        expect(up.error).toBeUndefined();
-        expect(consumerEnv().LOG_LEVEL).toBe("debug");
-        expect(consumerEnv().DATABASE_URL).toBe(shown ? secretUrl : undefined);
-        const read = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id, up.state.outputs, up.state.inputs);
-        const imported = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id);
-        for (const { injectedEnv, ...state } of [
-          up.state.outputs,
-          up.state.inputs,
-          read.properties,
-          read.inputs,
-          imported.properties,
-          imported.inputs,
-        ]) {
-          if (injectedEnv !== undefined)
-            expect(isSecret(injectedEnv) && plain(injectedEnv)).toEqual({ DATABASE_URL: secretUrl });
-          expect(JSON.stringify(state)).not.toContain(secretUrl);
-          expect(JSON.stringify(state)).not.toContain("DATABASE_URL");
-        }
-        app = up.state;
-      },
-    );
+    test("an update of env keeps the injected variable on the server, and state holds its value only as the secret injectedEnv", async () => {
+      const secretUrl = fixture.sim.control.snapshot().services.find((s) => s.id === db.id)!.connection!.instructions;
+      const up = await engine().up(
+        CONTAINER,
+        `web-${tag}`,
+        { name: `web-${tag}`, image: GOOD, env: { LOG_LEVEL: "debug" } },
+        app,
+      );
+      expect(up.steps).toEqual(["update"]);
+      expect(up.error).toBeUndefined();
+      expect(consumerEnv().LOG_LEVEL).toBe("debug");
+      expect(consumerEnv().DATABASE_URL).toBe(shown ? secretUrl : undefined);
+      const read = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id, up.state.outputs, up.state.inputs);
+      const imported = await fixture.plugin.read(CONTAINER, `web-${tag}`, up.state.id);
+      for (const { injectedEnv, ...state } of [
+        up.state.outputs,
+        up.state.inputs,
+        read.properties,
+        read.inputs,
+        imported.properties,
+        imported.inputs,
+      ]) {
+        if (injectedEnv !== undefined)
+          expect(isSecret(injectedEnv) && plain(injectedEnv)).toEqual({ DATABASE_URL: secretUrl });
+        expect(JSON.stringify(state)).not.toContain(secretUrl);
+        expect(JSON.stringify(state)).not.toContain("DATABASE_URL");
+      }
+      app = up.state;
+    });
 
     test("taking env out of the program clears the app's own variables, not the link's", async () => {
       const up = await engine().up(CONTAINER, `web-${tag}`, { name: `web-${tag}`, image: GOOD }, app);

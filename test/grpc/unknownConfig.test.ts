@@ -57,10 +57,7 @@ describe.each([
       .catch((e) => e)) as GrpcFailure;
     expect(err.code).toBe(grpc.status.FAILED_PRECONDITION);
     expect(err.details).toBe(
-      `the provider's ${keys} ${keys.includes(",") ? "are" : "is"} not known yet: ` +
-        `${keys.includes(",") ? "they come" : "it comes"} from another resource's outputs, ` +
-        `which a preview does not have. This call needs the API; ` +
-        `it runs once ${keys} ${keys.includes(",") ? "are" : "is"} known, at \`pulumi up\`.`,
+      `the provider's ${keys} ${keys.includes(",") ? "are" : "is"} not known yet: ${keys.includes(",") ? "they come" : "it comes"} from another resource's outputs, which a preview does not have. This call needs the API; it runs once ${keys} ${keys.includes(",") ? "are" : "is"} known, at \`pulumi up\`.`,
     );
     const invoked = await plugin.invoke("hosting:index:getContainers", {}).catch((e) => e as GrpcFailure);
     // A function whose project is not known yet is not run at all (its result is unknown, as any preview's).

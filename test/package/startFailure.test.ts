@@ -71,8 +71,7 @@ describe.each([
       expect(failure.details).toMatch(/^pulumi-resource-hosting could not start: /);
       expect(failure.details).toMatch(reason);
       expect(failure.details).toContain(
-        `Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, ` +
-          `then pulumi plugin install resource hosting ${VERSION} --server `,
+        `Reinstall the plugin: pulumi plugin rm resource hosting ${VERSION} --yes, then pulumi plugin install resource hosting ${VERSION} --server `,
       );
     }
     expect(plugin.child.exitCode).toBeNull();

@@ -38,21 +38,16 @@ test("a version that is not one is an error, not a pass", () => {
 });
 
 test("an old Node.js gets a reason that names both versions and the way out", () => {
-  const reinstall =
-    `pulumi plugin rm resource hosting ${pkg.version} --yes, then ` +
-    `pulumi plugin install resource hosting ${pkg.version} --server ${pkg.pulumi.pluginDownloadURL}`;
+  const reinstall = `pulumi plugin rm resource hosting ${pkg.version} --yes, then pulumi plugin install resource hosting ${pkg.version} --server ${pkg.pulumi.pluginDownloadURL}`;
   expect(nodeTooOld("v20.20.2")).toBeUndefined();
   const reason = nodeTooOld("v18.19.0", ">=20.18.1", "/usr/bin/node")!;
   expect(reason).toBe(
-    "it needs Node.js 20.18.1 or newer, and the node that runs it (/usr/bin/node) is v18.19.0. " +
-      `Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${reinstall}`,
+    `it needs Node.js 20.18.1 or newer, and the node that runs it (/usr/bin/node) is v18.19.0. Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${reinstall}`,
   );
   expect(startFailureMessage(reason, true)).toBe(`pulumi-resource-hosting could not start: ${reason}`);
   // Any other failure: the installation is broken, and reinstalling mends it.
   expect(startFailureMessage("ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'")).toBe(
-    "pulumi-resource-hosting could not start: ENOENT: no such file or directory, " +
-      "open '/x/pulumi-resource-hosting.server.js'. " +
-      `Reinstall the plugin: ${reinstall} (or make install in a checkout of pulumi-hosting)`,
+    `pulumi-resource-hosting could not start: ENOENT: no such file or directory, open '/x/pulumi-resource-hosting.server.js'. Reinstall the plugin: ${reinstall} (or make install in a checkout of pulumi-hosting)`,
   );
 });
 

@@ -125,8 +125,7 @@ test("the copy differs from the repository by the new file and its line in the r
   expect(index).toMatch(/export const resources[^=]*= \[[^\]]*, domain\]/);
   const diff = await run("diff", ["-r", "-q", join(ROOT, "provider"), join(copy, "provider")]).catch((e) => e);
   expect(diff.stdout.trim().split("\n").sort()).toEqual([
-    `Files ${join(ROOT, "provider/src/resources/index.ts")} and ` +
-      `${join(copy, "provider/src/resources/index.ts")} differ`,
+    `Files ${join(ROOT, "provider/src/resources/index.ts")} and ${join(copy, "provider/src/resources/index.ts")} differ`,
     `Only in ${join(copy, "provider/src/resources")}: domain.ts`,
   ]);
 });

@@ -147,8 +147,7 @@ test(
 );
 
 test(
-  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, " +
-    "not the shortcodes",
+  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes",
   async () => {
     const dir = join(work, "with-examples");
     mkdirSync(dir);

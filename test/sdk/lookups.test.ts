@@ -212,16 +212,12 @@ test("every function in the schema has a case here, in both forms", () => {
   }
 });
 
-test(
-  "the Lookups example of docs/functions.md is a program that typechecks against the generated SDK and uses " +
-    "every lookup",
-  async () => {
-    const ROOT = resolve(__dirname, "../..");
-    const readme = readFileSync(join(ROOT, "docs/functions.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Lookups"));
-    const program = /```ts\n([\s\S]*?)```/.exec(section)![1];
-    const lookups = Object.keys(answers);
-    for (const fn of lookups) expect(program).toMatch(new RegExp(`hosting\\s*\\.${fn}(Output)?\\(`));
-    expect(await typecheckAgainstSdk({ "index.ts": program })).toBe("");
-  },
-);
+test("the Lookups example of docs/functions.md is a program that typechecks against the generated SDK and uses every lookup", async () => {
+  const ROOT = resolve(__dirname, "../..");
+  const readme = readFileSync(join(ROOT, "docs/functions.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Lookups"));
+  const program = /```ts\n([\s\S]*?)```/.exec(section)![1];
+  const lookups = Object.keys(answers);
+  for (const fn of lookups) expect(program).toMatch(new RegExp(`hosting\\s*\\.${fn}(Output)?\\(`));
+  expect(await typecheckAgainstSdk({ "index.ts": program })).toBe("");
+});

@@ -39,30 +39,26 @@ test("the tarball holds exactly what npm publish would send", () => {
   expect(packed).toEqual(dryRun);
 });
 
-test(
-  "it has the README, the license, package.json, " +
-    "and the compiled code with its types for every resource and function",
-  () => {
-    expect(packed).toEqual(
-      expect.arrayContaining([
-        "README.md",
-        "LICENSE",
-        "package.json",
-        "bin/index.js",
-        "bin/index.d.ts",
-        "bin/config/index.js",
-        "bin/types/input.d.ts",
-      ]),
-    );
-    const modules = [
-      ...Object.keys(schema.resources).map((token) => token.split(":")[2].replace(/^./, (c) => c.toLowerCase())),
-      ...Object.keys(schema.functions).map((token) => token.split(":")[2]),
-      "provider",
-    ];
-    for (const module of modules)
-      expect(packed).toEqual(expect.arrayContaining([`bin/${module}.js`, `bin/${module}.d.ts`]));
-  },
-);
+test("it has the README, the license, package.json, and the compiled code with its types for every resource and function", () => {
+  expect(packed).toEqual(
+    expect.arrayContaining([
+      "README.md",
+      "LICENSE",
+      "package.json",
+      "bin/index.js",
+      "bin/index.d.ts",
+      "bin/config/index.js",
+      "bin/types/input.d.ts",
+    ]),
+  );
+  const modules = [
+    ...Object.keys(schema.resources).map((token) => token.split(":")[2].replace(/^./, (c) => c.toLowerCase())),
+    ...Object.keys(schema.functions).map((token) => token.split(":")[2]),
+    "provider",
+  ];
+  for (const module of modules)
+    expect(packed).toEqual(expect.arrayContaining([`bin/${module}.js`, `bin/${module}.d.ts`]));
+});
 
 test("and nothing else: no TypeScript sources, source maps, tsconfig, lockfile or node_modules", () => {
   const stray = packed.filter(

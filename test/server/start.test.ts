@@ -97,8 +97,7 @@ describe("the second stage (server/start.ts)", () => {
       [
         "--input-type=module",
         "-e",
-        `import { SHARED_WITH_PROVIDER } from ${JSON.stringify(join(ROOT, "scripts", "bundles.mjs"))}; ` +
-          `console.log(JSON.stringify(SHARED_WITH_PROVIDER))`,
+        `import { SHARED_WITH_PROVIDER } from ${JSON.stringify(join(ROOT, "scripts", "bundles.mjs"))}; console.log(JSON.stringify(SHARED_WITH_PROVIDER))`,
       ],
       { encoding: "utf8" },
     );

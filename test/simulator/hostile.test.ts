@@ -299,8 +299,7 @@ describe("redirect: sent elsewhere, without acting", () => {
     [{ status: 304 }, "fault.status: must be a redirect status"],
     [
       { location: "" },
-      "fault.location: must be a URL or a path for the Location header (default: " +
-        "the same path on https://elsewhere.example.com)",
+      "fault.location: must be a URL or a path for the Location header (default: the same path on https://elsewhere.example.com)",
     ],
     [{ location: 5 }, "fault.location: must be a URL or a path"],
     [{ location: "/a\r\nset-cookie: x" }, "fault.location: must be a URL or a path"],

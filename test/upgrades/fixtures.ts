@@ -70,7 +70,6 @@ export function versionToRecord(
   if (changes.length > 0) return { version: newest.version + 1, changes };
   if (replace) return { version: newest.version, changes };
   throw new Error(
-    `the state shape is schema version ${newest.version}'s, which has its fixture already. A fixture is what a ` +
-      `release wrote and stays as it was; run with --replace (make record-state ARGS=--replace) to record it again.`,
+    `the state shape is schema version ${newest.version}'s, which has its fixture already. A fixture is what a release wrote and stays as it was; run with --replace (make record-state ARGS=--replace) to record it again.`,
   );
 }

@@ -351,11 +351,7 @@ export class CollectionApi<R, L> {
     } catch (err) {
       const what = `${this.collection.path}${typeof body.name === "string" ? ` "${body.name}"` : ""}`;
       throw new UnusableIdError(
-        `the API answered the create of ${what} with the id ${JSON.stringify(id)}, ` +
-          `which is not an id (${(err as InvalidIdError).why}), so ` +
-          `it is neither used nor recorded. The record may exist on the platform: ` +
-          `find its id (a get… function, or the portal) and ` +
-          `adopt it with \`pulumi import\`, or delete it there and run \`pulumi up\` again.`,
+        `the API answered the create of ${what} with the id ${JSON.stringify(id)}, which is not an id (${(err as InvalidIdError).why}), so it is neither used nor recorded. The record may exist on the platform: find its id (a get… function, or the portal) and adopt it with \`pulumi import\`, or delete it there and run \`pulumi up\` again.`,
       );
     }
   }

@@ -89,13 +89,7 @@ export class ProjectNotVisibleError extends HostingApiClientError {
     cause: NotFoundError,
   ) {
     super(
-      `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it ` +
-        `(the API answers 404 both for a project that does not ` +
-        `exist and for one the token's user may not see), so nothing in it is reported as deleted. ` +
-        `Check hosting:token (another ` +
-        `account's token, a CI secret swapped?) and hosting:projectId. ` +
-        `If the project really is gone, remove its resources from ` +
-        `the stack with \`pulumi state delete <urn>\`. (${cause.message})`,
+      `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not exist and for one the token's user may not see), so nothing in it is reported as deleted. Check hosting:token (another account's token, a CI secret swapped?) and hosting:projectId. If the project really is gone, remove its resources from the stack with \`pulumi state delete <urn>\`. (${cause.message})`,
       { cause },
     );
   }
@@ -169,11 +163,8 @@ export class SizeLimitError extends HostingApiClientError {
   ) {
     super(
       direction === "request"
-        ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} ` +
-            "the provider sends; nothing was sent"
-        : `${method} ${path}: the API's answer (HTTP ${status}) is larger than ` +
-            `the ${mebibytes(limitBytes)} the provider reads; ` +
-            `it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
+        ? `${method} ${path}: the request body is larger than the ${mebibytes(limitBytes)} the provider sends; nothing was sent`
+        : `${method} ${path}: the API's answer (HTTP ${status}) is larger than the ${mebibytes(limitBytes)} the provider reads; it stopped reading. If the project really holds that much, raise \`hosting:maxResponseMegabytes\``,
     );
   }
 }
@@ -207,8 +198,7 @@ export class ResponseValidationError extends HostingApiClientError {
     const shown =
       init.problems.slice(0, 5).join("; ") + (init.problems.length > 5 ? `; … ${init.problems.length - 5} more` : "");
     super(
-      `${init.method} ${init.path}: ${shown} (unexpected response shape, HTTP ${init.status}` +
-        `${init.requestId ? `, request ${init.requestId}` : ""})`,
+      `${init.method} ${init.path}: ${shown} (unexpected response shape, HTTP ${init.status}${init.requestId ? `, request ${init.requestId}` : ""})`,
     );
     this.method = init.method;
     this.path = init.path;
@@ -362,20 +352,12 @@ function explained(res: ErrorResponse, text: string | undefined): string | undef
   const said = text ? ` (${text})` : "";
   if (res.status >= 300 && res.status < 400) {
     const location = headerValue(res.headers, "location");
-    return (
-      `the API answered with a redirect ${location ? `to ${location}` : "that says nowhere"}, which the provider ` +
-      `does not follow: a redirect could carry the bearer token to another host. Set hosting:baseUrl to the address ` +
-      `the API answers at${said}`
-    );
+    return `the API answered with a redirect ${location ? `to ${location}` : "that says nowhere"}, which the provider does not follow: a redirect could carry the bearer token to another host. Set hosting:baseUrl to the address the API answers at${said}`;
   }
   if (res.status === 413 && res.sent)
     return `the request body (${res.sent.bodyBytes.toLocaleString("en")} bytes) is larger than the server takes${said}`;
   if (res.status === 431 && res.sent) {
-    return (
-      `the request's headers are larger than the server takes, and the bearer token is the only large one ` +
-      `(${res.sent.tokenBytes.toLocaleString("en")} bytes): check that hosting:token holds the access token and ` +
-      `nothing else${said}`
-    );
+    return `the request's headers are larger than the server takes, and the bearer token is the only large one (${res.sent.tokenBytes.toLocaleString("en")} bytes): check that hosting:token holds the access token and nothing else${said}`;
   }
   return undefined;
 }

@@ -77,8 +77,7 @@ export function parseBaseUrl(baseUrl: string): { origin: string; prefix: string 
   if (url.protocol === "http:") {
     if (!isLoopbackHost(url.hostname)) {
       throw new ClientConfigError(
-        `baseUrl ${url.origin} uses plain http:// to a non-loopback host; the bearer token would travel ` +
-          `unencrypted. Use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1).`,
+        `baseUrl ${url.origin} uses plain http:// to a non-loopback host; the bearer token would travel unencrypted. Use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and ::1).`,
       );
     }
   } else if (url.protocol !== "https:") {

@@ -314,8 +314,7 @@ export class Transport {
       }
       if (e instanceof NetworkError) {
         this.log(
-          `${method} ${path} -> ${e.code} after ${ms}ms (attempt ${attempt + 1}; ` +
-            `${e.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
+          `${method} ${path} -> ${e.code} after ${ms}ms (attempt ${attempt + 1}; ${e.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
         );
         return { kind: "failed", failure: e, network: e, acted: false, pauseMs: 0 };
       }
@@ -400,8 +399,7 @@ export class Transport {
         const passing = e instanceof ServerError || e instanceof NetworkError;
         const again = passing && attempt < this.opts.maxRetries;
         this.log(
-          `${spec.method} ${spec.path}: lookup after unknown outcome failed ` +
-            `(${(e as Error).message})${again ? "; looking again" : ""}`,
+          `${spec.method} ${spec.path}: lookup after unknown outcome failed (${(e as Error).message})${again ? "; looking again" : ""}`,
         );
         if (!again) throw failure;
         const delay = backoffDelay(attempt, {

@@ -160,23 +160,16 @@ function summary(plan: ExportPlan, out: string): string {
   ];
   if (plan.skipped.length > 0) {
     lines.push(
-      `left out ${plan.skipped.length} service${plan.skipped.length === 1 ? "" : "s"} ` +
-        "of a type this provider has no resource for: " +
-        plan.skipped.map((s) => `${s.name} (type "${s.type}")`).join(", "),
+      `left out ${plan.skipped.length} service${plan.skipped.length === 1 ? "" : "s"} of a type this provider has no resource for: ${plan.skipped.map((s) => `${s.name} (type "${s.type}")`).join(", ")}`,
     );
   }
   for (const [what, secrets] of groupBy(plan.secretsToSet, (s) => `${s.typeName} ${s.property}`)) {
     const [typeName, property] = what.split(" ");
     lines.push(
-      `The API never returns a ${typeName}'s ${property}, so none is imported for ` +
-        `${secrets.map((s) => s.name).join(", ")}. After importing, set each one (until you do, the next update of ` +
-        `that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
+      `The API never returns a ${typeName}'s ${property}, so none is imported for ${secrets.map((s) => s.name).join(", ")}. After importing, set each one (until you do, the next update of that ${typeName}, which sends the whole entry, clears its ${property} on the platform):`,
       ...secrets.map((s) => {
         const key = secretConfigKey(s.name, property);
-        return (
-          `  ${s.name}: pulumi config set --secret ${key}   ` +
-          `then in the program: ${property}: config.requireSecret("${key}")`
-        );
+        return `  ${s.name}: pulumi config set --secret ${key}   then in the program: ${property}: config.requireSecret("${key}")`;
       }),
     );
   }

@@ -52,17 +52,9 @@ export interface ExportPlan {
  * `ctx`). A resource whose name is one of them gets its kind as a suffix: `new-container`.
  */
 const RESERVED = new Set(
-  (
-    "abstract and any arguments as assert async await base bool boolean break byte case catch chan char checked " +
-    "class config const constructor continue ctx debugger decimal declare def default defer del delegate delete do " +
-    "double elif else enum err error eval event except explicit export extends extern false fallthrough final " +
-    "finally fixed float for foreach from func function get global go goto hosting if implements implicit import in " +
-    "instanceof int interface internal is lambda let lock long map match module namespace native new nil none " +
-    "nonlocal not null number object of operator or out output override package params pass private protected " +
-    "public pulumi raise range readonly ref require resource return sbyte sealed select self set short sizeof " +
-    "stackalloc static strictfp string struct super switch symbol synchronized this throw throws transient true try " +
-    "type typeof uint ulong unchecked undefined unsafe ushort using var virtual void volatile while with yield"
-  ).split(" "),
+  "abstract and any arguments as assert async await base bool boolean break byte case catch chan char checked class config const constructor continue ctx debugger decimal declare def default defer del delegate delete do double elif else enum err error eval event except explicit export extends extern false fallthrough final finally fixed float for foreach from func function get global go goto hosting if implements implicit import in instanceof int interface internal is lambda let lock long map match module namespace native new nil none nonlocal not null number object of operator or out output override package params pass private protected public pulumi raise range readonly ref require resource return sbyte sealed select self set short sizeof stackalloc static strictfp string struct super switch symbol synchronized this throw throws transient true try type typeof uint ulong unchecked undefined unsafe ushort using var virtual void volatile while with yield".split(
+    " ",
+  ),
 );
 
 /**

@@ -177,12 +177,7 @@ export function silentlyUpdated(
   if (inPlace.length === 0) return undefined;
   const several = inPlace.length > 1;
   const these = several ? `inputs ${inPlace.join(", ")}` : `input ${inPlace[0]}`;
-  return (
-    `${spec.token} (${declaration.typeName}) has no lifecycle.update, but its ${these} would update in place: ` +
-    `when ${several ? "they change" : "it changes"}, nothing would be sent and the state would claim the change. ` +
-    `Give the lifecycle an update that sends it, or flag ${several ? "each" : "it"} replaceOnChange ` +
-    `(or fixedAfterCreate, when the API cannot change it at all).`
-  );
+  return `${spec.token} (${declaration.typeName}) has no lifecycle.update, but its ${these} would update in place: when ${several ? "they change" : "it changes"}, nothing would be sent and the state would claim the change. Give the lifecycle an update that sends it, or flag ${several ? "each" : "it"} replaceOnChange (or fixedAfterCreate, when the API cannot change it at all).`;
 }
 
 /** The configuration keys that are not optional (`config.defaults` lists the optional ones). */

@@ -99,9 +99,7 @@ export function refusedChange(
     )
       continue;
     if (field.growOnly && typeof next === "number" && typeof current === "number" && next < current) {
-      const reason =
-        `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses ` +
-        `and a replacement would destroy the data. Use ${current} or more.`;
+      const reason = `${field.name} can only grow: it is ${current} now, and ${next} would shrink it, which the service refuses and a replacement would destroy the data. Use ${current} or more.`;
       return { property: field.name, reason };
     }
     const dropped =
@@ -109,17 +107,13 @@ export function refusedChange(
     if (dropped.length > 0) {
       return {
         property: field.name,
-        reason:
-          `${field.name} cannot drop ` +
-          `${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}`,
+        reason: `${field.name} cannot drop ${dropped.map((item) => JSON.stringify(item)).join(", ")}: ${field.appendOnly}`,
       };
     }
     if (field.fixedAfterCreate) {
       return {
         property: field.name,
-        reason:
-          `${field.name} cannot change from ${JSON.stringify(current)} ` +
-          `to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`,
+        reason: `${field.name} cannot change from ${JSON.stringify(current)} to ${JSON.stringify(next)}: ${field.fixedAfterCreate}`,
       };
     }
   }
@@ -131,30 +125,16 @@ function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: Pr
     (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
   );
   const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
-  return (
-    `${field.name} is in ignoreChanges, but ${what} must send it: ` +
-    `the API replaces the whole ${spec.token.split(":").pop()} and never ` +
-    `returns its ${field.name}, so the provider could only send the ${field.name} it last set ` +
-    "(which may have been changed " +
-    "outside Pulumi since) or none (which clears it). " +
-    `Either take ${field.name} out of ignoreChanges and set its current value ` +
-    `in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`
-  );
+  return `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never returns its ${field.name}, so the provider could only send the ${field.name} it last set (which may have been changed outside Pulumi since) or none (which clears it). Either take ${field.name} out of ignoreChanges and set its current value in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`;
 }
 
 export function missingReason(field: Field, packageName: string): string {
   if (field.env) {
     const set = `pulumi config set ${packageName}:${field.name}${field.secret ? " --secret" : ""} <value>`;
-    return (
-      `missing required configuration key "${packageName}:${field.name}": ` +
-      `set it with \`${set}\`, or set ${field.env.join(" or ")}`
-    );
+    return `missing required configuration key "${packageName}:${field.name}": set it with \`${set}\`, or set ${field.env.join(" or ")}`;
   }
   if (field.configDefault) {
-    return (
-      `${field.name} is required: set it on the resource, or set the provider's default with ` +
-      `\`pulumi config set ${packageName}:${field.configDefault} <value>\``
-    );
+    return `${field.name} is required: set it on the resource, or set the provider's default with \`pulumi config set ${packageName}:${field.configDefault} <value>\``;
   }
   return `${field.name} is required: ${field.description}`;
 }

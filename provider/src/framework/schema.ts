@@ -57,14 +57,12 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.default !== undefined && `Defaults to \`${JSON.stringify(flags.default)}\`.`,
     flags.configDefault && `Defaults to the provider's \`${flags.configDefault}\`.`,
     flags.env &&
-      `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ` +
-        `${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
+      `Can also be set with the environment variable${flags.env.length > 1 ? "s" : ""} ${flags.env.map((e) => `\`${e}\``).join(" or ")}.`,
     flags.clearedWhenRemoved && "Taking it out of the program clears it.",
     flags.notReturned && "The API never returns it: state keeps the value the program set.",
     flags.resentOnUpdate &&
       flags.notReturned &&
-      "Every update sends it again: while it is in `ignoreChanges`, " +
-        "an update fails at preview instead of sending a stale value.",
+      "Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value.",
     flags.secret && "Secret.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }
@@ -241,9 +239,7 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
 function resourceSentences(resource: ResourceDeclaration): string[] {
   return [
     resource.dataAtStake &&
-      "A change that would replace it (and so delete its data) fails at preview; " +
-        "replace it deliberately with `pulumi up --replace <urn>`. " +
-        "`pulumi destroy`, and deleting it from the program, delete it as usual.",
+      "A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }
 
@@ -329,10 +325,7 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
       defaults: Object.keys(provider.inputProperties).filter((n) => !provider.requiredInputs.includes(n)),
     },
     provider: {
-      description:
-        `The provider type for the ${pkg.name} package. ` +
-        "By default, resources use package-wide configuration settings; " +
-        "an explicit `Provider` instance overrides them.",
+      description: `The provider type for the ${pkg.name} package. By default, resources use package-wide configuration settings; an explicit \`Provider\` instance overrides them.`,
       properties: provider.properties,
       inputProperties: provider.inputProperties,
       requiredInputs: [],

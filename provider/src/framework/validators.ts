@@ -82,10 +82,7 @@ export const dnsLabel =
     if (name.length === 0) return `${path} must not be empty: use lowercase letters, digits and dashes, e.g. "web"`;
     if (name.length > max) return `${path} is ${name.length} characters long; use at most ${max}`;
     if (!DNS_LABEL.test(name)) {
-      return (
-        `${path} "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter ` +
-        `and not ending with a dash, e.g. "web-api"`
-      );
+      return `${path} "${name}" is not valid: use lowercase letters, digits and dashes, starting with a letter and not ending with a dash, e.g. "web-api"`;
     }
     return undefined;
   };
@@ -160,10 +157,7 @@ export const variableName = (): Validator => (value, path) => {
   const name = value as string;
   if (name === "") return `${path} has an empty variable name; every key must be a name such as "LOG_LEVEL"`;
   if (!VARIABLE_NAME.test(name)) {
-    return (
-      `${path} variable name "${name}" is not valid (no "=", spaces or leading digits); ` +
-      'use a name such as "LOG_LEVEL"'
-    );
+    return `${path} variable name "${name}" is not valid (no "=", spaces or leading digits); use a name such as "LOG_LEVEL"`;
   }
   return undefined;
 };
@@ -214,10 +208,7 @@ export const boundedMap =
     const keys = Object.keys(map);
     const then = hint ? ` (${hint})` : "";
     if (keys.length > entries)
-      return (
-        `${path} has ${keys.length.toLocaleString("en")} entries; ` +
-        `it may have at most ${entries.toLocaleString("en")}${then}`
-      );
+      return `${path} has ${keys.length.toLocaleString("en")} entries; it may have at most ${entries.toLocaleString("en")}${then}`;
     const tooLong = keys.find((key) => typeof map[key] === "string" && byteLength(map[key]) > valueBytes);
     if (tooLong !== undefined) return maxBytes(valueBytes, hint)(map[tooLong], `${path}.${tooLong}`);
     const total = keys.reduce(

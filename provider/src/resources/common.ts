@@ -78,10 +78,7 @@ export async function awaitGone<W extends { id: string }>(
     });
   } catch (err) {
     throw new Error(
-      `the API accepted the delete of ${subject}, but it is still there (${(err as Error).message}), ` +
-        "so it stays in the stack. " +
-        "Run the delete again (`pulumi destroy` or `pulumi up`), raise customTimeouts.delete, " +
-        "or ask the platform's support.",
+      `the API accepted the delete of ${subject}, but it is still there (${(err as Error).message}), so it stays in the stack. Run the delete again (\`pulumi destroy\` or \`pulumi up\`), raise customTimeouts.delete, or ask the platform's support.`,
     );
   }
 }
@@ -135,8 +132,7 @@ export async function settled<W extends { id: string }>(ctx: Context, wait: Sett
   } catch (err) {
     const why =
       err instanceof WaitTimeout
-        ? `${err.message}; the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), ` +
-          "or `pulumi refresh` picks it up"
+        ? `${err.message}; the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), or \`pulumi refresh\` picks it up`
         : err instanceof WaitCancelled
           ? err.message
           : `reading its status failed (${(err as Error).message})`;

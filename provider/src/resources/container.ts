@@ -120,10 +120,7 @@ export interface Container {
 
 /** Why `links` only grows, and the ways out. */
 const LINKS_STAY =
-  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the " +
-  "program says. Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, " +
-  "replace the app (`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its " +
-  "links.";
+  "the hosting API has no way to remove a service link, so the app would keep receiving its variables whatever the program says. Put the id back in `links` (or add `links` to the resource's ignoreChanges); to end the link, replace the app (`pulumi up --replace <urn>`) or the service it links to: deleting either service removes its links.";
 
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
@@ -288,9 +285,7 @@ async function withLinkedVariables(
 function explained(err: unknown, appName: string): unknown {
   if (!isApiError(err, "AUTOSCALING_OWNS_REPLICAS")) return err;
   return new InputError(
-    `replicas cannot be set on container "${appName}": autoscaling controls its instance count. ` +
-      `Remove \`replicas\` from the program (or add it to the resource's ignoreChanges), or turn autoscaling off. ` +
-      `(${(err as Error).message})`,
+    `replicas cannot be set on container "${appName}": autoscaling controls its instance count. Remove \`replicas\` from the program (or add it to the resource's ignoreChanges), or turn autoscaling off. (${(err as Error).message})`,
   );
 }
 
@@ -301,8 +296,7 @@ function explained(err: unknown, appName: string): unknown {
 const linksHint = (program: Partial<Container>) =>
   (program.links ?? []).length > 0
     ? ""
-    : "If the app needs a database's variables to start (DATABASE_URL, …), " +
-      "list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
+    : "If the app needs a database's variables to start (DATABASE_URL, …), list the database in `links` (`links: [db.id]`), and the next `pulumi up` links it and restarts the app.";
 
 /**
  * Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that
@@ -369,10 +363,8 @@ async function rolledBack(
     const settledBack = await awaitStart(ctx, project, id, { ...program, ...releaseOf(last) });
     outcome =
       settledBack.status === "failed"
-        ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ` +
-          (await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to"))
-        : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; ` +
-          "state records it, so the next preview shows the change again.";
+        ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ${await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to")}`
+        : `It was rolled back to image ${last.image} (rollbackOnFailure), which runs again; state records it, so the next preview shows the change again.`;
   } catch (err) {
     if (err instanceof PartialFailure)
       throw new PartialFailure(
@@ -398,11 +390,7 @@ async function replicaRefusal(
   const held = (await attachmentsIn(ctx, news.projectId!)).filter((a) => a.containerId === id);
   if (held.length === 0) return undefined;
   const volumesHeld = held.map((a) => `volume ${a.volume.name} at ${a.mountPath}`).join(", ");
-  return (
-    `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ` +
-    `ReadWriteOnce volume runs one replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. ` +
-    `Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`
-  );
+  return `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${news.name} has ${volumesHeld} attached, and an app with a ReadWriteOnce volume runs one replica, so replicas cannot rise from ${olds.replicas ?? 1} to ${news.replicas}. Keep replicas: 1, or detach the volume first (delete its VolumeAttachment).`;
 }
 
 const setRunning = (ctx: Context, project: string, id: string, running: boolean) =>
@@ -436,8 +424,7 @@ export const container: Declaration<Container, typeof flags> = {
   scope: "project",
   unfinished: (live) =>
     live.status === "failed"
-      ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); ` +
-        "hosting.getContainerLogs has its logs"
+      ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); hosting.getContainerLogs has its logs`
       : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
   lookups: {
@@ -450,8 +437,7 @@ export const container: Declaration<Container, typeof flags> = {
       name: "getContainers",
       key: "services",
       description:
-        "Lists the service records of a project (apps and managed databases), in a Container's terms; " +
-        "`type` keeps one kind.",
+        "Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.",
       filters: ["type"],
       items: everyService,
     },

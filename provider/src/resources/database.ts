@@ -62,10 +62,7 @@ export interface ManagedDatabase {
 }
 
 const noResize = (label: string) =>
-  `the API cannot resize a managed ${label} database. To change its size deliberately, create a new ` +
-  `database under a new name and move the data, or replace this one with \`pulumi up --replace <urn>\` and the ` +
-  `resource option \`deleteBeforeReplace: true\` (the name stays taken until the old one is deleted), which ` +
-  `deletes it and its data.`;
+  `the API cannot resize a managed ${label} database. To change its size deliberately, create a new database under a new name and move the data, or replace this one with \`pulumi up --replace <urn>\` and the resource option \`deleteBeforeReplace: true\` (the name stays taken until the old one is deleted), which deletes it and its data.`;
 
 export function databaseFlags(label: string) {
   const fixed = { validate: atLeast(1), fixedAfterCreate: noResize(label) };
@@ -176,9 +173,7 @@ async function running(
   });
   if (live.status !== "running") {
     throw new PartialFailure(
-      `${label} database ${service.name} did not start: its status is "${live.status}". ` +
-        "It is recorded in state; the platform's " +
-        `support can say why, and \`pulumi up\` waits for it again.`,
+      `${label} database ${service.name} did not start: its status is "${live.status}". It is recorded in state; the platform's support can say why, and \`pulumi up\` waits for it again.`,
       service.id,
       outputsOf(live),
     );
@@ -251,8 +246,7 @@ export function managedDatabase({
         const service = await kind.read(ctx, projectOf(ctx, address, olds), address.id);
         if (!service)
           throw new Error(
-            `${label} database ${olds.name ?? address.id} is gone: ` +
-              "run `pulumi refresh`, then `pulumi up` creates it again",
+            `${label} database ${olds.name ?? address.id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`,
           );
         return running(ctx, service, olds.connection, label);
       },

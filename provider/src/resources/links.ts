@@ -93,11 +93,7 @@ export async function linkServices(
   } catch (err) {
     if (isNotFound(err)) {
       throw new InputError(
-        `cannot link service ${wanted.consumerServiceId} to ${wanted.providerServiceId}: ` +
-          `the API found no such service in project ${project} ` +
-          "(or the token cannot see it). " +
-          "Use the `id` output of a Postgres, Mysql, Redis or Container in the same project. " +
-          `(${(err as Error).message})`,
+        `cannot link service ${wanted.consumerServiceId} to ${wanted.providerServiceId}: the API found no such service in project ${project} (or the token cannot see it). Use the \`id\` output of a Postgres, Mysql, Redis or Container in the same project. (${(err as Error).message})`,
       );
     }
     // The link is taken (whatever code the API gives it): links have no settings of their own to overwrite.

@@ -66,10 +66,7 @@ export async function failedRollout(
   what: string,
   hint = "",
 ): Promise<string> {
-  return (
-    `container ${app.name} ${what}: its status is "failed" (image ${app.image}). ${hint ? `${hint} ` : ""}` +
-    `The last lines of its logs:\n${await logTail(ctx, project, app.id)}`
-  );
+  return `container ${app.name} ${what}: its status is "failed" (image ${app.image}). ${hint ? `${hint} ` : ""}The last lines of its logs:\n${await logTail(ctx, project, app.id)}`;
 }
 
 /**

@@ -67,8 +67,7 @@ async function restartedWithLink(
     await restartForLinks(ctx, project, consumer.id, platformRestarted);
   } catch (err) {
     throw new PartialFailure(
-      `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ` +
-        (err as Error).message,
+      `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`,
       link.id,
       outputs,
     );
@@ -79,9 +78,7 @@ async function restartedWithLink(
     until: `restart with the link to ${provider}`,
     recordAs,
     failure: `failed to restart after the link to ${provider} was made`,
-    hint:
-      "The link is made and recorded in state; " +
-      "fix the app (its image or env) and it reads the variables on its next start.",
+    hint: "The link is made and recorded in state; fix the app (its image or env) and it reads the variables on its next start.",
   });
 }
 
@@ -148,9 +145,7 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     },
     async delete(ctx, address) {
       ctx.warn(
-        `the hosting API has no way to delete service links: link ${address.id} is removed from the stack, but ` +
-          `stays on the platform (and keeps injecting its settings) until its consumer or provider service is ` +
-          `deleted.`,
+        `the hosting API has no way to delete service links: link ${address.id} is removed from the stack, but stays on the platform (and keeps injecting its settings) until its consumer or provider service is deleted.`,
       );
     },
   },

@@ -71,8 +71,7 @@ export function serviceKind(type: string, typeName: string) {
       const found = await orGone(() => ctx.client.of(services).find(projectId, id, { signal: ctx.signal }));
       if (found && found.type !== type) {
         throw new InputError(
-          `service ${found.id} is a ${found.type}, not a ${type}, so it cannot be read as ${typeName}; ` +
-            "use the resource (or lookup) of its kind",
+          `service ${found.id} is a ${found.type}, not a ${type}, so it cannot be read as ${typeName}; use the resource (or lookup) of its kind`,
         );
       }
       return found;

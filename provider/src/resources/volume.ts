@@ -140,21 +140,17 @@ function explained(err: unknown, sizeGb?: number): unknown {
   const apiMessage = (err as Error).message;
   if (isApiError(err, "BLOCK_VOLUME_DISABLED")) {
     return new InputError(
-      `Block volumes are turned off on this platform: the volume API is a prepared feature that has not been ` +
-        `enabled yet, so no volume can be created. Remove the Volume from the program until it is. (${apiMessage})`,
+      `Block volumes are turned off on this platform: the volume API is a prepared feature that has not been enabled yet, so no volume can be created. Remove the Volume from the program until it is. (${apiMessage})`,
     );
   }
   if (isApiError(err, "VOLUME_ATTACHED")) {
     return new InputError(
-      `the volume is still attached to an app, and an attached volume cannot be deleted: delete its ` +
-        `VolumeAttachment first (Pulumi does this when the attachment depends on the volume). (${apiMessage})`,
+      `the volume is still attached to an app, and an attached volume cannot be deleted: delete its VolumeAttachment first (Pulumi does this when the attachment depends on the volume). (${apiMessage})`,
     );
   }
   if (isApiError(err, "SHRINK_NOT_SUPPORTED")) {
     return new InputError(
-      `sizeGb can only grow: the volume is larger than ${sizeGb} GB now (grown outside Pulumi?). ` +
-        "Run `pulumi refresh` " +
-        `to see its size, and use that size or more. (${apiMessage})`,
+      `sizeGb can only grow: the volume is larger than ${sizeGb} GB now (grown outside Pulumi?). Run \`pulumi refresh\` to see its size, and use that size or more. (${apiMessage})`,
     );
   }
   return err;

@@ -144,25 +144,12 @@ async function readWriteOnceRefusal(
   const consumer = target.attachment;
   if (consumer && holds(target.id, consumer.containerId)) {
     if (consumer.containerId === app.id) {
-      return (
-        `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, ` +
-        `at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it ` +
-        "(change its mountPath there), or delete that one first."
-      );
+      return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
     }
-    return (
-      `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ` +
-      `${nameOf(consumer.containerId)} at ${consumer.mountPath}, and a volume has one consumer at a time, so it ` +
-      `cannot also be attached to app ${app.name}. To move it, change the containerId of the VolumeAttachment that ` +
-      `holds it (it detaches first); or delete that VolumeAttachment first.`
-    );
+    return `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ${nameOf(consumer.containerId)} at ${consumer.mountPath}, and a volume has one consumer at a time, so it cannot also be attached to app ${app.name}. To move it, change the containerId of the VolumeAttachment that holds it (it detaches first); or delete that VolumeAttachment first.`;
   }
   if ((app.replicas ?? 1) > 1) {
-    return (
-      `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${app.name} runs ${app.replicas} replicas, and a volume attaches only ` +
-      `to an app of one replica, so volume ${target.name} cannot be attached to it. Set replicas: 1 on app ` +
-      `${app.name} first, or attach the volume to an app of one replica.`
-    );
+    return `RWO_REPLICA_LIMIT (ReadWriteOnce): app ${app.name} runs ${app.replicas} replicas, and a volume attaches only to an app of one replica, so volume ${target.name} cannot be attached to it. Set replicas: 1 on app ${app.name} first, or attach the volume to an app of one replica.`;
   }
   const clash = attachments.find(
     (a) =>
@@ -172,11 +159,7 @@ async function readWriteOnceRefusal(
       holds(a.volume.id, a.containerId),
   );
   if (clash) {
-    return (
-      `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ` +
-      `${news.mountPath}, so volume ${target.name} cannot be mounted there too. Choose another mountPath, or detach ` +
-      `volume ${clash.volume.name} from it first.`
-    );
+    return `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ${news.mountPath}, so volume ${target.name} cannot be mounted there too. Choose another mountPath, or detach volume ${clash.volume.name} from it first.`;
   }
   return undefined;
 }
@@ -205,21 +188,14 @@ async function attachedBack(
         { signal: ctx.signal },
       );
     throw new PartialFailure(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had ` +
-        `been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is ` +
-        `attached back there, at ${back.mountPath}: nothing changed on the platform, and the next preview shows the ` +
-        `move again.`,
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is attached back there, at ${back.mountPath}: nothing changed on the platform, and the next preview shows the move again.`,
       attachmentId(old.volumeId!, back.containerId),
       defined({ ...old, attachmentId: again.id, createdAt: again.createdAt }) as PropertyMap,
     );
   } catch (backErr) {
     if (backErr instanceof PartialFailure) throw backErr;
     throw new Error(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; ` +
-        `and attaching it back to app ${back.containerId} at ` +
-        `${back.mountPath} failed too: ${(backErr as Error).message}. ` +
-        "The volume is attached to no app now (it and its data are safe, " +
-        `and still in state); \`pulumi up\` tries the move again.`,
+      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; and attaching it back to app ${back.containerId} at ${back.mountPath} failed too: ${(backErr as Error).message}. The volume is attached to no app now (it and its data are safe, and still in state); \`pulumi up\` tries the move again.`,
     );
   }
 }
@@ -239,9 +215,7 @@ async function restartedWith(
     until: `restart with volume ${inputs.volumeId} at ${inputs.mountPath}`,
     recordAs: { id: attachmentId(inputs.volumeId, inputs.containerId), outputs: () => outputs as PropertyMap },
     failure: `failed to restart after volume ${inputs.volumeId} was attached at ${inputs.mountPath}`,
-    hint:
-      "The volume is attached and the attachment recorded in state; " +
-      "fix the app (its image or env) and it mounts the volume when it starts.",
+    hint: "The volume is attached and the attachment recorded in state; fix the app (its image or env) and it mounts the volume when it starts.",
   });
   return outputs;
 }
@@ -278,9 +252,7 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           throw err;
         }
         ctx.warn(
-          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the ` +
-            `attachment, so it is recorded; its attachmentId and createdAt are not known (the API returns them only ` +
-            `in that answer).`,
+          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
         );
         return { id, outputs: await restartedWith(ctx, inputs, defined({ ...inputs })) };
       }
@@ -329,9 +301,7 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
         until: "restart without the volume",
         recordAs: { id: address.id, outputs: () => outputs as PropertyMap },
         failure: `failed to restart after volume ${volumeId} was detached from it`,
-        hint:
-          "The volume is detached; the attachment stays in state until the app runs, " +
-          "and the next `pulumi up` or `pulumi destroy` deletes it.",
+        hint: "The volume is detached; the attachment stays in state until the app runs, and the next `pulumi up` or `pulumi destroy` deletes it.",
       });
     },
   },

@@ -76,14 +76,7 @@ function dataLoss(
   const changes = replacing.replaces
     .map((key) => `${key} from ${JSON.stringify(replacing.olds[key])} to ${JSON.stringify(replacing.news[key])}`)
     .join(", ");
-  return (
-    `changing ${changes} replaces ${what}: the replacement would delete it, so nothing was sent. ` +
-    `To keep it, set ${replacing.replaces.join(" and ")} back. ` +
-    `To replace it deliberately, run \`pulumi up --replace ${urn}\` ` +
-    "(with the resource option deleteBeforeReplace: true if the new one keeps the name); " +
-    "`pulumi destroy`, or deleting " +
-    `the resource from the program, deletes it as before.`
-  );
+  return `changing ${changes} replaces ${what}: the replacement would delete it, so nothing was sent. To keep it, set ${replacing.replaces.join(" and ")} back. To replace it deliberately, run \`pulumi up --replace ${urn}\` (with the resource option deleteBeforeReplace: true if the new one keeps the name); \`pulumi destroy\`, or deleting the resource from the program, deletes it as before.`;
 }
 
 const checkResponse = (inputs: wire.WireObject, failures: CheckFailure[]): Answer<typeof wire.CheckResponse> => ({
@@ -285,10 +278,7 @@ export class HostingProviderService {
       const several = configured.unknown.length > 1;
       throw plainError(
         grpc.status.FAILED_PRECONDITION,
-        `the provider's ${keys} ${several ? "are" : "is"} not known yet: ${several ? "they come" : "it comes"} ` +
-          "from another resource's outputs, which a preview does not have. " +
-          `This call needs the API; it runs once ${keys} ` +
-          `${several ? "are" : "is"} known, at \`pulumi up\`.`,
+        `the provider's ${keys} ${several ? "are" : "is"} not known yet: ${several ? "they come" : "it comes"} from another resource's outputs, which a preview does not have. This call needs the API; it runs once ${keys} ${several ? "are" : "is"} known, at \`pulumi up\`.`,
       );
     }
     const controller = new AbortController();
@@ -336,9 +326,7 @@ export class HostingProviderService {
         : `${Math.round(timeout / 1000)}s (customTimeouts)`;
     const why =
       rateLimited > 0
-        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} ` +
-          "429 RATE_LIMITED, and every request " +
-          `waited as Retry-After said); run it again when the API is less busy, or lower \`pulumi up --parallel\``
+        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} 429 RATE_LIMITED, and every request waited as Retry-After said); run it again when the API is less busy, or lower \`pulumi up --parallel\``
         : (err as Error).message;
     return plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${limit}: ${why}`);
   }
@@ -630,8 +618,7 @@ export class HostingProviderService {
     });
     if (failures.length > 0) {
       throw new InputError(
-        "these inputs did not pass Check, so nothing was sent: " +
-          failures.map((f) => `${f.property}: ${f.reason}`).join("; "),
+        `these inputs did not pass Check, so nothing was sent: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
       );
     }
   }
