@@ -117,7 +117,7 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly memoryMb: pulumi.Output<number | undefined>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -214,9 +214,6 @@ export class Container extends pulumi.CustomResource {
             if (args?.image === undefined && !opts.urn) {
                 throw new Error("Missing required property 'image'");
             }
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["cpuMilli"] = args?.cpuMilli;
             resourceInputs["displayName"] = args?.displayName;
             resourceInputs["env"] = args?.env;
@@ -303,7 +300,7 @@ export interface ContainerState {
      */
     memoryMb?: pulumi.Input<number | undefined>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     name?: pulumi.Input<string | undefined>;
     /**
@@ -395,9 +392,9 @@ export interface ContainerArgs {
      */
     memoryMb?: pulumi.Input<number | undefined>;
     /**
-     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource.
+     * Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */

@@ -79,7 +79,7 @@ export class Postgres extends pulumi.CustomResource {
      */
     declare public readonly memoryMb: pulumi.Output<number | undefined>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the resource.
+     * Name of the database service, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -114,7 +114,7 @@ export class Postgres extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: PostgresArgs, opts?: pulumi.CustomResourceOptions)
+    constructor(name: string, args?: PostgresArgs, opts?: pulumi.CustomResourceOptions)
     constructor(name: string, argsOrState?: PostgresArgs | PostgresState, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
@@ -134,9 +134,6 @@ export class Postgres extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = state?.updatedAt;
         } else {
             const args = argsOrState as PostgresArgs | undefined;
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["cpuMilli"] = args?.cpuMilli;
             resourceInputs["memoryMb"] = args?.memoryMb;
             resourceInputs["name"] = args?.name;
@@ -182,7 +179,7 @@ export interface PostgresState {
      */
     memoryMb?: pulumi.Input<number | undefined>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the resource.
+     * Name of the database service, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     name?: pulumi.Input<string | undefined>;
     /**
@@ -224,9 +221,9 @@ export interface PostgresArgs {
      */
     memoryMb?: pulumi.Input<number | undefined>;
     /**
-     * Name of the database service, unique within its project. Changing it replaces the resource.
+     * Name of the database service, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the database in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */

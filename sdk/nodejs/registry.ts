@@ -61,7 +61,7 @@ export class Registry extends pulumi.CustomResource {
      */
     declare public readonly host: pulumi.Output<string>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the resource.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -95,9 +95,6 @@ export class Registry extends pulumi.CustomResource {
             if (args?.host === undefined && !opts.urn) {
                 throw new Error("Missing required property 'host'");
             }
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["host"] = args?.host;
             resourceInputs["name"] = args?.name;
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
@@ -121,7 +118,7 @@ export interface RegistryState {
      */
     host?: pulumi.Input<string | undefined>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the resource.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     name?: pulumi.Input<string | undefined>;
     /**
@@ -143,9 +140,9 @@ export interface RegistryArgs {
      */
     host: pulumi.Input<string>;
     /**
-     * Name of the registry entry, unique for the user. Changing it replaces the resource.
+     * Name of the registry entry, unique for the user. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Password or access token to log in with. Taking it out of the program clears it. The API never returns it: state keeps the value the program set. Every update sends it again: while it is in `ignoreChanges`, an update fails at preview instead of sending a stale value. Secret.
      */

@@ -76,7 +76,7 @@ export class Volume extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly displayName: pulumi.Output<string>;
     /**
-     * Name of the volume, unique within its project. Changing it replaces the resource.
+     * Name of the volume, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
@@ -130,9 +130,6 @@ export class Volume extends pulumi.CustomResource {
             resourceInputs["updatedAt"] = state?.updatedAt;
         } else {
             const args = argsOrState as VolumeArgs | undefined;
-            if (args?.name === undefined && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             if (args?.sizeGb === undefined && !opts.urn) {
                 throw new Error("Missing required property 'sizeGb'");
             }
@@ -176,7 +173,7 @@ export interface VolumeState {
      */
     displayName?: pulumi.Input<string | undefined>;
     /**
-     * Name of the volume, unique within its project. Changing it replaces the resource.
+     * Name of the volume, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
     name?: pulumi.Input<string | undefined>;
     /**
@@ -210,9 +207,9 @@ export interface VolumeState {
  */
 export interface VolumeArgs {
     /**
-     * Name of the volume, unique within its project. Changing it replaces the resource.
+     * Name of the volume, unique within its project. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Project to create the volume in. Changing it replaces the resource. Defaults to the provider's `projectId`.
      */

@@ -62,6 +62,7 @@ describe("checkInputs: named cases per flag", () => {
     expect(checkInputs(configSpec, {}, { packageName: "hosting", env: { TOKEN: "t" } })).toEqual({
       inputs: {},
       failures: [],
+      autonamed: [],
     });
     const missing = checkInputs(configSpec, {}, { packageName: "hosting", env: {} });
     expect(missing.failures).toEqual([

@@ -1,4 +1,5 @@
 import { diffInputs } from "../../provider/src/framework/diff";
+import { DNS_LABEL_NAMES } from "../../provider/src/framework/validators";
 import { Unknown } from "../../provider/src/framework/values";
 import { spec } from "./cases";
 
@@ -27,7 +28,7 @@ describe("diffInputs: named cases per flag", () => {
       {},
     ],
     ["update", { ...oldInputs, port: 9090 }, { port: "UPDATE" }],
-    ["update of a map", { ...oldInputs, env: { A: "2" } }, { env: "UPDATE" }],
+    ["update of a map: the key that changed", { ...oldInputs, env: { A: "2" } }, { "env.A": "UPDATE" }],
     ["map key order does not matter", { ...oldInputs, env: { A: "1" } }, {}],
     ["replace", { ...oldInputs, name: "web-2" }, { name: "UPDATE_REPLACE" }],
     [
@@ -37,7 +38,7 @@ describe("diffInputs: named cases per flag", () => {
     ],
     ["unknown on an in-place property updates", { ...oldInputs, port: Unknown }, { port: "UPDATE" }],
     ["unordered: the same items in another order", { ...oldInputs, links: ["b", "a"] }, {}],
-    ["unordered: an item more", { ...oldInputs, links: ["a", "b", "c"] }, { links: "UPDATE" }],
+    ["unordered: an item more, at its index", { ...oldInputs, links: ["a", "b", "c"] }, { "links[2]": "ADD" }],
     ["grow-only: same", { ...oldInputs, size: 10 }, {}],
     ["grow-only: grow", { ...oldInputs, size: 11 }, { size: "UPDATE" }],
     ["not returned: compared with the old input", { ...oldInputs, password: "new" }, { password: "UPDATE" }],
@@ -141,7 +142,7 @@ describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, wha
       "one key of a map: another key still changes",
       ["env.A"],
       { ...oldInputs, env: { A: "2", B: "3" } },
-      { env: "UPDATE" },
+      { "env.B": "ADD" },
     ],
     ["a quoted key", ['env["A"]'], { ...oldInputs, env: { A: "2" } }, {}],
     ["every key", ["env[*]"], { ...oldInputs, env: { A: "9" } }, {}],
@@ -155,7 +156,7 @@ describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, wha
       { port: "UPDATE" },
     ],
   ])("%s", (_name, ignore, news, expected) => {
-    const diff = diffInputs(spec, live as any, news as any, oldInputs as any, ignore);
+    const diff = diffInputs(spec, live as any, news as any, oldInputs as any, { ignoreChanges: ignore });
     expect(kinds(diff.detailedDiff)).toEqual(expected);
   });
 
@@ -163,14 +164,81 @@ describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, wha
     const drifted = { ...live, env: { A: "changed in the portal" } };
     const readInputs = { ...oldInputs, env: { A: "changed in the portal" } };
     expect(kinds(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any).detailedDiff)).toEqual({
-      env: "UPDATE",
+      "env.A": "UPDATE",
     });
-    expect(diffInputs(spec, drifted as any, oldInputs as any, readInputs as any, ["env"]).changed).toBe(false);
+    expect(
+      diffInputs(spec, drifted as any, oldInputs as any, readInputs as any, { ignoreChanges: ["env"] }).changed,
+    ).toBe(false);
   });
 
   test("nothing is taken out of the inputs it was given", () => {
     const news = { ...oldInputs, env: { A: "2" } };
-    diffInputs(spec, live as any, news as any, oldInputs as any, ["env", "env.A"]);
+    diffInputs(spec, live as any, news as any, oldInputs as any, { ignoreChanges: ["env", "env.A"] });
     expect(news.env).toEqual({ A: "2" });
+  });
+});
+
+describe("diffInputs: the detailed diff names the exact path, as the engine's own diff does", () => {
+  test.each([
+    ["a key added to a map", { env: { A: "1", DATABASE_HOST: "db" } }, { "env.DATABASE_HOST": "ADD" }],
+    ["a key deleted from a map", { env: {} }, { "env.A": "DELETE" }],
+    ["a key updated", { env: { A: "2" } }, { "env.A": "UPDATE" }],
+    ["several keys at once", { env: { B: "2" } }, { "env.A": "DELETE", "env.B": "ADD" }],
+    ["a key the engine quotes", { env: { A: "1", "my.key": "x" } }, { 'env["my.key"]': "ADD" }],
+    ["a key with a dash is quoted too", { env: { A: "1", "DB-HOST": "x" } }, { 'env["DB-HOST"]': "ADD" }],
+    ["a key not known yet (a preview)", { env: { A: Unknown } }, { "env.A": "UPDATE" }],
+    ["the whole map not known yet", { env: Unknown }, { env: "UPDATE" }],
+    ["an unordered list: an item added at its index", { links: ["b", "c", "a"] }, { "links[1]": "ADD" }],
+    ["an unordered list: an item removed at its old index", { links: ["b"] }, { "links[0]": "DELETE" }],
+    ["an unordered list: an item not known yet", { links: ["a", "b", Unknown] }, { "links[2]": "ADD" }],
+    ["a replacing property keeps the _REPLACE kind", { name: "web-2" }, { name: "UPDATE_REPLACE" }],
+    ["a secret is named only as the property", { password: "new" }, { password: "UPDATE" }],
+  ])("%s", (_name, change, expected) => {
+    const diff = diffInputs(spec, live as any, { ...oldInputs, ...change } as any, oldInputs as any);
+    expect(kinds(diff.detailedDiff)).toEqual(expected);
+    expect(diff.diffs).toEqual([...new Set(Object.keys(expected).map((path) => path.split(/[.[]/)[0]))]);
+  });
+
+  test("a map that arrived secret shows no key of it, only the property", () => {
+    const news = { ...oldInputs, env: { A: "1", TOKEN: "t" } };
+    const diff = diffInputs(spec, live as any, news as any, oldInputs as any, { secretPaths: new Set(["env"]) });
+    expect(kinds(diff.detailedDiff)).toEqual({ env: "UPDATE" });
+  });
+
+  test("a whole map where there was none is added as the property", () => {
+    const diff = diffInputs(
+      spec,
+      { ...live, env: undefined } as any,
+      { ...oldInputs, env: { A: "1" } } as any,
+      {
+        ...oldInputs,
+        env: undefined,
+      } as any,
+    );
+    expect(kinds(diff.detailedDiff)).toEqual({ env: "ADD" });
+  });
+});
+
+describe("diffInputs: deleteBeforeReplace for a name the replacement keeps", () => {
+  const named = {
+    ...spec,
+    fields: spec.fields.map((f) => (f.name === "name" ? { ...f, autoname: DNS_LABEL_NAMES } : f)),
+  };
+  test.each([
+    ["a name the program gave, unchanged (a projectId change, a replaceOnChanges path)", [], { projectId: "p2" }, true],
+    ["a name the program gave, unchanged, with no change at all", [], {}, true],
+    ["a name the program gave, not known yet", [], { name: Unknown }, true],
+    ["a name the program changes: the replacement is created first under it", [], { name: "web-2" }, false],
+    [
+      "a name Check made: the engine's second Check gives the replacement a fresh one",
+      ["name"],
+      { projectId: "p2" },
+      false,
+    ],
+  ])("%s", (_name, autonamed, change, expected) => {
+    const diff = diffInputs(named, live as any, { ...oldInputs, ...change } as any, oldInputs as any, {
+      autonamed: autonamed as string[],
+    });
+    expect(diff.deleteBeforeReplace).toBe(expected);
   });
 });

@@ -2,6 +2,7 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
+import { autoname, type NamingRequest } from "./autoname";
 import {
   type CheckFailure,
   type Field,
@@ -25,6 +26,8 @@ import {
 export interface CheckResult {
   inputs: PropertyMap;
   failures: CheckFailure[];
+  /** The inputs flagged `autoname` that the program left out, which Check named (or kept as they were). */
+  autonamed: string[];
 }
 
 export interface CheckContext {
@@ -36,16 +39,32 @@ export interface CheckContext {
   env?: Record<string, string | undefined>;
   /** Paths ("env", "env.API_KEY") of values that arrived secret: a failure never repeats them. */
   secretPaths?: ReadonlySet<string>;
+  /**
+   * What a resource's Check can name it from, for inputs flagged `autoname`: the old inputs (an
+   * update keeps the name it has) and the engine's seed and autonaming options. Without it such an
+   * input is required.
+   */
+  naming?: NamingRequest & { olds: PropertyMap };
 }
 
 export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckContext): CheckResult {
   const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
   const inputs: PropertyMap = {};
+  const autonamed: string[] = [];
   for (const field of inputFields(spec)) {
     const given = news[field.name];
-    const value = given ?? filledIn(field, context);
+    let value = given ?? filledIn(field, context);
+    if ((value === undefined || value === null) && field.autoname && context.naming) {
+      const named = nameOf(field, context.naming);
+      if ("failure" in named) {
+        failures.push({ property: field.name, reason: named.failure });
+        continue;
+      }
+      value = named.name;
+      autonamed.push(field.name);
+    }
     if (value === undefined || value === null) {
-      if (field.required || field.configDefault)
+      if (field.required || field.configDefault || field.autoname)
         failures.push({ property: field.name, reason: missingReason(field, context.packageName) });
       continue;
     }
@@ -63,7 +82,14 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
       if (failure) failures.push(failure);
     }
   }
-  return { inputs, failures };
+  return { inputs, failures, autonamed };
+}
+
+/** The name a resource keeps (its old input: an update never renames it) or is given now. */
+function nameOf(field: Field, naming: NamingRequest & { olds: PropertyMap }) {
+  const kept = naming.olds[field.name];
+  if (typeof kept === "string" && kept !== "") return { name: kept };
+  return autoname(field.name, field.autoname!, naming);
 }
 
 /**
@@ -152,9 +178,7 @@ function inputNamesOf(spec: ObjectSpec): Set<string> {
 
 function unexpectedProperties(spec: ObjectSpec, news: PropertyMap): CheckFailure[] {
   const inputs = inputNamesOf(spec);
-  const unexpected = Object.keys(news).filter(
-    (key) => !inputs.has(key) && !key.startsWith("__") && news[key] !== undefined,
-  );
+  const unexpected = Object.keys(news).filter((key) => !inputs.has(key) && news[key] !== undefined);
   if (unexpected.length === 0) return [];
   const outputs = new Set(spec.fields.filter((f) => f.output).map((f) => f.name));
   return unexpected.map((key) => ({

@@ -45,7 +45,7 @@ export function checkConfig(
   news: PropertyMap,
   env: Environment,
   secretPaths?: ReadonlySet<string>,
-): CheckResult {
+): Pick<CheckResult, "inputs" | "failures"> {
   const engineKeys = Object.fromEntries(Object.entries(news).filter(([key]) => ENGINE_KEYS.has(key)));
   const settings = decodeSettings(spec, withoutEngineKeys(news));
   const { inputs, failures } = checkInputs(spec, settings, { packageName, env, secretPaths });

@@ -82,9 +82,18 @@ export interface Lifecycle<T, C, In = T> {
   ): Promise<Partial<T>>;
   delete(ctx: OperationContext<C>, address: ResourceAddress, outputs: Partial<T>): Promise<void>;
   /**
-   * Rules that need the live world (ReadWriteOnce), judged before any write: at a preview's Create
-   * or Update, which a refusal fails, again just before the real one, and before the delete that
-   * starts a delete-before-replace. Returns why not (the rule, what it concerns, the fix) or nothing.
+   * What a replacement would destroy ("PostgreSQL database app-db and all its data (10 GB)"): a
+   * change that replaces it then fails at preview (judge.ts); `pulumi up --replace`, `pulumi
+   * destroy` and deleting it from the program still work.
+   */
+  dataAtStake?(olds: Partial<T>): string;
+  /**
+   * Rules that need the live world (ReadWriteOnce, the services `links` names), judged before any
+   * write (judge.ts): at a preview's Create or Update, which a refusal fails, again just before the
+   * real one, and before the delete that starts a delete-before-replace. The proposal's inputs may
+   * hold unknowns at a preview (another resource's outputs): a rule judges what is known, and the
+   * rest is judged before the real write. Returns why not (the rule, what it concerns, the fix) or
+   * nothing.
    */
   judge?(ctx: OperationContext<C>, proposal: Proposal<T, In>): Promise<string | undefined>;
 }
@@ -190,12 +199,6 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
    * engine keeps it failed through a refresh and the next `pulumi up` retries it.
    */
   unfinished?(live: Partial<T>): string | undefined;
-  /**
-   * What a replacement would destroy ("PostgreSQL database app-db and all its data (10 GB)"): a
-   * change that replaces it then fails at preview; `pulumi up --replace`, `pulumi destroy` and
-   * deleting it from the program still work.
-   */
-  dataAtStake?(olds: Partial<T>): string;
   /**
    * Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export
    * read through it.

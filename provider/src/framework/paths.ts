@@ -83,3 +83,17 @@ function reset(
   }
   return next;
 }
+
+/**
+ * A path as the engine writes it (properties_path.go `PropertyPath.String`): `env.LOG_LEVEL`,
+ * `env["my.key"]`, `links[0]`.
+ */
+export function formatPropertyPath(path: readonly PathElement[]): string {
+  return path
+    .map((element, i) => {
+      if (typeof element === "number") return `[${element}]`;
+      if (/^[A-Za-z0-9_]*$/.test(element)) return i === 0 ? element : `.${element}`;
+      return `["${element.replace(/"/g, '\\"')}"]`;
+    })
+    .join("");
+}

@@ -50,6 +50,8 @@ function goImportBasePath(repository: string, packageName: string): string {
 export function flagSentences(flags: FieldFlags): string[] {
   return [
     flags.replaceOnChange && "Changing it replaces the resource.",
+    flags.autoname &&
+      "Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.",
     flags.growOnly && "It can only grow: a smaller value fails at preview.",
     flags.fixedAfterCreate && "Fixed at creation: a change fails at preview.",
     flags.unordered && "Its order does not matter.",
@@ -238,7 +240,7 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
 /** What a resource-level declaration adds to the resource's documentation. */
 function resourceSentences(resource: ResourceDeclaration): string[] {
   return [
-    resource.dataAtStake &&
+    resource.lifecycle.dataAtStake &&
       "A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.",
   ].filter((sentence): sentence is string => typeof sentence === "string");
 }

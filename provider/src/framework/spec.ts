@@ -19,6 +19,15 @@ export type PropertyType =
  */
 export type Validator = (value: PropertyValue, path: string) => string | undefined;
 
+/** The API's rule for a name, and how any text is made to follow it. */
+export interface NameRule {
+  /** What is wrong with a name (starting with the property's path), or nothing. */
+  validate: Validator;
+  /** The text made a valid name's beginning (lowercased, other characters dashed), or nothing when none can be made. */
+  fit(text: string, maxLength: number): string | undefined;
+  maxLength: number;
+}
+
 /** Per-property behaviour. Every flag is optional; a property with no flags updates in place. */
 export interface FieldFlags {
   /** Filled in by Check when the program leaves the property out. */
@@ -67,6 +76,12 @@ export interface FieldFlags {
   appendOnly?: string;
   /** Format check run by Check on known values. */
   validate?: Validator;
+  /**
+   * Check names the resource when the program leaves this out (autonaming.ts): the name it has
+   * (an update), the engine's autonaming proposal, or the logical name plus a random suffix, each
+   * fitted to this rule.
+   */
+  autoname?: NameRule;
 }
 
 export interface Field extends FieldFlags {
@@ -99,7 +114,9 @@ export type FlagsOf<T> = { [K in keyof Required<T>]: FieldFlags };
 
 /** The properties Check always fills (a default, or a provider setting), so lifecycles always get them. */
 type FilledKeys<F> = {
-  [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } ? K : never;
+  [K in keyof F]: F[K] extends { default: PropertyValue } | { configDefault: string } | { autoname: NameRule }
+    ? K
+    : never;
 }[keyof F];
 
 /** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
@@ -128,7 +145,7 @@ export const clearedValue = (field: Field): PropertyValue | undefined => (field.
 
 /** Whether Check fills the property whenever the program leaves it out (so it is always there after Check). */
 export const alwaysFilled = (flags: FieldFlags): boolean =>
-  flags.default !== undefined || flags.configDefault !== undefined;
+  flags.default !== undefined || flags.configDefault !== undefined || flags.autoname !== undefined;
 
 /** Where a left-out property's value may come from: the provider's settings, the environment. */
 export interface FillSources {

@@ -2,7 +2,7 @@
 // parameterised factory, the result receives the property's path and returns what is wrong
 // and what would be right, starting with the path. They only see known values of the
 // declared type, and name no property themselves.
-import type { ObjectRule, Validator } from "./spec";
+import type { NameRule, ObjectRule, Validator } from "./spec";
 import type { PropertyValue } from "./values";
 
 /** Runs several validators in order and reports the first problem. */
@@ -86,6 +86,25 @@ export const dnsLabel =
     }
     return undefined;
   };
+
+/**
+ * Any text made the beginning of a DNS label of at most `maxLength` characters: accents dropped,
+ * lowercased, every run of other characters one dash, up to the first letter, without a dash at the
+ * end; nothing when no letter is left ("123", "日本").
+ */
+export function fitDnsLabel(text: string, maxLength: number): string | undefined {
+  const dashed = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^[^a-z]+/, "");
+  const fitted = dashed.slice(0, maxLength).replace(/-+$/, "");
+  return fitted.length > 0 ? fitted : undefined;
+}
+
+/** The API's name rule (DESIGN: a DNS label), for names the provider makes (autonaming). */
+export const DNS_LABEL_NAMES: NameRule = { validate: dnsLabel(), fit: fitDnsLabel, maxLength: 63 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -13,7 +13,7 @@ import {
 import { WaitCancelled, WaitTimeout } from "../framework/polling";
 import type { FieldFlags, FlagsOf } from "../framework/spec";
 import type { PropertyMap } from "../framework/values";
-import { dnsLabel, uuid } from "../framework/validators";
+import { DNS_LABEL_NAMES, uuid } from "../framework/validators";
 
 /** What every lifecycle here receives: the hosting API client, the provider's settings, the display. */
 export type Context = OperationContext<HostingClient>;
@@ -23,7 +23,12 @@ export type Declaration<T, F extends FlagsOf<T> = FlagsOf<T>> = ResourceDeclarat
 export const output: FieldFlags = { output: true };
 /** An output that any update may move (a status, a timestamp): unknown in an update's preview. */
 export const movingOutput: FieldFlags = { output: true, movesOnUpdate: true };
-export const name = { replaceOnChange: true, validate: dnsLabel() } satisfies FieldFlags;
+/** A name: replaces when it changes, and Check names the resource when the program leaves it out (autonaming). */
+export const name = {
+  replaceOnChange: true,
+  validate: DNS_LABEL_NAMES.validate,
+  autoname: DNS_LABEL_NAMES,
+} satisfies FieldFlags;
 /** Project resources take the provider's project unless told otherwise; moving replaces. */
 export const projectId = { replaceOnChange: true, configDefault: "projectId", validate: uuid() } satisfies FieldFlags;
 

@@ -44,7 +44,7 @@ import { attachmentsIn } from "./volume";
  */
 export interface Container {
   /** Name of the app, unique within its project: lowercase letters, digits and dashes. */
-  name: string;
+  name?: string;
   /** Project to create the app in. */
   projectId?: string;
   /** Image reference with an immutable tag, `<registry_host>/<namespace>/<repo>:<tag>`. The tag is never `latest`. */

@@ -27,7 +27,7 @@ export interface DatabaseConnection {
 /** Properties common to the managed databases. */
 export interface ManagedDatabase {
   /** Name of the database service, unique within its project. */
-  name: string;
+  name?: string;
   /** Project to create the database in. */
   projectId?: string;
   /**
@@ -195,8 +195,6 @@ export function managedDatabase({
     typeName,
     flags: databaseFlags(label),
     scope: "project",
-    dataAtStake: (olds) =>
-      `${label} database ${olds.name} and all its data${olds.storageGb ? ` (${olds.storageGb} GB of storage)` : ""}`,
     list: async (ctx, projectId) =>
       (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
     lookups: {
@@ -215,6 +213,8 @@ export function managedDatabase({
       },
     ],
     lifecycle: {
+      dataAtStake: (olds) =>
+        `${label} database ${olds.name} and all its data${olds.storageGb ? ` (${olds.storageGb} GB of storage)` : ""}`,
       async create(ctx, inputs) {
         const resources = defined({
           cpuMilli: inputs.cpuMilli,

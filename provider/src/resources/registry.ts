@@ -13,7 +13,7 @@ import { awaitGone, defined, ignoringNotFound, name, orGone, type Declaration } 
  */
 export interface Registry {
   /** Name of the registry entry, unique for the user. */
-  name: string;
+  name?: string;
   /** Registry host name, such as `registry.example.com` (no scheme, no path). */
   host: string;
   /** User name to log in with. */

@@ -30,7 +30,7 @@ import {
  */
 export interface Volume {
   /** Name of the volume, unique within its project. */
-  name: string;
+  name?: string;
   /** Project to create the volume in. */
   projectId?: string;
   /**
@@ -194,7 +194,6 @@ export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
-  dataAtStake: (olds) => `volume ${olds.name} and all the data on it (${olds.sizeGb} GB)`,
   list: async (ctx, projectId) =>
     (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({
       ...volumeFromWire(v),
@@ -215,6 +214,7 @@ export const volume: Declaration<Volume, typeof flags> = {
     },
   ],
   lifecycle: {
+    dataAtStake: (olds) => `volume ${olds.name} and all the data on it (${olds.sizeGb} GB)`,
     async create(ctx, inputs) {
       let created: VolumeRecord;
       try {

@@ -46,8 +46,20 @@ function withDetail(
   return { code, details: message, message, metadata };
 }
 
-export function resourceInitFailed(message: string, id: string, properties: WireObject, inputs: WireObject): GrpcError {
+/**
+ * A partial failure: the resource exists as `properties` say, with `inputs`; `refreshBeforeUpdate`
+ * asks the engine to read it again before its next update (the engine keeps the mark until an answer
+ * clears it).
+ */
+export function resourceInitFailed(
+  message: string,
+  id: string,
+  properties: WireObject,
+  inputs: WireObject,
+  refreshBeforeUpdate: boolean,
+): GrpcError {
   const detail = new provproto.ErrorResourceInitFailed();
+  detail.setRefreshBeforeUpdate(refreshBeforeUpdate);
   detail.setId(id);
   detail.setProperties(Struct.fromJavaScript(properties as Parameters<typeof Struct.fromJavaScript>[0]));
   detail.setInputs(Struct.fromJavaScript(inputs as Parameters<typeof Struct.fromJavaScript>[0]));

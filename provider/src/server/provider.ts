@@ -7,27 +7,22 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient, segment } from "../api/client";
 import { readConsistency, type Demand } from "../api/loader";
 import type { Admission } from "../api/rateControl";
+import type { AutonamingOptions } from "../framework/autoname";
 import { bindPackage, type BoundResource } from "../framework/bind";
-import { checkInputs, refusedChange } from "../framework/check";
 import { checkConfig, resolveConfig } from "../framework/configure";
 import {
   DEFAULT_OPERATION_TIMEOUT_MS,
-  InputError,
   PartialFailure,
   parseResourceId,
   type OperationContext,
-  type Proposal,
   type ResourceAddress,
-  type ResourceDeclaration,
 } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
-import { migrateState } from "../framework/migrations";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
-import { previewCreate, previewUpdate } from "../framework/preview";
-import { desiredInputs, impliedInputs, recordedOutputs } from "../framework/state";
-import type { CheckFailure, Field, ObjectSpec } from "../framework/spec";
-import { Unknown, containsUnknown, type PropertyMap, type PropertyValue } from "../framework/values";
+import type { CheckFailure, Field } from "../framework/spec";
+import { Unknown, type PropertyMap, type PropertyValue } from "../framework/values";
+import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs";
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
 import type { ProviderMethod } from "./methods";
@@ -67,16 +62,16 @@ function typeOf(request: { type: string; urn: string }): string {
   return qualified.split("$").pop() ?? "";
 }
 
-/** Why a replacement that would destroy data was refused, and the one deliberate way through. */
-function dataLoss(
-  what: string,
-  replacing: { olds: PropertyMap; news: PropertyMap; replaces: string[] },
-  urn: string,
-): string {
-  const changes = replacing.replaces
-    .map((key) => `${key} from ${JSON.stringify(replacing.olds[key])} to ${JSON.stringify(replacing.news[key])}`)
-    .join(", ");
-  return `changing ${changes} replaces ${what}: the replacement would delete it, so nothing was sent. To keep it, set ${replacing.replaces.join(" and ")} back. To replace it deliberately, run \`pulumi up --replace ${urn}\` (with the resource option deleteBeforeReplace: true if the new one keeps the name); \`pulumi destroy\`, or deleting the resource from the program, deletes it as before.`;
+/** The resource's name in the program: the last part of its URN (urn:pulumi:<stack>::<project>::<type>::<name>). */
+const nameOf = (urn: string) => urn.split("::").pop() ?? "";
+
+const AUTONAMING_MODES: AutonamingOptions["mode"][] = ["propose", "enforce", "disable"];
+
+/** CheckRequest.autonaming (the project's pulumi:autonaming), when the engine sent it. */
+function autonamingOf(raw: Uint8Array | undefined): AutonamingOptions | undefined {
+  if (!raw) return undefined;
+  const options = provproto.CheckRequest.AutonamingOptions.deserializeBinary(raw);
+  return { proposedName: options.getProposedName(), mode: AUTONAMING_MODES[options.getMode()] ?? "propose" };
 }
 
 const checkResponse = (inputs: wire.WireObject, failures: CheckFailure[]): Answer<typeof wire.CheckResponse> => ({
@@ -197,16 +192,13 @@ export class HostingProviderService {
   private readonly secrets: Secrets;
   /** The Reads in flight: how many reads the API client's shared requests may expect to gather. */
   private readonly reads = new ReadsInFlight();
-  /**
-   * The resources checked since their last Diff: a Diff after a Check plans an operation; one without (a refresh's)
-   * does not.
-   */
-  private readonly checked = new Set<string>();
-  /**
-   * What this run's Diffs planned to replace, by URN: the engine replaces a resource only after a
-   * Diff said so, and a targeted replacement (`pulumi up --replace`) never asks Diff.
-   */
-  private readonly replacements = new Map<string, { olds: PropertyMap; news: PropertyMap; replaces: string[] }>();
+  /** Every rule of Check, Diff, Create, Read, Update and Delete: the framework's, run here with the API. */
+  private readonly verbs = new ResourceVerbs(pkg.name, {
+    run: (urn, timeoutMs, call) => this.operation(urn, timeoutMs, call),
+    read: (urn, timeoutMs, call) => this.reading(urn, timeoutMs, call),
+    reachable: () => this.configured?.client !== undefined,
+    config: () => this.config,
+  });
 
   constructor(private readonly options: ServiceOptions) {
     this.secrets = options.secrets ?? new Secrets();
@@ -220,14 +212,6 @@ export class HostingProviderService {
     const unmarshalled = fromWire(struct);
     this.secrets.learn(secretStrings(unmarshalled));
     return unmarshalled;
-  }
-
-  /**
-   * A state the engine recorded (outputs, or inputs), in this release's shape: the declaration's migrations applied.
-   */
-  private recorded(declaration: ResourceDeclaration, struct: wire.WireObject | undefined): Unmarshalled {
-    const { values, secrets } = this.unmarshal(struct);
-    return { values: migrateState(declaration.migrations, values), secrets };
   }
 
   /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
@@ -315,6 +299,26 @@ export class HostingProviderService {
       clearTimeout(deadline);
       this.inFlight.delete(controller);
       await delivered(warnings);
+    }
+  }
+
+  /**
+   * A Read's operation: its customTimeouts.read is the deadline itself (a read has no wait of its own
+   * to end cleanly), it counts among the Reads in flight, and a run that asks for snapshots reads
+   * this run's lists (only such a run pays for the async context that carries the choice).
+   */
+  private async reading<T>(urn: string, timeout: number, read: (ctx: OperationContext<HostingClient>) => Promise<T>) {
+    const snapshot = this.config.readConsistency === "snapshot";
+    this.reads.started();
+    try {
+      return await this.operation(
+        urn,
+        timeout,
+        (ctx) => (snapshot ? readConsistency.run("snapshot", () => read(ctx)) : read(ctx)),
+        0,
+      );
+    } finally {
+      this.reads.ended();
     }
   }
 
@@ -431,195 +435,118 @@ export class HostingProviderService {
   // ---- resources ----
 
   check: Handler<Request<typeof wire.CheckRequest>, Answer<typeof wire.CheckResponse>> = async (request) => {
-    const { spec } = this.resource(typeOf(request));
+    const bound = this.resource(typeOf(request));
     const news = this.unmarshal(request.news);
-    this.checked.add(request.urn);
-    const { inputs, failures } = checkInputs(spec, news.values, {
-      packageName: pkg.name,
-      config: this.config,
+    const { inputs, failures } = this.verbs.check(bound, {
+      urn: request.urn,
+      logicalName: request.name || nameOf(request.urn),
+      news: news.values,
+      olds: this.unmarshal(request.olds).values,
       secretPaths: news.secrets,
+      randomSeed: request.randomSeed,
+      autonaming: autonamingOf(request.autonaming),
     });
-    return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
+    return checkResponse(this.marshal(inputs, bound.spec.fields, news.secrets), failures);
   };
 
   diff: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
-    const { declaration, spec } = this.resource(typeOf(request));
-    const urn = request.urn;
-    const planning = this.checked.delete(urn);
-    const olds = this.recorded(declaration, request.olds).values;
-    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs).values : olds;
-    // A Diff without a Check before it is a refresh's, whose news are the inputs the state recorded.
-    const news = planning ? this.unmarshal(request.news).values : this.recorded(declaration, request.news).values;
-    const diff = diffInputs(spec, olds, news, oldInputs, request.ignoreChanges);
-    if (planning && diff.replaces.length > 0) this.replacements.set(urn, { olds, news, replaces: diff.replaces });
-    else this.replacements.delete(urn);
+    const news = this.unmarshal(request.news);
+    const diff = this.verbs.diff(this.resource(typeOf(request)), {
+      urn: request.urn,
+      olds: this.unmarshal(request.olds).values,
+      news: news.values,
+      oldInputs: request.oldInputs && this.unmarshal(request.oldInputs).values,
+      ignoreChanges: request.ignoreChanges,
+      secretPaths: news.secrets,
+    });
     return diffResponse(diff);
   };
 
-  /**
-   * A replacement planned by this run's Diff may not destroy data (a database, a volume), nor break
-   * a rule of the live world (`judge`): refused here, before any write, at a preview and for real.
-   */
-  private async judged(
-    request: { urn: string; timeout: number },
-    declaration: ResourceDeclaration,
-    proposal: Proposal<any, any>,
-  ): Promise<void> {
-    const urn = request.urn;
-    const replacing = proposal.operation === "replacement" ? this.replacements.get(urn) : undefined;
-    if (replacing && declaration.dataAtStake)
-      throw new InputError(dataLoss(declaration.dataAtStake(replacing.olds), replacing, urn));
-    const judge = declaration.lifecycle.judge;
-    // Unknowns (a preview) are judged at apply time; so is everything when the provider cannot reach the API yet.
-    if (!judge || containsUnknown(proposal.news) || !this.configured?.client) return;
-    const refusal = await this.operation(urn, operationTimeoutMs(request.timeout), (ctx) => judge(ctx, proposal));
-    if (refusal) throw new InputError(refusal);
-  }
-
   create: Handler<Request<typeof wire.CreateRequest>, Answer<typeof wire.CreateResponse>> = async (request) => {
-    const { declaration, spec } = this.resource(typeOf(request));
+    const bound = this.resource(typeOf(request));
     const inputs = this.unmarshal(request.properties);
-    this.refuseUnchecked(spec, inputs);
-    // A Check's plan ends with the operation it planned (so a refresh's Diff after it plans nothing).
-    this.checked.delete(request.urn);
-    const replacing = this.replacements.get(request.urn);
-    const wanted = desiredInputs(spec, inputs.values, {}, this.config);
-    await this.judged(request, declaration, {
-      operation: replacing ? "replacement" : "create",
-      news: wanted,
-      olds: replacing?.olds,
-    });
-    if (request.preview)
-      return { properties: this.marshal(previewCreate(spec, inputs.values), spec.fields, inputs.secrets) };
-    const record = (outputs: PropertyMap) =>
-      this.marshal(recordedOutputs(spec, { ...inputs.values, ...outputs }, inputs.values), spec.fields, inputs.secrets);
-    try {
-      const { id, outputs } = await this.operation(request.urn, operationTimeoutMs(request.timeout), (ctx) =>
-        declaration.lifecycle.create(ctx, wanted as any, { replacing: replacing?.olds }),
-      );
-      // Made: the old one's delete (create before delete) is no longer part of a plan to judge.
-      this.replacements.delete(request.urn);
-      return { id, properties: record(outputs as PropertyMap) };
-    } catch (err) {
-      if (err instanceof PartialFailure)
-        throw resourceInitFailed(
-          this.redact(err.message),
-          err.id,
-          record(err.outputs),
-          this.marshal(inputs.values, spec.fields, inputs.secrets),
-        );
-      throw err;
-    }
+    const encoded = this.encoder(bound, inputs.secrets);
+    const created = await this.unfinished(encoded, () =>
+      this.verbs.create(bound, {
+        urn: request.urn,
+        timeoutMs: operationTimeoutMs(request.timeout),
+        inputs: inputs.values,
+        secretPaths: inputs.secrets,
+        preview: request.preview,
+      }),
+    );
+    return { id: created.id, properties: encoded(created.outputs), refreshBeforeUpdate: created.refreshBeforeUpdate };
   };
 
   read: Handler<Request<typeof wire.ReadRequest>, Answer<typeof wire.ReadResponse>> = async (request) => {
-    const { declaration, spec } = this.resource(typeOf(request));
-    const outputs = this.recorded(declaration, request.properties);
-    const oldInputs = this.recorded(declaration, request.inputs);
-    const address = addressOf(request.id, declaration);
-    // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
-    const reading = (ctx: OperationContext<HostingClient>) =>
-      declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
-    // Only a run that asks for snapshots pays for the async context that carries the choice.
-    const snapshot = this.config.readConsistency === "snapshot";
-    this.reads.started();
-    let live: PropertyMap | undefined;
-    try {
-      live = (await this.operation(
-        request.urn,
-        operationTimeoutMs(request.timeout),
-        (ctx) => (snapshot ? readConsistency.run("snapshot", () => reading(ctx)) : reading(ctx)),
-        0,
-      )) as PropertyMap | undefined;
-    } finally {
-      this.reads.ended();
-    }
+    const bound = this.resource(typeOf(request));
+    const outputs = this.unmarshal(request.properties);
+    const oldInputs = this.unmarshal(request.inputs);
+    const encoded = this.encoder(bound, new Set([...outputs.secrets, ...oldInputs.secrets]));
+    const live = await this.unfinished(encoded, () =>
+      this.verbs.read(bound, {
+        urn: request.urn,
+        timeoutMs: operationTimeoutMs(request.timeout),
+        address: addressOf(request.id, bound.declaration),
+        outputs: outputs.values,
+        inputs: oldInputs.values,
+      }),
+    );
     if (!live) return {}; // an empty id: the resource is gone
-    const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
-    const recorded = recordedOutputs(spec, live, oldInputs.values);
-    const properties = this.marshal(recorded, spec.fields, secrets);
-    const inputs = this.marshal(impliedInputs(spec, recorded, oldInputs.values, this.config), spec.fields, secrets);
-    // Still failed (or not ready): a refresh keeps it so, and the next `pulumi up` retries it.
-    const unfinished = declaration.unfinished?.(recorded);
-    if (unfinished) throw resourceInitFailed(this.redact(unfinished), address.id, properties, inputs);
-    return { id: address.id, properties, inputs };
+    return {
+      id: live.id,
+      properties: encoded(live.outputs),
+      inputs: encoded(live.inputs),
+      refreshBeforeUpdate: live.refreshBeforeUpdate,
+    };
   };
 
   update: Handler<Request<typeof wire.UpdateRequest>, Answer<typeof wire.UpdateResponse>> = async (request) => {
-    const { declaration, spec } = this.resource(typeOf(request));
-    const olds = this.recorded(declaration, request.olds);
+    const bound = this.resource(typeOf(request));
+    const olds = this.unmarshal(request.olds);
     const news = this.unmarshal(request.news);
-    const oldInputs = request.oldInputs ? this.recorded(declaration, request.oldInputs) : olds;
-    const secrets = new Set([...olds.secrets, ...news.secrets]);
-    this.refuseUnchecked(spec, news);
-    this.checked.delete(request.urn);
-    const refused = refusedChange(spec, olds.values, news.values, request.ignoreChanges);
-    if (refused) throw new InputError(refused.reason);
-    const address = addressOf(request.id, declaration);
-    const wanted = desiredInputs(spec, news.values, oldInputs.values, this.config);
-    await this.judged(request, declaration, { operation: "update", news: wanted, olds: olds.values, id: address.id });
-    if (request.preview)
-      return {
-        properties: this.marshal(previewUpdate(spec, olds.values, news.values, oldInputs.values), spec.fields, secrets),
-      };
-    const record = (outputs: PropertyMap) =>
-      this.marshal(recordedOutputs(spec, { ...wanted, ...outputs }, wanted), spec.fields, secrets);
-    const update = declaration.lifecycle.update;
-    try {
-      // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
-      const live = await this.operation(request.urn, operationTimeoutMs(request.timeout), async (ctx) =>
-        update
-          ? update(ctx, address, { olds: olds.values, news: wanted as any, oldInputs: oldInputs.values })
-          : olds.values,
-      );
-      return { properties: record(live as PropertyMap) };
-    } catch (err) {
-      // The engine keeps the old inputs and records these outputs with the error (a retry is an update).
-      if (err instanceof PartialFailure)
-        throw resourceInitFailed(
-          this.redact(err.message),
-          address.id,
-          record(err.outputs),
-          this.marshal(oldInputs.values, spec.fields, secrets),
-        );
-      throw err;
-    }
+    const encoded = this.encoder(bound, new Set([...olds.secrets, ...news.secrets]));
+    const updated = await this.unfinished(encoded, () =>
+      this.verbs.update(bound, {
+        urn: request.urn,
+        timeoutMs: operationTimeoutMs(request.timeout),
+        address: addressOf(request.id, bound.declaration),
+        olds: olds.values,
+        news: news.values,
+        oldInputs: request.oldInputs && this.unmarshal(request.oldInputs).values,
+        ignoreChanges: request.ignoreChanges,
+        secretPaths: news.secrets,
+        preview: request.preview,
+      }),
+    );
+    return { properties: encoded(updated.outputs), refreshBeforeUpdate: updated.refreshBeforeUpdate };
   };
 
   delete: Handler<Request<typeof wire.DeleteRequest>, Empty> = async (request) => {
-    const { declaration } = this.resource(typeOf(request));
-    const outputs = this.recorded(declaration, request.properties).values;
-    const address = addressOf(request.id, declaration);
-    // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
-    const replacing = this.replacements.get(request.urn);
-    if (replacing)
-      await this.judged(request, declaration, {
-        operation: "replacement",
-        news: replacing.news,
-        olds: outputs,
-        id: address.id,
-      });
-    await this.operation(request.urn, operationTimeoutMs(request.timeout), (ctx) =>
-      declaration.lifecycle.delete(ctx, address, outputs),
-    );
+    const bound = this.resource(typeOf(request));
+    await this.verbs.delete(bound, {
+      urn: request.urn,
+      timeoutMs: operationTimeoutMs(request.timeout),
+      address: addressOf(request.id, bound.declaration),
+      outputs: this.unmarshal(request.properties).values,
+    });
     return new Empty();
   };
 
-  /**
-   * Create and Update act on what Check passed. The engine always checks first; inputs that would
-   * not pass (sent by something else, or without a Check) are refused here, before any call.
-   */
-  private refuseUnchecked(spec: ObjectSpec, inputs: Unmarshalled): void {
-    const { failures } = checkInputs(spec, inputs.values, {
-      packageName: pkg.name,
-      config: this.config,
-      secretPaths: inputs.secrets,
-    });
-    if (failures.length > 0) {
-      throw new InputError(
-        `these inputs did not pass Check, so nothing was sent: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
-      );
+  /** Values of a resource as the engine stores them, with these secret paths kept secret. */
+  private encoder(bound: BoundResource, secrets: Set<string>) {
+    return (values: PropertyMap) => this.marshal(values, bound.spec.fields, secrets);
+  }
+
+  /** An operation that acted but did not finish, as the engine's partial failure: the resource it records, and why. */
+  private async unfinished<T>(encoded: (values: PropertyMap) => wire.WireObject, operation: () => Promise<T>) {
+    try {
+      return await operation();
+    } catch (err) {
+      if (!(err instanceof Unfinished)) throw err;
+      const { id, outputs, inputs, refreshBeforeUpdate } = err.recorded;
+      throw resourceInitFailed(this.redact(err.message), id, encoded(outputs), encoded(inputs), refreshBeforeUpdate);
     }
   }
 
@@ -629,13 +556,12 @@ export class HostingProviderService {
     const fn = boundPackage.function(request.tok);
     if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.tok}`);
     const args = this.unmarshal(request.args);
-    const { inputs, failures } = checkInputs(fn.args, args.values, {
+    const { call, failures } = checkedArguments(fn, args.values, {
       packageName: pkg.name,
       config: this.config,
       secretPaths: args.secrets,
     });
-    // Arguments not known yet (a preview) are never sent to the API; the SDKs do not ask then.
-    if (failures.length > 0 || containsUnknown(inputs)) return { failures };
+    if (!call) return { failures };
     // The limit is the whole answer's, the marshalling of a list of thousands included, with no
     // grace after it (a function has no wait of its own to end cleanly).
     const limit = this.options.functionTimeoutMs ?? INVOKE_TIMEOUT_MS;
@@ -643,7 +569,7 @@ export class HostingProviderService {
       "",
       limit,
       async (ctx) => {
-        const wired = this.marshal(await fn.declaration.invoke(ctx, inputs), fn.result.fields, args.secrets);
+        const wired = this.marshal(await fn.declaration.invoke(ctx, call), fn.result.fields, args.secrets);
         // The marshalling runs in one go: a deadline that came meanwhile fires at the loop's next timers.
         await new Promise(setImmediate);
         ctx.signal.throwIfAborted();

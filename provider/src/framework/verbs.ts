@@ -1,0 +1,307 @@
+// What each engine call does with a resource, in the framework's terms: Check, Diff, Create,
+// Read, Update and Delete as plain values in and out. The gRPC service (server/provider.ts) only
+// decodes a request, calls one of these and encodes the answer; every rule is here or below: the
+// run's plan (plan.ts), what is refused before any write (judge.ts, check.ts `refusedChange`), what
+// state records, and when the engine is asked to refresh a resource before its next update.
+import type { AutonamingOptions } from "./autoname";
+import type { BoundFunction, BoundResource } from "./bind";
+import { type CheckResult, checkInputs, refusedChange } from "./check";
+import { InputError, PartialFailure, type OperationContext, type Proposal, type ResourceAddress } from "./declare";
+import { type DiffResult, diffInputs } from "./diff";
+import { judge } from "./judge";
+import { migrateState } from "./migrations";
+import { RunPlan } from "./plan";
+import { previewCreate, previewUpdate } from "./preview";
+import type { ObjectSpec } from "./spec";
+import { desiredInputs, impliedInputs, recordedOutputs } from "./state";
+import { containsUnknown, type PropertyMap } from "./values";
+
+/**
+ * How the verbs reach the API: the server runs each lifecycle call with its context (the client, the
+ * signal, the display).
+ */
+export interface Runner<C = any> {
+  /** Runs a lifecycle call that may write, given `timeoutMs` (its signal aborts a little after that, as a backstop). */
+  run<T>(urn: string, timeoutMs: number, call: (ctx: OperationContext<C>) => Promise<T>): Promise<T>;
+  /** Runs a read's, whose timeout is its deadline. */
+  read<T>(urn: string, timeoutMs: number, call: (ctx: OperationContext<C>) => Promise<T>): Promise<T>;
+  /** Whether the API can be reached now: every provider setting is known (a preview may lack one). */
+  reachable(): boolean;
+  /** The provider's settings, as Configure resolved them. */
+  config(): PropertyMap;
+}
+
+/** A resource as the engine records it, and whether the engine is to refresh it before its next update. */
+export interface Recorded {
+  id: string;
+  outputs: PropertyMap;
+  inputs: PropertyMap;
+  refreshBeforeUpdate: boolean;
+}
+
+/**
+ * An operation that acted but did not finish (or a Read of a resource that is not finished): the
+ * engine records `recorded` with the error (a partial failure), and the next `pulumi up` retries it.
+ */
+export class Unfinished extends Error {
+  override readonly name = "Unfinished";
+  constructor(
+    message: string,
+    readonly recorded: Recorded,
+  ) {
+    super(message);
+  }
+}
+
+/** A call on one resource: its URN, and the milliseconds it may take. */
+interface Call {
+  urn: string;
+  timeoutMs: number;
+}
+
+export class ResourceVerbs {
+  private readonly plan = new RunPlan();
+
+  constructor(
+    private readonly packageName: string,
+    private readonly runner: Runner,
+  ) {}
+
+  private get config(): PropertyMap {
+    return this.runner.config();
+  }
+
+  /**
+   * Check the program's inputs (news) against the declaration, filling in defaults and names. `olds`
+   * are the old inputs (none for a new resource, and none in the engine's second Check of a
+   * replacement, which therefore names an autonamed resource afresh).
+   */
+  check(
+    { declaration, spec }: BoundResource,
+    request: {
+      urn: string;
+      logicalName: string;
+      news: PropertyMap;
+      olds: PropertyMap;
+      secretPaths: ReadonlySet<string>;
+      randomSeed: Uint8Array;
+      autonaming?: AutonamingOptions;
+    },
+  ): CheckResult {
+    const checked = checkInputs(spec, request.news, {
+      packageName: this.packageName,
+      config: this.config,
+      secretPaths: request.secretPaths,
+      naming: {
+        logicalName: request.logicalName,
+        randomSeed: request.randomSeed,
+        autonaming: request.autonaming,
+        olds: migrateState(declaration.migrations, request.olds),
+      },
+    });
+    this.plan.checked(request.urn, { autonamed: checked.autonamed });
+    return checked;
+  }
+
+  /**
+   * Diff the new inputs against the recorded state. A Diff with no Check before it is a refresh's, the
+   * other way round: its news are the inputs the state recorded, in an earlier release's shape perhaps.
+   */
+  diff(
+    { declaration, spec }: BoundResource,
+    request: {
+      urn: string;
+      olds: PropertyMap;
+      news: PropertyMap;
+      oldInputs?: PropertyMap;
+      ignoreChanges: readonly string[];
+      secretPaths: ReadonlySet<string>;
+    },
+  ): DiffResult {
+    const planning = this.plan.diffed(request.urn);
+    const olds = migrateState(declaration.migrations, request.olds);
+    const oldInputs = request.oldInputs ? migrateState(declaration.migrations, request.oldInputs) : olds;
+    const news = planning ? request.news : migrateState(declaration.migrations, request.news);
+    const diff = diffInputs(spec, olds, news, oldInputs, {
+      ignoreChanges: request.ignoreChanges,
+      autonamed: planning?.autonamed ?? [],
+      secretPaths: request.secretPaths,
+    });
+    if (planning)
+      this.plan.planned(request.urn, diff.replaces.length > 0 ? { olds, news, replaces: diff.replaces } : undefined);
+    return diff;
+  }
+
+  async create(
+    { declaration, spec }: BoundResource,
+    request: Call & { inputs: PropertyMap; secretPaths: ReadonlySet<string>; preview: boolean },
+  ): Promise<Recorded> {
+    const { urn, inputs } = request;
+    this.refuseUnchecked(spec, inputs, request.secretPaths);
+    this.plan.begun(urn);
+    const replacing = this.plan.replacementOf(urn);
+    const wanted = desiredInputs(spec, inputs, {}, this.config);
+    await this.judged(declaration.lifecycle, request, {
+      operation: replacing ? "replacement" : "create",
+      news: wanted,
+      olds: replacing?.olds,
+    });
+    if (request.preview) return this.recorded("", previewCreate(spec, inputs), inputs);
+    const { id, outputs } = await this.unfinishedAs(spec, inputs, inputs, () =>
+      this.runner.run(urn, request.timeoutMs, (ctx) =>
+        declaration.lifecycle.create(ctx, wanted, { replacing: replacing?.olds }),
+      ),
+    );
+    this.plan.created(urn);
+    return this.recorded(id, asRecorded(spec, outputs as PropertyMap, inputs), inputs);
+  }
+
+  /** The resource as it lives now (its outputs, and the inputs they imply), or nothing when it is gone. */
+  async read(
+    { declaration, spec }: BoundResource,
+    request: Call & { address: ResourceAddress; outputs: PropertyMap; inputs: PropertyMap },
+  ): Promise<Recorded | undefined> {
+    const outputs = migrateState(declaration.migrations, request.outputs);
+    const oldInputs = migrateState(declaration.migrations, request.inputs);
+    const live = (await this.runner.read(request.urn, request.timeoutMs, (ctx) =>
+      declaration.lifecycle.read(ctx, request.address, { outputs, inputs: oldInputs }),
+    )) as PropertyMap | undefined;
+    if (!live) return undefined;
+    const recorded = recordedOutputs(spec, live, oldInputs);
+    const state = this.recorded(request.address.id, recorded, impliedInputs(spec, recorded, oldInputs, this.config));
+    // Still failed (or not ready): a refresh keeps it so, and the next `pulumi up` refreshes and retries it.
+    const unfinished = declaration.unfinished?.(recorded);
+    if (unfinished) throw new Unfinished(unfinished, { ...state, refreshBeforeUpdate: true });
+    return state;
+  }
+
+  async update(
+    { declaration, spec }: BoundResource,
+    request: Call & {
+      address: ResourceAddress;
+      olds: PropertyMap;
+      news: PropertyMap;
+      oldInputs?: PropertyMap;
+      ignoreChanges: readonly string[];
+      secretPaths: ReadonlySet<string>;
+      preview: boolean;
+    },
+  ): Promise<Recorded> {
+    const { urn, address, news } = request;
+    const olds = migrateState(declaration.migrations, request.olds);
+    const oldInputs = request.oldInputs ? migrateState(declaration.migrations, request.oldInputs) : olds;
+    this.refuseUnchecked(spec, news, request.secretPaths);
+    this.plan.begun(urn);
+    const refused = refusedChange(spec, olds, news, request.ignoreChanges);
+    if (refused) throw new InputError(refused.reason);
+    const wanted = desiredInputs(spec, news, oldInputs, this.config);
+    await this.judged(declaration.lifecycle, request, { operation: "update", news: wanted, olds, id: address.id });
+    if (request.preview) return this.recorded(address.id, previewUpdate(spec, olds, news, oldInputs), news);
+    const update = declaration.lifecycle.update;
+    // The engine keeps the old inputs when an update fails partway (a retry is an update).
+    const live = await this.unfinishedAs(spec, wanted, oldInputs, () =>
+      this.runner.run(urn, request.timeoutMs, async (ctx) =>
+        // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
+        update ? update(ctx, address, { olds, news: wanted, oldInputs }) : olds,
+      ),
+    );
+    return this.recorded(address.id, asRecorded(spec, live as PropertyMap, wanted), news);
+  }
+
+  async delete(
+    { declaration }: BoundResource,
+    request: Call & { address: ResourceAddress; outputs: PropertyMap },
+  ): Promise<void> {
+    const outputs = migrateState(declaration.migrations, request.outputs);
+    // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
+    const replacing = this.plan.replacementOf(request.urn);
+    if (replacing)
+      await this.judged(declaration.lifecycle, request, {
+        operation: "replacement",
+        news: replacing.news,
+        olds: outputs,
+        id: request.address.id,
+      });
+    await this.runner.run(request.urn, request.timeoutMs, (ctx) =>
+      declaration.lifecycle.delete(ctx, request.address, outputs),
+    );
+  }
+
+  /** State as the engine records it; every resource asks to be refreshed first when the provider is set to. */
+  private recorded(id: string, outputs: PropertyMap, inputs: PropertyMap): Recorded {
+    return { id, outputs, inputs, refreshBeforeUpdate: this.config.refreshBeforeUpdate === true };
+  }
+
+  /**
+   * A lifecycle's partial failure as the engine records it: the live values it carries over `basis`
+   * (what was sent), the `inputs` state keeps, and a refresh before the next update.
+   */
+  private async unfinishedAs<T>(
+    spec: ObjectSpec,
+    basis: PropertyMap,
+    inputs: PropertyMap,
+    operation: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await operation();
+    } catch (err) {
+      if (!(err instanceof PartialFailure)) throw err;
+      throw new Unfinished(err.message, {
+        id: err.id,
+        outputs: asRecorded(spec, err.outputs, basis),
+        inputs,
+        refreshBeforeUpdate: true,
+      });
+    }
+  }
+
+  /**
+   * A proposal refused by a rule (judge.ts), before any write: at a preview and for real. The live
+   * rules run only when the API can be reached (a provider configured from outputs not known yet
+   * cannot, at a preview; they run at `up`).
+   */
+  private async judged(
+    lifecycle: BoundResource["declaration"]["lifecycle"],
+    { urn, timeoutMs }: Call,
+    proposal: Proposal<any, any>,
+  ): Promise<void> {
+    const refusal = await judge(lifecycle, proposal, {
+      urn,
+      replacing: proposal.operation === "replacement" ? this.plan.replacementOf(urn) : undefined,
+      live: this.runner.reachable() ? (call) => this.runner.run(urn, timeoutMs, call) : undefined,
+    });
+    if (refusal) throw new InputError(refusal);
+  }
+
+  /**
+   * Create and Update act on what Check passed. The engine always checks first; inputs that would
+   * not pass (sent by something else, or without a Check) are refused here, before any call.
+   */
+  private refuseUnchecked(spec: ObjectSpec, inputs: PropertyMap, secretPaths: ReadonlySet<string>): void {
+    const { failures } = checkInputs(spec, inputs, { packageName: this.packageName, config: this.config, secretPaths });
+    if (failures.length > 0)
+      throw new InputError(
+        `these inputs did not pass Check, so nothing was sent: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+      );
+  }
+}
+
+/**
+ * What state records of live values: those values over `basis` (what was sent), with what the API
+ * never returns from it.
+ */
+const asRecorded = (spec: ObjectSpec, live: PropertyMap, basis: PropertyMap) =>
+  recordedOutputs(spec, { ...basis, ...live }, basis);
+
+/**
+ * A function's arguments, checked: the failures, or the inputs to call it with; nothing to call
+ * while an argument is not known yet (a preview: the API is never asked with a guess).
+ */
+export function checkedArguments(
+  fn: BoundFunction,
+  args: PropertyMap,
+  context: { packageName: string; config: PropertyMap; secretPaths: ReadonlySet<string> },
+): { call?: PropertyMap; failures: CheckResult["failures"] } {
+  const { inputs, failures } = checkInputs(fn.args, args, context);
+  return failures.length > 0 || containsUnknown(inputs) ? { failures } : { call: inputs, failures };
+}
