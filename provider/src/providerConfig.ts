@@ -39,6 +39,12 @@ export interface HostingProviderConfig {
    * makes: one list per kind, but what changes outside Pulumi during the run may be missed.
    */
   readConsistency?: string;
+  /**
+   * Ask the engine to refresh every resource before its next update, so that a preview (a pull
+   * request's) always diffs against the live platform without `--refresh`. Resources left unfinished
+   * (a failed rollout, a database or volume not yet running) ask for it whatever this says.
+   */
+  refreshBeforeUpdate?: boolean;
 }
 
 /** The client's own rule for base URLs (https unless loopback); its messages name `baseUrl` already. */
@@ -60,6 +66,7 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
     validate: between(1, 3600, "seconds; a request that takes an hour has failed"),
   },
   maxRetries: { default: DEFAULT_MAX_RETRIES, validate: between(0, 100, "retries back off up to 10 s each") },
+  refreshBeforeUpdate: { env: ["HOSTING_REFRESH_BEFORE_UPDATE"], default: false },
   readConsistency: { default: "fresh", validate: matches(/^(fresh|snapshot)$/, '"fresh" or "snapshot"') },
   maxResponseMegabytes: {
     default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024,

@@ -60,6 +60,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? 5).apply(JSON.stringify);
             resourceInputs["projectId"] = (args?.projectId) ?? utilities.getEnv("HOSTING_PROJECT_ID");
             resourceInputs["readConsistency"] = (args?.readConsistency) ?? "fresh";
+            resourceInputs["refreshBeforeUpdate"] = pulumi.output((args?.refreshBeforeUpdate) ?? (utilities.getEnvBoolean("HOSTING_REFRESH_BEFORE_UPDATE") || false)).apply(JSON.stringify);
             resourceInputs["requestTimeoutSeconds"] = pulumi.output((args?.requestTimeoutSeconds) ?? 30).apply(JSON.stringify);
             resourceInputs["token"] = (args?.token ? pulumi.secret(args.token) : undefined) ?? utilities.getEnv("HOSTING_TOKEN");
         }
@@ -99,6 +100,12 @@ export interface ProviderArgs {
      * makes: one list per kind, but what changes outside Pulumi during the run may be missed. Defaults to `"fresh"`.
      */
     readConsistency?: pulumi.Input<string | undefined>;
+    /**
+     * Ask the engine to refresh every resource before its next update, so that a preview (a pull
+     * request's) always diffs against the live platform without `--refresh`. Resources left unfinished
+     * (a failed rollout, a database or volume not yet running) ask for it whatever this says. Defaults to `false`. Can also be set with the environment variable `HOSTING_REFRESH_BEFORE_UPDATE`.
+     */
+    refreshBeforeUpdate?: pulumi.Input<boolean | undefined>;
     /**
      * Seconds before a single API request times out. Defaults to `30`.
      */

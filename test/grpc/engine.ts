@@ -11,6 +11,8 @@ import type * as engineproto from "@pulumi/pulumi/proto/engine_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
+import { randomBytes } from "node:crypto";
+import { type PathElement, parsePropertyPath, resetPath } from "../../provider/src/framework/paths";
 
 /**
  * The plugin the tests start: bin/'s Node.js script, or HOSTING_PLUGIN (an absolute path, or one
@@ -107,6 +109,7 @@ export function initFailure(err: GrpcFailure) {
     properties: detail.getProperties()?.toJavaScript() ?? {},
     inputs: detail.getInputs()?.toJavaScript() ?? {},
     reasons: detail.getReasonsList(),
+    refreshBeforeUpdate: detail.getRefreshBeforeUpdate(),
   };
 }
 
@@ -137,6 +140,20 @@ export interface PluginOptions {
  * How a call reaches the plugin: `method` as grpc-js names it (`checkConfig`), the request and its reply as messages.
  */
 export type Transport = <Res>(method: string, request: unknown) => Promise<Res>;
+
+/** The project's `pulumi:autonaming`, as the engine sends it with each Check (CheckRequest.autonaming). */
+export interface Autonaming {
+  proposedName: string;
+  mode: "propose" | "enforce" | "disable";
+}
+
+/** What the engine adds to a Check: the registration's random seed, and the project's autonaming. */
+export interface CheckOptions {
+  randomSeed?: Uint8Array;
+  autonaming?: Autonaming;
+}
+
+const AUTONAMING_MODE = provproto.CheckRequest.AutonamingOptions.Mode;
 
 /** The built plugin, started as the engine starts it, and a client that speaks to it. */
 export class Plugin {
@@ -244,10 +261,23 @@ export class Plugin {
     };
   }
 
-  async check(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+  async check(
+    type: string,
+    name: string,
+    news: Record<string, unknown>,
+    olds: Record<string, unknown> = {},
+    options: CheckOptions = {},
+  ) {
     const request = addressed(new provproto.CheckRequest(), type, name);
     request.setNews(struct(news));
     request.setOlds(struct(olds));
+    if (options.randomSeed) request.setRandomseed(options.randomSeed);
+    if (options.autonaming) {
+      const autonaming = new provproto.CheckRequest.AutonamingOptions();
+      autonaming.setProposedName(options.autonaming.proposedName);
+      autonaming.setMode(AUTONAMING_MODE[options.autonaming.mode.toUpperCase() as keyof typeof AUTONAMING_MODE]);
+      request.setAutonaming(autonaming);
+    }
     const response = await this.call<provproto.CheckResponse>("check", request);
     return {
       inputs: response.getInputs()?.toJavaScript() ?? {},
@@ -296,7 +326,11 @@ export class Plugin {
     request.setPreview(options.preview ?? false);
     request.setTimeout(options.timeout ?? 0);
     const response = await this.call<provproto.CreateResponse>("create", request);
-    return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
+    return {
+      id: response.getId(),
+      properties: response.getProperties()?.toJavaScript() ?? {},
+      refreshBeforeUpdate: response.getRefreshBeforeUpdate(),
+    };
   }
 
   async read(
@@ -317,6 +351,7 @@ export class Plugin {
       id: response.getId(),
       properties: response.getProperties()?.toJavaScript() ?? {},
       inputs: response.getInputs()?.toJavaScript() ?? {},
+      refreshBeforeUpdate: response.getRefreshBeforeUpdate(),
     };
   }
 
@@ -338,7 +373,10 @@ export class Plugin {
     request.setTimeout(options.timeout ?? 0);
     request.setIgnorechangesList(options.ignoreChanges ?? []);
     const response = await this.call<provproto.UpdateResponse>("update", request);
-    return { properties: response.getProperties()?.toJavaScript() ?? {} };
+    return {
+      properties: response.getProperties()?.toJavaScript() ?? {},
+      refreshBeforeUpdate: response.getRefreshBeforeUpdate(),
+    };
   }
 
   async delete(
@@ -386,10 +424,17 @@ export interface ResourceState {
   outputs: Record<string, unknown>;
   /** Reasons of an ErrorResourceInitFailed (a partial failure): the next `up` retries with an Update. */
   initErrors?: string[];
+  /** The provider asked to be refreshed before the next update: the next `up` or preview Reads it first. */
+  refreshBeforeUpdate?: boolean;
 }
 
 export interface ResourceOptions {
   ignoreChanges?: string[];
+  /** Paths whose change replaces the resource (the engine applies them to the detailed diff). */
+  replaceOnChanges?: string[];
+  /** The registration's seed (the engine draws 32 random bytes per registration); a test may fix it. */
+  randomSeed?: Uint8Array;
+  autonaming?: Autonaming;
   deleteBeforeReplace?: boolean;
   /** customTimeouts, in seconds. */
   timeouts?: { create?: number; update?: number; delete?: number; read?: number };
@@ -397,29 +442,69 @@ export interface ResourceOptions {
 
 /**
  * step_generator.go `processIgnoreChanges`: before Check, each ignored path of the program's
- * inputs is reset to the old input (or removed when the old inputs lack it). Top-level keys.
+ * inputs is reset to the old input (or removed when the old inputs lack it), nested paths too.
  */
 export function processIgnoreChanges(
   news: Record<string, unknown>,
   oldInputs: Record<string, unknown>,
   ignoreChanges: string[] = [],
 ) {
-  const ignored = { ...news };
-  for (const key of ignoreChanges) {
-    if (key in oldInputs) ignored[key] = oldInputs[key];
-    else delete ignored[key];
-  }
-  return ignored;
+  return ignoreChanges.reduce((ignored, text) => {
+    const path = parsePropertyPath(text);
+    return path ? (resetPath(oldInputs as any, ignored as any, path) as Record<string, unknown>) : ignored;
+  }, news);
 }
+
+/** properties_path.go `PropertyPath.Contains`: `path` is a prefix of `other`, `*` standing for any element. */
+function contains(path: PathElement[], other: PathElement[]): boolean {
+  return other.length >= path.length && path.every((element, i) => element === "*" || element === other[i]);
+}
+
+/** The `_REPLACE` form of a detailed diff kind (plugin.PropertyDiff.ToReplace). */
+const TO_REPLACE: Record<number, number> = {
+  [provproto.PropertyDiff.Kind.ADD]: provproto.PropertyDiff.Kind.ADD_REPLACE,
+  [provproto.PropertyDiff.Kind.DELETE]: provproto.PropertyDiff.Kind.DELETE_REPLACE,
+  [provproto.PropertyDiff.Kind.UPDATE]: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+/**
+ * step_generator.go `applyReplaceOnChanges`: a detailed diff path that a `replaceOnChanges` path
+ * contains becomes a replacement, and so does a top-level key of `diffs` it contains.
+ */
+export function applyReplaceOnChanges<
+  D extends { changes: number; diffs: string[]; replaces: string[]; detailedDiff: Record<string, number> },
+>(diff: D, replaceOnChanges: string[] = []): D {
+  if (diff.changes !== DIFF_SOME || replaceOnChanges.length === 0) return diff;
+  const options = replaceOnChanges.map((p) => parsePropertyPath(p)!);
+  const replaced = (key: string) => options.some((option) => contains(option, parsePropertyPath(key)!));
+  const detailedDiff = Object.fromEntries(
+    Object.entries(diff.detailedDiff).map(([key, kind]) => [key, replaced(key) ? (TO_REPLACE[kind] ?? kind) : kind]),
+  );
+  const replaces = [...new Set([...diff.replaces, ...diff.diffs.filter(replaced)])];
+  return { ...diff, detailedDiff, replaces };
+}
+
+/** The seed of one registration (32 random bytes, unless the test fixes it) and the project's autonaming. */
+const checkOptions = (options: ResourceOptions): CheckOptions => ({
+  randomSeed: options.randomSeed ?? randomBytes(32),
+  autonaming: options.autonaming,
+});
 
 /** A Create or Update's answer, or the partial failure the engine records (provider_plugin.go `parseError`). */
 async function recorded(
-  operation: Promise<{ id?: string; properties: Record<string, unknown> }>,
+  operation: Promise<{ id?: string; properties: Record<string, unknown>; refreshBeforeUpdate: boolean }>,
   state: { id: string; inputs: Record<string, unknown> },
 ): Promise<{ state: ResourceState; error?: GrpcFailure }> {
   try {
     const done = await operation;
-    return { state: { id: done.id || state.id, inputs: state.inputs, outputs: done.properties } };
+    return {
+      state: {
+        id: done.id || state.id,
+        inputs: state.inputs,
+        outputs: done.properties,
+        refreshBeforeUpdate: done.refreshBeforeUpdate,
+      },
+    };
   } catch (err) {
     const detail = initFailure(err as GrpcFailure);
     if (!detail) throw err;
@@ -429,6 +514,7 @@ async function recorded(
         inputs: state.inputs,
         outputs: detail.properties,
         initErrors: detail.reasons,
+        refreshBeforeUpdate: detail.refreshBeforeUpdate,
       },
       error: err as GrpcFailure,
     };
@@ -448,7 +534,13 @@ export async function readOrInitFailure(
   } catch (err) {
     const detail = initFailure(err as GrpcFailure);
     if (!detail) throw err;
-    return { id: detail.id, properties: detail.properties, inputs: detail.inputs, initErrors: detail.reasons };
+    return {
+      id: detail.id,
+      properties: detail.properties,
+      inputs: detail.inputs,
+      initErrors: detail.reasons,
+      refreshBeforeUpdate: detail.refreshBeforeUpdate,
+    };
   }
 }
 
@@ -459,6 +551,8 @@ export interface UpResult {
   diff?: Awaited<ReturnType<Plugin["diff"]>>;
   checkFailures?: Array<{ property: string; reason: string }>;
   error?: GrpcFailure;
+  /** The engine refreshed the resource first, as its state asked (refresh_before_update). */
+  refreshed?: boolean;
 }
 
 export class Engine {
@@ -466,7 +560,7 @@ export class Engine {
 
   /** A new resource (step_generator.go: no old state): Check without olds, then Create. */
   async create(type: string, name: string, program: Record<string, unknown>, options: ResourceOptions = {}) {
-    const checked = await this.plugin.check(type, name, program);
+    const checked = await this.plugin.check(type, name, program, {}, checkOptions(options));
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
     return recorded(this.plugin.create(type, name, checked.inputs, { timeout: options.timeouts?.create }), {
       id: "",
@@ -475,42 +569,87 @@ export class Engine {
   }
 
   /** `create`, for a test's set-up: the state, or the create's failure thrown. */
-  async created(type: string, name: string, program: Record<string, unknown>): Promise<ResourceState> {
-    const { state, error } = await this.create(type, name, program);
+  async created(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    options: ResourceOptions = {},
+  ): Promise<ResourceState> {
+    const { state, error } = await this.create(type, name, program, options);
     if (error) throw error;
     return state;
   }
 
   /**
-   * `pulumi up` of a resource already in state (step_generator.go `generateSteps`,
-   * `continueStepsFromDiff`): processIgnoreChanges, Check(olds = old inputs), Diff; then a
-   * replacement (create before delete unless deleteBeforeReplace), an Update when something
+   * deployment_executor.go: before the program runs, every resource whose state asks for it
+   * (refresh_before_update) is refreshed with Read, in `pulumi up` and `pulumi preview` alike.
+   */
+  private async refreshedFirst(type: string, name: string, old: ResourceState, options: ResourceOptions) {
+    if (!old.refreshBeforeUpdate) return { state: old, refreshed: false };
+    const read = await readOrInitFailure(
+      this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read),
+    );
+    const state: ResourceState = {
+      id: read.id,
+      inputs: read.inputs,
+      outputs: read.properties,
+      refreshBeforeUpdate: read.refreshBeforeUpdate,
+      ...(read.initErrors ? { initErrors: read.initErrors } : {}),
+    };
+    return { state, refreshed: true };
+  }
+
+  /**
+   * The steps the engine plans for a resource in state (step_generator.go `generateSteps`,
+   * `continueStepsFromDiff`): processIgnoreChanges, Check(olds = old inputs), Diff, the
+   * resource's replaceOnChanges applied; a replacement Checks the program's inputs again, without
+   * olds and with the same seed, and deletes first only when the option or Diff says so.
+   */
+  private async plan(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ResourceOptions,
+  ) {
+    const seeded = checkOptions(options);
+    const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
+    const checked = await this.plugin.check(type, name, news, old.inputs, seeded);
+    if (checked.failures.length > 0) return { checkFailures: checked.failures };
+    const diff = applyReplaceOnChanges(
+      await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges),
+      options.replaceOnChanges,
+    );
+    if (diff.replaces.length === 0) return { checked, diff };
+    const rechecked = await this.plugin.check(type, name, program, {}, seeded);
+    if (rechecked.failures.length > 0) return { checkFailures: rechecked.failures, diff };
+    const deleteBeforeReplace = options.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+    return { checked, diff, replacement: { inputs: rechecked.inputs, deleteBeforeReplace } };
+  }
+
+  /**
+   * `pulumi up` of a resource already in state: refreshed first where its state asks, then the
+   * plan's replacement (create before delete unless deleteBeforeReplace), an Update when something
    * changed, or an empty Update when the state holds init errors (a retried partial failure).
    */
   async up(
     type: string,
     name: string,
     program: Record<string, unknown>,
-    old: ResourceState,
+    stored: ResourceState,
     options: ResourceOptions = {},
   ): Promise<UpResult> {
-    const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
-    const checked = await this.plugin.check(type, name, news, old.inputs);
-    if (checked.failures.length > 0) return { checkFailures: checked.failures, state: old, steps: [] };
-    const diff = await this.plugin.diff(
-      type,
-      name,
-      old.id,
-      old.outputs,
-      checked.inputs,
-      old.inputs,
-      options.ignoreChanges,
-    );
-    if (diff.replaces.length > 0) {
-      const dbr = options.deleteBeforeReplace ?? diff.deleteBeforeReplace;
-      return { ...(await this.replace(type, name, checked.inputs, old, dbr)), diff };
-    }
-    if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [] };
+    const { state: old, refreshed } = await this.refreshedFirst(type, name, stored, options);
+    const planned = await this.plan(type, name, program, old, options);
+    if (planned.checkFailures) return { checkFailures: planned.checkFailures, state: old, steps: [], refreshed };
+    const { checked, diff, replacement } = planned;
+    if (replacement)
+      return {
+        ...(await this.replace(type, name, replacement.inputs, old, replacement.deleteBeforeReplace)),
+        diff,
+        refreshed,
+      };
+    if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [], refreshed };
     const updated = await recorded(
       this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
         timeout: options.timeouts?.update,
@@ -520,7 +659,7 @@ export class Engine {
     );
     // An Update's partial failure keeps the old inputs (UpdateStep.Apply); a success clears init errors.
     const state = updated.error ? { ...updated.state, inputs: old.inputs } : updated.state;
-    return { state, diff, error: updated.error, steps: ["update"] };
+    return { state, diff, error: updated.error, steps: ["update"], refreshed };
   }
 
   /**
@@ -532,37 +671,26 @@ export class Engine {
     type: string,
     name: string,
     program: Record<string, unknown>,
-    old: ResourceState,
+    stored: ResourceState,
     options: ResourceOptions = {},
   ) {
-    const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
-    const checked = await this.plugin.check(type, name, news, old.inputs);
-    if (checked.failures.length > 0) return { checkFailures: checked.failures };
-    const diff = await this.plugin.diff(
-      type,
-      name,
-      old.id,
-      old.outputs,
-      checked.inputs,
-      old.inputs,
-      options.ignoreChanges,
-    );
-    if (diff.changes !== DIFF_SOME) return { diff };
+    const { state: old, refreshed } = await this.refreshedFirst(type, name, stored, options);
+    const planned = await this.plan(type, name, program, old, options);
+    if (planned.checkFailures) return { checkFailures: planned.checkFailures, refreshed };
+    const { checked, diff, replacement } = planned;
+    if (diff.changes !== DIFF_SOME) return { diff, refreshed };
     try {
-      // A replacement's preview checks the new inputs again, without olds (step_generator.go), then previews
-      // the create.
-      if (diff.replaces.length > 0) {
-        const rechecked = await this.plugin.check(type, name, news);
-        const planned = await this.plugin.create(type, name, rechecked.inputs, { preview: true });
-        return { diff, planned: planned.properties };
+      if (replacement) {
+        const created = await this.plugin.create(type, name, replacement.inputs, { preview: true });
+        return { diff, planned: created.properties, replacement, refreshed };
       }
-      const planned = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
+      const updated = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
         preview: true,
         ignoreChanges: options.ignoreChanges,
       });
-      return { diff, planned: planned.properties };
+      return { diff, planned: updated.properties, refreshed };
     } catch (err) {
-      return { diff, error: err as GrpcFailure };
+      return { diff, error: err as GrpcFailure, refreshed };
     }
   }
 
@@ -578,7 +706,7 @@ export class Engine {
     old: ResourceState,
     options: ResourceOptions = {},
   ) {
-    const checked = await this.plugin.check(type, name, program);
+    const checked = await this.plugin.check(type, name, program, {}, checkOptions(options));
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
     return this.replace(type, name, checked.inputs, old, options.deleteBeforeReplace ?? false);
   }
@@ -616,6 +744,7 @@ export class Engine {
       id: read.id,
       inputs: read.inputs,
       outputs: read.properties,
+      refreshBeforeUpdate: read.refreshBeforeUpdate,
       ...(read.initErrors ? { initErrors: read.initErrors } : {}),
     };
     const diff = await this.plugin.diff(

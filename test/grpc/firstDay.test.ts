@@ -104,15 +104,19 @@ describe("Container.links: an app that needs its database's variables goes up in
     expect(fixture.requestsSince(mark)).toEqual([]);
   });
 
-  test("a link to a service that does not exist fails the create plainly, and the app stays in state", async () => {
+  test("a link to a service that does not exist fails the preview and the create, before the app is made", async () => {
     const name = unique("api");
-    const { state, error } = await engine().create(CONTAINER, name, {
-      name,
-      image: IMAGE,
-      links: ["00000000-0000-4000-8000-00000000dead"],
+    const program = { name, image: IMAGE, links: ["00000000-0000-4000-8000-00000000dead"] };
+    const mark = fixture.mark();
+    const { inputs } = await fixture.plugin.check(CONTAINER, name, program);
+    const refusal = /^links\[0\] \(00000000-0000-4000-8000-00000000dead\) is not a service of project /;
+    await expect(fixture.plugin.create(CONTAINER, name, inputs, { preview: true })).rejects.toMatchObject({
+      details: expect.stringMatching(refusal),
     });
-    expect(error?.details).toMatch(/setting it up failed: cannot link service .* no such service in project/);
-    expect(state.id).not.toBe("");
+    await expect(fixture.plugin.create(CONTAINER, name, inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(refusal),
+    });
+    expect(fixture.requestsSince(mark).filter((r) => r.method !== "GET")).toEqual([]);
   });
 });
 

@@ -87,7 +87,7 @@ test("Read: a refresh migrates it, shows no drift, and records the host in the n
 
 test("Diff: its program previews with no changes from the old state", async () => {
   const preview = await new Engine(migrating).preview(old.type, name, program, old);
-  expect(preview).toEqual({ diff: expect.objectContaining({ changes: DIFF_NONE, diffs: [] }) });
+  expect(preview).toEqual({ diff: expect.objectContaining({ changes: DIFF_NONE, diffs: [] }), refreshed: false });
 });
 
 test("Update: a change from the old state updates only what changed, and records the new meaning", async () => {

@@ -37,18 +37,23 @@ test("an app whose release failed stays failed through a refresh, and the next u
   if (!again.gone) expect(again.state.initErrors).toBeUndefined();
 });
 
-test("a volume whose create gave up waiting: a refresh reports it as it is (provisioning), not as a failure; then running", async () => {
+test("a volume whose create gave up waiting: a refresh records it as it is (provisioning) and keeps it unfinished, asking to be refreshed before the next update; then running clears both", async () => {
   fixture.sim.control.setSwitches({ volumeProvisioningMs: -1 });
   const created = await engine().create(VOLUME, "slow", { name: "slow", sizeGb: 2 }, { timeouts: { create: 1 } });
   expect(created.error?.details).toMatch(/gave up waiting/);
-  // Only a create's (or an update's) wait judges readiness; a Read reports what it sees (issue 30).
+  expect(created.state.refreshBeforeUpdate).toBe(true);
   const refreshed = await engine().refresh(VOLUME, "slow", created.state);
   if (refreshed.gone) throw new Error("gone");
   expect(refreshed.state.outputs.status).toBe("provisioning");
-  expect(refreshed.state.initErrors).toBeUndefined();
+  expect(refreshed.state.initErrors).toEqual([
+    'volume slow is not running yet: its status is "provisioning"; the next `pulumi up` waits for it again',
+  ]);
+  expect(refreshed.state.refreshBeforeUpdate).toBe(true);
+  expect(refreshed.diff.changes).toBe(DIFF_NONE);
   fixture.sim.control.setVolumeReady(created.state.id);
   const healthy = await engine().refresh(VOLUME, "slow", refreshed.state);
   if (healthy.gone) throw new Error("gone");
   expect(healthy.state.outputs.status).toBe("running");
   expect(healthy.state.initErrors).toBeUndefined();
+  expect(healthy.state.refreshBeforeUpdate).toBe(false);
 });

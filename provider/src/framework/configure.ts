@@ -3,7 +3,7 @@
 // `<package>:config:<key>` variables, then the environment variables a key's flags name, then its
 // default. Checked like any resource's inputs.
 import { checkInputs, missingReason, type CheckResult } from "./check";
-import { filledIn, type Field, type ObjectSpec } from "./spec";
+import { filledIn, fromEnvironment, type Field, type ObjectSpec } from "./spec";
 import { containsUnknown, type PropertyMap, type PropertyValue } from "./values";
 
 /** Provider inputs the engine itself adds; they pass through untouched. */
@@ -20,18 +20,9 @@ export function decodeSettings(spec: ObjectSpec, raw: PropertyMap): PropertyMap 
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined || value === null) continue;
     const field = spec.fields.find((f) => f.name === key);
-    settings[key] = field && field.type.kind !== "string" && typeof value === "string" ? parsedOr(value) : value;
+    settings[key] = field && typeof value === "string" ? fromEnvironment(field.type, value) : value;
   }
   return settings;
-}
-
-/** Not JSON: Check reports the type mismatch, naming the property. */
-function parsedOr(value: string): PropertyValue {
-  try {
-    return JSON.parse(value) as PropertyValue;
-  } catch {
-    return value;
-  }
 }
 
 /**
@@ -85,7 +76,7 @@ export function resolveConfig(
   });
   const { inputs, failures } = checkInputs(spec, given, { packageName, env });
   const values: PropertyMap = { ...inputs };
-  for (const field of spec.fields) values[field.name] ??= filledIn({ env: field.env }, { env });
+  for (const field of spec.fields) values[field.name] ??= filledIn({ env: field.env, type: field.type }, { env });
   const missing = spec.fields.filter((f) => f.required && values[f.name] === undefined);
   const unknown = spec.fields.filter((f) => containsUnknown(values[f.name]));
   return { values, missing, unknown, failures: failures.filter((f) => !missing.some((m) => m.name === f.property)) };

@@ -154,11 +154,27 @@ export interface FillSources {
 }
 
 /**
- * The one rule for a property the program left out: its default, else a provider setting, else an environment variable.
+ * The one rule for a property the program left out: an environment variable, else a provider setting, else its
+ * default.
  */
-export function filledIn(field: FieldFlags, { config = {}, env = {} }: FillSources): PropertyValue | undefined {
-  if (field.default !== undefined) return field.default;
+export function filledIn(
+  field: FieldFlags & { type?: PropertyType },
+  { config = {}, env = {} }: FillSources,
+): PropertyValue | undefined {
+  for (const name of field.env ?? []) if (env[name]) return fromEnvironment(field.type, env[name]);
   if (field.configDefault) return config[field.configDefault];
-  for (const name of field.env ?? []) if (env[name]) return env[name];
-  return undefined;
+  return field.default;
+}
+
+/**
+ * An environment variable's text as its property's type reads it (`true`, `3`), as stack config is
+ * read (configure.ts `decodeSettings`); text that is not JSON stays text, for Check to refuse.
+ */
+export function fromEnvironment(type: PropertyType | undefined, text: string): PropertyValue {
+  if (type === undefined || type.kind === "string") return text;
+  try {
+    return JSON.parse(text) as PropertyValue;
+  } catch {
+    return text;
+  }
 }

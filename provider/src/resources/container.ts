@@ -30,7 +30,15 @@ import {
 } from "./common";
 import { CONTAINER_LINK_TYPE, injectedBy, injectedEnvNames, linksByConsumer, type LinkRecord } from "./links";
 import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
-import { deleteService, serviceKind, serviceNamed, services, unmanagedServices, type ServiceRecord } from "./services";
+import {
+  deleteService,
+  notServices,
+  serviceKind,
+  serviceNamed,
+  services,
+  unmanagedServices,
+  type ServiceRecord,
+} from "./services";
 import { attachmentsIn } from "./volume";
 
 /**
@@ -386,7 +394,8 @@ async function replicaRefusal(
   news: Container,
   olds: Partial<Container>,
 ): Promise<string | undefined> {
-  if (news.replicas === undefined || news.replicas <= Math.max(olds.replicas ?? 1, 1)) return undefined;
+  if (typeof news.replicas !== "number" || typeof news.projectId !== "string") return undefined; // known at apply time
+  if (news.replicas <= Math.max(olds.replicas ?? 1, 1)) return undefined;
   const held = (await attachmentsIn(ctx, news.projectId!)).filter((a) => a.containerId === id);
   if (held.length === 0) return undefined;
   const volumesHeld = held.map((a) => `volume ${a.volume.name} at ${a.mountPath}`).join(", ");
@@ -425,7 +434,9 @@ export const container: Declaration<Container, typeof flags> = {
   unfinished: (live) =>
     live.status === "failed"
       ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); hosting.getContainerLogs has its logs`
-      : undefined,
+      : live.status === "provisioning"
+        ? `container ${live.name} is still provisioning (a rollout is under way); the next \`pulumi up\` waits for it again`
+        : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === kind.type),
   lookups: {
     byIdOrName: {
@@ -457,8 +468,14 @@ export const container: Declaration<Container, typeof flags> = {
     },
   ],
   lifecycle: {
-    judge: async (ctx, { operation, news, olds, id }) =>
-      operation === "update" && id ? replicaRefusal(ctx, id, news, olds ?? {}) : undefined,
+    judge: async (ctx, { operation, news, olds, id }) => {
+      const self = operation === "update" && id ? { id, what: `app ${news.name}` } : undefined;
+      const links = Array.isArray(news.links) ? news.links.map((link, i) => ({ path: `links[${i}]`, id: link })) : [];
+      return (
+        (await notServices(ctx, news.projectId, links, self)) ??
+        (operation === "update" && id ? replicaRefusal(ctx, id, news, olds ?? {}) : undefined)
+      );
+    },
     async create(ctx, inputs) {
       const endpoints = ctx.client.of(services);
       const project = inputs.projectId;

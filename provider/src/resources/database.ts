@@ -195,6 +195,10 @@ export function managedDatabase({
     typeName,
     flags: databaseFlags(label),
     scope: "project",
+    unfinished: (live) =>
+      live.status !== undefined && live.status !== "running"
+        ? `${label} database ${live.name} is not running yet: its status is "${live.status}"; the next \`pulumi up\` waits for it again`
+        : undefined,
     list: async (ctx, projectId) =>
       (await kind.list(ctx, projectOf(ctx, { projectId }))).map((s) => ({ ...databaseFromWire(s), id: s.id })),
     lookups: {

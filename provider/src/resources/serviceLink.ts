@@ -6,6 +6,7 @@ import type { PropertyMap } from "../framework/values";
 import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 import { CONTAINER_LINK_TYPE, serviceLinks, type LinkRecord } from "./links";
 import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollouts";
+import { notServices } from "./services";
 
 /**
  * A link from a consumer service to a provider service: the platform injects the provider's
@@ -117,6 +118,13 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
     },
   ],
   lifecycle: {
+    judge: async (ctx, { news }) =>
+      typeof news.consumerServiceId === "string" && news.consumerServiceId === news.providerServiceId
+        ? `providerServiceId is the consumerServiceId (${news.consumerServiceId}): a service cannot be linked to itself; use the id of the service the consumer needs, such as its database (db.id).`
+        : notServices(ctx, news.projectId, [
+            { path: "consumerServiceId", id: news.consumerServiceId },
+            { path: "providerServiceId", id: news.providerServiceId },
+          ]),
     async create(ctx, inputs) {
       const project = inputs.projectId;
       const consumer = await currentService(ctx, project, inputs.consumerServiceId);

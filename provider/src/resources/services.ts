@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Collection } from "../api/client";
 import { InputError } from "../framework/declare";
 import { integer, listOf, optional, record, stringMap, text, textual } from "../api/wire";
+import type { PropertyValue } from "../framework/values";
 import { awaitGone, ignoringNotFound, orGone, type Context } from "./common";
 
 /** How to reach a managed database (API document 2.2). */
@@ -86,6 +87,32 @@ export function serviceKind(type: string, typeName: string) {
 /** The id of the service with this name, whatever its kind (so a lookup of the wrong kind can say which it is). */
 export async function serviceNamed(ctx: Context, name: string, projectId: string): Promise<string | undefined> {
   return (await ctx.client.of(services).list(projectId, { signal: ctx.signal })).find((s) => s.name === name)?.id;
+}
+
+/**
+ * The rule for ids that name services to link (a Container's `links`, a ServiceLink's two ids),
+ * judged at preview: each known id must be a service of the project (absent twice, as a Read looks
+ * twice before it reports a resource gone), and none the resource's own (`self`). Ids not known yet
+ * (a resource the same run creates) pass, and are judged again before the real write.
+ */
+export async function notServices(
+  ctx: Context,
+  projectId: PropertyValue | undefined,
+  ids: ReadonlyArray<{ path: string; id: PropertyValue | undefined }>,
+  self?: { id: string; what: string },
+): Promise<string | undefined> {
+  if (typeof projectId !== "string") return undefined;
+  const known = ids.filter((entry): entry is { path: string; id: string } => typeof entry.id === "string");
+  const own = known.find((entry) => entry.id === self?.id);
+  if (own && self)
+    return `${own.path} is the ${self.what}'s own id (${own.id}): a service cannot be linked to itself; list the services it needs, such as its database (links: [db.id]).`;
+  const found = await Promise.all(
+    known.map((entry) => ctx.client.of(services).find(projectId, entry.id, { signal: ctx.signal })),
+  );
+  const missing = known.filter((_, i) => found[i] === undefined);
+  if (missing.length === 0) return undefined;
+  const listed = missing.map((entry) => `${entry.path} (${entry.id})`).join(", ");
+  return `${listed} ${missing.length === 1 ? "is not a service" : "are not services"} of project ${projectId}: the project has no service with ${missing.length === 1 ? "that id" : "those ids"} (looked for twice), so nothing was sent. Use the id of a Postgres, Mysql, Redis or Container of the same project (for example db.id), from the program or from hosting.getContainers.`;
 }
 
 /** Services of a type no resource of this package manages (hosting-export leaves them out, and says so). */

@@ -194,6 +194,10 @@ export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
+  unfinished: (live) =>
+    live.status !== undefined && live.status !== "running"
+      ? `volume ${live.name} is not running yet: its status is "${live.status}"; the next \`pulumi up\` waits for it again`
+      : undefined,
   list: async (ctx, projectId) =>
     (await ctx.client.of(volumes).list(projectOf(ctx, { projectId }), { signal: ctx.signal })).map((v) => ({
       ...volumeFromWire(v),

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
 import { InputError, PartialFailure, referenceTo, type ResourceAddress } from "../framework/declare";
-import type { PropertyMap } from "../framework/values";
+import { containsUnknown, type PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
@@ -129,19 +129,23 @@ async function readWriteOnceRefusal(
   news: VolumeAttachment,
   freed?: Partial<VolumeAttachment>,
 ): Promise<string | undefined> {
+  if (containsUnknown(news)) return undefined; // judged again before the real write, when it is known
   const project = news.projectId!;
-  const [target, apps, attachments] = await Promise.all([
-    orGone(() => ctx.client.of(volumes).get(project, news.volumeId, { signal: ctx.signal })),
+  // Each looked for twice before it counts as missing, as a Read looks (client.ts `find`).
+  const [target, app, apps, attachments] = await Promise.all([
+    ctx.client.of(volumes).find(project, news.volumeId, { signal: ctx.signal }),
+    ctx.client.of(services).find(project, news.containerId, { signal: ctx.signal }),
     ctx.client.of(services).list(project, { signal: ctx.signal }),
     attachmentsIn(ctx, project),
   ]);
-  const app = apps.find((s) => s.id === news.containerId);
-  // Either missing: the attach itself says which, in the API's words.
-  if (!target || !app) return undefined;
+  if (!target)
+    return `volumeId ${news.volumeId} is not a volume of project ${project} (looked for twice), so nothing was sent: use the id of a Volume of the same project (for example data.id).`;
+  if (!app)
+    return `containerId ${news.containerId} is not an app of project ${project} (looked for twice), so nothing was sent: use the id of a Container of the same project (for example web.id).`;
   const holds = (volumeId: string, containerId: string) =>
     !(freed?.volumeId === volumeId && freed?.containerId === containerId);
   const nameOf = (id: string) => apps.find((s) => s.id === id)?.name ?? id;
-  const consumer = target.attachment;
+  const consumer = attachments.find((a) => a.volume.id === target.id);
   if (consumer && holds(target.id, consumer.containerId)) {
     if (consumer.containerId === app.id) {
       return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;

@@ -19,7 +19,7 @@ const HINTS: Record<string, string> = {
 
 /** A create refused because the name is taken, whatever code the API gave it. */
 const NAME_TAKEN =
-  "another resource in this scope has this name: choose another name, or adopt the existing one with `pulumi import`. If this create replaces a resource that keeps its name (`pulumi up --replace`, a taint, a replacement trigger), the engine creates the new one before it deletes the old, so the old one still holds the name: set the resource option `deleteBeforeReplace: true`, and the old one is deleted first";
+  "another resource in this scope has this name: choose another name, leave `name` out so that the provider names the resource (autonaming), or adopt the existing one with `pulumi import`. If this create replaces a resource that keeps its name (`pulumi up --replace`, a taint, a replacementTrigger: the engine asks no Diff for those), the engine creates the new one before it deletes the old, so the old one still holds the name: set the resource option `deleteBeforeReplace: true`, and the old one is deleted first";
 
 /** The error's message with what to do appended, when we know. */
 export function withHint(err: unknown): string {

@@ -429,6 +429,8 @@ export class HostingProviderService {
     response.setSupportspreview(true);
     response.setAcceptresources(false);
     response.setAcceptoutputs(false);
+    // The engine sends the project's pulumi:autonaming with each Check only to a provider that says so.
+    response.setSupportsAutonamingConfiguration(true);
     return response;
   };
 

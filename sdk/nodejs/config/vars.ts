@@ -68,6 +68,19 @@ Object.defineProperty(exports, "readConsistency", {
 });
 
 /**
+ * Ask the engine to refresh every resource before its next update, so that a preview (a pull
+ * request's) always diffs against the live platform without `--refresh`. Resources left unfinished
+ * (a failed rollout, a database or volume not yet running) ask for it whatever this says. Defaults to `false`. Can also be set with the environment variable `HOSTING_REFRESH_BEFORE_UPDATE`.
+ */
+export declare const refreshBeforeUpdate: boolean;
+Object.defineProperty(exports, "refreshBeforeUpdate", {
+    get() {
+        return __config.getObject<boolean>("refreshBeforeUpdate") ?? (utilities.getEnvBoolean("HOSTING_REFRESH_BEFORE_UPDATE") || false);
+    },
+    enumerable: true,
+});
+
+/**
  * Seconds before a single API request times out. Defaults to `30`.
  */
 export declare const requestTimeoutSeconds: number;
