@@ -467,6 +467,8 @@ const TO_REPLACE: Record<number, number> = {
   [provproto.PropertyDiff.Kind.UPDATE]: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
 };
 
+const REPLACE_KINDS = new Set(Object.values(TO_REPLACE));
+
 /**
  * step_generator.go `applyReplaceOnChanges`: a detailed diff path that a `replaceOnChanges` path
  * contains becomes a replacement, and so does a top-level key of `diffs` it contains.
@@ -620,7 +622,10 @@ export class Engine {
       await this.plugin.diff(type, name, old.id, old.outputs, checked.inputs, old.inputs, options.ignoreChanges),
       options.replaceOnChanges,
     );
-    if (diff.replaces.length === 0) return { checked, diff };
+    // plugin.DiffResult.Replace(): a key to replace, or a detailed diff of a _REPLACE kind.
+    const replaces =
+      diff.replaces.length > 0 || Object.values(diff.detailedDiff).some((kind) => REPLACE_KINDS.has(kind));
+    if (!replaces) return { checked, diff };
     const rechecked = await this.plugin.check(type, name, program, {}, seeded);
     if (rechecked.failures.length > 0) return { checkFailures: rechecked.failures, diff };
     const deleteBeforeReplace = options.deleteBeforeReplace ?? diff.deleteBeforeReplace;
