@@ -1,6 +1,7 @@
-// The direct codec (provider/src/server/codec.ts) against google-protobuf, byte for byte: every
-// request the engine sends is read as the stubs read it and written back to the same bytes, every
-// answer is written as the stubs write it, and so are random Values of every kind.
+// The codec (provider/src/server/codec.ts) against google-protobuf and the Pulumi stubs, byte for
+// byte: every request the engine sends is read as the stubs read it and written back to the same
+// bytes, every answer (errors' details and the engine log's request too) is written as the stubs
+// write it, and so are random Values of every kind; every method has the stubs' path and messages.
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";

@@ -1,12 +1,15 @@
-// The second stage: the gRPC server and the engine log. main.ts loads this module only after it
-// has printed the port (see there), and hands it the connections the engine made in the meantime.
+// The second stage: the gRPC server, the codec and the engine log. main.ts loads this module only
+// after it has printed the port (see there), and hands it the connections the engine made in the
+// meantime.
 //
 // The provider itself (server/provider.ts: its declarations, the API client) is the third stage,
-// a bundle of its own with its own code cache: GetPluginInfo, the engine's first call, needs only
-// the version, so it is answered as soon as gRPC is up, and the provider is loaded right after
-// (or by the first call that needs it), while the engine goes on with its own work. A stage's
-// code cache is read whole, so keeping the provider out of this one is what makes the first
-// answer quick (docs/performance.md, row 1).
+// a bundle of its own with its own code cache: Handshake and GetPluginInfo, the engine's first
+// calls, need only the capabilities and the version, so they are answered as soon as gRPC is up,
+// and the provider is loaded right after (or by the first call that needs it), while the engine
+// goes on with its own work. A stage's code cache is read whole, so keeping the provider out of
+// this one is what makes the first answer quick (docs/performance.md, row 1). The codec
+// (protobufjs) loads with this stage: it reads the first request, and it is a fraction of the
+// size of google-protobuf and the Pulumi stubs, which this stage no longer loads at all.
 import * as grpc from "@grpc/grpc-js";
 import type { Socket } from "node:net";
 import * as protobufjs from "protobufjs/minimal";
