@@ -3,10 +3,8 @@
 // engine starts the plugin: prints its port, serves the same ResourceProvider service, stops
 // on SIGTERM.   BENCH_WINDOW: the in-flight window (default 6, the adaptive control's start).
 import * as grpc from "@grpc/grpc-js";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { version } from "../package.json";
-import * as codec from "../provider/src/server/codec";
-import { withDirectCodec } from "../provider/src/server/methods";
+import { resourceProviderService } from "../provider/src/server/methods";
 import { connectEngineLog } from "../provider/src/server/engineLog";
 import { SERVER_OPTIONS } from "../provider/src/server/grpcOptions";
 import { HostingProviderService } from "../provider/src/server/provider";
@@ -20,10 +18,7 @@ async function main() {
     rateController: () => new WindowPause(window),
   });
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(
-    withDirectCodec(provrpc.ResourceProviderService, () => codec),
-    service.implementation(),
-  );
+  server.addService(resourceProviderService(), service.implementation());
   const port = await new Promise<number>((res, rej) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? rej(err) : res(p))),
   );

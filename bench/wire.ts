@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import { decodeStruct, encodeStruct, type WireObject } from "../provider/src/server/codec";
+import { decodeStruct, encodeStruct, type StructObject } from "../provider/src/server/codec";
 import { ALICE } from "../simulator/src";
 import { Plugin, addressed } from "../test/grpc/engine";
 import {
@@ -155,7 +155,7 @@ export async function functionAnswer(): Promise<Row> {
 }
 
 /** A real Container's `properties`, as a Read records them. */
-const PROPERTIES: WireObject = {
+const PROPERTIES: StructObject = {
   id: "3f1c2b7e-8a4d-4c1e-9b2a-6d5e4f3a2b1c",
   projectId: "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00",
   name: "web",

@@ -1,10 +1,10 @@
 // The project's bundles (esbuild). The plugin's, shared by the Node.js-script plugin
 // (scripts/build.mjs → bin/) and the single executable (scripts/package.mjs → dist/):
 //   first stage   provider/src/main.ts: listens, prints the port; Node's built-ins only
-//   second stage  provider/src/server/start.ts: gRPC and the Pulumi stubs, loaded after the port
-//                 line (provider/src/startup.ts); answers GetPluginInfo
+//   second stage  provider/src/server/start.ts: gRPC and the codec (protobufjs), loaded after the
+//                 port line (provider/src/startup.ts); answers Handshake and GetPluginInfo
 //   third stage   provider/src/server/provider.ts: the provider and the API client, loaded after
-//                 the first answer; it takes gRPC and the stubs from the second stage
+//                 the first answer; it takes grpc-js and protobufjs from the second stage
 //   undici        the HTTP client library, loaded on the first API request (provider/src/api/http.ts)
 // and `command`, a Node.js script of one file (the simulator, hosting-export, a benchmark's plugin).
 import { build } from "esbuild";
@@ -21,20 +21,11 @@ export const UNDICI_FILE = "pulumi-resource-hosting.undici.js";
 /**
  * What the third stage takes from the second instead of bundling its own copy: the same names as
  * `SHARED_WITH_PROVIDER` in provider/src/server/start.ts, which gives them (one copy of each:
- * google-protobuf registers every message type on a global object). The third stage's `require`
- * refuses any other package (provider/src/startup.ts), so a name missing from either list fails
- * every test that starts the plugin.
+ * grpc-js checks its own classes). The third stage's `require` refuses any other package
+ * (provider/src/startup.ts), so a name missing from either list fails every test that starts the
+ * plugin.
  */
-export const SHARED_WITH_PROVIDER = [
-  "@grpc/grpc-js",
-  "@pulumi/pulumi/proto/plugin_pb",
-  "@pulumi/pulumi/proto/provider_grpc_pb",
-  "@pulumi/pulumi/proto/provider_pb",
-  "@pulumi/pulumi/proto/status_pb",
-  "google-protobuf/google/protobuf/any_pb",
-  "google-protobuf/google/protobuf/empty_pb",
-  "google-protobuf/google/protobuf/struct_pb",
-];
+export const SHARED_WITH_PROVIDER = ["@grpc/grpc-js", "protobufjs/minimal"];
 
 /** What every bundle of this project is: CommonJS for Node.js 20. */
 export const common = {
@@ -100,7 +91,7 @@ export async function bundleSecondStage(outfile, { sourcemap = false, entry = "p
 }
 
 /**
- * The third stage, with gRPC and the stubs left to the second (`SHARED_WITH_PROVIDER`). `undici:
+ * The third stage, with grpc-js and protobufjs left to the second (`SHARED_WITH_PROVIDER`). `undici:
  * "beside"` leaves undici a file of its own next to it (bin/: a preview never reads it); `"inline"`
  * bundles it in, still initialised only on the first API request (esbuild wraps a module that is
  * require()d in a lazy initialiser), for the single executable, whose embedded scripts cannot
@@ -112,10 +103,11 @@ export async function bundleThirdStage(outfile, { undici, sourcemap = false }) {
     plugins: undici === "beside" ? [besideThisFile(/^undici$/, UNDICI_FILE)] : [],
     metafile: true,
   });
-  // A second copy of what must be shared (imported under another name, `struct_pb.js` say) would
-  // load beside the first without any error.
+  // A second copy of what must be shared (imported under another name, `protobufjs/src/writer` say)
+  // would load beside the first without any error; and the Pulumi stubs and google-protobuf have
+  // no place in the plugin (codec.ts reads and writes every message).
   const copies = Object.keys(metafile.inputs).filter((input) =>
-    /node_modules\/(@grpc|google-protobuf|@pulumi)\//.test(input),
+    /node_modules\/(@grpc|google-protobuf|@pulumi|protobufjs|@protobufjs)\//.test(input),
   );
   if (copies.length > 0)
     throw new Error(

@@ -1,12 +1,12 @@
 // Makes the V8 code caches of the plugin's second and third stages (provider/src/startup.ts loads
 // them): starts the built plugin with --code-cache-out, drives it through what the engine does
-// first (plugin info, provider configuration) and then through a preview of every kind (a Check
-// and a Diff of every example of every resource, unchanged and changed, all offline: the mix of
-// scripts/preview-mix.ts), and closes its stdin; on the way out it writes a code cache of every
-// function compiled so far in each stage. A cache made this way, after the code ran, holds those
-// functions' bytecode too, where one made by compiling alone (SEA's useCodeCache) holds only the
-// top level: the first preview then runs Check and Diff of every kind, their validators and the
-// stubs without compiling them first.
+// first (handshake, plugin info, provider configuration) and then through a preview of every kind
+// (a Check and a Diff of every example of every resource, unchanged and changed, all offline: the
+// mix of scripts/preview-mix.ts), and closes its stdin; on the way out it writes a code cache of
+// every function compiled so far in each stage. A cache made this way, after the code ran, holds
+// those functions' bytecode too, where one made by compiling alone (SEA's useCodeCache) holds only
+// the top level: the first preview then runs Check and Diff of every kind, their validators and
+// the codec without compiling them first.
 //
 // The cache belongs to the node binary that made it: run the plugin with the node (or be the
 // single executable) that will run it in use. Another V8 rejects it, and the plugin then compiles
@@ -36,10 +36,11 @@ const CONFIG = {
 };
 
 /**
- * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through GetPluginInfo, which the
- * second stage answers. With `providerCache` (where the plugin writes the third stage's cache,
- * beside `out`), then through the engine's first calls, which load and run the third stage; a
- * plugin with no third stage (the benchmarks' floor) is trained without it.
+ * `command args… --code-cache-out=<out> 127.0.0.1:1`, driven through GetPluginInfo (after
+ * Handshake, for the plugin), which the second stage answers. With `providerCache` (where the
+ * plugin writes the third stage's cache, beside `out`), then through the engine's first calls,
+ * which load and run the third stage; a plugin with no third stage (the benchmarks' floor) is
+ * trained without it.
  */
 export async function trainCodeCache(command, args, out, { providerCache } = {}) {
   const mix = providerCache ? await previewMix() : [];
@@ -71,6 +72,8 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
       return undefined;
     });
   try {
+    // The engine's first call; the benchmarks' floor answers it UNIMPLEMENTED, as older plugins do.
+    if (providerCache) await call("handshake", handshakeRequest());
     await call("getPluginInfo", new Empty());
     if (providerCache) {
       await engineFirstCalls(call, tryCall);
@@ -102,6 +105,19 @@ export async function previewMix() {
 }
 
 /** What the engine sends a provider after GetPluginInfo: its configuration. */
+/** Handshake as the engine sends it (pulumi/pulumi `provider_plugin.go`). */
+function handshakeRequest() {
+  const request = new provproto.ProviderHandshakeRequest();
+  request.setEngineAddress("127.0.0.1:1");
+  request.setRootDirectory(process.cwd());
+  request.setProgramDirectory(process.cwd());
+  request.setConfigureWithUrn(true);
+  request.setSupportsViews(true);
+  request.setSupportsRefreshBeforeUpdate(true);
+  request.setInvokeWithPreview(true);
+  return request;
+}
+
 async function engineFirstCalls(call, tryCall) {
   const checkConfig = new provproto.CheckRequest();
   checkConfig.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");

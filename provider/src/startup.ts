@@ -171,7 +171,7 @@ export function prefetchStage(besideDir: string, names: StageNames): Promise<Sta
  * then their functions as they first run, was more than half the time to the first answer. A
  * cache that another V8 made is rejected by V8 itself, and the load simply compiles. `shared`:
  * modules the stage must take from the stage that loads it rather than load again (the third
- * stage's gRPC and protobuf stubs, whose messages google-protobuf registers on a global object).
+ * stage's grpc-js, which checks its own classes, and protobufjs).
  */
 export async function loadStage<T>(
   files: Promise<StageFiles>,

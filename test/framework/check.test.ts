@@ -32,6 +32,14 @@ describe("checkInputs: named cases per flag", () => {
       "colour",
       /not a property of hosting:index:Sample; valid properties are name, image/,
     ],
+    [
+      "a __proto__ key, as any other unknown key (JSON.parse makes it an own property)",
+      { ...base, ...JSON.parse('{"__proto__": "x"}') },
+      undefined,
+      "__proto__",
+      /^__proto__ is not a property of hosting:index:Sample/,
+    ],
+    ["another __ key", { ...base, __defaults: [] }, undefined, "__defaults", /^__defaults is not a property of/],
     ["output set by the user", { ...base, status: "running" }, undefined, "status", /output computed by the service/],
     [
       "secret wrong type never echoes the value",

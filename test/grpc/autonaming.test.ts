@@ -51,8 +51,8 @@ describe("Check names what the program leaves unnamed", () => {
     expect(checked.failures).toEqual([
       {
         property: "name",
-        reason: expect.stringMatching(
-          /^name is required here: no valid name can be made from the resource's name "123" .*; set name in the program$/,
+        reason: expect.stringContaining(
+          'name is required here: no valid name can be made from the resource\'s name "123" (name "123" is not valid',
         ),
       },
     ]);
@@ -81,12 +81,12 @@ describe("Check names what the program leaves unnamed", () => {
     [
       "enforce: a name that breaks the rule fails, naming the rule",
       { mode: "enforce", proposedName: "Web_PR_12" },
-      /enforces the name "Web_PR_12", which breaks the API's name rule \(name "Web_PR_12" is not valid: use lowercase letters/,
+      'enforces the name "Web_PR_12", which breaks the API\'s name rule (name "Web_PR_12" is not valid: use lowercase letters',
     ],
     [
       "disable: a missing name fails",
       { mode: "disable", proposedName: "" },
-      /^name is required: the project's pulumi:autonaming configuration disables autonaming/,
+      "name is required: the project's pulumi:autonaming configuration disables autonaming",
     ],
   ] as const)("pulumi:autonaming %s", async (_title, autonaming, reason) => {
     const checked = await fixture.plugin.check(
@@ -96,7 +96,7 @@ describe("Check names what the program leaves unnamed", () => {
       {},
       { randomSeed: seed(5), autonaming },
     );
-    expect(checked.failures).toEqual([{ property: "name", reason: expect.stringMatching(reason) }]);
+    expect(checked.failures).toEqual([{ property: "name", reason: expect.stringContaining(reason) }]);
   });
 
   test("a name the program sets wins over the engine's autonaming", async () => {

@@ -91,10 +91,23 @@ test("DiffConfig updates the provider in place, never replacing it", async () =>
   });
 });
 
-test("Handshake is left unimplemented so the engine falls back to Configure", async () => {
+test("Handshake and Configure answer the same capabilities (an engine that shook hands reads only Handshake's), autonaming support included", async () => {
   await withPlugin({}, async (plugin) => {
-    const request = new (require("@pulumi/pulumi/proto/provider_pb").ProviderHandshakeRequest)();
-    await expect(plugin.call("handshake", request)).rejects.toMatchObject({ code: 12 /* UNIMPLEMENTED */ });
+    const capabilities = {
+      acceptSecrets: true,
+      acceptResources: false,
+      acceptOutputs: false,
+      supportsAutonamingConfiguration: true,
+    };
+    expect(plugin.handshook).toEqual(capabilities);
+    const configured = await plugin.configure({ baseUrl: sim.url, token: ALICE.token });
+    expect(configured).toEqual({
+      acceptsecrets: capabilities.acceptSecrets,
+      acceptresources: capabilities.acceptResources,
+      acceptoutputs: capabilities.acceptOutputs,
+      supportsAutonamingConfiguration: capabilities.supportsAutonamingConfiguration,
+      supportspreview: true,
+    });
   });
 });
 

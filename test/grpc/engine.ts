@@ -2,7 +2,7 @@
 // Engine service it logs to, and sends it ResourceProvider calls over gRPC.
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -130,8 +130,16 @@ export function missingKeys(err: GrpcFailure): string[] {
 export interface PluginOptions {
   args?: string[];
   env?: NodeJS.ProcessEnv;
-  /** Start it without the engine's address, as a user does for PULUMI_DEBUG_PROVIDERS (it learns it through Attach). */
+  /**
+   * Start it without the engine's address on its command line, as a user does for
+   * PULUMI_DEBUG_PROVIDERS (it learns it through Attach, or Handshake when `handshake` is set too).
+   */
   unattached?: boolean;
+  /**
+   * Send Handshake first, as today's engine does (the default, unless `unattached`); false: an older
+   * engine, which only passes its address on the command line and reads the capabilities from Configure.
+   */
+  handshake?: boolean;
   /** Another executable than PLUGIN (a copy, an unpacked archive). */
   command?: string;
 }
@@ -166,10 +174,23 @@ export class Plugin {
   private transport?: Transport;
   readonly engine = new FakeEngine();
 
+  /** What Handshake answered: undefined when it was not sent, or when the plugin left it UNIMPLEMENTED. */
+  handshook?: ReturnType<provproto.ProviderHandshakeResponse["toObject"]>;
+  /**
+   * Why Handshake failed with any other code: the engine would not load the plugin then. Kept rather than thrown,
+   * for the tests of a plugin that cannot start, which look at the calls after.
+   */
+  handshakeFailure?: GrpcFailure;
+
   static async start(options: PluginOptions = {}): Promise<Plugin> {
     const plugin = new Plugin();
     await plugin.engine.start();
     await plugin.spawn(options);
+    if (options.handshake ?? !options.unattached) {
+      await plugin.handshake().catch((err: GrpcFailure) => {
+        plugin.handshakeFailure = err;
+      });
+    }
     return plugin;
   }
 
@@ -225,6 +246,17 @@ export class Plugin {
     this.client.close(); // so that nothing can still go through grpc-js unnoticed
   }
 
+  /** A call with its request already in bytes (what google-protobuf cannot write), and its answer's bytes. */
+  callBytes(method: string, request: Uint8Array): Promise<Buffer> {
+    const path = (provrpc.ResourceProviderService as Record<string, { path: string }>)[method].path;
+    const identity = (bytes: Buffer) => bytes;
+    return new Promise((res, rej) =>
+      this.client.makeUnaryRequest(path, identity, identity, Buffer.from(request), (err, answer) =>
+        err ? rej(err) : res(answer!),
+      ),
+    );
+  }
+
   call<Res>(method: string, request: unknown): Promise<Res> {
     if (this.transport) return this.transport<Res>(method, request);
     return new Promise((res, rej) => {
@@ -236,8 +268,35 @@ export class Plugin {
 
   // ---- the engine's calls, with plain-object properties ----
 
+  /**
+   * The engine's first call (provider_plugin.go `NewProvider`): its address, the plugin's directory
+   * as both root and program directory, and what it supports. UNIMPLEMENTED (an older plugin) is
+   * no failure: the engine falls back to Configure's capabilities, and this answers undefined.
+   */
+  async handshake(engineAddress = this.engine.address) {
+    const request = new provproto.ProviderHandshakeRequest();
+    request.setEngineAddress(engineAddress);
+    request.setRootDirectory(dirname(PLUGIN));
+    request.setProgramDirectory(dirname(PLUGIN));
+    request.setConfigureWithUrn(true);
+    request.setSupportsViews(true);
+    request.setSupportsRefreshBeforeUpdate(true);
+    request.setInvokeWithPreview(true);
+    try {
+      this.handshook = (await this.call<provproto.ProviderHandshakeResponse>("handshake", request)).toObject();
+    } catch (err) {
+      if ((err as GrpcFailure).code !== grpc.status.UNIMPLEMENTED) throw err;
+      this.handshook = undefined;
+    }
+    return this.handshook;
+  }
+
   async configure(config: Record<string, unknown>, variables: Record<string, string> = {}) {
     const request = new provproto.ConfigureRequest();
+    // Which provider this is, as the engine says since configure_with_urn (its default provider).
+    request.setUrn("urn:pulumi:test::hosting-tests::pulumi:providers:hosting::default");
+    request.setName("default");
+    request.setType("pulumi:providers:hosting");
     request.setArgs(struct(config));
     for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
     request.setAcceptsecrets(true);

@@ -31,11 +31,12 @@ export function useFixture(options: FixtureOptions = {}): Fixture {
   beforeAll(async () => {
     fixture.sim = await startSimulator({ volumeProvisioningMs: options.volumeProvisioningMs ?? 300 });
     const goExecutable = options.goEngine ? goEngineExecutable() : undefined; // built before the plugin starts
-    fixture.plugin = await Plugin.start({ args: options.pluginArgs });
+    fixture.plugin = await Plugin.start({ args: options.pluginArgs, handshake: !goExecutable });
     if (goExecutable) {
-      // Dialled the moment the port line is out, as the engine does.
+      // Dialled the moment the port line is out, as the engine does, and Handshake its first call.
       goEngine = await GoEngine.dial(fixture.plugin.port, goExecutable);
       fixture.plugin.useTransport(goEngine.transport());
+      await fixture.plugin.handshake();
     }
     await fixture.plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
     fixture.mark = () => fixture.sim.control.requests().length;

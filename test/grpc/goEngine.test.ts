@@ -19,7 +19,7 @@ const withGo = missing ? describe.skip : describe;
 
 /** A fresh plugin, and the stand-in dialled to it the moment its port line is out. */
 async function withGoEngine(run: (plugin: Plugin, go: GoEngine) => Promise<void>) {
-  const plugin = await Plugin.start();
+  const plugin = await Plugin.start({ handshake: false }); // the stand-in's Handshake is the first call
   try {
     const go = await GoEngine.dial(plugin.port);
     try {
@@ -33,14 +33,23 @@ async function withGoEngine(run: (plugin: Plugin, go: GoEngine) => Promise<void>
 }
 
 withGo("the plugin through grpc-go, the engine's gRPC library", () => {
-  test("dialled the moment the port line is out, as the engine dials: Handshake is UNIMPLEMENTED at once (never UNAVAILABLE), the older probe is answered, and calls work", () =>
+  test("dialled the moment the port line is out, as the engine dials: Handshake is answered at once (never UNAVAILABLE) with the capabilities, the older probe is answered, and calls work", () =>
     withGoEngine(async (plugin, go) => {
-      // Today's engine: Handshake; UNIMPLEMENTED makes it fall back, UNAVAILABLE makes it retry, anything else fails
-      // the plugin.
+      // Today's engine: Handshake first; UNAVAILABLE would make it retry, and any code but OK or UNIMPLEMENTED would
+      // fail the plugin.
       const handshake = new provproto.ProviderHandshakeRequest();
       handshake.setEngineAddress(plugin.engine.address);
       handshake.setConfigureWithUrn(true);
-      expect(await go.call("handshake", handshake)).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+      handshake.setSupportsRefreshBeforeUpdate(true);
+      handshake.setInvokeWithPreview(true);
+      const shaken = await go.call("handshake", handshake);
+      expect(shaken.code).toBe(grpc.status.OK);
+      expect(provproto.ProviderHandshakeResponse.deserializeBinary(shaken.response!).toObject()).toEqual({
+        acceptSecrets: true,
+        acceptResources: false,
+        acceptOutputs: false,
+        supportsAutonamingConfiguration: true,
+      });
       // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE
       // means alive.
       const probe = await go.probe();

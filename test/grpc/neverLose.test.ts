@@ -106,17 +106,14 @@ describe("a delete is done when the resource is gone", () => {
   );
 });
 
-test(
-  "a volume that reads provisioning during a refresh (while it grows) is reported as it is, " + "not as a failure",
-  async () => {
-    const name = unique("vol");
-    const v = await engine().created(VOLUME, name, { name, sizeGb: 1 });
-    fixture.sim.control.mutate("volumes", v.id, { status: "provisioning", ready_at: null });
-    const refreshed = await engine().refresh(VOLUME, name, v);
-    expect(refreshed).toMatchObject({ gone: false, state: { outputs: { status: "provisioning" } } });
-    expect(refreshed.gone === false && refreshed.state.initErrors).toBeUndefined();
-  },
-);
+test("a volume that ran and reads provisioning during a refresh (while it grows) is reported as it is, not as a failure", async () => {
+  const name = unique("vol");
+  const v = await engine().created(VOLUME, name, { name, sizeGb: 1 });
+  fixture.sim.control.mutate("volumes", v.id, { status: "provisioning", ready_at: null });
+  const refreshed = await engine().refresh(VOLUME, name, v);
+  expect(refreshed).toMatchObject({ gone: false, state: { outputs: { status: "provisioning" } } });
+  expect(refreshed.gone === false && refreshed.state.initErrors).toBeUndefined();
+});
 
 describe("nothing is taken that is not ours", () => {
   test("another stack's app of the same name and image, made just before our create whose POST was lost, is never adopted", async () => {

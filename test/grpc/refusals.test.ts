@@ -2,7 +2,8 @@
 // that never passed Check, settings no timer can hold. And an operation that runs out of time
 // while the API rate-limits it says so.
 import * as grpc from "@grpc/grpc-js";
-import { Engine, Plugin, type GrpcFailure } from "./engine";
+import { CheckRequest, CheckResponse, decode, encode } from "../../provider/src/server/codec";
+import { Engine, Plugin, type GrpcFailure, urn } from "./engine";
 import { CONTAINER, PROJECT, REGISTRY, VOLUME, useFixture } from "./fixture";
 import { ALICE } from "../../simulator/src";
 
@@ -32,6 +33,21 @@ describe("ids are data, never paths", () => {
     await fixture.plugin.delete(CONTAINER, "r", `${PROJECT}/..`, {}).catch(() => undefined);
     expect(fixture.sim.control.requests().filter((r) => r.method === "DELETE")).toEqual([]);
   });
+});
+
+test("a __proto__ key in a resource's inputs fails Check like every other unknown key", async () => {
+  // google-protobuf drops the key before it is sent (Struct.fromJavaScript), so the request is
+  // written with the plugin's own codec, which keeps it as the engine (Go) would send it.
+  const news = JSON.parse(`{"image": "${IMAGE}", "__proto__": {"polluted": true}}`);
+  const request = encode(CheckRequest, { urn: urn(CONTAINER, "proto"), type: CONTAINER, name: "proto", news });
+  const checked = decode(CheckResponse, await fixture.plugin.callBytes("check", request));
+  expect(checked.failures).toEqual([
+    {
+      property: "__proto__",
+      reason: expect.stringMatching(/^__proto__ is not a property of hosting:index:Container; valid properties are /),
+    },
+  ]);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 });
 
 test("a Create whose inputs never passed Check is refused before any call", async () => {

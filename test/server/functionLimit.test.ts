@@ -2,7 +2,7 @@
 // when it runs past it, whatever it was doing, and says which limit it was.
 import * as grpc from "@grpc/grpc-js";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
-import { InvokeRequest, decode } from "../../provider/src/server/codec";
+import { ConfigureRequest, InvokeRequest, decode } from "../../provider/src/server/codec";
 import { HostingProviderService } from "../../provider/src/server/provider";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -38,7 +38,7 @@ const configured = async (functionTimeoutMs: number) => {
   });
   const configure = new provproto.ConfigureRequest();
   configure.setArgs(Struct.fromJavaScript({ baseUrl: sim.url, token: ALICE.token, projectId: ALICE.projects[0] }));
-  await service.configure(configure);
+  await service.configure(decode(ConfigureRequest, configure.serializeBinary()));
   return service;
 };
 

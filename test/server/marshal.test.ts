@@ -1,4 +1,4 @@
-import { SECRET_SIG, SPECIAL_SIG_KEY, UNKNOWN_SENTINEL, fromWire, toWire } from "../../provider/src/server/marshal";
+import { SECRET_SIG, SPECIAL_SIG_KEY, UNKNOWN_SENTINEL, fromStruct, toStruct } from "../../provider/src/server/marshal";
 import type { Field } from "../../provider/src/framework/spec";
 import { Unknown } from "../../provider/src/framework/values";
 
@@ -19,43 +19,43 @@ const fields = [
 
 describe("marshalling between the engine's Structs (as codec.ts reads them) and plain values", () => {
   test("unknowns become the Unknown marker and back", () => {
-    const { values } = fromWire({ name: UNKNOWN_SENTINEL });
+    const { values } = fromStruct({ name: UNKNOWN_SENTINEL });
     expect(values.name).toBe(Unknown);
-    expect(toWire(values, fields)).toEqual({ name: UNKNOWN_SENTINEL });
+    expect(toStruct(values, fields)).toEqual({ name: UNKNOWN_SENTINEL });
   });
 
   test("secret in: unwrapped, and its path remembered; secret out: wrapped at the same depth", () => {
-    const { values, secrets } = fromWire({
+    const { values, secrets } = fromStruct({
       env: secret({ A: "1" }),
       connection: { host: "h", instructions: secret("pw") },
     } as any);
     expect(values).toEqual({ env: { A: "1" }, connection: { host: "h", instructions: "pw" } });
     expect([...secrets].sort()).toEqual(["connection.instructions", "env"]);
-    expect(toWire(values, fields, secrets)).toEqual({
+    expect(toStruct(values, fields, secrets)).toEqual({
       env: secret({ A: "1" }),
       connection: { host: "h", instructions: secret("pw") },
     });
   });
 
   test("declared secrets are wrapped even when they arrived plain", () => {
-    const out = toWire({ password: "p", connection: { host: "h", instructions: "i" }, name: "n" }, fields);
+    const out = toStruct({ password: "p", connection: { host: "h", instructions: "i" }, name: "n" }, fields);
     expect(out).toEqual({ password: secret("p"), connection: { host: "h", instructions: secret("i") }, name: "n" });
   });
 
   test("an unknown secret stays a bare unknown", () => {
-    expect(toWire({ password: Unknown }, fields)).toEqual({ password: UNKNOWN_SENTINEL });
+    expect(toStruct({ password: Unknown }, fields)).toEqual({ password: UNKNOWN_SENTINEL });
   });
 
   test("unknowns deep inside a value that is not secret are marked too", () => {
-    expect(toWire({ env: { A: Unknown, B: "b" }, name: ["x", Unknown] as any }, fields)).toEqual({
+    expect(toStruct({ env: { A: Unknown, B: "b" }, name: ["x", Unknown] as any }, fields)).toEqual({
       env: { A: UNKNOWN_SENTINEL, B: "b" },
       name: ["x", UNKNOWN_SENTINEL],
     });
   });
 
   test("a secret that arrived deep in a list is wrapped there, and only there", () => {
-    const { values, secrets } = fromWire({ env: { list: [{ a: "1" }, { a: secret("2") }] } } as any);
-    expect(toWire(values, fields, secrets)).toEqual({ env: { list: [{ a: "1" }, { a: secret("2") }] } });
+    const { values, secrets } = fromStruct({ env: { list: [{ a: "1" }, { a: secret("2") }] } } as any);
+    expect(toStruct(values, fields, secrets)).toEqual({ env: { list: [{ a: "1" }, { a: secret("2") }] } });
   });
 
   test(
@@ -63,7 +63,7 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
     () => {
       const services = [{ name: "a", env: { A: "1" } }];
       const more = { deep: [1] };
-      const out = toWire({ env: services as any, connection: { host: "h", instructions: "i", more } }, fields);
+      const out = toStruct({ env: services as any, connection: { host: "h", instructions: "i", more } }, fields);
       expect(out.env).toBe(services);
       expect((out.connection as Record<string, unknown>).more).toBe(more);
       expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });

@@ -3,7 +3,7 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Outcome, Ticket } from "../../provider/src/api/rateControl";
-import { CreateRequest, decode } from "../../provider/src/server/codec";
+import { ConfigureRequest, CreateRequest, decode } from "../../provider/src/server/codec";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
 import { HostingProviderService } from "../../provider/src/server/provider";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
@@ -34,7 +34,7 @@ test("Configure's client admits every request through the admission control the 
   });
   const configure = new provproto.ConfigureRequest();
   configure.setArgs(Struct.fromJavaScript({ baseUrl: sim.url, token: ALICE.token, projectId: ALICE.projects[0] }));
-  await service.configure(configure);
+  await service.configure(decode(ConfigureRequest, configure.serializeBinary()));
 
   const create = new provproto.CreateRequest();
   create.setUrn("urn:pulumi:test::hosting-tests::hosting:index:Registry::reg");

@@ -4,17 +4,20 @@ import * as grpc from "@grpc/grpc-js";
 import { execFileSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import type * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { CAPABILITIES, type AnswerOf, type RequestOf } from "../../provider/src/server/methods";
 import { SHARED_WITH_PROVIDER, startProvider, type RunningProvider } from "../../provider/src/server/start";
+import { version } from "../../package.json";
 import { until } from "../grpc/until";
 
 const ROOT = join(__dirname, "..", "..");
 
 /** A stand-in for server/provider.ts: counts what the second stage asks of it. */
 function fakeThirdStage(behaviour: { throwOnBuild?: string; throwInCheck?: string } = {}) {
-  const seen = { built: 0, cancelAll: 0, checks: 0 };
+  const seen = { built: 0, cancelAll: 0, checks: 0, handshakes: [] as Array<RequestOf<"handshake">> };
   class HostingProviderService {
     constructor() {
       if (behaviour.throwOnBuild) throw new Error(behaviour.throwOnBuild);
@@ -23,12 +26,16 @@ function fakeThirdStage(behaviour: { throwOnBuild?: string; throwInCheck?: strin
     cancelAll() {
       seen.cancelAll++;
     }
+    async handshake(request: RequestOf<"handshake">) {
+      seen.handshakes.push(request);
+      return {};
+    }
     implementation() {
       return {
-        check: (_call: unknown, callback: grpc.sendUnaryData<provproto.CheckResponse>) => {
+        check: (_call: unknown, callback: grpc.sendUnaryData<AnswerOf<"check">>) => {
           seen.checks++;
           if (behaviour.throwInCheck) throw new Error(behaviour.throwInCheck);
-          callback(null, new provproto.CheckResponse());
+          callback(null, {});
         },
       };
     }
@@ -83,7 +90,7 @@ async function rig(stage: ReturnType<typeof fakeThirdStage>["stage"], failures: 
   };
 }
 
-const call = <T>(client: Rig["client"], method: "cancel" | "check", request: unknown) =>
+const call = <T>(client: Rig["client"], method: "cancel" | "check" | "handshake" | "getPluginInfo", request: unknown) =>
   new Promise<{ err: grpc.ServiceError | null; response?: T }>((resolve) =>
     (client as unknown as Record<string, (r: unknown, cb: (e: grpc.ServiceError | null, r?: T) => void) => void>)[
       method
@@ -113,8 +120,69 @@ describe("the second stage (server/start.ts)", () => {
       const checked = call(r.client, "check", new provproto.CheckRequest());
       r.release();
       expect((await checked).err).toBeNull();
-      expect(third.seen).toEqual({ built: 1, cancelAll: 1, checks: 1 });
+      expect(third.seen).toEqual({ built: 1, cancelAll: 1, checks: 1, handshakes: [] });
     } finally {
+      await r.close();
+    }
+  });
+
+  test("Handshake is answered at once with the capabilities, without the provider, which is told what the engine said once built", async () => {
+    const third = fakeThirdStage();
+    const r = await rig(third.stage);
+    try {
+      const request = new provproto.ProviderHandshakeRequest();
+      request.setEngineAddress("127.0.0.1:50051");
+      request.setRootDirectory("/plugins/hosting");
+      request.setConfigureWithUrn(true);
+      request.setSupportsRefreshBeforeUpdate(true);
+      request.setInvokeWithPreview(true);
+      const { err, response } = await call<provproto.ProviderHandshakeResponse>(r.client, "handshake", request);
+      expect(err).toBeNull();
+      expect(response!.toObject()).toEqual({
+        acceptSecrets: CAPABILITIES.acceptSecrets,
+        acceptResources: CAPABILITIES.acceptResources,
+        acceptOutputs: CAPABILITIES.acceptOutputs,
+        supportsAutonamingConfiguration: CAPABILITIES.supportsAutonamingConfiguration,
+      });
+      expect(CAPABILITIES).toMatchObject({ acceptSecrets: true, supportsAutonamingConfiguration: true });
+      expect(third.seen.built).toBe(0);
+      // The answer starts the provider's load, as GetPluginInfo's does.
+      await until(() => r.loads > 0, "the provider's load after Handshake");
+      r.release();
+      await until(() => third.seen.built > 0, "the provider built");
+      expect(third.seen.handshakes).toEqual([
+        {
+          engineAddress: "127.0.0.1:50051",
+          rootDirectory: "/plugins/hosting",
+          programDirectory: undefined,
+          configureWithUrn: true,
+          supportsViews: false,
+          supportsRefreshBeforeUpdate: true,
+          invokeWithPreview: true,
+          mapperTarget: undefined,
+          loaderTarget: undefined,
+          resolverTarget: undefined,
+        },
+      ]);
+      // A Handshake to a provider already built reaches it at once.
+      request.setEngineAddress("127.0.0.1:50052");
+      expect((await call(r.client, "handshake", request)).err).toBeNull();
+      expect(third.seen.handshakes.map((h) => h.engineAddress)).toEqual(["127.0.0.1:50051", "127.0.0.1:50052"]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  test("GetPluginInfo is answered at once with the version, without the provider", async () => {
+    const third = fakeThirdStage();
+    const r = await rig(third.stage);
+    try {
+      const { err, response } = await call<plugproto.PluginInfo>(r.client, "getPluginInfo", new Empty());
+      expect(err).toBeNull();
+      expect(response!.getVersion()).toBe(version);
+      expect(third.seen.built).toBe(0);
+    } finally {
+      r.release();
       await r.close();
     }
   });

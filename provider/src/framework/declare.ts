@@ -195,10 +195,11 @@ export interface ResourceDeclaration<T = any, C = any, F extends FlagsOf<T> = Fl
   lifecycle: Lifecycle<T, C, Checked<T, F>>;
   /**
    * Why the live resource is not finished (its last rollout failed, it is not ready yet), or
-   * nothing when it is. A read of an unfinished resource answers as a partial failure, so that the
-   * engine keeps it failed through a refresh and the next `pulumi up` retries it.
+   * nothing when it is; `recorded` is how the state last had it (nothing on an import). A read of
+   * an unfinished resource answers as a partial failure that asks to be refreshed before the next
+   * update, so that the engine keeps it failed through a refresh and the next `pulumi up` retries it.
    */
-  unfinished?(live: Partial<T>): string | undefined;
+  unfinished?(live: Partial<T>, recorded: Partial<T>): string | undefined;
   /**
    * Every resource of this kind in a project (or the user's), in its terms, with its id: lookups and hosting-export
    * read through it.

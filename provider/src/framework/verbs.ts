@@ -170,7 +170,7 @@ export class ResourceVerbs {
     const recorded = recordedOutputs(spec, live, oldInputs);
     const state = this.recorded(request.address.id, recorded, impliedInputs(spec, recorded, oldInputs, this.config));
     // Still failed (or not ready): a refresh keeps it so, and the next `pulumi up` refreshes and retries it.
-    const unfinished = declaration.unfinished?.(recorded);
+    const unfinished = declaration.unfinished?.(recorded, outputs);
     if (unfinished) throw new Unfinished(unfinished, { ...state, refreshBeforeUpdate: true });
     return state;
   }

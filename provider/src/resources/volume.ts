@@ -194,8 +194,9 @@ export const volume: Declaration<Volume, typeof flags> = {
   typeName: "Volume",
   flags,
   scope: "project",
-  unfinished: (live) =>
-    live.status !== undefined && live.status !== "running"
+  // One that ran and reads provisioning again is growing (a resize): reported as it is, not unfinished.
+  unfinished: (live, recorded) =>
+    live.status !== undefined && live.status !== "running" && recorded.status !== "running"
       ? `volume ${live.name} is not running yet: its status is "${live.status}"; the next \`pulumi up\` waits for it again`
       : undefined,
   list: async (ctx, projectId) =>

@@ -1,18 +1,18 @@
-// The hot path's wire format: the ResourceProvider messages that carry property values (the
-// requests' properties in, the answers' properties out), read and written with protobufjs's
-// Reader and Writer straight to and from plain values. google-protobuf builds a message object
-// per value, about 13 kB of heap per small record, and a large function answer took seconds and
+// The wire format of every ResourceProvider message this provider reads or writes (and of the
+// engine's Log request), read and written with protobufjs's Reader and Writer straight to and
+// from plain values: each message is a schema below, field for field as pulumi/proto declares it,
+// and every handler takes and gives plain objects. google-protobuf builds a message object per
+// value, about 13 kB of heap per small record, and a large function answer took seconds and
 // gigabytes (docs/performance.md, "The wire"). The bytes written are google-protobuf's own
 // (serializeBinary), byte for byte: test/server/codec.test.ts proves it over a corpus of every
-// message the engine sends and every answer. The other messages stay on the stubs.
+// message the engine sends and every answer.
 import { Reader, Writer } from "protobufjs/minimal";
-import type { DIRECT_CODEC, DirectMethod } from "./methods";
 
 /** A `google.protobuf.Value` as plain JavaScript: what google-protobuf's `toJavaScript()` gives. */
-export type WireValue = null | number | string | boolean | WireValue[] | WireObject;
+export type StructValue = null | number | string | boolean | StructValue[] | StructObject;
 /** A `google.protobuf.Struct` as plain JavaScript (secrets, unknowns and assets are Pulumi's sentinels in it). */
-export interface WireObject {
-  [key: string]: WireValue;
+export interface StructObject {
+  [key: string]: StructValue;
 }
 
 // ---- Struct, Value, ListValue ----
@@ -65,9 +65,9 @@ const varintLength = (value: number) =>
 type Sizes = number[];
 
 /** Struct's map entries in the order google-protobuf writes them: sorted by key (UTF-16 code units). */
-const sortedKeys = (object: WireObject) => Object.keys(object).sort();
+const sortedKeys = (object: StructObject) => Object.keys(object).sort();
 
-function sizeStruct(object: WireObject, sizes: Sizes): number {
+function sizeStruct(object: StructObject, sizes: Sizes): number {
   let total = 0;
   for (const key of sortedKeys(object)) {
     const slot = sizes.length;
@@ -83,7 +83,7 @@ function sizeStruct(object: WireObject, sizes: Sizes): number {
   return total;
 }
 
-function sizeValue(value: WireValue, sizes: Sizes): number {
+function sizeValue(value: StructValue, sizes: Sizes): number {
   switch (typeof value) {
     case "string": {
       const bytes = Buffer.byteLength(wellFormed(value));
@@ -142,7 +142,7 @@ class StructBytes {
     this.pos += this.buffer.write(wellFormed(text), this.pos, bytes, "utf8");
   }
 
-  struct(object: WireObject): void {
+  struct(object: StructObject): void {
     for (const key of sortedKeys(object)) {
       this.byte(STRUCT_FIELDS);
       this.varint(this.sizes[this.next++]);
@@ -154,7 +154,7 @@ class StructBytes {
     }
   }
 
-  private value(value: WireValue): void {
+  private value(value: StructValue): void {
     switch (typeof value) {
       case "string":
         this.byte(STRING_VALUE);
@@ -187,14 +187,14 @@ class StructBytes {
         } else {
           this.byte(STRUCT_VALUE);
           this.varint(this.sizes[this.next++]);
-          this.struct(value as WireObject);
+          this.struct(value as StructObject);
         }
     }
   }
 }
 
 /** An own property even for `__proto__` (a plain assignment would set the object's prototype). */
-function set(object: WireObject, key: string, value: WireValue): void {
+function set<V>(object: Record<string, V>, key: string, value: V): void {
   if (key !== "__proto__") object[key] = value;
   else Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
@@ -203,9 +203,9 @@ function set(object: WireObject, key: string, value: WireValue): void {
  * A Struct's entries with their keys sorted, as google-protobuf's `toJavaScript()` gives them
  * (the engine writes a map in no particular order); a repeated key keeps its last value.
  */
-function readStruct(reader: Reader, end: number): WireObject {
+function readStruct(reader: Reader, end: number): StructObject {
   const keys: string[] = [];
-  const values: WireValue[] = [];
+  const values: StructValue[] = [];
   let sorted = true;
   while (reader.pos < end) {
     const tag = reader.uint32();
@@ -215,7 +215,7 @@ function readStruct(reader: Reader, end: number): WireObject {
     }
     const entryEnd = reader.uint32() + reader.pos;
     let key = "";
-    let value: WireValue | undefined;
+    let value: StructValue | undefined;
     while (reader.pos < entryEnd) {
       const entryTag = reader.uint32();
       if (entryTag === ENTRY_KEY) key = reader.string();
@@ -227,19 +227,19 @@ function readStruct(reader: Reader, end: number): WireObject {
     keys.push(key);
     values.push(value);
   }
-  const object: WireObject = {};
+  const object: StructObject = {};
   if (sorted) {
     for (let i = 0; i < keys.length; i++) set(object, keys[i], values[i]);
     return object;
   }
-  const latest = new Map<string, WireValue>();
+  const latest = new Map<string, StructValue>();
   for (let i = 0; i < keys.length; i++) latest.set(keys[i], values[i]);
   for (const key of [...latest.keys()].sort()) set(object, key, latest.get(key)!);
   return object;
 }
 
-function readValue(reader: Reader, end: number): WireValue {
-  let value: WireValue | undefined;
+function readValue(reader: Reader, end: number): StructValue {
+  let value: StructValue | undefined;
   while (reader.pos < end) {
     const tag = reader.uint32();
     switch (tag) {
@@ -270,8 +270,8 @@ function readValue(reader: Reader, end: number): WireValue {
   return value;
 }
 
-function readList(reader: Reader, end: number): WireValue[] {
-  const list: WireValue[] = [];
+function readList(reader: Reader, end: number): StructValue[] {
+  const list: StructValue[] = [];
   while (reader.pos < end) {
     const tag = reader.uint32();
     if (tag === LIST_VALUES) list.push(readValue(reader, reader.uint32() + reader.pos));
@@ -281,13 +281,13 @@ function readList(reader: Reader, end: number): WireValue[] {
 }
 
 /** A Struct's bytes as plain values (google-protobuf's `Struct.deserializeBinary(bytes).toJavaScript()`). */
-export function decodeStruct(bytes: Uint8Array): WireObject {
+export function decodeStruct(bytes: Uint8Array): StructObject {
   const reader = Reader.create(bytes);
   return readStruct(reader, reader.len);
 }
 
 /** Plain values as a Struct's bytes (google-protobuf's `Struct.fromJavaScript(object).serializeBinary()`). */
-export function encodeStruct(object: WireObject): Buffer {
+export function encodeStruct(object: StructObject): Buffer {
   const sizes: Sizes = [];
   const buffer = Buffer.allocUnsafe(sizeStruct(object, sizes));
   new StructBytes(buffer, sizes).struct(object);
@@ -296,67 +296,91 @@ export function encodeStruct(object: WireObject): Buffer {
 
 // ---- the messages ----
 
-/**
- * How a field is written, with what a message holds when the field is absent (proto3's default).
- * `raw` and `raws`: a message this provider does not read, kept as its bytes so that it is written
- * back as it came (the corpus test re-encodes every request).
- */
-interface Kinds {
+/** How a scalar or repeated field is written, with what a message holds when it is absent (proto3's default). */
+interface Scalars {
   string: string;
+  /** A proto3 `optional string`: written whenever set, "" included; absent is undefined. */
+  optionalString: string | undefined;
   bool: boolean;
+  int32: number;
   double: number;
-  enum: number;
   bytes: Uint8Array;
   strings: string[];
-  struct: WireObject | undefined;
-  raw: Uint8Array | undefined;
+  struct: StructObject | undefined;
+  /** Messages this provider does not read (a View), kept as their bytes so that they are written back as they came. */
   raws: Uint8Array[];
 }
-type Kind = keyof Kinds;
-/** A field: its number, and its kind or the message of its (repeated) items. */
-type FieldOf = readonly [number, Kind] | readonly [number, "repeated", Schema];
-type Schema = { readonly [name: string]: FieldOf };
+type Scalar = keyof Scalars;
+/**
+ * A field: its number and its kind; a message's (or its repeated items') schema; an enum's value
+ * names, in number order (plain values are the names); a map's value, `"string"` or a schema (its
+ * keys are strings).
+ */
+type FieldOf =
+  | readonly [number, Scalar]
+  | readonly [number, "message" | "repeated", Schema]
+  | readonly [number, "enum", readonly string[]]
+  | readonly [number, "map", "string" | Schema];
+export type Schema = { readonly [name: string]: FieldOf };
+type Kind = FieldOf[1];
+
+type ValueOf<F extends FieldOf> = F extends readonly [number, infer K extends Scalar]
+  ? Scalars[K]
+  : F extends readonly [number, "message", infer M extends Schema]
+    ? Message<M> | undefined
+    : F extends readonly [number, "repeated", infer M extends Schema]
+      ? Message<M>[]
+      : F extends readonly [number, "enum", infer Names extends readonly string[]]
+        ? // A number the schema does not name (a newer engine's) is read as the number.
+          Names[number] | number
+        : F extends readonly [number, "map", "string"]
+          ? Record<string, string>
+          : F extends readonly [number, "map", infer M extends Schema]
+            ? Record<string, Message<M>>
+            : never;
 
 /** A message as plain values, typed from its schema. */
-export type Message<S extends Schema> = {
-  -readonly [F in keyof S]: S[F] extends readonly [number, infer K extends Kind]
-    ? Kinds[K]
-    : S[F] extends readonly [number, "repeated", infer Item extends Schema]
-      ? Message<Item>[]
-      : never;
-};
+export type Message<S extends Schema> = { -readonly [F in keyof S]: ValueOf<S[F]> };
 
-const WIRE_TYPE: Record<Kind | "repeated", number> = {
+const WIRE_TYPE: Record<Kind, number> = {
   string: 2,
+  optionalString: 2,
   bool: 0,
+  int32: 0,
   double: 1,
   enum: 0,
   bytes: 2,
   strings: 2,
   struct: 2,
-  raw: 2,
   raws: 2,
+  message: 2,
   repeated: 2,
+  map: 2,
 };
 
-const defaultOf = (kind: Kind | "repeated"): unknown => {
-  switch (kind) {
+function defaultOf(field: FieldOf): unknown {
+  switch (field[1]) {
     case "string":
       return "";
     case "bool":
       return false;
     case "double":
-    case "enum":
+    case "int32":
       return 0;
+    case "enum":
+      return field[2][0];
     case "bytes":
       return Buffer.alloc(0);
+    case "optionalString":
     case "struct":
-    case "raw":
+    case "message":
       return undefined;
+    case "map":
+      return {};
     default:
       return [];
   }
-};
+}
 
 /** Fields in field-number order: the order google-protobuf writes them. */
 const ordering = new WeakMap<Schema, Array<[string, FieldOf]>>();
@@ -366,24 +390,46 @@ function inOrder(schema: Schema): Array<[string, FieldOf]> {
   return fields;
 }
 
+function enumNumber(name: string, names: readonly string[], value: string | number): number {
+  if (typeof value === "number") return value;
+  const number = names.indexOf(value);
+  if (number < 0) throw new Error(`${name} is ${JSON.stringify(value)}, which is none of ${names.join(", ")}`);
+  return number;
+}
+
+/** A message field's bytes, as google-protobuf writes one: present (even empty) whenever set. */
+function writeNested(writer: Writer, tag: number, schema: Schema, message: Record<string, unknown>): void {
+  writer.uint32(tag).fork();
+  writeMessage(writer, schema, message);
+  writer.ldelim();
+}
+
 function writeMessage(writer: Writer, schema: Schema, message: Record<string, unknown>): void {
   for (const [name, field] of inOrder(schema)) {
     const [number, kind] = field;
     const value = message[name];
     const tag = (number << 3) | WIRE_TYPE[kind];
-    switch (kind) {
+    switch (field[1]) {
       case "string":
         if (value) writer.uint32(tag).string(wellFormed(value as string));
+        break;
+      case "optionalString":
+        if (value !== undefined) writer.uint32(tag).string(wellFormed(value as string));
         break;
       case "bool":
         if (value) writer.uint32(tag).bool(true);
         break;
+      case "int32":
+        if (value) writer.uint32(tag).int32(value as number);
+        break;
       case "double":
         if (value !== undefined && value !== 0) writeDouble(writer.uint32(tag), value as number);
         break;
-      case "enum":
-        if (value) writer.uint32(tag).int32(value as number);
+      case "enum": {
+        const number = value === undefined ? 0 : enumNumber(name, field[2], value as string | number);
+        if (number !== 0) writer.uint32(tag).int32(number);
         break;
+      }
       case "bytes":
         if (value && (value as Uint8Array).length > 0) writer.uint32(tag).bytes(value as Uint8Array);
         break;
@@ -391,30 +437,50 @@ function writeMessage(writer: Writer, schema: Schema, message: Record<string, un
         for (const item of (value as string[] | undefined) ?? []) writer.uint32(tag).string(wellFormed(item));
         break;
       case "struct":
-        if (value !== undefined) writer.uint32(tag).bytes(encodeStruct(value as WireObject));
-        break;
-      case "raw":
-        if (value !== undefined) writer.uint32(tag).bytes(value as Uint8Array);
+        if (value !== undefined) writer.uint32(tag).bytes(encodeStruct(value as StructObject));
         break;
       case "raws":
         for (const item of (value as Uint8Array[] | undefined) ?? []) writer.uint32(tag).bytes(item);
         break;
+      case "message":
+        if (value !== undefined) writeNested(writer, tag, field[2], value as Record<string, unknown>);
+        break;
       case "repeated":
-        for (const item of (value as Record<string, unknown>[] | undefined) ?? []) {
-          writer.uint32(tag).fork();
-          writeMessage(writer, field[2], item);
+        for (const item of (value as Record<string, unknown>[] | undefined) ?? [])
+          writeNested(writer, tag, field[2], item);
+        break;
+      case "map": {
+        // As google-protobuf writes a map: entries sorted by key, each with its key and its value even when empty.
+        const entries = (value as Record<string, unknown> | undefined) ?? {};
+        const valueSchema = field[2];
+        for (const key of Object.keys(entries).sort()) {
+          writer.uint32(tag).fork().uint32(MAP_KEY).string(wellFormed(key));
+          if (valueSchema === "string") writer.uint32(MAP_VALUE).string(wellFormed(entries[key] as string));
+          else writeNested(writer, MAP_VALUE, valueSchema, entries[key] as Record<string, unknown>);
           writer.ldelim();
         }
         break;
+      }
     }
   }
 }
 
+// A map entry's tags: its key (field 1) and its value (field 2), both length-delimited here.
+const MAP_KEY = (1 << 3) | 2;
+const MAP_VALUE = (2 << 3) | 2;
+
 type Numbered = Map<number, [string, FieldOf]>;
 
-function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Numbered, end: number): Message<S> {
+/** A message with every field absent. */
+function defaults(schema: Schema): Record<string, unknown> {
   const message: Record<string, unknown> = {};
-  for (const [name, [, kind]] of Object.entries(schema)) message[name] = defaultOf(kind);
+  for (const [name, field] of Object.entries(schema)) message[name] = defaultOf(field);
+  return message;
+}
+
+function readMessage<S extends Schema>(reader: Reader, schema: S, end: number): Message<S> {
+  const message = defaults(schema);
+  const byNumber = numbered(schema);
   while (reader.pos < end) {
     const tag = reader.uint32();
     const known = byNumber.get(tag >>> 3);
@@ -425,17 +491,23 @@ function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Numb
     const [name, field] = known;
     switch (field[1]) {
       case "string":
+      case "optionalString":
         message[name] = reader.string();
         break;
       case "bool":
         message[name] = reader.bool();
         break;
+      case "int32":
+        message[name] = reader.int32();
+        break;
       case "double":
         message[name] = reader.double();
         break;
-      case "enum":
-        message[name] = reader.int32();
+      case "enum": {
+        const number = reader.int32();
+        message[name] = field[2][number] ?? number;
         break;
+      }
       case "bytes":
         message[name] = reader.bytes();
         break;
@@ -445,20 +517,36 @@ function readMessage<S extends Schema>(reader: Reader, schema: S, byNumber: Numb
       case "struct":
         message[name] = readStruct(reader, reader.uint32() + reader.pos);
         break;
-      case "raw":
-        message[name] = reader.bytes();
-        break;
       case "raws":
         (message[name] as Uint8Array[]).push(reader.bytes());
         break;
-      case "repeated": {
-        const item = field[2];
-        (message[name] as unknown[]).push(readMessage(reader, item, numbered(item), reader.uint32() + reader.pos));
+      case "message":
+        message[name] = readMessage(reader, field[2], reader.uint32() + reader.pos);
         break;
-      }
+      case "repeated":
+        (message[name] as unknown[]).push(readMessage(reader, field[2], reader.uint32() + reader.pos));
+        break;
+      case "map":
+        readMapEntry(reader, field[2], message[name] as Record<string, unknown>, reader.uint32() + reader.pos);
+        break;
     }
   }
   return message as Message<S>;
+}
+
+/** One entry into `map`; a key repeated keeps its last value, and a missing key or value is its default. */
+function readMapEntry(reader: Reader, valueSchema: "string" | Schema, map: Record<string, unknown>, end: number) {
+  let key = "";
+  let value: unknown;
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    if (tag === MAP_KEY) key = reader.string();
+    else if (tag === MAP_VALUE)
+      value =
+        valueSchema === "string" ? reader.string() : readMessage(reader, valueSchema, reader.uint32() + reader.pos);
+    else reader.skipType(tag & 7);
+  }
+  set(map, key, value ?? (valueSchema === "string" ? "" : defaults(valueSchema)));
 }
 
 const numbering = new WeakMap<Schema, Numbered>();
@@ -474,7 +562,7 @@ function numbered(schema: Schema): Numbered {
 /** A message's bytes as plain values; fields this provider does not know are skipped. */
 export function decode<S extends Schema>(schema: S, bytes: Uint8Array): Message<S> {
   const reader = Reader.create(bytes);
-  return readMessage(reader, schema, numbered(schema), reader.len);
+  return readMessage(reader, schema, reader.len);
 }
 
 /** Plain values as a message's bytes, exactly as google-protobuf's `serializeBinary()` writes them. */
@@ -484,9 +572,70 @@ export function encode<S extends Schema>(schema: S, message: Partial<Message<S>>
   return writer.finish() as Buffer;
 }
 
-// The messages of pulumi/proto/pulumi/provider.proto that carry properties, field for field.
+// The messages of pulumi/proto/pulumi/provider.proto (and plugin.proto, engine.proto, google's
+// empty.proto and status.proto) that this provider reads or writes, field for field.
+
+export const Empty = {} as const;
+
+export const PluginInfo = { version: [1, "string"] } as const;
+
+export const PluginAttach = { address: [1, "string"] } as const;
+
+export const ProviderHandshakeRequest = {
+  engineAddress: [1, "string"],
+  rootDirectory: [2, "optionalString"],
+  programDirectory: [3, "optionalString"],
+  configureWithUrn: [4, "bool"],
+  supportsViews: [5, "bool"],
+  supportsRefreshBeforeUpdate: [6, "bool"],
+  invokeWithPreview: [7, "bool"],
+  mapperTarget: [8, "optionalString"],
+  loaderTarget: [9, "optionalString"],
+  resolverTarget: [10, "optionalString"],
+} as const;
+
+export const ProviderHandshakeResponse = {
+  acceptSecrets: [1, "bool"],
+  acceptResources: [2, "bool"],
+  acceptOutputs: [3, "bool"],
+  supportsAutonamingConfiguration: [4, "bool"],
+} as const;
+
+export const GetSchemaRequest = {
+  version: [1, "int32"],
+  subpackageName: [2, "string"],
+  subpackageVersion: [3, "string"],
+} as const;
+
+export const GetSchemaResponse = { schema: [1, "string"] } as const;
+
+export const ConfigureRequest = {
+  variables: [1, "map", "string"],
+  args: [2, "struct"],
+  acceptSecrets: [3, "bool"],
+  acceptResources: [4, "bool"],
+  sendsOldInputs: [5, "bool"],
+  sendsOldInputsToDelete: [6, "bool"],
+  id: [7, "optionalString"],
+  urn: [8, "optionalString"],
+  name: [9, "optionalString"],
+  type: [10, "optionalString"],
+} as const;
+
+export const ConfigureResponse = {
+  acceptSecrets: [1, "bool"],
+  supportsPreview: [2, "bool"],
+  acceptResources: [3, "bool"],
+  acceptOutputs: [4, "bool"],
+  supportsAutonamingConfiguration: [5, "bool"],
+} as const;
 
 const CheckFailure = { property: [1, "string"], reason: [2, "string"] } as const;
+
+const AutonamingOptions = {
+  proposedName: [1, "string"],
+  mode: [2, "enum", ["PROPOSE", "ENFORCE", "DISABLE"]],
+} as const;
 
 export const CheckRequest = {
   urn: [1, "string"],
@@ -495,7 +644,7 @@ export const CheckRequest = {
   randomSeed: [5, "bytes"],
   name: [6, "string"],
   type: [7, "string"],
-  autonaming: [8, "raw"],
+  autonaming: [8, "message", AutonamingOptions],
 } as const;
 
 export const CheckResponse = { inputs: [1, "struct"], failures: [2, "repeated", CheckFailure] } as const;
@@ -509,6 +658,21 @@ export const DiffRequest = {
   oldInputs: [6, "struct"],
   name: [7, "string"],
   type: [8, "string"],
+} as const;
+
+const PropertyDiff = {
+  kind: [1, "enum", ["ADD", "ADD_REPLACE", "DELETE", "DELETE_REPLACE", "UPDATE", "UPDATE_REPLACE"]],
+  inputDiff: [2, "bool"],
+} as const;
+
+export const DiffResponse = {
+  replaces: [1, "strings"],
+  stables: [2, "strings"],
+  deleteBeforeReplace: [3, "bool"],
+  changes: [4, "enum", ["DIFF_UNKNOWN", "DIFF_NONE", "DIFF_SOME"]],
+  diffs: [5, "strings"],
+  detailedDiff: [6, "map", PropertyDiff],
+  hasDetailedDiff: [7, "bool"],
 } as const;
 
 export const CreateRequest = {
@@ -583,38 +747,29 @@ export const InvokeRequest = { tok: [1, "string"], args: [2, "struct"], preview:
 
 export const InvokeResponse = { return: [1, "struct"], failures: [2, "repeated", CheckFailure] } as const;
 
+// The details of a failed call, in its google.rpc.Status (errors.ts).
+
 export const ErrorResourceInitFailed = {
   id: [1, "string"],
   properties: [2, "struct"],
   reasons: [3, "strings"],
   inputs: [4, "struct"],
+  refreshBeforeUpdate: [5, "bool"],
 } as const;
 
-/** Each method of DIRECT_CODEC (methods.ts): its request's schema, and its answer's where the codec writes it. */
-export const DIRECT: {
-  [M in DirectMethod]: (typeof DIRECT_CODEC)[M] extends "answer"
-    ? { request: Schema; response: Schema }
-    : { request: Schema; response?: undefined };
-} = {
-  checkConfig: { request: CheckRequest, response: CheckResponse },
-  diffConfig: { request: DiffRequest },
-  check: { request: CheckRequest, response: CheckResponse },
-  diff: { request: DiffRequest },
-  create: { request: CreateRequest, response: CreateResponse },
-  read: { request: ReadRequest, response: ReadResponse },
-  update: { request: UpdateRequest, response: UpdateResponse },
-  delete: { request: DeleteRequest },
-  invoke: { request: InvokeRequest, response: InvokeResponse },
-};
+const MissingKey = { name: [1, "string"], description: [2, "string"] } as const;
 
-type Answer = Partial<Message<Schema>>;
+export const ConfigureErrorMissingKeys = { missingKeys: [1, "repeated", MissingKey] } as const;
 
-/** A method's request, read from its bytes. */
-export const decodeRequest = (method: DirectMethod, bytes: Uint8Array) => decode(DIRECT[method].request, bytes);
+const Any = { typeUrl: [1, "string"], value: [2, "bytes"] } as const;
 
-/** A method's answer, written to bytes (a method of DIRECT_CODEC that says "answer"). */
-export function encodeAnswer(method: DirectMethod, message: unknown): Buffer {
-  const { response } = DIRECT[method];
-  if (!response) throw new Error(`${method} answers on the stubs, not on the codec`);
-  return encode(response, message as Answer);
-}
+export const Status = { code: [1, "int32"], message: [2, "string"], details: [3, "repeated", Any] } as const;
+
+/** engine.proto's Log request (engineLog.ts). */
+export const LogRequest = {
+  severity: [1, "enum", ["DEBUG", "INFO", "WARNING", "ERROR"]],
+  message: [2, "string"],
+  urn: [3, "string"],
+  streamId: [4, "int32"],
+  ephemeral: [5, "bool"],
+} as const;

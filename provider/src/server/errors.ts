@@ -2,10 +2,6 @@
 // (ErrorResourceInitFailed), missing configuration (ConfigureErrorMissingKeys), and the status
 // code of every other failure.
 import * as grpc from "@grpc/grpc-js";
-import { Any } from "google-protobuf/google/protobuf/any_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import {
   AbortedError,
   ApiError,
@@ -19,7 +15,7 @@ import {
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
-import type { WireObject } from "./codec";
+import { ConfigureErrorMissingKeys, ErrorResourceInitFailed, Status, encode, type StructObject } from "./codec";
 
 export interface GrpcError {
   code: grpc.status;
@@ -28,21 +24,16 @@ export interface GrpcError {
   metadata: grpc.Metadata;
 }
 
-function withDetail(
-  code: grpc.status,
-  message: string,
-  detail: { serializeBinary(): Uint8Array },
-  typeName: string,
-): GrpcError {
-  const status = new statusproto.Status();
-  status.setCode(code);
-  status.setMessage(message);
-  const any = new Any();
-  any.pack(detail.serializeBinary(), typeName);
-  status.addDetails(any);
+/** A failure whose google.rpc.Status carries `detail`, a message named `typeName`, as the engine reads it. */
+function withDetail(code: grpc.status, message: string, detail: Uint8Array, typeName: string): GrpcError {
+  const status = encode(Status, {
+    code,
+    message,
+    details: [{ typeUrl: `type.googleapis.com/${typeName}`, value: detail }],
+  });
   const metadata = new grpc.Metadata();
   // grpc-js has no API for rich status details; this trailer is where gRPC carries them.
-  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  metadata.add("grpc-status-details-bin", status);
   return { code, details: message, message, metadata };
 }
 
@@ -54,29 +45,16 @@ function withDetail(
 export function resourceInitFailed(
   message: string,
   id: string,
-  properties: WireObject,
-  inputs: WireObject,
+  properties: StructObject,
+  inputs: StructObject,
   refreshBeforeUpdate: boolean,
 ): GrpcError {
-  const detail = new provproto.ErrorResourceInitFailed();
-  detail.setRefreshBeforeUpdate(refreshBeforeUpdate);
-  detail.setId(id);
-  detail.setProperties(Struct.fromJavaScript(properties as Parameters<typeof Struct.fromJavaScript>[0]));
-  detail.setInputs(Struct.fromJavaScript(inputs as Parameters<typeof Struct.fromJavaScript>[0]));
-  detail.setReasonsList([message]);
+  const detail = encode(ErrorResourceInitFailed, { id, properties, inputs, reasons: [message], refreshBeforeUpdate });
   return withDetail(grpc.status.UNKNOWN, message, detail, "pulumirpc.ErrorResourceInitFailed");
 }
 
-export function missingConfigKeys(missing: Array<{ name: string; description: string }>): GrpcError {
-  const detail = new provproto.ConfigureErrorMissingKeys();
-  detail.setMissingkeysList(
-    missing.map(({ name, description }) => {
-      const key = new provproto.ConfigureErrorMissingKeys.MissingKey();
-      key.setName(name);
-      key.setDescription(description);
-      return key;
-    }),
-  );
+export function missingConfigKeys(missingKeys: Array<{ name: string; description: string }>): GrpcError {
+  const detail = encode(ConfigureErrorMissingKeys, { missingKeys });
   return withDetail(
     grpc.status.INVALID_ARGUMENT,
     "required configuration keys were missing",

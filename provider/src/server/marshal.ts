@@ -11,7 +11,7 @@ import {
   isUnknown,
   stringsIn,
 } from "../framework/values";
-import type { WireObject } from "./codec";
+import type { StructObject } from "./codec";
 
 /** Signatures of the engine's special values (sdk/go/common/resource/properties.go). */
 export const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -37,10 +37,13 @@ function unwrap(value: unknown, path: string, secrets: Set<string>): PropertyVal
   return value as PropertyValue;
 }
 
-export function fromWire(struct: WireObject | undefined): Unmarshalled {
+export function fromStruct(struct: StructObject | undefined): Unmarshalled {
   const secrets = new Set<string>();
-  const values: PropertyMap = {};
-  for (const [key, raw] of Object.entries(struct ?? {})) values[key] = unwrap(raw, key, secrets);
+  // fromEntries defines each key as its own property: an assignment of `__proto__` would set the
+  // object's prototype instead, and the key would vanish before Check could refuse it.
+  const values: PropertyMap = Object.fromEntries(
+    Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, secrets)]),
+  );
   return { values, secrets };
 }
 
@@ -72,7 +75,7 @@ function secretsOf(fields: Field[]): { declared: Set<string>; above: Set<string>
   return known;
 }
 
-interface Wiring {
+interface Marshalling {
   declared: Set<string>;
   arrived: Set<string>;
   /** The shapes and paths above a secret (`services`, `services[]` above `services[].env`): where a walk must go on. */
@@ -86,21 +89,30 @@ const prefixes = (path: string) => [...path.matchAll(/[.[]/g)].map((match) => pa
 
 /**
  * `path` is where the value is (`services[3].env`); `shape` the same with list indexes left out
- * (`services[].env`). A value with no secret and no unknown anywhere inside it is the wire value
+ * (`services[].env`). A value with no secret and no unknown anywhere inside it is the Struct value
  * itself, not a copy: a list function's answer of thousands of records is walked, not rebuilt.
  */
-function wire(value: PropertyValue | undefined, path: string, shape: string, wiring: Wiring): unknown {
+function marshalValue(
+  value: PropertyValue | undefined,
+  path: string,
+  shape: string,
+  marshalling: Marshalling,
+): unknown {
   if (isUnknown(value)) return UNKNOWN_SENTINEL; // an unknown is not a value yet, secret or not
   let out: unknown = value;
-  const deeper = wiring.above.has(shape) || wiring.above.has(path) || containsUnknown(value);
-  if (deeper && Array.isArray(value)) out = value.map((item, i) => wire(item, `${path}[${i}]`, `${shape}[]`, wiring));
+  const deeper = marshalling.above.has(shape) || marshalling.above.has(path) || containsUnknown(value);
+  if (deeper && Array.isArray(value))
+    out = value.map((item, i) => marshalValue(item, `${path}[${i}]`, `${shape}[]`, marshalling));
   else if (deeper && isPlainObject(value)) {
     out = Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, wire(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, wiring)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        marshalValue(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, marshalling),
+      ]),
     );
   }
-  if (!wiring.declared.has(shape) && !wiring.arrived.has(path)) return out;
-  wiring.learn?.(stringsIn(value));
+  if (!marshalling.declared.has(shape) && !marshalling.arrived.has(path)) return out;
+  marshalling.learn?.(stringsIn(value));
   return secret(out);
 }
 
@@ -108,21 +120,21 @@ function wire(value: PropertyValue | undefined, path: string, shape: string, wir
  * The Struct the engine stores, as plain values. Values declared secret, and those that arrived
  * secret, are wrapped, at the depth where they are secret (and their strings told to `learn`).
  */
-export function toWire(
+export function toStruct(
   values: PropertyMap,
   fields: Field[],
   arrivedSecret: Set<string> = new Set(),
   learn?: (secrets: string[]) => void,
-): WireObject {
+): StructObject {
   const { declared, above: aboveDeclared } = secretsOf(fields);
   const above =
     arrivedSecret.size === 0 ? aboveDeclared : new Set([...aboveDeclared, ...[...arrivedSecret].flatMap(prefixes)]);
-  const wiring: Wiring = { declared, arrived: arrivedSecret, above, learn };
+  const marshalling: Marshalling = { declared, arrived: arrivedSecret, above, learn };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
-    if (value !== undefined) out[key] = wire(value, key, key, wiring);
+    if (value !== undefined) out[key] = marshalValue(value, key, key, marshalling);
   }
-  return out as WireObject;
+  return out as StructObject;
 }
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */

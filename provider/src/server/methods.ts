@@ -1,72 +1,80 @@
-// The ResourceProvider methods this provider implements, named as grpc-js names them. The second
-// stage (start.ts) hands these to the provider once it is loaded, except two it answers itself:
-// GetPluginInfo (the engine's first call, before the provider is loaded) and Cancel (noted, and
-// applied to the provider whenever it exists). grpc-js answers every other method UNIMPLEMENTED at
-// once (the engine's Handshake probe among them). provider.ts implements every one of the list
-// (its `implementation()` is typed by it), so that it can also be served whole, with no second
-// stage (bench/windowPlugin.ts).
+// The ResourceProvider methods this provider implements, named as grpc-js names them, each with
+// its request's and its answer's message (codec.ts): every handler takes a plain request and gives
+// a plain answer. The second stage (start.ts) hands them to the provider once it is loaded, except
+// three it answers itself: Handshake and GetPluginInfo (the engine's first calls, before the
+// provider is loaded) and Cancel (noted, and applied to the provider whenever it exists). grpc-js
+// answers every other method UNIMPLEMENTED. provider.ts implements every one of the list (its
+// `implementation()` is typed by it), so that it can also be served whole, with no second stage
+// (bench/windowPlugin.ts).
 import type * as grpc from "@grpc/grpc-js";
+import * as codec from "./codec";
 
-export const PROVIDER_METHODS = [
-  "getPluginInfo",
-  "getSchema",
-  "cancel",
-  "attach",
-  "checkConfig",
-  "diffConfig",
-  "configure",
-  "check",
-  "diff",
-  "create",
-  "read",
-  "update",
-  "delete",
-  "invoke",
-] as const;
+export const PROVIDER_METHODS = {
+  handshake: { request: codec.ProviderHandshakeRequest, answer: codec.ProviderHandshakeResponse },
+  getPluginInfo: { request: codec.Empty, answer: codec.PluginInfo },
+  getSchema: { request: codec.GetSchemaRequest, answer: codec.GetSchemaResponse },
+  cancel: { request: codec.Empty, answer: codec.Empty },
+  attach: { request: codec.PluginAttach, answer: codec.Empty },
+  checkConfig: { request: codec.CheckRequest, answer: codec.CheckResponse },
+  diffConfig: { request: codec.DiffRequest, answer: codec.DiffResponse },
+  configure: { request: codec.ConfigureRequest, answer: codec.ConfigureResponse },
+  check: { request: codec.CheckRequest, answer: codec.CheckResponse },
+  diff: { request: codec.DiffRequest, answer: codec.DiffResponse },
+  create: { request: codec.CreateRequest, answer: codec.CreateResponse },
+  read: { request: codec.ReadRequest, answer: codec.ReadResponse },
+  update: { request: codec.UpdateRequest, answer: codec.UpdateResponse },
+  delete: { request: codec.DeleteRequest, answer: codec.Empty },
+  invoke: { request: codec.InvokeRequest, answer: codec.InvokeResponse },
+} as const;
 
-export type ProviderMethod = (typeof PROVIDER_METHODS)[number];
-
-/**
- * The methods whose messages carry properties, which codec.ts reads and writes instead of the stubs:
- * each one's request, and its answer too where "answer" is said (the others answer on the stubs).
- * Declared here, apart from the codec, so that the second stage can route them before it loads the
- * codec and protobufjs, which wait for the first such call (start-up answers without them).
- */
-export const DIRECT_CODEC = {
-  checkConfig: "answer",
-  diffConfig: "request",
-  check: "answer",
-  diff: "request",
-  create: "answer",
-  read: "answer",
-  update: "answer",
-  delete: "request",
-  invoke: "answer",
-} as const satisfies Partial<Record<ProviderMethod, "request" | "answer">>;
-
-export type DirectMethod = keyof typeof DIRECT_CODEC;
-
-/** What the codec gives the service definition (codec.ts). */
-export interface DirectCodec {
-  decodeRequest(method: DirectMethod, bytes: Uint8Array): unknown;
-  encodeAnswer(method: DirectMethod, message: unknown): Buffer;
-}
+export type ProviderMethod = keyof typeof PROVIDER_METHODS;
+/** A method's request, as codec.ts reads it. */
+export type RequestOf<M extends ProviderMethod> = codec.Message<(typeof PROVIDER_METHODS)[M]["request"]>;
+/** A method's answer, as codec.ts writes it (a field left out is proto3's default). */
+export type AnswerOf<M extends ProviderMethod> = Partial<codec.Message<(typeof PROVIDER_METHODS)[M]["answer"]>>;
 
 /**
- * The stubs' service definition, with the codec in place of theirs for the methods of DIRECT_CODEC.
- * `codec` gives it when a call needs it: the second stage loads it with the first call that carries
- * properties.
+ * What this provider accepts, in Handshake's answer and again in Configure's (an engine that did
+ * not shake hands reads them there; one that did ignores Configure's): secrets, but neither
+ * resource references nor output values, and the engine's autonaming options in Check.
  */
-export function withDirectCodec(service: grpc.ServiceDefinition, codec: () => DirectCodec): grpc.ServiceDefinition {
-  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = { ...service };
-  for (const [method, carries] of Object.entries(DIRECT_CODEC) as Array<[DirectMethod, "request" | "answer"]>) {
+export const CAPABILITIES = {
+  acceptSecrets: true,
+  acceptResources: false,
+  acceptOutputs: false,
+  supportsAutonamingConfiguration: true,
+} as const satisfies AnswerOf<"handshake">;
+
+/** What the engine said of itself in Handshake, kept for the calls after it (absent: an engine without Handshake). */
+export type EngineProtocol = Pick<
+  RequestOf<"handshake">,
+  | "engineAddress"
+  | "rootDirectory"
+  | "programDirectory"
+  | "configureWithUrn"
+  | "supportsRefreshBeforeUpdate"
+  | "invokeWithPreview"
+>;
+
+/** `/pulumirpc.ResourceProvider/CheckConfig` for `checkConfig`: the method's path, as provider.proto names it. */
+export const pathOf = (method: ProviderMethod) =>
+  `/pulumirpc.ResourceProvider/${method[0].toUpperCase()}${method.slice(1)}`;
+
+/** The service definition grpc-js serves: every method of the list, its messages read and written by codec.ts. */
+export function resourceProviderService(): grpc.ServiceDefinition {
+  const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [method, { request, answer }] of Object.entries(PROVIDER_METHODS) as Array<
+    [ProviderMethod, { request: codec.Schema; answer: codec.Schema }]
+  >) {
     definition[method] = {
-      ...service[method],
-      requestDeserialize: (bytes: Buffer) => codec().decodeRequest(method, bytes),
-      ...(carries === "answer"
-        ? { responseSerialize: (message: unknown) => codec().encodeAnswer(method, message) }
-        : {}),
+      path: pathOf(method),
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (message) => codec.encode(request, message as never),
+      requestDeserialize: (bytes) => codec.decode(request, bytes),
+      responseSerialize: (message) => codec.encode(answer, message as never),
+      responseDeserialize: (bytes) => codec.decode(answer, bytes),
     };
   }
-  return definition as grpc.ServiceDefinition;
+  return definition;
 }

@@ -1,9 +1,6 @@
 // The ResourceProvider gRPC service: decodes what the engine sends, calls the framework and
 // the lifecycles, and encodes the answers. No resource logic and no flag logic live here.
 import * as grpc from "@grpc/grpc-js";
-import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { HostingClient, segment } from "../api/client";
 import { readConsistency, type Demand } from "../api/loader";
 import type { Admission } from "../api/rateControl";
@@ -25,11 +22,11 @@ import { Unknown, type PropertyMap, type PropertyValue } from "../framework/valu
 import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs";
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
-import type { ProviderMethod } from "./methods";
+import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
 import { type GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
 import { withHint } from "./hints";
-import type * as wire from "./codec";
-import { UNKNOWN_SENTINEL, fromWire, secretStrings, toWire, type Unmarshalled } from "./marshal";
+import type { StructObject } from "./codec";
+import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
 import { Secrets } from "./secrets";
 
 export interface ServiceOptions {
@@ -46,10 +43,8 @@ export interface ServiceOptions {
   functionTimeoutMs?: number;
 }
 
-type Handler<Req, Res> = (request: Req) => Promise<Res>;
-/** A request as codec.ts decodes it, and an answer as it encodes it. */
-type Request<S extends Parameters<typeof wire.decode>[0]> = wire.Message<S>;
-type Answer<S extends Parameters<typeof wire.decode>[0]> = Partial<wire.Message<S>>;
+/** A method's handler: its request as codec.ts reads it, its answer as codec.ts writes it. */
+type Handler<M extends ProviderMethod> = (request: RequestOf<M>) => Promise<AnswerOf<M>>;
 
 /** schema.json is generated from the declarations (`make schema`) and bundled with the plugin. */
 const loadSchema = () => require("../../../schema.json") as PackageSpec;
@@ -65,38 +60,24 @@ function typeOf(request: { type: string; urn: string }): string {
 /** The resource's name in the program: the last part of its URN (urn:pulumi:<stack>::<project>::<type>::<name>). */
 const nameOf = (urn: string) => urn.split("::").pop() ?? "";
 
-const AUTONAMING_MODES: AutonamingOptions["mode"][] = ["propose", "enforce", "disable"];
-
 /** CheckRequest.autonaming (the project's pulumi:autonaming), when the engine sent it. */
-function autonamingOf(raw: Uint8Array | undefined): AutonamingOptions | undefined {
-  if (!raw) return undefined;
-  const options = provproto.CheckRequest.AutonamingOptions.deserializeBinary(raw);
-  return { proposedName: options.getProposedName(), mode: AUTONAMING_MODES[options.getMode()] ?? "propose" };
+function autonamingOf(options: RequestOf<"check">["autonaming"]): AutonamingOptions | undefined {
+  if (!options) return undefined;
+  const mode = String(options.mode).toLowerCase();
+  const known = mode === "enforce" || mode === "disable" ? mode : "propose";
+  return { proposedName: options.proposedName, mode: known };
 }
 
-const checkResponse = (inputs: wire.WireObject, failures: CheckFailure[]): Answer<typeof wire.CheckResponse> => ({
-  inputs,
-  failures,
+const checkResponse = (inputs: StructObject, failures: CheckFailure[]): AnswerOf<"check"> => ({ inputs, failures });
+
+const diffResponse = (diff: DiffResult): AnswerOf<"diff"> => ({
+  changes: diff.changed ? "DIFF_SOME" : "DIFF_NONE",
+  diffs: diff.diffs,
+  replaces: diff.replaces,
+  deleteBeforeReplace: diff.deleteBeforeReplace,
+  hasDetailedDiff: true,
+  detailedDiff: diff.detailedDiff,
 });
-
-function diffResponse(diff: DiffResult): provproto.DiffResponse {
-  const response = new provproto.DiffResponse();
-  response.setChanges(
-    diff.changed ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
-  );
-  response.setDiffsList(diff.diffs);
-  response.setReplacesList(diff.replaces);
-  response.setDeletebeforereplace(diff.deleteBeforeReplace);
-  response.setHasdetaileddiff(true);
-  const detailed = response.getDetaileddiffMap();
-  for (const [name, change] of Object.entries(diff.detailedDiff)) {
-    const propertyDiff = new provproto.PropertyDiff();
-    propertyDiff.setKind(provproto.PropertyDiff.Kind[change.kind]);
-    propertyDiff.setInputdiff(change.inputDiff);
-    detailed.set(name, propertyDiff);
-  }
-  return response;
-}
 
 /**
  * Where a resource is, from the id the engine sends (`<id>` or `<projectId>/<id>`), each part
@@ -180,6 +161,8 @@ interface Configured {
 }
 
 export class HostingProviderService {
+  /** What the engine said of itself in Handshake; absent for an engine without Handshake. */
+  engineProtocol?: EngineProtocol;
   private configured?: Configured;
   /**
    * The operations in flight, which Cancel and SIGTERM abort. A set rather than listeners on one
@@ -208,15 +191,15 @@ export class HostingProviderService {
   private readonly redact = (text: string) => this.secrets.redact(text);
 
   /** What the engine sent, as plain values; its secrets are learned, so that nothing said can repeat them. */
-  private unmarshal(struct: wire.WireObject | undefined): Unmarshalled {
-    const unmarshalled = fromWire(struct);
+  private unmarshal(struct: StructObject | undefined): Unmarshalled {
+    const unmarshalled = fromStruct(struct);
     this.secrets.learn(secretStrings(unmarshalled));
     return unmarshalled;
   }
 
   /** Values as the engine stores them; the secrets among them (a connection string, a link's variables) are learned. */
-  private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): wire.WireObject {
-    return toWire(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
+  private marshal(values: PropertyMap, fields: Field[], arrivedSecret?: Set<string>): StructObject {
+    return toStruct(values, fields, arrivedSecret, (strings) => this.secrets.learn(strings));
   }
 
   /**
@@ -337,39 +320,41 @@ export class HostingProviderService {
 
   // ---- plugin ----
 
-  getPluginInfo: Handler<Empty, plugproto.PluginInfo> = async () => {
-    const info = new plugproto.PluginInfo();
-    info.setVersion(this.options.version);
-    return info;
+  /**
+   * The engine's first call: what it supports, kept for the calls after it (`engineProtocol`), and
+   * its address, which it need not pass on the command line then.
+   */
+  handshake: Handler<"handshake"> = async (request) => {
+    this.engineProtocol = request;
+    if (request.engineAddress) this.options.engine.attach(request.engineAddress);
+    return CAPABILITIES;
   };
 
-  getSchema: Handler<provproto.GetSchemaRequest, provproto.GetSchemaResponse> = async () => {
-    const response = new provproto.GetSchemaResponse();
-    response.setSchema(JSON.stringify(loadSchema()));
-    return response;
-  };
+  getPluginInfo: Handler<"getPluginInfo"> = async () => ({ version: this.options.version });
 
-  cancel: Handler<Empty, Empty> = async () => {
+  getSchema: Handler<"getSchema"> = async () => ({ schema: JSON.stringify(loadSchema()) });
+
+  cancel: Handler<"cancel"> = async () => {
     this.cancelAll();
-    return new Empty();
+    return {};
   };
 
   /** A plugin started by hand (PULUMI_DEBUG_PROVIDERS) learns the engine's address here. */
-  attach: Handler<plugproto.PluginAttach, Empty> = async (request) => {
-    this.options.engine.attach(request.getAddress());
-    return new Empty();
+  attach: Handler<"attach"> = async (request) => {
+    this.options.engine.attach(request.address);
+    return {};
   };
 
   // ---- configuration ----
 
-  checkConfig: Handler<Request<typeof wire.CheckRequest>, Answer<typeof wire.CheckResponse>> = async (request) => {
+  checkConfig: Handler<"checkConfig"> = async (request) => {
     const spec = boundPackage.provider();
     const news = this.unmarshal(request.news);
     const { inputs, failures } = checkConfig(spec, pkg.name, news.values, this.env, news.secrets);
     return checkResponse(this.marshal(inputs, spec.fields, news.secrets), failures);
   };
 
-  diffConfig: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
+  diffConfig: Handler<"diffConfig"> = async (request) => {
     // A provider whose settings change updates in place: replacing it would replace every resource.
     const spec = boundPackage.provider();
     const olds = checkConfig(spec, pkg.name, this.unmarshal(request.oldInputs ?? request.olds).values, {}).inputs;
@@ -377,16 +362,15 @@ export class HostingProviderService {
     return diffResponse(diffInputs(spec, olds, news, olds));
   };
 
-  configure: Handler<provproto.ConfigureRequest, provproto.ConfigureResponse> = async (request) => {
+  configure: Handler<"configure"> = async (request) => {
     const spec = boundPackage.provider();
     const variables = new Map<string, PropertyValue>();
-    request.getVariablesMap().forEach((value, key) => {
+    for (const [key, value] of Object.entries(request.variables))
       variables.set(key, value === UNKNOWN_SENTINEL ? Unknown : value);
-    });
     const { values, missing, unknown, failures } = resolveConfig(
       spec,
       pkg.name,
-      this.unmarshal(request.getArgs()?.toJavaScript() as wire.WireObject | undefined).values,
+      this.unmarshal(request.args).values,
       variables,
       this.env,
     );
@@ -424,19 +408,12 @@ export class HostingProviderService {
             demand: this.reads,
           });
     this.configured = { client, unknown: unknown.map((f) => `${pkg.name}:${f.name}`), values, polls: new Map() };
-    const response = new provproto.ConfigureResponse();
-    response.setAcceptsecrets(true);
-    response.setSupportspreview(true);
-    response.setAcceptresources(false);
-    response.setAcceptoutputs(false);
-    // The engine sends the project's pulumi:autonaming with each Check only to a provider that says so.
-    response.setSupportsAutonamingConfiguration(true);
-    return response;
+    return { ...CAPABILITIES, supportsPreview: true };
   };
 
   // ---- resources ----
 
-  check: Handler<Request<typeof wire.CheckRequest>, Answer<typeof wire.CheckResponse>> = async (request) => {
+  check: Handler<"check"> = async (request) => {
     const bound = this.resource(typeOf(request));
     const news = this.unmarshal(request.news);
     const { inputs, failures } = this.verbs.check(bound, {
@@ -451,7 +428,7 @@ export class HostingProviderService {
     return checkResponse(this.marshal(inputs, bound.spec.fields, news.secrets), failures);
   };
 
-  diff: Handler<Request<typeof wire.DiffRequest>, provproto.DiffResponse> = async (request) => {
+  diff: Handler<"diff"> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
     const news = this.unmarshal(request.news);
     const diff = this.verbs.diff(this.resource(typeOf(request)), {
@@ -465,7 +442,7 @@ export class HostingProviderService {
     return diffResponse(diff);
   };
 
-  create: Handler<Request<typeof wire.CreateRequest>, Answer<typeof wire.CreateResponse>> = async (request) => {
+  create: Handler<"create"> = async (request) => {
     const bound = this.resource(typeOf(request));
     const inputs = this.unmarshal(request.properties);
     const encoded = this.encoder(bound, inputs.secrets);
@@ -481,7 +458,7 @@ export class HostingProviderService {
     return { id: created.id, properties: encoded(created.outputs), refreshBeforeUpdate: created.refreshBeforeUpdate };
   };
 
-  read: Handler<Request<typeof wire.ReadRequest>, Answer<typeof wire.ReadResponse>> = async (request) => {
+  read: Handler<"read"> = async (request) => {
     const bound = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.properties);
     const oldInputs = this.unmarshal(request.inputs);
@@ -504,7 +481,7 @@ export class HostingProviderService {
     };
   };
 
-  update: Handler<Request<typeof wire.UpdateRequest>, Answer<typeof wire.UpdateResponse>> = async (request) => {
+  update: Handler<"update"> = async (request) => {
     const bound = this.resource(typeOf(request));
     const olds = this.unmarshal(request.olds);
     const news = this.unmarshal(request.news);
@@ -525,7 +502,7 @@ export class HostingProviderService {
     return { properties: encoded(updated.outputs), refreshBeforeUpdate: updated.refreshBeforeUpdate };
   };
 
-  delete: Handler<Request<typeof wire.DeleteRequest>, Empty> = async (request) => {
+  delete: Handler<"delete"> = async (request) => {
     const bound = this.resource(typeOf(request));
     await this.verbs.delete(bound, {
       urn: request.urn,
@@ -533,7 +510,7 @@ export class HostingProviderService {
       address: addressOf(request.id, bound.declaration),
       outputs: this.unmarshal(request.properties).values,
     });
-    return new Empty();
+    return {};
   };
 
   /** Values of a resource as the engine stores them, with these secret paths kept secret. */
@@ -542,7 +519,7 @@ export class HostingProviderService {
   }
 
   /** An operation that acted but did not finish, as the engine's partial failure: the resource it records, and why. */
-  private async unfinished<T>(encoded: (values: PropertyMap) => wire.WireObject, operation: () => Promise<T>) {
+  private async unfinished<T>(encoded: (values: PropertyMap) => StructObject, operation: () => Promise<T>) {
     try {
       return await operation();
     } catch (err) {
@@ -554,7 +531,7 @@ export class HostingProviderService {
 
   // ---- functions ----
 
-  invoke: Handler<Request<typeof wire.InvokeRequest>, Answer<typeof wire.InvokeResponse>> = async (request) => {
+  invoke: Handler<"invoke"> = async (request) => {
     const fn = boundPackage.function(request.tok);
     if (!fn) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown function ${request.tok}`);
     const args = this.unmarshal(request.args);
@@ -582,9 +559,10 @@ export class HostingProviderService {
     return { return: answer };
   };
 
-  /** The method table for grpc-js; Handshake and others stay unimplemented so the engine falls back. */
+  /** The method table for grpc-js (methods.ts); the methods it leaves out grpc-js answers UNIMPLEMENTED. */
   implementation(): grpc.UntypedServiceImplementation {
-    const methods: Record<ProviderMethod, Handler<any, any>> = {
+    const methods: { [M in ProviderMethod]: Handler<M> } = {
+      handshake: this.handshake,
       getPluginInfo: this.getPluginInfo,
       getSchema: this.getSchema,
       cancel: this.cancel,

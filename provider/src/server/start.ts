@@ -1,26 +1,22 @@
-// The second stage: the gRPC server and the engine log. main.ts loads this module only after it
-// has printed the port (see there), and hands it the connections the engine made in the meantime.
+// The second stage: the gRPC server, the codec and the engine log. main.ts loads this module only
+// after it has printed the port (see there), and hands it the connections the engine made in the
+// meantime.
 //
 // The provider itself (server/provider.ts: its declarations, the API client) is the third stage,
-// a bundle of its own with its own code cache: GetPluginInfo, the engine's first call, needs only
-// the version, so it is answered as soon as gRPC is up, and the provider is loaded right after
-// (or by the first call that needs it), while the engine goes on with its own work. A stage's
-// code cache is read whole, so keeping the provider out of this one is what makes the first
-// answer quick (docs/performance.md, row 1).
+// a bundle of its own with its own code cache: Handshake and GetPluginInfo, the engine's first
+// calls, need only the capabilities and the version, so they are answered as soon as gRPC is up,
+// and the provider is loaded right after (or by the first call that needs it), while the engine
+// goes on with its own work. A stage's code cache is read whole, so keeping the provider out of
+// this one is what makes the first answer quick (docs/performance.md, row 1). The codec
+// (protobufjs) loads with this stage: it reads the first request, and it is a fraction of the
+// size of google-protobuf and the Pulumi stubs, which this stage no longer loads at all.
 import * as grpc from "@grpc/grpc-js";
 import type { Socket } from "node:net";
-import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
-import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import * as anyproto from "google-protobuf/google/protobuf/any_pb";
-import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import * as protobufjs from "protobufjs/minimal";
 import { version } from "../../../package.json";
-import type * as Codec from "./codec";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
-import { PROVIDER_METHODS, withDirectCodec } from "./methods";
+import { CAPABILITIES, PROVIDER_METHODS, resourceProviderService, type AnswerOf, type RequestOf } from "./methods";
 import type { HostingProviderService } from "./provider";
 import { Secrets } from "./secrets";
 
@@ -30,24 +26,18 @@ import { Secrets } from "./secrets";
  * (pkg/resource/plugin/plugin.go), so waiting longer than that cannot help.
  */
 const SHUTDOWN_GRACE_MS = 4_000;
-/** How long after answering GetPluginInfo the provider starts loading unless a call asks for it first. */
+/** How long after answering Handshake or GetPluginInfo the provider starts loading unless a call asks for it first. */
 const PRELOAD_AFTER_MS = 10;
 
 /**
  * The modules the third stage takes from this one instead of bundling its own copies: the build
  * leaves exactly these external in it (scripts/bundles.mjs `SHARED_WITH_PROVIDER`), and
- * test/server/start.test.ts checks the two lists agree. One copy of each: google-protobuf
- * registers every message type on a global object, and grpc-js checks its own classes.
+ * test/server/start.test.ts checks the two lists agree. One copy of each: grpc-js checks its own
+ * classes, and the third stage writes errors' details with the codec, on protobufjs.
  */
 export const SHARED_WITH_PROVIDER: Record<string, unknown> = {
   "@grpc/grpc-js": grpc,
-  "@pulumi/pulumi/proto/plugin_pb": plugproto,
-  "@pulumi/pulumi/proto/provider_grpc_pb": provrpc,
-  "@pulumi/pulumi/proto/provider_pb": provproto,
-  "@pulumi/pulumi/proto/status_pb": statusproto,
-  "google-protobuf/google/protobuf/any_pb": anyproto,
-  "google-protobuf/google/protobuf/empty_pb": emptyproto,
-  "google-protobuf/google/protobuf/struct_pb": structproto,
+  "protobufjs/minimal": protobufjs,
 };
 
 export interface StartOptions {
@@ -73,8 +63,10 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
   const engine = connectEngineLog(engineAddress);
   const secrets = new Secrets();
   let service: HostingProviderService | undefined;
-  // A Cancel (or a shutdown) that came before the provider was built still applies to it.
+  // A Cancel (or a shutdown) that came before the provider was built still applies to it, and so
+  // does what the engine said in Handshake.
   let cancelled = false;
+  let handshake: RequestOf<"handshake"> | undefined;
   const build = ({ HostingProviderService }: typeof import("./provider")) => {
     service = new HostingProviderService({
       version,
@@ -82,12 +74,19 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
       secrets,
     });
+    if (handshake) void service.handshake(handshake);
     if (cancelled) service.cancelAll();
     return service.implementation();
   };
-  const cancel = () => {
-    cancelled = true;
-    service?.cancelAll();
+  const early: EarlyAnswers = {
+    handshake(request) {
+      handshake = request;
+      if (service) void service.handshake(request);
+    },
+    cancel() {
+      cancelled = true;
+      service?.cancelAll();
+    },
   };
   let methods: Promise<grpc.UntypedServiceImplementation> | undefined;
   const loaded = () =>
@@ -98,7 +97,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       }));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(withDirectCodec(provrpc.ResourceProviderService, directCodec), lazily(loaded, cancel));
+  server.addService(resourceProviderService(), lazily(loaded, early));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
@@ -111,7 +110,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       socket.resume();
     },
     shutdown(done) {
-      cancel();
+      early.cancel();
       const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
       force.unref();
       server.tryShutdown(() => {
@@ -122,19 +121,27 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
   };
 }
 
+/** What the second stage does with the calls it answers itself, for the provider, built or still to be. */
+interface EarlyAnswers {
+  handshake(request: RequestOf<"handshake">): void;
+  cancel(): void;
+}
+
+type Answered<M extends keyof typeof PROVIDER_METHODS> = grpc.handleUnaryCall<RequestOf<M>, AnswerOf<M>>;
+
 /**
  * The provider's methods (methods.ts), each handed to the provider once it is loaded; grpc-js
- * answers the others UNIMPLEMENTED. GetPluginInfo answers at once and then starts the load, and
- * a Cancel before the provider exists is noted (`cancel`) without loading it. If the load fails,
- * every call answers why (FAILED_PRECONDITION, as main.ts's failure server does), since the
- * engine shows a plugin's stderr only at debug level.
+ * answers the others UNIMPLEMENTED. Handshake and GetPluginInfo, the engine's first calls,
+ * answer at once and then start the load; a Cancel before the provider exists is noted without
+ * loading it. If the load fails, every call answers why (FAILED_PRECONDITION, as main.ts's
+ * failure server does), since the engine shows a plugin's stderr only at debug level.
  */
 function lazily(
   loaded: () => Promise<grpc.UntypedServiceImplementation>,
-  cancel: () => void,
+  early: EarlyAnswers,
 ): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
-  for (const method of PROVIDER_METHODS) {
+  for (const method of Object.keys(PROVIDER_METHODS)) {
     implementation[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) =>
       loaded()
         .then(
@@ -148,26 +155,23 @@ function lazily(
           }),
         );
   }
-  implementation.getPluginInfo = (_call: unknown, callback: grpc.sendUnaryData<plugproto.PluginInfo>) => {
-    const info = new plugproto.PluginInfo();
-    info.setVersion(version);
-    callback(null, info);
-    // Not at once: the answer's frames leave over the next turns of the event loop (grpc-js sends
-    // the message, then the trailers), and a load started before they have gone delays them by
-    // the load (~18 ms measured, with setImmediate or a 0 ms timer; none with 10 ms). A call that
-    // needs the provider sooner loads it itself. A failure is answered to the next call.
-    setTimeout(() => loaded().catch(() => undefined), PRELOAD_AFTER_MS);
+  // Not at once: the answer's frames leave over the next turns of the event loop (grpc-js sends
+  // the message, then the trailers), and a load started before they have gone delays them by
+  // the load (~18 ms measured, with setImmediate or a 0 ms timer; none with 10 ms). A call that
+  // needs the provider sooner loads it itself. A failure is answered to the next call.
+  const preload = () => setTimeout(() => loaded().catch(() => undefined), PRELOAD_AFTER_MS);
+  const handshake: Answered<"handshake"> = (call, callback) => {
+    early.handshake(call.request);
+    callback(null, CAPABILITIES);
+    preload();
   };
-  implementation.cancel = (_call: unknown, callback: grpc.sendUnaryData<emptyproto.Empty>) => {
-    cancel();
-    callback(null, new emptyproto.Empty());
+  const getPluginInfo: Answered<"getPluginInfo"> = (_call, callback) => {
+    callback(null, { version });
+    preload();
   };
-  return implementation;
+  const cancel: Answered<"cancel"> = (_call, callback) => {
+    early.cancel();
+    callback(null, {});
+  };
+  return { ...implementation, handshake, getPluginInfo, cancel };
 }
-
-let codec: typeof Codec | undefined;
-/** The codec and protobufjs, loaded with the first call that carries properties: the first answer waits for neither. */
-const directCodec = (): typeof Codec => {
-  codec ??= require("./codec") as typeof Codec;
-  return codec;
-};
