@@ -1,9 +1,11 @@
 // Messages to the Pulumi display through the engine's Log service. The engine's address is the
 // plugin's last argument, or arrives later through Attach (a plugin started by hand for
-// PULUMI_DEBUG_PROVIDERS). Without an engine (tests, a bare start), messages are dropped.
+// PULUMI_DEBUG_PROVIDERS). Without an engine (tests, a bare start), messages are dropped. Every
+// message is bounded (redact.ts `bounded`): an app's log tail or an API's echo can be megabytes.
 import * as grpc from "@grpc/grpc-js";
 import * as enginerpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as engineproto from "@pulumi/pulumi/proto/engine_pb";
+import { bounded } from "../redact";
 import { ENGINE_CLIENT_OPTIONS } from "./grpcOptions";
 
 export type Severity = "debug" | "info" | "warning" | "error";
@@ -36,7 +38,7 @@ export function connectEngineLog(address: string | undefined): EngineLog {
       if (!engine) return;
       const request = new engineproto.LogRequest();
       request.setSeverity(SEVERITY[severity]);
-      request.setMessage(message);
+      request.setMessage(bounded(message));
       request.setUrn(urn);
       request.setEphemeral(ephemeral);
       // Display messages are best effort: a lost one must never fail an operation.

@@ -22,7 +22,7 @@ import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
 import { PROVIDER_METHODS, withDirectCodec } from "./methods";
 import type { HostingProviderService } from "./provider";
-import { Secrets } from "./secrets";
+import { Secrets } from "../redact";
 
 /**
  * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
@@ -79,7 +79,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
     service = new HostingProviderService({
       version,
       engine,
-      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
+      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined,
       secrets,
     });
     if (cancelled) service.cancelAll();
