@@ -156,7 +156,7 @@ describe("createApiError: both body shapes and the header", () => {
     expect(e.message).not.toContain(token);
     expect(JSON.stringify(e)).not.toContain(token);
     expect(String(e.stack)).not.toContain(token);
-    expect(e.detail).toContain("[REDACTED]");
+    expect(e.detail).toContain("[secret]");
   });
 });
 

@@ -21,8 +21,12 @@
 //
 // Every ApiError is built by `createApiError`, the single factory that reads both error
 // body shapes of the API document (section 7) and the `x-request-id` header.
-// Messages never contain the bearer token: the factory scrubs any secret it is given
-// from server-provided text (a server or proxy could echo the Authorization header).
+// Messages never contain the bearer token: the factory blanks any secret it is given from
+// server-provided text (a server or proxy could echo the Authorization header), by the one
+// redaction of ../redact.ts.
+import { Secrets } from "../redact";
+
+export { redact } from "../redact";
 
 export class HostingApiClientError extends Error {
   constructor(message?: string, options?: ErrorOptions) {
@@ -317,16 +321,6 @@ export function parseErrorBody(body: string | undefined): { code?: string; messa
   return { code, message, requestId };
 }
 
-/** Replace every occurrence of each secret with [REDACTED]. */
-export function redact(text: string, secrets: readonly string[] | undefined): string {
-  if (!secrets) return text;
-  let out = text;
-  for (const s of secrets) {
-    if (s && s.length >= 4) out = out.split(s).join("[REDACTED]");
-  }
-  return out;
-}
-
 type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
 
 /** The class of each status family; any other 5xx is a ServerError, any other status a plain ApiError. */
@@ -365,17 +359,17 @@ function explained(res: ErrorResponse, text: string | undefined): string | undef
 export function createApiError(res: ErrorResponse): ApiError {
   const parsed = parseErrorBody(res.body);
   const code = parsed.code ?? codeForStatus(res.status);
-  const detail = redact(
+  const secrets = new Secrets(res.secrets);
+  const detail = secrets.redact(
     explained(res, parsed.message) ?? parsed.message ?? TEXT_BY_STATUS[res.status] ?? `HTTP ${res.status}`,
-    res.secrets,
   );
   const requestId = parsed.requestId ?? headerValue(res.headers, "x-request-id");
   const Cls = classForStatus(res.status);
   return new Cls({
     status: res.status,
-    code: redact(code, res.secrets),
+    code: secrets.redact(code),
     detail,
-    requestId: requestId === undefined ? undefined : redact(requestId, res.secrets),
+    requestId: requestId === undefined ? undefined : secrets.redact(requestId),
     method: res.method,
     path: res.path,
     retryAfterMs: res.retryAfterMs,

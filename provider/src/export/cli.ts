@@ -12,6 +12,7 @@ import { DEFAULT_OPERATION_TIMEOUT_MS, type Listed } from "../framework/declare"
 import { SharedPoll } from "../framework/polling";
 import { uuid } from "../framework/validators";
 import { hostingPackage as pkg } from "../package";
+import { redact } from "../redact";
 import type { Context } from "../resources/common";
 import { planExport, type ExportKind, type ExportPlan, type World } from "./plan";
 
@@ -196,7 +197,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
     io.stderr(
       "hosting-export: warning: --token shows in the process list and your shell history; prefer HOSTING_TOKEN\n",
     );
-  const scrub = (text: string) => text.split(token).join("[secret]");
+  const scrub = (text: string) => redact(text, [token]);
   const client = new HostingClient({ baseUrl, token, userAgent: `hosting-export/${version}` });
   let plan: ExportPlan;
   try {

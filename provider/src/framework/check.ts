@@ -207,7 +207,12 @@ function describeType(type: PropertyType): string {
 const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set()) =>
   [...secretPaths].some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
 
-/** The reason with every string the (secret) value holds blanked out, as validators may quote it. */
+/**
+ * The reason with every string the (secret) value holds blanked out, as validators may quote it:
+ * this value, at any length, since the failure says whose it is anyway. Every failure then goes
+ * through the server's redaction of every secret it knows (provider/src/redact.ts, which the
+ * framework does not need), with the same marker.
+ */
 function withoutSecrets(reason: string, value: PropertyValue): string {
   const strings = stringsIn(value).filter((text) => text !== "");
   return strings

@@ -1,8 +1,10 @@
 // Messages to the Pulumi display through the engine's Log service. The engine's address is the
 // plugin's last argument, or arrives in Handshake (an engine that shakes hands need not pass it)
 // or later through Attach (a plugin started by hand for PULUMI_DEBUG_PROVIDERS). Without an
-// engine (tests, a bare start), messages are dropped.
+// engine (tests, a bare start), messages are dropped. Every message is bounded (redact.ts
+// `bounded`): an app's log tail or an API's echo can be megabytes.
 import * as grpc from "@grpc/grpc-js";
+import { bounded } from "../redact";
 import { Empty, LogRequest, decode, encode, type Message } from "./codec";
 import { ENGINE_CLIENT_OPTIONS } from "./grpcOptions";
 
@@ -35,7 +37,12 @@ export function connectEngineLog(address: string | undefined): EngineLog {
     async log(severity, message, urn = "", ephemeral = false) {
       const engine = client;
       if (!engine) return;
-      const request = { severity: severity.toUpperCase() as Uppercase<Severity>, message, urn, ephemeral };
+      const request = {
+        severity: severity.toUpperCase() as Uppercase<Severity>,
+        message: bounded(message),
+        urn,
+        ephemeral,
+      };
       // Display messages are best effort: a lost one must never fail an operation.
       await new Promise<void>((resolve) =>
         engine.makeUnaryRequest(LOG, serialize, deserialize, request, () => resolve()),

@@ -1,6 +1,9 @@
 // gRPC errors the engine understands: a partial failure with the resource that exists
 // (ErrorResourceInitFailed), missing configuration (ConfigureErrorMissingKeys), and the status
-// code of every other failure.
+// code of every other failure. A failure is put into words for the engine once, on its way out
+// (`said`): every text in it redacted, then bounded, and only then written into the status and
+// its details, which travel in HTTP/2 trailers (a trailer block too large is never sent, and the
+// engine would wait for ever).
 import * as grpc from "@grpc/grpc-js";
 import {
   AbortedError,
@@ -15,32 +18,104 @@ import {
 import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
-import { ConfigureErrorMissingKeys, ErrorResourceInitFailed, Status, encode, type StructObject } from "./codec";
+import type { CheckFailure } from "../framework/spec";
+import {
+  ConfigureErrorMissingKeys,
+  ErrorResourceInitFailed,
+  Status,
+  encode,
+  encodeStruct,
+  type StructObject,
+} from "./codec";
+import { withHint } from "./hints";
 
-export interface GrpcError {
-  code: grpc.status;
-  details: string;
-  message: string;
-  metadata: grpc.Metadata;
+/** What a text becomes before the engine sees it: redacted, then bounded (redact.ts `Secrets`). */
+export interface Speaker {
+  say(text: string): string;
 }
 
-/** A failure whose google.rpc.Status carries `detail`, a message named `typeName`, as the engine reads it. */
-function withDetail(code: grpc.status, message: string, detail: Uint8Array, typeName: string): GrpcError {
-  const status = encode(Status, {
-    code,
-    message,
-    details: [{ typeUrl: `type.googleapis.com/${typeName}`, value: detail }],
-  });
+/** A status detail, built when the failure is said, from its texts as said: its bytes and its message's name. */
+type Detail = (say: (text: string) => string) => { detail: Uint8Array; typeName: string };
+
+/** A failure as the provider states it; `said` turns it into the status grpc-js sends. */
+export class GrpcError {
+  constructor(
+    readonly code: grpc.status,
+    readonly message: string,
+    readonly detail?: Detail,
+  ) {}
+}
+
+/** The status grpc-js sends for a failure (a GrpcError, or anything a handler threw), every text in it said. */
+export function said(err: unknown, speaker: Speaker): Partial<grpc.StatusObject> & { message: string } {
+  const failure = err instanceof GrpcError ? err : new GrpcError(statusOf(err), withHint(err));
+  const say = (text: string) => speaker.say(text);
+  const message = say(failure.message);
   const metadata = new grpc.Metadata();
-  // grpc-js has no API for rich status details; this trailer is where gRPC carries them.
-  metadata.add("grpc-status-details-bin", status);
-  return { code, details: message, message, metadata };
+  if (failure.detail) {
+    const { detail, typeName } = failure.detail(say);
+    const status = encode(Status, {
+      code: failure.code,
+      message,
+      details: [{ typeUrl: `type.googleapis.com/${typeName}`, value: detail }],
+    });
+    // grpc-js has no API for rich status details; this trailer is where gRPC carries them.
+    metadata.add("grpc-status-details-bin", status);
+  }
+  return { code: failure.code, details: message, message, metadata };
+}
+
+/**
+ * An answer with Check failures (Check, CheckConfig, Invoke), their texts said: a validator quotes
+ * the value it refuses, which may be a secret sent elsewhere, or 100 KB long.
+ */
+export function withSaidFailures<T>(answer: T, speaker: Speaker): T {
+  const failures = (answer as { failures?: CheckFailure[] } | null)?.failures;
+  if (!Array.isArray(failures) || failures.length === 0) return answer;
+  return {
+    ...answer,
+    failures: failures.map((f) => ({ ...f, property: speaker.say(f.property), reason: speaker.say(f.reason) })),
+  };
+}
+
+/**
+ * The most a partial failure's recorded state may take in its trailer. grpc-js never sends a
+ * trailer field of about 64 KiB or more (the engine would wait for ever); 56 KiB was measured to
+ * pass, and the status around the state holds the reason too (up to 8 KiB).
+ */
+export const RECORDED_STATE_LIMIT_BYTES = 32 * 1024;
+
+/**
+ * The state that travels with a partial failure: all of it when it fits, else without its largest
+ * properties (an app's `env` of 200 KiB) until it fits. What is left out the engine reads back
+ * before the next update, as the failure asks it to refresh the resource first.
+ */
+export function fittedState(
+  properties: StructObject,
+  inputs: StructObject,
+  limit = RECORDED_STATE_LIMIT_BYTES,
+): { properties: StructObject; inputs: StructObject; leftOut: string[] } {
+  const sizes = new Map<string, number>();
+  for (const state of [properties, inputs])
+    for (const [key, value] of Object.entries(state))
+      sizes.set(key, (sizes.get(key) ?? 0) + encodeStruct({ [key]: value }).length);
+  let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
+  const leftOut: string[] = [];
+  for (const [key, size] of [...sizes].sort(([, a], [, b]) => b - a)) {
+    if (total <= limit) break;
+    leftOut.push(key);
+    total -= size;
+  }
+  const without = (state: StructObject) =>
+    Object.fromEntries(Object.entries(state).filter(([key]) => !leftOut.includes(key)));
+  return { properties: without(properties), inputs: without(inputs), leftOut };
 }
 
 /**
  * A partial failure: the resource exists as `properties` say, with `inputs`; `refreshBeforeUpdate`
- * asks the engine to read it again before its next update (the engine keeps the mark until an answer
- * clears it).
+ * asks the engine to read it again before its next update (the engine keeps the mark until an
+ * answer clears it). A state too large to travel is recorded without its largest properties, and
+ * the resource is then always refreshed first, so that nothing is lost: the id is what matters.
  */
 export function resourceInitFailed(
   message: string,
@@ -49,22 +124,34 @@ export function resourceInitFailed(
   inputs: StructObject,
   refreshBeforeUpdate: boolean,
 ): GrpcError {
-  const detail = encode(ErrorResourceInitFailed, { id, properties, inputs, reasons: [message], refreshBeforeUpdate });
-  return withDetail(grpc.status.UNKNOWN, message, detail, "pulumirpc.ErrorResourceInitFailed");
+  const fitted = fittedState(properties, inputs);
+  const note =
+    fitted.leftOut.length > 0
+      ? ` (state records it without ${fitted.leftOut.join(", ")}, too large to travel with this error; the next preview or update reads ${fitted.leftOut.length === 1 ? "it" : "them"} from the platform first)`
+      : "";
+  return new GrpcError(grpc.status.UNKNOWN, `${message}${note}`, (say) => ({
+    detail: encode(ErrorResourceInitFailed, {
+      id,
+      properties: fitted.properties,
+      inputs: fitted.inputs,
+      reasons: [say(`${message}${note}`)],
+      refreshBeforeUpdate: refreshBeforeUpdate || fitted.leftOut.length > 0,
+    }),
+    typeName: "pulumirpc.ErrorResourceInitFailed",
+  }));
 }
 
-export function missingConfigKeys(missingKeys: Array<{ name: string; description: string }>): GrpcError {
-  const detail = encode(ConfigureErrorMissingKeys, { missingKeys });
-  return withDetail(
-    grpc.status.INVALID_ARGUMENT,
-    "required configuration keys were missing",
-    detail,
-    "pulumirpc.ConfigureErrorMissingKeys",
-  );
+export function missingConfigKeys(missing: Array<{ name: string; description: string }>): GrpcError {
+  return new GrpcError(grpc.status.INVALID_ARGUMENT, "required configuration keys were missing", (say) => ({
+    detail: encode(ConfigureErrorMissingKeys, {
+      missingKeys: missing.map(({ name, description }) => ({ name: say(name), description: say(description) })),
+    }),
+    typeName: "pulumirpc.ConfigureErrorMissingKeys",
+  }));
 }
 
 export function plainError(code: grpc.status, message: string): GrpcError {
-  return { code, details: message, message, metadata: new grpc.Metadata() };
+  return new GrpcError(code, message);
 }
 
 /**

@@ -23,11 +23,10 @@ import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs"
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
-import { type GrpcError, missingConfigKeys, plainError, resourceInitFailed, statusOf } from "./errors";
-import { withHint } from "./hints";
+import { type GrpcError, missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
-import { Secrets } from "./secrets";
+import { Secrets } from "../redact";
 
 export interface ServiceOptions {
   version: string;
@@ -583,7 +582,7 @@ export class HostingProviderService {
         name,
         (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
           handler(call.request).then(
-            (response) => callback(null, response),
+            (response) => callback(null, withSaidFailures(response, this.secrets)),
             (err) => callback(this.asGrpcError(err) as any),
           );
         },
@@ -591,11 +590,7 @@ export class HostingProviderService {
     );
   }
 
-  private asGrpcError(err: unknown): GrpcError {
-    if (err && typeof err === "object" && "metadata" in err && "code" in err) {
-      const e = err as GrpcError;
-      return { ...e, details: this.redact(e.details), message: this.redact(e.message) };
-    }
-    return plainError(statusOf(err), this.redact(withHint(err)));
+  private asGrpcError(err: unknown) {
+    return said(err, this.secrets);
   }
 }

@@ -18,7 +18,7 @@ import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
 import { CAPABILITIES, PROVIDER_METHODS, resourceProviderService, type AnswerOf, type RequestOf } from "./methods";
 import type { HostingProviderService } from "./provider";
-import { Secrets } from "./secrets";
+import { Secrets } from "../redact";
 
 /**
  * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
@@ -71,7 +71,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
     service = new HostingProviderService({
       version,
       engine,
-      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.redact(line)}\n`) : undefined,
+      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined,
       secrets,
     });
     if (handshake) void service.handshake(handshake);
