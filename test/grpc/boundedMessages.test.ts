@@ -100,3 +100,27 @@ test("a partial failure's reason (an app's log tail of 12 KB) is cut alike in th
   }
   await expectServing();
 });
+
+test("a partial failure whose state is too large for its trailer is delivered without its largest property, and the next up reads it back first", async () => {
+  fixture.sim.control.setSwitches({ crashingImageTags: ["9.9.9-bad"] });
+  // 7 variables of 30 KiB: 210 KiB of env, within the app's bounds, far over what a trailer carries.
+  const env = Object.fromEntries([...Array(7).keys()].map((i) => [`BLOB_${i}`, String(i).repeat(30 * 1024)]));
+  const program = { image: "registry.example.com/team/web:9.9.9-bad", env };
+  const created = await new Engine(fixture.plugin).create(CONTAINER, "big", program);
+  expect(created.error?.details).toContain(
+    "(state records it without env, too large to travel with this error; the next preview or update reads it from the platform first)",
+  );
+  expect(created.state.id).not.toBe("");
+  expect(created.state.outputs).not.toHaveProperty("env");
+  expect(created.state.refreshBeforeUpdate).toBe(true);
+  await expectServing();
+  fixture.sim.control.setSwitches({ crashingImageTags: [] });
+  const fixed = await new Engine(fixture.plugin).up(
+    CONTAINER,
+    "big",
+    { ...program, image: "registry.example.com/team/web:1.0.0" },
+    created.state,
+  );
+  expect(fixed).toMatchObject({ refreshed: true, steps: ["update"], error: undefined });
+  expect(fixed.state.outputs.env).toEqual(env);
+});
