@@ -27,6 +27,12 @@ export interface SimDomain {
   container_id: string;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    domains: SimDomain;
+  }
+}
+
 function listDomains(ctx: Ctx): Reply {
   return ok({ domains: ctx.store.state.domains.filter((domain) => domain.project_id === ctx.params.projectId) });
 }
@@ -56,8 +62,8 @@ export const DOMAIN_ROUTES: readonly Route[] = [
 ];
 `;
 
-const IMPORT = 'import { DOMAIN_ROUTES, type SimDomain } from "./rules/domains";';
-const ENTRY = '  domains: collection<SimDomain>({ routes: DOMAIN_ROUTES, references: { container_id: "services" } }),';
+const IMPORT = 'import { DOMAIN_ROUTES } from "./rules/domains";';
+const ENTRY = '  domains: { routes: DOMAIN_ROUTES, references: { container_id: "services" } },';
 
 let copy: string;
 let report: any;
@@ -71,7 +77,7 @@ beforeAll(async () => {
   writeFileSync(join(copy, "simulator/src/rules/domains.ts"), DOMAINS);
   const table = join(copy, "simulator/src/collections.ts");
   const text = readFileSync(table, "utf8");
-  writeFileSync(table, text.replace(/^import type \{ Store \}/m, `${IMPORT}\n$&`).replace(/^};$/m, `${ENTRY}\n};`));
+  writeFileSync(table, text.replace(/^import type \{ WorldRules \}/m, `${IMPORT}\n$&`).replace(/^};$/m, `${ENTRY}\n};`));
   const { compilerOptions } = JSON.parse(readFileSync(join(ROOT, "tsconfig.json"), "utf8"));
   const include = ["simulator/src", "test/simulator/newCollection.probe.ts"];
   const options = { ...compilerOptions, types: ["node"] };

@@ -15,6 +15,12 @@ export interface SimLink {
   injected_env: Record<string, string>;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    links: SimLink;
+  }
+}
+
 const LINK_TYPE_PATTERN = /^[a-z]+$/;
 
 const toWireLink = (link: SimLink) => structuredClone(link);

@@ -17,6 +17,12 @@ export interface SimRegistry {
   password: string;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    registries: SimRegistry;
+  }
+}
+
 const toWireRegistry = ({ id, name, host, username }: SimRegistry) => ({ id, name, host, username });
 
 function mine(ctx: Ctx): SimRegistry[] {

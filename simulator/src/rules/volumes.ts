@@ -36,6 +36,13 @@ export interface SimAttachment {
   created_at: string;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    volumes: SimVolume;
+    attachments: SimAttachment;
+  }
+}
+
 const WIRE_VOLUME_FIELDS = [
   "id",
   "project_id",
