@@ -82,6 +82,7 @@ describe("typesReferenced (the walk gen-sdk.ts and reference-docs.ts share)", ()
   const ref = (name: string) => ({ $ref: `#/types/t:index:${name}` });
   const pkg = {
     name: "t",
+    version: "1.0.0",
     types: {
       "t:index:Outer": { properties: { inner: ref("Inner"), again: ref("Outer") } },
       "t:index:Inner": { properties: { leaf: { type: "array" as const, items: ref("Leaf") } } },
