@@ -56,9 +56,15 @@ function deleteDomain(ctx: Ctx): Reply {
 }
 
 export const DOMAIN_ROUTES: readonly Route[] = [
-  { method: "GET", pattern: \`\${PROJECT_PATH}/domains\`, handler: listDomains },
-  { method: "POST", pattern: \`\${PROJECT_PATH}/domains\`, body: ["name", "container_id"], handler: createDomain },
-  { method: "DELETE", pattern: \`\${PROJECT_PATH}/domains/:domainId\`, handler: deleteDomain },
+  { method: "GET", pattern: \`\${PROJECT_PATH}/domains\`, doc: { answers: "200: \`{domains}\`" }, handler: listDomains },
+  {
+    method: "POST",
+    pattern: \`\${PROJECT_PATH}/domains\`,
+    body: ["name", "container_id"],
+    doc: { answers: "201: the domain; 404 an app that is not there" },
+    handler: createDomain,
+  },
+  { method: "DELETE", pattern: \`\${PROJECT_PATH}/domains/:domainId\`, doc: { answers: "204" }, handler: deleteDomain },
 ];
 `;
 
@@ -77,7 +83,10 @@ beforeAll(async () => {
   writeFileSync(join(copy, "simulator/src/rules/domains.ts"), DOMAINS);
   const table = join(copy, "simulator/src/collections.ts");
   const text = readFileSync(table, "utf8");
-  writeFileSync(table, text.replace(/^import type \{ WorldRules \}/m, `${IMPORT}\n$&`).replace(/^};$/m, `${ENTRY}\n};`));
+  writeFileSync(
+    table,
+    text.replace(/^import type \{ WorldRules \}/m, `${IMPORT}\n$&`).replace(/^};$/m, `${ENTRY}\n};`),
+  );
   const { compilerOptions } = JSON.parse(readFileSync(join(ROOT, "tsconfig.json"), "utf8"));
   const include = ["simulator/src", "test/simulator/newCollection.probe.ts"];
   const options = { ...compilerOptions, types: ["node"] };
