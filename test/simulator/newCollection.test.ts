@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
+import { KINDS } from "../../simulator/src/collections";
 
 const ROOT = resolve(__dirname, "../..");
 const run = promisify(execFile);
@@ -132,7 +133,7 @@ test("the world keeps it: an empty list from the start, the record after the cre
 
 test("the admin API changes it out of band, and refuses an unknown kind naming every collection", () => {
   expect(report.mutated).toEqual({ status: 204, name: "wwww" });
-  const message = "unknown kind nope; one of services, volumes, attachments, registries, links, domains";
+  const message = `unknown kind nope; one of ${[...KINDS, "domains"].join(", ")}`;
   expect(report.unknownKind).toMatchObject({ status: 404, body: { message } });
 });
 
