@@ -408,8 +408,11 @@ test(
       ]);
       expect(jest.code).not.toBe(0);
       // jest prints the problems as strings, their quotes escaped
+      const quoted = (key: string) => `\\\\?"${key}\\\\?"`;
       expect(jest.output).toMatch(
-        /domains: the simulator answers with its records under \\?"domains\\?", the provider reads them under \\?"domain\\?"/,
+        new RegExp(
+          `domains: the simulator answers with its records under ${quoted("domains")}, the provider reads them under ${quoted("domain")}`,
+        ),
       );
     } finally {
       writeFileSync(file, DOMAIN);
