@@ -568,6 +568,10 @@ function typeUses(pkg: PackageSpec): { input: Set<string>; output: Set<string> }
   };
 }
 
+/**
+ * types/input.ts or types/output.ts. The two import each other (an import cycle that stays on purpose): gen.go
+ * writes both with the same imports, and the SDK is file for file what the Pulumi CLI generates (docs/sdk.md).
+ */
 function typesFile(pkg: PackageSpec, mode: "input" | "output"): string {
   const used = typeUses(pkg)[mode];
   const body = sortedEntries<ObjectTypeSpec>(pkg.types)
