@@ -132,12 +132,16 @@ lint-workflows: node_modules
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json.
+# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json;
+# the generated sections of README.md, docs/functions.md and docs/simulator.md (between
+# <!-- generated: NAME --> and <!-- /generated -->) from schema.json and the simulator's tables.
 # Regenerate them with `make schema sdk docs`; the tests fail while any is stale. SCHEMA_JSON,
-# SDK_NODEJS and DOCS_REFERENCE let the tests generate into a temporary directory.
+# SDK_NODEJS, DOCS_REFERENCE and DOCS_PAGES (the directory that holds those pages) let the tests
+# generate into a temporary directory.
 SCHEMA_JSON ?= schema.json
 SDK_NODEJS ?= sdk/nodejs
 DOCS_REFERENCE ?= docs/reference
+DOCS_PAGES ?= .
 
 schema: node_modules
 	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
@@ -146,7 +150,7 @@ sdk: node_modules
 	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
 
 docs: node_modules
-	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE)
+	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE) $(DOCS_PAGES)
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a

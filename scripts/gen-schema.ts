@@ -5,7 +5,8 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as TJS from "typescript-json-schema";
-import { buildPackageSchema, type TypeReader } from "../provider/src/framework/schema";
+import type { TypeReader } from "../provider/src/framework/jsonSchema";
+import { buildPackageSchema } from "../provider/src/framework/schema";
 import { hostingPackage } from "../provider/src/package";
 
 const files = ["provider/src/package.ts"];

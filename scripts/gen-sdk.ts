@@ -27,8 +27,12 @@ import {
   firstSentence,
   nameOfToken,
   referencePage,
+  sortedEntries,
   splitDescription,
   stripShortcodes,
+  tableCell,
+  typesReferenced,
+  typeToken,
 } from "./schema-text";
 
 /**
@@ -47,9 +51,6 @@ const HEADER = [
 ].join("\n");
 
 // ---- small helpers ----
-
-const sortedEntries = <T>(record: Record<string, T> | undefined): Array<[string, T]> =>
-  Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** `hosting:index:ServiceLink` -> `ServiceLink`; only the `index` module is supported. */
 function nameOf(token: string): string {
@@ -73,12 +74,6 @@ function doc(text: string | undefined, indent: string): string {
   );
 }
 
-const refToken = (ref: string) => {
-  const match = /^#\/types\/(.+)$/.exec(ref);
-  if (!match) throw new Error(`unsupported $ref ${ref}: only #/types/... refs`);
-  return match[1];
-};
-
 /**
  * A property's TypeScript type, as gen.go's typeAst writes it: `output` for what the engine
  * returns (resource outputs, function results, types/output.ts), `input` for the input shape
@@ -90,8 +85,8 @@ function tsType(spec: PropertySpec, mode: "plain" | "input" | "output"): string 
   if (spec.$ref) {
     if (mode === "plain") throw new Error(`${spec.$ref}: object types in a function's arguments are not supported`);
     return mode === "input"
-      ? `inputs.${typeName(refToken(spec.$ref))}Args`
-      : `outputs.${typeName(refToken(spec.$ref))}`;
+      ? `inputs.${typeName(typeToken(spec.$ref))}Args`
+      : `outputs.${typeName(typeToken(spec.$ref))}`;
   }
   switch (spec.type) {
     case "string":
@@ -108,24 +103,6 @@ function tsType(spec: PropertySpec, mode: "plain" | "input" | "output"): string 
     default:
       throw new Error(`unsupported property type ${JSON.stringify(spec)}`);
   }
-}
-
-/** The type tokens a group of properties refers to, directly or through other types. */
-function typesReferenced(pkg: PackageSpec, groups: Array<Record<string, PropertySpec> | undefined>): Set<string> {
-  const found = new Set<string>();
-  const visit = (spec: PropertySpec | undefined) => {
-    if (!spec) return;
-    if (spec.$ref) {
-      const token = refToken(spec.$ref);
-      if (found.has(token)) return;
-      found.add(token);
-      for (const p of Object.values(pkg.types?.[token]?.properties ?? {})) visit(p);
-    }
-    visit(spec.items);
-    visit(spec.additionalProperties);
-  };
-  for (const group of groups) for (const p of Object.values(group ?? {})) visit(p);
-  return found;
 }
 
 const usesTypes = (pkg: PackageSpec, ...groups: Array<Record<string, PropertySpec> | undefined>) =>
@@ -591,6 +568,10 @@ function typeUses(pkg: PackageSpec): { input: Set<string>; output: Set<string> }
   };
 }
 
+/**
+ * types/input.ts or types/output.ts. The two import each other (an import cycle that stays on purpose): gen.go
+ * writes both with the same imports, and the SDK is file for file what the Pulumi CLI generates (docs/sdk.md).
+ */
 function typesFile(pkg: PackageSpec, mode: "input" | "output"): string {
   const used = typeUses(pkg)[mode];
   const body = sortedEntries<ObjectTypeSpec>(pkg.types)
@@ -721,7 +702,6 @@ function docsUrl(pkg: PackageSpec, page: string): string | undefined {
 }
 
 const link = (text: string, url: string | undefined) => (url ? `[${text}](${url})` : text);
-const oneLine = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
 
 /** The SDK's README, which is its npm page: what it is, how to install and configure it, what it has. */
 function readme(pkg: PackageSpec): string {
@@ -731,7 +711,7 @@ function readme(pkg: PackageSpec): string {
   const published = pkg.pluginDownloadURL ? " and where it is published" : "";
   const config = sortedEntries(pkg.config?.variables).map(([name, p]) => {
     const env = p.defaultInfo?.environment?.map((e) => `\`${e}\``).join(", ") || "";
-    return `| \`${pkg.name}:${name}\` | ${env} | ${oneLine(p.description)} |`;
+    return `| \`${pkg.name}:${name}\` | ${env} | ${tableCell(p.description)} |`;
   });
   const required = new Set(
     Object.keys(pkg.config?.variables ?? {}).filter((name) => !(pkg.config?.defaults ?? []).includes(name)),

@@ -11,15 +11,19 @@ import type {
   PropertySpec,
   ResourceSpec,
 } from "../provider/src/framework/packageSchema";
-import { firstSentence, nameOfToken, referencePage, splitDescription } from "./schema-text";
+import {
+  firstSentence,
+  nameOfToken,
+  referencePage,
+  sortedEntries,
+  splitDescription,
+  tableCell,
+  typesReferenced,
+  typeToken,
+} from "./schema-text";
 
 const GENERATED = "<!-- Generated from schema.json by `make docs` (scripts/gen-docs.ts): do not edit. -->";
 
-const sortedEntries = <T>(record: Record<string, T> | undefined): Array<[string, T]> =>
-  Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-
-/** Text for one table cell: on one line, with its pipes escaped. */
-const cell = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
 const yes = (flag: boolean | undefined) => (flag ? "yes" : "");
 const code = (text: string) => `\`${text}\``;
 const anchorOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9-]/g, "");
@@ -27,7 +31,7 @@ const anchorOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9-]/g, "")
 /** A property's type as the TypeScript SDK spells it, object types linked to where the page lists them. */
 function typeOf(spec: PropertySpec): string {
   if (spec.$ref) {
-    const name = nameOfToken(spec.$ref.replace(/^#\/types\//, ""));
+    const name = nameOfToken(typeToken(spec.$ref));
     return `[${name}](#${anchorOf(name)})`;
   }
   if (spec.type === "array") return `${typeOf(spec.items ?? {})}[]`;
@@ -77,29 +81,11 @@ function propertyTable(properties: Record<string, PropertySpec> | undefined, col
         ...(columns.defaults ? [defaultOf(spec)] : []),
         yes(spec.secret),
         ...(columns.replaces ? [yes(spec.replaceOnChanges)] : []),
-        cell(spec.description),
+        tableCell(spec.description),
       ]),
     ),
     "",
   ].join("\n");
-}
-
-/** The tokens of the object types that `properties` use, and those their properties use in turn. */
-function typesUsed(pkg: PackageSpec, properties: Array<Record<string, PropertySpec> | undefined>): string[] {
-  const found = new Set<string>();
-  const visit = (spec: PropertySpec | undefined) => {
-    if (!spec) return;
-    if (spec.$ref) {
-      const token = spec.$ref.replace(/^#\/types\//, "");
-      if (found.has(token)) return;
-      found.add(token);
-      for (const inner of Object.values(pkg.types?.[token]?.properties ?? {})) visit(inner);
-    }
-    visit(spec.items);
-    visit(spec.additionalProperties);
-  };
-  for (const group of properties) for (const spec of Object.values(group ?? {})) visit(spec);
-  return [...found].sort();
 }
 
 function supportingTypes(pkg: PackageSpec, tokens: string[]): string {
@@ -154,7 +140,7 @@ ${inputs}
 Every input is also an output, as is the resource's \`id\`. And:
 
 ${propertyTable(outputsOnly)}
-${supportingTypes(pkg, typesUsed(pkg, [resource.inputProperties, resource.properties]))}## Import
+${supportingTypes(pkg, [...typesReferenced(pkg, [resource.inputProperties, resource.properties])].sort())}## Import
 
 ${imported}
 `;
@@ -186,7 +172,10 @@ ${propertyTable(fn.inputs?.properties, { required: new Set(fn.inputs?.required ?
 ## Result
 
 ${result}
-${supportingTypes(pkg, typesUsed(pkg, [fn.inputs?.properties, fn.outputs?.properties]))}`.replace(/\n+$/, "\n");
+${supportingTypes(pkg, [...typesReferenced(pkg, [fn.inputs?.properties, fn.outputs?.properties])].sort())}`.replace(
+    /\n+$/,
+    "\n",
+  );
 }
 
 function providerPage(pkg: PackageSpec): string {
@@ -209,7 +198,7 @@ function indexPage(pkg: PackageSpec): string {
   const rows = <T extends { description?: string }>(record: Record<string, T> | undefined) =>
     sortedEntries(record).map(
       ([token, spec]) =>
-        `| [${nameOfToken(token)}](${referencePage(token)}) | ${cell(firstSentence(spec.description))} |`,
+        `| [${nameOfToken(token)}](${referencePage(token)}) | ${tableCell(firstSentence(spec.description))} |`,
     );
   return `${GENERATED}
 

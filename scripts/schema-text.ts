@@ -1,5 +1,6 @@
-// Reading schema.json's descriptions, for the generators that write them elsewhere (gen-sdk.ts:
-// TypeScript doc comments and the SDK's README; gen-docs.ts: docs/reference/).
+// Reading schema.json, for the generators that write it out elsewhere (gen-sdk.ts: TypeScript doc
+// comments and the SDK's README; gen-docs.ts: docs/reference/ and the generated sections of the
+// docs): its descriptions, its object types, the order and the table cells they all write.
 //
 // A description is markdown. Resources and functions may carry Pulumi's example shortcodes, as
 // Pulumi's registry expects them, and a resource may end with an `## Import` section:
@@ -21,6 +22,7 @@
 //   <text>
 //
 // Outside Pulumi's registry the shortcodes mean nothing, so they are dropped and the markdown kept.
+import type { PackageSpec, PropertySpec } from "../provider/src/framework/packageSchema";
 
 const SHORTCODE_LINE = /^[ \t]*\{\{%[ \t]*\/?[ \t]*[\w-]+[ \t]*%\}\}[ \t]*$/;
 
@@ -103,3 +105,38 @@ export const nameOfToken = (token: string) => token.split(":")[2];
  * names them.
  */
 export const referencePage = (token: string) => `${nameOfToken(token).toLowerCase()}.md`;
+
+/** A record's entries in the order of their keys: the generators write in it, so one schema gives the same bytes. */
+export const sortedEntries = <T>(record: Record<string, T> | undefined): Array<[string, T]> =>
+  Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Text for one markdown table cell: on one line, with its pipes escaped. */
+export const tableCell = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").replace(/\|/g, "\\|").trim();
+
+/** `#/types/hosting:index:Connection` -> `hosting:index:Connection`; the schema refers to nothing else. */
+export function typeToken(ref: string): string {
+  const match = /^#\/types\/(.+)$/.exec(ref);
+  if (!match) throw new Error(`unsupported $ref ${ref}: only #/types/... refs`);
+  return match[1];
+}
+
+/** The tokens of the object types that groups of properties refer to, directly or through other types. */
+export function typesReferenced(
+  pkg: PackageSpec,
+  groups: Array<Record<string, PropertySpec> | undefined>,
+): Set<string> {
+  const found = new Set<string>();
+  const visit = (spec: PropertySpec | undefined) => {
+    if (!spec) return;
+    if (spec.$ref) {
+      const token = typeToken(spec.$ref);
+      if (found.has(token)) return;
+      found.add(token);
+      for (const inner of Object.values(pkg.types?.[token]?.properties ?? {})) visit(inner);
+    }
+    visit(spec.items);
+    visit(spec.additionalProperties);
+  };
+  for (const group of groups) for (const spec of Object.values(group ?? {})) visit(spec);
+  return found;
+}

@@ -38,7 +38,16 @@ export interface Route {
   body?: readonly string[];
   /** The document allows other fields in this body: they are ignored, not refused. */
   otherFieldsIgnored?: true;
+  /** Its row in docs/simulator.md's table of endpoints, which `make docs` writes from the routes. */
+  doc: RouteDoc;
   handler: Handler;
+}
+
+export interface RouteDoc {
+  /** The body column, when it says more than the names of `body` (which are required, their defaults). */
+  body?: string;
+  /** What it answers: the status and what comes with it, then the errors of its own. */
+  answers: string;
 }
 
 /** The prefix of every project-scoped path (document section 4). */

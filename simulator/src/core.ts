@@ -1,7 +1,8 @@
 // The simulator without its socket: switches, users, faults, rate limit, request log, and the
 // API pipeline that turns one request into one reply.
 import { after } from "./clock";
-import { emptyState, Store } from "./state";
+import { COLLECTIONS } from "./collections";
+import { Store } from "./state";
 import type { Ctx, Reply } from "./context";
 import { DEFAULT_SWITCHES, DEFAULT_USERS } from "./defaults";
 import { ApiFailure, codeForStatus, errorBody, notFound } from "./errors";
@@ -32,7 +33,7 @@ export class Core {
     this.switchValues = { ...this.initialSwitches };
     this.users = new Map((users ?? DEFAULT_USERS).map((user) => [user.token, user]));
     this.bucket = new TokenBucket(this.switchValues.rateLimitPerSecond, Date.now());
-    this.store = new Store(stateFile);
+    this.store = new Store(COLLECTIONS, stateFile);
     this.store.load();
   }
 
@@ -189,7 +190,7 @@ export class Core {
         changed();
       },
       reset: () => {
-        store.state = emptyState();
+        store.state = store.empty();
         changed();
         this.faults.clear();
         this.log = [];

@@ -3,6 +3,10 @@ import type { AddressInfo } from "node:net";
 import { Core } from "./core";
 import { createHttpFront } from "./server";
 import type { Simulator, SimulatorOptions } from "./types";
+export type { SimLink } from "./rules/links";
+export type { SimRegistry } from "./rules/registries";
+export type { SimService } from "./rules/services";
+export type { SimAttachment, SimVolume } from "./rules/volumes";
 
 export { ALICE, BOB, DEFAULT_USERS, DEFAULT_SWITCHES } from "./defaults";
 export { randomFaults, seededRandom, type FaultSource, type RandomFaultName, type RandomFaults } from "./chaos";
@@ -13,14 +17,10 @@ export type {
   FaultKind,
   RequestLogEntry,
   ServiceType,
-  SimAttachment,
   SimKind,
-  SimLink,
-  SimRegistry,
-  SimService,
+  SimRecords,
   SimState,
   SimUser,
-  SimVolume,
   Simulator,
   SimulatorControl,
   SimulatorOptions,

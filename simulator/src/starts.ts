@@ -1,7 +1,15 @@
 // How a service start (create, rollout, start, restart) ends. The outcome is decided when the start
 // begins and stored on the record, so a start pending across a simulator restart still ends the same way.
 import { imageTag } from "./images";
-import type { SimService, StartOutcome } from "./types";
+import type { ServiceType, StartOutcome } from "./types";
+
+/** What of a service record (rules/services.ts) decides how its start ends, and what its logs then say. */
+export interface Starting {
+  type: ServiceType;
+  image: string;
+  env: Record<string, string>;
+  port: number;
+}
 
 /** What decides a start: the tags that crash, the variables an app needs, and those its links inject. */
 export interface StartConditions {
@@ -14,7 +22,7 @@ export interface StartConditions {
  * Only container apps crash: a managed database's image is the platform's, never the user's. An
  * app that lacks a variable it needs fails as a real one does, on reading its configuration.
  */
-export function startOutcome(service: SimService, conditions: StartConditions): StartOutcome {
+export function startOutcome(service: Starting, conditions: StartConditions): StartOutcome {
   if (service.type !== "container") return "running";
   const missingEnv = conditions.appsRequireEnv.filter(
     (name) => !(name in service.env) && !conditions.injected.has(name),
@@ -28,7 +36,7 @@ export const endStatus = (outcome: StartOutcome): "running" | "failed" =>
   outcome === "running" ? "running" : "failed";
 
 /** What the service logs when its start ends; a failed start says why, as the logs of a real crash would. */
-export function startEndedLines(service: SimService, outcome: StartOutcome): string[] {
+export function startEndedLines(service: Starting, outcome: StartOutcome): string[] {
   if (outcome === "running") return [`listening on port ${service.port}`];
   if (typeof outcome === "object") {
     return [

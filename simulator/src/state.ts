@@ -1,19 +1,42 @@
 // The in-memory world, and its optional persistence to a JSON file.
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { KINDS, referencesTo, settlers, type SimKind } from "./collections";
-import type { SimState } from "./types";
+import type { SimKind, SimRecords, SimState } from "./types";
 
 const FILE_VERSION = 1;
 
-export function emptyState(): SimState {
-  const collections = Object.fromEntries(KINDS.map((kind) => [kind, []]));
-  return { ...collections, logs: {}, suspended_projects: [] } as unknown as SimState;
+/** What the world needs of a collection: what goes with one of its records, and what settles. */
+export interface WorldRules<R> {
+  /**
+   * Fields that hold the id of a record of another collection (by its name): deleting that record,
+   * through the API or out of band, deletes this one too.
+   */
+  references?: Partial<Record<keyof R & string, SimKind>>;
+  /** A pending transition that is due by `now` (a ready-at time, so it also completes across a restart). */
+  settle?(record: R, store: Store, now: number): void;
 }
 
-export class Store {
-  state: SimState = emptyState();
+/** The world's rules of every collection, by its name (collections.ts's table hands them over). */
+export type WorldTable = { [K in SimKind]: WorldRules<SimRecords[K]> };
 
-  constructor(private readonly file?: string) {}
+type AnyRules = WorldRules<{ id: string }>;
+
+export class Store {
+  state: SimState;
+  private readonly rules: Array<[SimKind, AnyRules]>;
+
+  constructor(
+    table: WorldTable,
+    private readonly file?: string,
+  ) {
+    this.rules = Object.entries(table) as Array<[SimKind, AnyRules]>;
+    this.state = this.empty();
+  }
+
+  /** No record of any collection, no log, no suspended project. */
+  empty(): SimState {
+    const collections = Object.fromEntries(this.rules.map(([kind]) => [kind, []]));
+    return { ...collections, logs: {}, suspended_projects: [] } as unknown as SimState;
+  }
 
   /** Load the state file if there is one; a missing file is an empty world. */
   load(): void {
@@ -22,7 +45,7 @@ export class Store {
     if (parsed.version !== FILE_VERSION || typeof parsed.state !== "object" || parsed.state === null) {
       throw new Error(`${this.file}: not a simulator state file (version ${FILE_VERSION})`);
     }
-    this.state = { ...emptyState(), ...parsed.state };
+    this.state = { ...this.empty(), ...parsed.state };
   }
 
   /** Write the state file atomically (temp file + rename), so a crash never leaves half a file. */
@@ -38,8 +61,8 @@ export class Store {
    * Transitions are stored as a ready-at time rather than as timers, so they also complete across a restart.
    */
   settle(now: number): void {
-    for (const { kind, settle } of settlers) {
-      for (const record of this.records(kind)) settle(record, this, now);
+    for (const [kind, { settle }] of this.rules) {
+      if (settle) for (const record of this.records(kind)) settle(record, this, now);
     }
   }
 
@@ -52,9 +75,12 @@ export class Store {
       kind,
       this.records(kind).filter((record) => record.id !== id),
     );
-    for (const from of referencesTo(kind)) {
-      for (const record of this.records(from.kind)) {
-        if ((record as unknown as Record<string, unknown>)[from.field] === id) this.remove(from.kind, record.id);
+    for (const [from, { references = {} }] of this.rules) {
+      for (const [field, target] of Object.entries(references)) {
+        if (target !== kind) continue;
+        for (const record of this.records(from)) {
+          if ((record as unknown as Record<string, unknown>)[field] === id) this.remove(from, record.id);
+        }
       }
     }
     delete this.state.logs[id];

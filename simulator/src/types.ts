@@ -1,13 +1,22 @@
 // Public types of the simulator (docs/CONTRACTS.md). The records it keeps are declared with their
-// rules (rules/*.ts) and listed in collections.ts; their fields use the API's snake_case wire names,
-// the few simulator-only fields marked.
-import type { RecordOf, SimKind } from "./collections";
+// rules (rules/*.ts), which add each to SimRecords, and have an entry each in collections.ts; their
+// fields use the API's snake_case wire names, the few simulator-only fields marked.
 
-export type { SimKind } from "./collections";
-export type { SimLink } from "./rules/links";
-export type { SimRegistry } from "./rules/registries";
-export type { SimService } from "./rules/services";
-export type { SimAttachment, SimVolume } from "./rules/volumes";
+/**
+ * The record of each collection of the world, by its name in collections.ts. Empty here: each rules
+ * file adds its own beside the record it declares (`declare module "../types" { interface SimRecords
+ * { volumes: SimVolume } }`, TypeScript's declaration merging). So the world's type is known below
+ * the rules that read it, with no import pointing up, and collections.ts, above them, must have an
+ * entry for every name (its table's type says which is missing).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the rules files fill it in (declaration merging)
+export interface SimRecords {}
+
+/** The name of a collection, its key in SimState: "services", "volumes", ... */
+export type SimKind = keyof SimRecords;
+
+/** The record type of a collection. */
+export type RecordOf<K extends SimKind> = SimRecords[K];
 
 export interface SimUser {
   token: string;

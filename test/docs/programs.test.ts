@@ -1,10 +1,13 @@
 // The code the README and docs/ show compiles against the SDK: each complete program (a fenced
 // block marked `typescript`; fragments are marked `ts`) on its own, and each one-line example of the
-// README's resource and function tables, with the few variables they name (web, db, data, config).
+// README's resource and function tables, with the variables they may name: each resource's first
+// example (web, ordersDb, data, …) and config.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { variableName } from "../../provider/src/framework/examples";
+import { hostingPackage } from "../../provider/src/package";
 import { ROOT, codeBlocks, read } from "./markdown";
 
 jest.setTimeout(180_000);
@@ -17,22 +20,24 @@ const PAGES = [
     .map((f) => `docs/${f}`),
 ];
 
-/** The README's table cells that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */
+/** The cells of the README's generated tables that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */
 function oneLineExamples(readme: string): string[] {
-  const section = readme.slice(
-    readme.indexOf("## Resources and functions"),
-    readme.indexOf("\n## ", readme.indexOf("## Resources and functions") + 3),
+  const tables = [...readme.matchAll(/<!-- generated: (?:resources|functions) -->\n([\s\S]*?)<!-- \/generated -->/g)];
+  return tables.flatMap(([, table]) =>
+    [...table.matchAll(/^\|[^|\n]+\| `((?:new )?hosting\.[^`]+)` \|$/gm)].map((m) => m[1]),
   );
-  return [...section.matchAll(/^\|[^|\n]+\| `((?:new )?hosting\.[^`]+)` \|$/gm)].map((m) => m[1]);
 }
 
-const PRELUDE = `import * as pulumi from "@pulumi/pulumi";
-import * as hosting from "@hosting/pulumi";
-declare const config: pulumi.Config;
-declare const web: hosting.Container;
-declare const db: hosting.Postgres;
-declare const data: hosting.Volume;
-`;
+/** What the examples may name: each resource's first example, as the example programs declare it, and config. */
+const PRELUDE = [
+  'import * as pulumi from "@pulumi/pulumi";',
+  'import * as hosting from "@hosting/pulumi";',
+  "declare const config: pulumi.Config;",
+  ...[...new Map(hostingPackage.resources.map((r) => [variableName(r.examples[0].name), r.typeName]))].map(
+    ([name, typeName]) => `declare const ${name}: hosting.${typeName};`,
+  ),
+  "",
+].join("\n");
 
 let work: string;
 let checked = 0;

@@ -1,11 +1,15 @@
-// schema.json, sdk/nodejs and docs/reference are generated and committed. These tests run the real
-// `make schema sdk docs` into a temporary directory (never over the working tree) and fail when the
-// committed files differ from what it writes, and when a second run would change anything.
+// schema.json, sdk/nodejs, docs/reference and the generated sections of README.md, docs/functions.md
+// and docs/simulator.md are generated and committed. These tests run the real `make schema sdk docs`
+// into a temporary directory (never over the working tree) and fail when the committed files differ
+// from what it writes, and when a second run would change anything.
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
+import { docSections } from "../../scripts/doc-sections";
+import { KINDS } from "../../simulator/src/collections";
+import { ROUTES } from "../../simulator/src/routes";
 import { schemaWithExamples } from "../scripts/fixtures";
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
@@ -35,6 +39,12 @@ function readTree(dir: string): Tree {
 
 const fileTree = (path: string, name: string): Tree => new Map([[name, readFileSync(path)]]);
 
+/** The hand-written pages that hold generated sections (README.md, docs/simulator.md, …), from the root. */
+const SECTION_PAGES = Object.keys(
+  docSections(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")), { routes: ROUTES, kinds: KINDS }),
+);
+const pagesTree = (root: string): Tree => new Map(SECTION_PAGES.map((page) => [page, readFileSync(join(root, page))]));
+
 /** Why `committed` is not what the generator writes (`fresh`), or undefined when it is. */
 function staleness(what: string, fresh: Tree, committed: Tree, command = "make schema sdk"): string | undefined {
   const problems: string[] = [];
@@ -54,18 +64,27 @@ function staleness(what: string, fresh: Tree, committed: Tree, command = "make s
 }
 
 const run = promisify(execFile);
-/** `make <targets>`, writing into `dir` instead of the working tree. */
+/**
+ * `make <targets>`, writing into `dir` instead of the working tree: the pages with generated sections
+ * are the committed ones, copied into `dir/pages` first unless they are there.
+ */
 async function makeInto(dir: string, targets = ["schema", "sdk", "docs"]) {
+  for (const page of SECTION_PAGES) {
+    const copy = join(dir, "pages", page);
+    mkdirSync(dirname(copy), { recursive: true });
+    if (!existsSync(copy)) cpSync(join(ROOT, page), copy);
+  }
   const into = [
     `SCHEMA_JSON=${join(dir, "schema.json")}`,
     `SDK_NODEJS=${join(dir, "nodejs")}`,
     `DOCS_REFERENCE=${join(dir, "reference")}`,
+    `DOCS_PAGES=${join(dir, "pages")}`,
   ];
   await run("make", ["--no-print-directory", ...targets, ...into], { cwd: ROOT, maxBuffer: 16 << 20 });
 }
 
 let work: string;
-let first: { schema: Tree; sdk: Tree; docs: Tree };
+let first: { schema: Tree; sdk: Tree; docs: Tree; pages: Tree };
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "hosting-generated-"));
   await makeInto(work);
@@ -73,6 +92,7 @@ beforeAll(async () => {
     schema: fileTree(join(work, "schema.json"), "schema.json"),
     sdk: readTree(join(work, "nodejs")),
     docs: readTree(join(work, "reference")),
+    pages: pagesTree(join(work, "pages")),
   };
 }, BUILDS_MS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -90,6 +110,33 @@ test("docs/reference is exactly what `make docs` writes, page for page", () => {
   expect(first.docs.size).toBeGreaterThan(10);
   expect(staleness("docs/reference", first.docs, readTree(join(ROOT, "docs/reference")), "make docs")).toBeUndefined();
 });
+
+test("the generated sections of README.md, docs/functions.md and docs/simulator.md are what `make docs` writes", () => {
+  expect(SECTION_PAGES).toEqual(expect.arrayContaining(["README.md", "docs/functions.md", "docs/simulator.md"]));
+  expect(staleness("the generated sections", first.pages, pagesTree(ROOT), "make docs")).toBeUndefined();
+});
+
+test(
+  "`make docs` puts back a generated section edited by hand, and keeps the prose around it",
+  async () => {
+    const dir = join(work, "hand-edited-pages");
+    const readme = join(dir, "pages", "README.md");
+    mkdirSync(dirname(readme), { recursive: true });
+    cpSync(join(work, "schema.json"), join(dir, "schema.json"));
+    const prose = (text: string) => text.replace("# pulumi-hosting\n", "# pulumi-hosting\n\nA line of prose.\n");
+    const committed = readFileSync(join(ROOT, "README.md"), "utf8");
+    const edited = prose(committed).replace("](docs/reference/container.md) |", "](elsewhere.md) |");
+    expect(edited).not.toBe(prose(committed));
+    writeFileSync(readme, edited);
+    const fresh = new Map([["README.md", first.pages.get("README.md")!]]);
+    expect(staleness("README.md", fresh, fileTree(readme, "README.md"), "make docs")).toMatch(
+      /^README\.md is stale: README\.md differs from line \d+\. Run `make docs` and commit the result\.$/,
+    );
+    await makeInto(dir, ["docs"]);
+    expect(readFileSync(readme, "utf8")).toBe(prose(committed));
+  },
+  BUILDS_MS,
+);
 
 test("a hand edit, a deleted file or an extra file makes the comparison fail, saying what to run", () => {
   const copy = join(work, "hand-edited");
@@ -141,6 +188,7 @@ test(
     expect(readFileSync(join(work, "schema.json")).equals(first.schema.get("schema.json")!)).toBe(true);
     expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
     expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
+    expect(staleness("the second run's pages", first.pages, pagesTree(join(work, "pages")))).toBeUndefined();
     expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
   },
   BUILDS_MS,

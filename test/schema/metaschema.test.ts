@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
+import { tokenOf } from "../../provider/src/framework/declare";
+import { hostingPackage } from "../../provider/src/package";
 
 // pulumi/pulumi's pkg/codegen/schema/pulumi.json, kept in the repository (reference/README.md
 // says which release it is, and its license).
@@ -54,26 +56,9 @@ test("schema.json declares what the SDK generator and the engine rely on", () =>
   expect(schema.name).toBe("hosting");
   expect(schema.version).toBe(require("../../package.json").version);
   expect(schema.language.nodejs.packageName).toBe("@hosting/pulumi");
-  expect(Object.keys(schema.resources).sort()).toEqual(
-    ["Container", "Mysql", "Postgres", "Redis", "Registry", "ServiceLink", "Volume", "VolumeAttachment"].map(
-      (t) => `hosting:index:${t}`,
-    ),
-  );
-  expect(Object.keys(schema.functions).sort()).toEqual(
-    [
-      "getContainer",
-      "getContainerLogs",
-      "getContainers",
-      "getMysql",
-      "getPostgres",
-      "getRedis",
-      "getRegistries",
-      "getRegistry",
-      "getServiceLinks",
-      "getVolume",
-      "getVolumes",
-    ].map((f) => `hosting:index:${f}`),
-  );
+  const tokens = (names: string[]) => names.map((name) => tokenOf(hostingPackage, name)).sort();
+  expect(Object.keys(schema.resources).sort()).toEqual(tokens(hostingPackage.resources.map((r) => r.typeName)));
+  expect(Object.keys(schema.functions).sort()).toEqual(tokens(hostingPackage.functions.map((fn) => fn.name)));
   expect(schema.config.variables.token).toMatchObject({
     secret: true,
     defaultInfo: { environment: ["HOSTING_TOKEN"] },

@@ -4,6 +4,9 @@ import {
   referencePage,
   splitDescription,
   stripShortcodes,
+  tableCell,
+  typesReferenced,
+  typeToken,
 } from "../../scripts/schema-text";
 import { CONTAINER_DESCRIPTION, FUNCTION_DESCRIPTION } from "./fixtures";
 
@@ -73,4 +76,41 @@ test("firstSentence: the summary's first sentence on one line, not fooled by dot
 test("referencePage: the lowercased name, as Pulumi's registry names its pages", () => {
   expect(referencePage("hosting:index:ServiceLink")).toBe("servicelink.md");
   expect(referencePage("hosting:index:getContainerLogs")).toBe("getcontainerlogs.md");
+});
+
+describe("typesReferenced (the walk gen-sdk.ts and reference-docs.ts share)", () => {
+  const ref = (name: string) => ({ $ref: `#/types/t:index:${name}` });
+  const pkg = {
+    name: "t",
+    version: "1.0.0",
+    types: {
+      "t:index:Outer": { properties: { inner: ref("Inner"), again: ref("Outer") } },
+      "t:index:Inner": { properties: { leaf: { type: "array" as const, items: ref("Leaf") } } },
+      "t:index:Leaf": { properties: { text: { type: "string" as const } } },
+      "t:index:InMap": { properties: {} },
+      "t:index:Unused": { properties: {} },
+    },
+  };
+
+  test("follows refs through types, array items and map values, each type once", () => {
+    const found = typesReferenced(pkg, [
+      { outer: ref("Outer") },
+      undefined,
+      { byKey: { type: "object", additionalProperties: ref("InMap") } },
+    ]);
+    expect([...found].sort()).toEqual(["t:index:InMap", "t:index:Inner", "t:index:Leaf", "t:index:Outer"]);
+  });
+
+  test("finds nothing in plain properties", () => {
+    expect(typesReferenced(pkg, [{ name: { type: "string" } }]).size).toBe(0);
+  });
+
+  test("a ref outside #/types/ is refused, naming it", () => {
+    expect(() => typeToken("other.json#/types/x")).toThrow("unsupported $ref other.json#/types/x");
+  });
+});
+
+test("tableCell puts a description on one line and escapes its pipes", () => {
+  expect(tableCell(" a  |b\n  c ")).toBe("a \\|b c");
+  expect(tableCell(undefined)).toBe("");
 });

@@ -1,5 +1,6 @@
 // The admin API under /_sim/ (docs/CONTRACTS.md): the control object over HTTP, no bearer token.
 import { DEFAULT_SWITCHES } from "../../simulator/src";
+import { KINDS } from "../../simulator/src/collections";
 import { ALICE_PROJECT, codeOf, createContainer, createVolume, findService, p, useSimulator } from "./helpers";
 
 describe("admin API over HTTP", () => {
@@ -110,15 +111,7 @@ describe("admin API over HTTP", () => {
     await createContainer(h.alice);
     await h.alice.post("/v1/registries", { name: "ghcr", host: "ghcr.io", password: "pw" });
     const state = (await h.admin.get("/_sim/state")).body;
-    expect(Object.keys(state).sort()).toEqual([
-      "attachments",
-      "links",
-      "logs",
-      "registries",
-      "services",
-      "suspended_projects",
-      "volumes",
-    ]);
+    expect(Object.keys(state).sort()).toEqual([...KINDS, "logs", "suspended_projects"].sort());
     expect(state.services[0]).toMatchObject({ name: "web", autoscaling: false });
     expect(state.registries[0]).toMatchObject({ password: "pw", user_id: "alice" });
   });

@@ -1,5 +1,5 @@
-// Run by newCollection.test.ts in a copy of simulator/ that has a `domains` collection: drives it
-// over HTTP and prints what it saw, as JSON.
+// Run by test/resources/newResource.test.ts in a copy of the repository whose simulator has a
+// `domains` collection: drives it over HTTP and prints what it saw, as JSON.
 import { ALICE, startSimulator } from "../../simulator/src";
 
 async function main(): Promise<void> {

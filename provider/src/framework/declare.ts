@@ -5,7 +5,7 @@
 // from the declarations. The framework knows nothing of the API: lifecycles reach it as `C`.
 import type { StateMigration } from "./migrations";
 import type { SharedPoll } from "./polling";
-import type { JsonSchema, TypeReader } from "./schema";
+import type { JsonSchema, TypeReader } from "./jsonSchema";
 import type { Checked, FieldFlags, FlagsOf, ObjectRule } from "./spec";
 import type { PropertyMap, PropertyValue } from "./values";
 

@@ -10,23 +10,10 @@ import {
   type PackageDeclaration,
   type ResourceDeclaration,
 } from "./declare";
+import type { JsonSchema, TypeReader } from "./jsonSchema";
 import { examplesSection, functionExampleProgram, resourceExampleProgram, type SdkImport } from "./examples";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
 import { alwaysFilled, type FieldFlags } from "./spec";
-
-/** The JSON Schema that typescript-json-schema produces for one interface. */
-export interface JsonSchema {
-  description?: string;
-  type?: string;
-  $ref?: string;
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  additionalProperties?: JsonSchema | boolean;
-  required?: string[];
-  definitions?: Record<string, JsonSchema>;
-}
-
-export type TypeReader = (typeName: string) => JsonSchema;
 
 export interface PackageOptions {
   version: string;

@@ -9,7 +9,7 @@ import {
   type ListLookup,
   type ResourceDeclaration,
 } from "../framework/declare";
-import type { JsonSchema, TypeReader } from "../framework/schema";
+import type { JsonSchema, TypeReader } from "../framework/jsonSchema";
 import type { FieldFlags, FlagsOf } from "../framework/spec";
 import { exactlyOneOf } from "../framework/validators";
 import { orGone, projectOf, type Context } from "../resources/common";

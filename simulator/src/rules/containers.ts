@@ -252,17 +252,63 @@ const CONTAINER = `${PROJECT_PATH}/containers/:containerId`;
 
 /** Document 4.1; the list and the DELETE serve managed databases too. */
 export const CONTAINER_ROUTES: readonly Route[] = [
-  { method: "GET", pattern: `${PROJECT_PATH}/containers`, handler: listServices },
+  {
+    method: "GET",
+    pattern: `${PROJECT_PATH}/containers`,
+    doc: { answers: "200: a list of service records, apps and managed databases" },
+    handler: listServices,
+  },
   {
     method: "POST",
     pattern: `${PROJECT_PATH}/containers`,
     body: ["name", ...SETTING_FIELDS],
+    doc: {
+      body: "`name`, `image`, `http_port` (required), `env`, `replicas`, `cpu_milli`, `memory_mb`, `storage_gb`, `public`, `display_name`",
+      answers: "201: the service record (`provisioning`); 400 `BAD_IMAGE`, 402/403 billing, 409 `NAME_TAKEN`",
+    },
     handler: createContainer,
   },
-  { method: "PATCH", pattern: CONTAINER, body: SETTING_FIELDS, handler: updateContainer },
-  { method: "DELETE", pattern: CONTAINER, handler: deleteService },
-  { method: "GET", pattern: `${CONTAINER}/logs`, handler: serviceLogs },
-  { method: "POST", pattern: `${CONTAINER}/restart`, handler: lifecycle("restart") },
-  { method: "POST", pattern: `${CONTAINER}/stop`, handler: lifecycle("stop") },
-  { method: "POST", pattern: `${CONTAINER}/start`, handler: lifecycle("start") },
+  {
+    method: "PATCH",
+    pattern: CONTAINER,
+    body: SETTING_FIELDS,
+    doc: {
+      body: "any of `image`, `env`, `replicas`, `cpu_milli`, `memory_mb`, `storage_gb`, `public`, `display_name`, `http_port`",
+      answers:
+        "200: the record after the change (a new `image`, `env` or `http_port` rolls out: `provisioning`); 400 `BAD_IMAGE`, 409 `LIFECYCLE_UNSUPPORTED` (a database), `AUTOSCALING_OWNS_REPLICAS`, `RWO_REPLICA_LIMIT`",
+    },
+    handler: updateContainer,
+  },
+  {
+    method: "DELETE",
+    pattern: CONTAINER,
+    doc: { answers: "204; an app or a database, with its attachments (the volumes stay), its links and its logs" },
+    handler: deleteService,
+  },
+  {
+    method: "GET",
+    pattern: `${CONTAINER}/logs`,
+    doc: {
+      answers: "200 `text/plain`: one line per change and start, and how each start ended (env values never appear)",
+    },
+    handler: serviceLogs,
+  },
+  {
+    method: "POST",
+    pattern: `${CONTAINER}/restart`,
+    doc: { answers: "204; the app goes through `provisioning` again; 409 `LIFECYCLE_UNSUPPORTED` (a database)" },
+    handler: lifecycle("restart"),
+  },
+  {
+    method: "POST",
+    pattern: `${CONTAINER}/stop`,
+    doc: { answers: "204; `stopped` at once; 409 `LIFECYCLE_UNSUPPORTED`" },
+    handler: lifecycle("stop"),
+  },
+  {
+    method: "POST",
+    pattern: `${CONTAINER}/start`,
+    doc: { answers: "204; `provisioning`, then `running` or `failed`; 409 `LIFECYCLE_UNSUPPORTED`" },
+    handler: lifecycle("start"),
+  },
 ];

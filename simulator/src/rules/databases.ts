@@ -92,5 +92,9 @@ export const DATABASE_ROUTES: readonly Route[] = (Object.keys(ENGINES) as Databa
   method: "POST",
   pattern: `${PROJECT_PATH}/${kind}`,
   body: ["name", "resources"],
+  doc: {
+    body: "`name` (required), `resources` (`cpu_milli`, `memory_mb`, `storage_gb`)",
+    answers: `201: \`{service, connection}\` (\`${ENGINES[kind].envVar}\`); 402/403 billing, 409 \`NAME_TAKEN\``,
+  },
   handler: createDatabase(kind),
 }));

@@ -15,6 +15,12 @@ export interface SimLink {
   injected_env: Record<string, string>;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    links: SimLink;
+  }
+}
+
 const LINK_TYPE_PATTERN = /^[a-z]+$/;
 
 const toWireLink = (link: SimLink) => structuredClone(link);
@@ -85,11 +91,16 @@ export function injectedEnv(provider: SimService): Record<string, string> {
 }
 
 export const LINK_ROUTES: readonly Route[] = [
-  { method: "GET", pattern: `${PROJECT_PATH}/service-links`, handler: listLinks },
+  { method: "GET", pattern: `${PROJECT_PATH}/service-links`, doc: { answers: "200: `{links}`" }, handler: listLinks },
   {
     method: "POST",
     pattern: `${PROJECT_PATH}/service-links`,
     body: ["consumer_service_id", "provider_service_id", "link_type"],
+    doc: {
+      body: "`consumer_service_id`, `provider_service_id` (required), `link_type` (default `http`)",
+      answers:
+        "201: the link, its `injected_env` fixed now (a database's connection URL, an app's address); 400 a service linked to itself, 404 either service, 409 `LINK_EXISTS`",
+    },
     handler: createLink,
   },
 ];

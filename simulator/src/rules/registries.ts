@@ -17,6 +17,12 @@ export interface SimRegistry {
   password: string;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    registries: SimRegistry;
+  }
+}
+
 const toWireRegistry = ({ id, name, host, username }: SimRegistry) => ({ id, name, host, username });
 
 function mine(ctx: Ctx): SimRegistry[] {
@@ -79,11 +85,37 @@ export function deleteRegistry(ctx: Ctx): Reply {
 /** Document 4.4: per user, not under a project. */
 /** The document allows other fields on a registry's create and PUT: they are ignored. */
 const REGISTRY_BODY = { body: ["name", "host", "username", "password"], otherFieldsIgnored: true } as const;
+const REGISTRY_FIELDS = "`name`, `host` (required), `username`, `password`";
 
 export const REGISTRY_ROUTES: readonly Route[] = [
-  { method: "GET", pattern: "/v1/registries", handler: listRegistries },
-  { method: "POST", pattern: "/v1/registries", ...REGISTRY_BODY, handler: createRegistry },
-  { method: "GET", pattern: "/v1/registries/:registryId", handler: getRegistry },
-  { method: "PUT", pattern: "/v1/registries/:registryId", ...REGISTRY_BODY, handler: replaceRegistry },
-  { method: "DELETE", pattern: "/v1/registries/:registryId", handler: deleteRegistry },
+  {
+    method: "GET",
+    pattern: "/v1/registries",
+    doc: { answers: "200: the caller's registries, `{id, name, host, username}` each (never the password)" },
+    handler: listRegistries,
+  },
+  {
+    method: "POST",
+    pattern: "/v1/registries",
+    ...REGISTRY_BODY,
+    doc: { body: REGISTRY_FIELDS, answers: "201: the registry; 409 `NAME_TAKEN` (per user)" },
+    handler: createRegistry,
+  },
+  {
+    method: "GET",
+    pattern: "/v1/registries/:registryId",
+    doc: { answers: "200: the registry" },
+    handler: getRegistry,
+  },
+  {
+    method: "PUT",
+    pattern: "/v1/registries/:registryId",
+    ...REGISTRY_BODY,
+    doc: {
+      body: REGISTRY_FIELDS,
+      answers: "200: the registry, replaced whole (a left-out `username` or `password` is cleared); 409 `NAME_TAKEN`",
+    },
+    handler: replaceRegistry,
+  },
+  { method: "DELETE", pattern: "/v1/registries/:registryId", doc: { answers: "204" }, handler: deleteRegistry },
 ];

@@ -42,6 +42,12 @@ export interface SimService {
   start_outcome: StartOutcome | null;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    services: SimService;
+  }
+}
+
 export const WIRE_SERVICE_FIELDS = [
   "id",
   "project_id",

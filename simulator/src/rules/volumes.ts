@@ -36,6 +36,13 @@ export interface SimAttachment {
   created_at: string;
 }
 
+declare module "../types" {
+  interface SimRecords {
+    volumes: SimVolume;
+    attachments: SimAttachment;
+  }
+}
+
 const WIRE_VOLUME_FIELDS = [
   "id",
   "project_id",
@@ -277,11 +284,43 @@ function restartFor(ctx: Ctx, service: SimService, reason: string): void {
 const VOLUME = `${PROJECT_PATH}/volumes/:volumeId`;
 
 export const VOLUME_ROUTES: readonly Route[] = [
-  { method: "POST", pattern: `${PROJECT_PATH}/volumes`, body: ["name", "size_gb"], handler: createVolume },
-  { method: "GET", pattern: `${PROJECT_PATH}/volumes`, handler: listVolumes },
-  { method: "GET", pattern: VOLUME, handler: getVolume },
-  { method: "PATCH", pattern: VOLUME, body: ["size_gb"], handler: resizeVolume },
-  { method: "DELETE", pattern: VOLUME, handler: deleteVolume },
+  {
+    method: "POST",
+    pattern: `${PROJECT_PATH}/volumes`,
+    body: ["name", "size_gb"],
+    doc: {
+      body: "`name`, `size_gb` (required)",
+      answers:
+        "201: the volume (`provisioning`, `attachment: null`); 403 `BLOCK_VOLUME_DISABLED`, 409 `PROJECT_SUSPENDED`, 402/403 billing, 409 `INSUFFICIENT_CAPACITY`, 409 `NAME_TAKEN`",
+    },
+    handler: createVolume,
+  },
+  {
+    method: "GET",
+    pattern: `${PROJECT_PATH}/volumes`,
+    doc: { answers: "200: `{volumes}`, each with `attached`" },
+    handler: listVolumes,
+  },
+  {
+    method: "GET",
+    pattern: VOLUME,
+    doc: {
+      answers: "200: the volume with its `attachment` (`container_id`, `mount_path`, `read_only`) or `null`",
+    },
+    handler: getVolume,
+  },
+  {
+    method: "PATCH",
+    pattern: VOLUME,
+    body: ["size_gb"],
+    doc: {
+      body: "`size_gb` (required)",
+      answers:
+        "200: the volume; 400 `SHRINK_NOT_SUPPORTED`, 409 `PROJECT_SUSPENDED`, 402/403 billing and 409 `INSUFFICIENT_CAPACITY` for growth",
+    },
+    handler: resizeVolume,
+  },
+  { method: "DELETE", pattern: VOLUME, doc: { answers: "204; 409 `VOLUME_ATTACHED`" }, handler: deleteVolume },
 ];
 
 /** An attachment is made and ended through its volume's path (document 4.5). */
@@ -290,7 +329,18 @@ export const ATTACHMENT_ROUTES: readonly Route[] = [
     method: "POST",
     pattern: `${VOLUME}/attach`,
     body: ["container_id", "mount_path", "read_only"],
+    doc: {
+      body: "`container_id`, `mount_path` (required), `read_only` (default false)",
+      answers:
+        "201: the attachment, and the app restarts; 404 a target that is not an app, 409 `PROJECT_SUSPENDED`, `ALREADY_ATTACHED`, `VOLUME_ALREADY_ATTACHED`, `RWO_REPLICA_LIMIT`, `MOUNT_PATH_IN_USE`",
+    },
     handler: attachVolume,
   },
-  { method: "POST", pattern: `${VOLUME}/detach`, body: ["container_id"], handler: detachVolume },
+  {
+    method: "POST",
+    pattern: `${VOLUME}/detach`,
+    body: ["container_id"],
+    doc: { body: "`container_id` (required)", answers: "204, and the app restarts; 404 no such attachment" },
+    handler: detachVolume,
+  },
 ];
