@@ -43,7 +43,9 @@ describe("from schema.json as it is", () => {
   test("a resource's inputs say type, required, default, secret and replace-on-change, from the schema", () => {
     const inputs = table(pages.get("container.md")!, "## Inputs");
     expect(inputs[0]).toEqual(["name", "type", "required", "default", "secret", "replaces on change", "description"]);
-    expect(rowOf(inputs, "name")).toMatchObject({ type: "string", required: "yes", "replaces on change": "yes" });
+    expect(rowOf(inputs, "image")).toMatchObject({ type: "string", required: "yes" });
+    // Optional: left out, the provider names the resource (autonaming).
+    expect(rowOf(inputs, "name")).toMatchObject({ type: "string", required: "", "replaces on change": "yes" });
     expect(rowOf(inputs, "httpPort")).toMatchObject({
       type: "number",
       required: "",
