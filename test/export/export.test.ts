@@ -198,10 +198,13 @@ describe("hosting-export against the simulator", () => {
     expect(entries).toHaveLength(25);
   });
 
-  test("each entry is a type, a name and an id, and nothing else: no property, no secret", () => {
+  test("each entry is a type, a name, an id and the plugin (version, download URL), and nothing else: no property, no secret", () => {
     const text = readFileSync(join(work, "hosting-import.json"), "utf8");
-    for (const entry of entries) expect(Object.keys(entry).sort()).toEqual(["id", "name", "type", "version"]);
-    expect(new Set(entries.map((e) => e.version))).toEqual(new Set([require("../../package.json").version]));
+    const pkg = require("../../package.json");
+    for (const entry of entries)
+      expect(Object.keys(entry).sort()).toEqual(["id", "name", "pluginDownloadURL", "type", "version"]);
+    expect(new Set(entries.map((e) => e.version))).toEqual(new Set([pkg.version]));
+    expect(new Set(entries.map((e) => e.pluginDownloadURL))).toEqual(new Set([pkg.pulumi.pluginDownloadURL]));
     for (const secret of [ALICE.token, SECRETS.registryPassword, SECRETS.linkEnv]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/password|instructions|injected/i);
   });
@@ -423,8 +426,10 @@ describe("hosting-export's configuration and failures", () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(
-      /project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it/,
+      /project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it .*Check --project \(or HOSTING_PROJECT_ID\) and HOSTING_TOKEN/,
     );
+    // The advice is the export's own: it has no stack, so no stack configuration and no state to mend.
+    expect(run.stderr).not.toMatch(/hosting:token|hosting:projectId|pulumi state/);
   });
 
   test("a file that cannot be written exits 1", async () => {
