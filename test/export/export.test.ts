@@ -150,6 +150,7 @@ interface Entry {
   name: string;
   id: string;
   version?: string;
+  pluginDownloadURL?: string;
 }
 
 /** How many resources alice's project holds, per type, by the simulator's own account. */

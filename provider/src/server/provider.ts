@@ -21,6 +21,7 @@ import {
   type ResourceDeclaration,
 } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
+import { driftWarning } from "../framework/drift";
 import { migrateState } from "../framework/migrations";
 import type { PackageSpec } from "../framework/packageSchema";
 import { SharedPoll } from "../framework/polling";
@@ -519,8 +520,16 @@ export class HostingProviderService {
     const oldInputs = this.recorded(declaration, request.inputs);
     const address = addressOf(request.id, declaration);
     // A read has no wait of its own to end cleanly: its customTimeouts.read is the deadline itself.
-    const reading = (ctx: OperationContext<HostingClient>) =>
-      declaration.lifecycle.read(ctx, address, { outputs: outputs.values, inputs: oldInputs.values });
+    const reading = async (ctx: OperationContext<HostingClient>) => {
+      const found = await declaration.lifecycle.read(ctx, address, {
+        outputs: outputs.values,
+        inputs: oldInputs.values,
+      });
+      const drift =
+        found && driftWarning(spec, outputs.values, found as PropertyMap, oldInputs.values, outputs.secrets);
+      if (drift) ctx.warn(drift);
+      return found;
+    };
     // Only a run that asks for snapshots pays for the async context that carries the choice.
     const snapshot = this.config.readConsistency === "snapshot";
     this.reads.started();
