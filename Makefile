@@ -149,7 +149,7 @@ release-check:
 
 # The GitHub Actions workflows, checked against the workflow schema (action-validator, offline).
 lint-workflows: node_modules
-	@for f in .github/workflows/*.yml examples/drift-check/github-actions.yml; do \
+	@for f in .github/workflows/*.yml examples/*/github-actions.yml; do \
 	  node_modules/.bin/action-validator "$$f" || { echo "$$f: not a valid workflow (action-validator)" >&2; exit 1; }; \
 	done; echo "workflows valid"
 
