@@ -2,7 +2,7 @@
 // platform changed them against when they were deployed. Named cases over the sample declaration.
 import { driftWarning, driftedPaths } from "../../provider/src/framework/drift";
 import type { ObjectSpec } from "../../provider/src/framework/spec";
-import { Unknown } from "../../provider/src/framework/values";
+import { type PropertyMap, Unknown } from "../../provider/src/framework/values";
 import { field, spec as sample } from "./cases";
 
 const spec: ObjectSpec = {
@@ -57,7 +57,7 @@ describe("driftedPaths", () => {
     ],
     ["an unknown (never in a Read) is not judged", { size: Unknown }, []],
   ])("%s", (_name, change, expected) => {
-    expect(driftedPaths(spec, recorded, { ...recorded, ...change }, oldInputs)).toEqual(expected);
+    expect(driftedPaths(spec, recorded, { ...recorded, ...change } as PropertyMap, oldInputs)).toEqual(expected);
   });
 
   test("the same text in another Unicode form is no drift", () => {
