@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test test-under-load simulator export schema sdk sdk-build sdk-pack sdk-compare sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows record-state
+.PHONY: all build typecheck test test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish sdk-compare sdk-languages docs package package-test install install-built demo bench bench-curve soak clean release-check lint-workflows record-state
 
 all: build
 
@@ -55,12 +55,17 @@ export: build
 	node dist/hosting-export.js $(ARGS)
 
 # The development plugin, where the engine looks for version $(VERSION) of it. install-built copies
-# what bin/ holds without rebuilding it (a test uses it while other tests run bin/'s plugin).
+# what bin/ holds without rebuilding it (a test uses it while other tests run bin/'s plugin). A released
+# plugin there (one executable, nothing beside it) is never replaced: a checkout between releases builds
+# another schema under the same version.
 install: build
 	@$(MAKE) --no-print-directory install-built
 
 install-built:
 	@dir="$${PULUMI_HOME:-$$HOME/.pulumi}/plugins/resource-hosting-v$(VERSION)"; \
+	if [ -e "$$dir/pulumi-resource-hosting" ] && [ ! -e "$$dir/pulumi-resource-hosting.server.js" ]; then \
+	  echo "make install: $$dir holds the released plugin $(VERSION), which this checkout's build would replace with a build of another schema. Keep it and install into another Pulumi home (PULUMI_HOME=/tmp/hosting-dev make install, and the same PULUMI_HOME for pulumi), or remove it first: pulumi plugin rm resource hosting $(VERSION) --yes" >&2; exit 1; \
+	fi; \
 	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).provider.js $(PLUGIN).provider.cache $(PLUGIN).undici.js "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
@@ -91,6 +96,15 @@ sdk/nodejs/bin/index.js: $(SDK_FILES)
 sdk-pack: sdk-build
 	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
 
+# The tarball make sdk-pack wrote, published to npm as @hosting/pulumi (public, a scoped package). The release
+# workflow runs it with NODE_AUTH_TOKEN set from the NPM_TOKEN secret, after the GitHub release holds the plugin the
+# SDK asks for; CI runs it with NPM_PUBLISH_FLAGS=--dry-run on every push, so the release's step is the one tested.
+SDK_TARBALL := dist/hosting-pulumi-$(VERSION).tgz
+
+sdk-publish:
+	@test -f $(SDK_TARBALL) || { echo "make sdk-publish needs $(SDK_TARBALL): run make sdk-pack first" >&2; exit 1; }
+	npm publish ./$(SDK_TARBALL) --access public $(NPM_PUBLISH_FLAGS)
+
 # The Node.js SDK beside the one the Pulumi CLI generates from the same schema.json (the CLI must be on
 # PATH): fails, listing them, where their declared types differ (scripts/compare-sdk.ts; docs/sdk.md).
 # The release workflow runs it.
@@ -116,16 +130,26 @@ sdk-languages:
 	done
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
-# (on GitHub Actions TAG defaults to the pushed tag).
+# (on GitHub Actions TAG defaults to the pushed tag). And the release must land where package.json's
+# pluginDownloadURL sends the engine: a github:// address names the repository whose releases hold
+# the plugin, which must be the one releasing (REPOSITORY, on GitHub Actions the workflow's own).
 TAG ?= $(GITHUB_REF_NAME)
+REPOSITORY ?= $(GITHUB_REPOSITORY)
+PLUGIN_DOWNLOAD_URL = $(shell node -p "require('./package.json').pulumi.pluginDownloadURL")
 release-check:
 	@if [ "$(TAG)" != "v$(VERSION)" ]; then \
 	  echo "release tag '$(TAG)' does not match package.json's version $(VERSION): tag v$(VERSION), or change the version and run make schema sdk" >&2; exit 1; \
-	fi; echo "release tag $(TAG) matches package.json's version $(VERSION)"
+	fi; \
+	url="$(PLUGIN_DOWNLOAD_URL)"; case "$$url" in github://api.github.com/*) \
+	  if [ -n "$(REPOSITORY)" ] && [ "$${url#github://api.github.com/}" != "$(REPOSITORY)" ]; then \
+	    echo "package.json's pluginDownloadURL ($$url) sends the engine to the releases of $${url#github://api.github.com/}, but this release is made in $(REPOSITORY): set pulumi.pluginDownloadURL to github://api.github.com/$(REPOSITORY) and run make schema sdk docs, or release from $${url#github://api.github.com/}" >&2; exit 1; \
+	  fi ;; \
+	esac; \
+	echo "release tag $(TAG) matches package.json's version $(VERSION)"
 
 # The GitHub Actions workflows, checked against the workflow schema (action-validator, offline).
 lint-workflows: node_modules
-	@for f in .github/workflows/*.yml examples/drift-check/github-actions.yml; do \
+	@for f in .github/workflows/*.yml examples/*/github-actions.yml; do \
 	  node_modules/.bin/action-validator "$$f" || { echo "$$f: not a valid workflow (action-validator)" >&2; exit 1; }; \
 	done; echo "workflows valid"
 

@@ -4,7 +4,8 @@
 # `pulumi preview` of a changed image (an in-place update) and `pulumi destroy`, on a local state
 # backend. Everything it creates lives in one temporary directory, removed on exit; your
 # ~/.pulumi is not touched. Needs Node.js and internet: node_modules come with `make install`
-# (npm ci) and the Pulumi CLI, when none is on PATH, from the cache below.
+# (npm ci) and the Pulumi CLI, when none is on PATH, from the cache below, fetched there first
+# (it says so before it fetches).
 set -euo pipefail
 
 # Without a pulumi on PATH, the demo brings its own: npm's `pulumi` package at this version, which
@@ -23,6 +24,7 @@ no_cli() {
 
 if ! command -v pulumi >/dev/null 2>&1; then
   if [ ! -x "$pulumi_bin/pulumi" ]; then
+    echo "make demo: no pulumi on PATH, so it fetches the Pulumi CLI v$PULUMI_CLI_VERSION (npm's pulumi package, which downloads it from get.pulumi.com) into $pulumi_cache, kept for the next run (delete that folder to fetch again)"
     mkdir -p "$pulumi_cache"
     log="$pulumi_cache/fetch.log"
     : >"$log"

@@ -3,7 +3,8 @@
 // It serves pulumirpc.ResourceProvider on a loopback port and prints that port as the only
 // line on stdout; everything else goes to stderr or to the engine's log. A person who runs it
 // with --version or --help gets the version or one screen of usage instead (the engine never
-// passes either), and it exits without listening.
+// passes either), and it exits without listening; one who starts it in a terminal with no engine
+// address is told, on stderr, that the engine starts it and how to attach one to debug it.
 //
 // Start-up is on the path of every `pulumi preview`, so this file needs nothing but Node's
 // built-ins: it listens, prints the port, and only then loads the gRPC server (server/start.ts,
@@ -28,6 +29,9 @@ import type { RunningProvider } from "./server/start";
 import {
   PROVIDER,
   SERVER,
+  argumentError,
+  byHandHint,
+  startedByHand,
   usage,
   informationRequested,
   loadStage,
@@ -85,7 +89,7 @@ function cliOrExit(): ReturnType<typeof cli> {
   try {
     return cli();
   } catch (err) {
-    process.stderr.write(`pulumi-resource-hosting: ${(err as Error).message}\n\n${usage()}`);
+    process.stderr.write(`pulumi-resource-hosting: ${argumentError(err as Error)}\n\n${usage()}`);
     process.exit(2);
   }
 }
@@ -116,6 +120,8 @@ async function main() {
   listener.on("connection", (socket) => (serve ? serve(socket) : waiting.push(socket)));
   const port = await listen(listener);
   process.stdout.write(`${port}\n`);
+  if (startedByHand(options.engineAddress, process.stdin, process.stderr))
+    process.stderr.write(`${byHandHint(port)}\n`);
 
   let provider: RunningProvider | undefined;
   let writeCodeCache = () => {};

@@ -52,8 +52,8 @@ You do not run it yourself: the Pulumi engine starts it, with the engine's addre
   pulumi-resource-hosting [--logtostderr] [-v=N] [--tracing URL] <engine address>
 and it answers on a loopback port that it prints as its only line on stdout. Install it with
   pulumi plugin install resource hosting ${version} --server ${pulumi.pluginDownloadURL}
-and use it from a Pulumi program through its SDK (npm: @hosting/pulumi), or make an SDK for
-your program's language with: pulumi package add <path to this executable>
+and use it from a Pulumi program through its SDK (npm install @hosting/pulumi@${version}), or make
+an SDK for your program's language with: pulumi package add <path to this executable>
 
 Flags:
   --logtostderr   write the plugin's log to stderr
@@ -65,6 +65,39 @@ Flags:
 Documentation: ${homepage}
 `;
 }
+
+/**
+ * A command-line error as one line. Node's own words for some of them leave a quote unbalanced and
+ * speak of positionals ("as in '-- "--bogus"").
+ */
+export function argumentError(err: Error & { code?: string }): string {
+  const named = /'(-{1,2}[^' ]+)/.exec(err.message)?.[1];
+  // parseArgs names the short option v, which the engine passes as -v=N, "--v".
+  const option = JSON.stringify(named === "--v" ? "-v" : named);
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return `unknown option ${option}: the plugin takes --logtostderr, -v=N, --tracing URL, --version and --help, then the engine's address`;
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
+    return /argument missing/.test(err.message)
+      ? `option ${option} needs a value: ${named === "--v" ? "-v=N" : `${named} <value>`}`
+      : `option ${option} takes no value`;
+  return err.message;
+}
+
+/**
+ * Whether a person started the plugin, in a terminal: the engine starts it with pipes for stdin,
+ * stdout and stderr (and, speaking Handshake, may pass no address), never with a terminal.
+ */
+export function startedByHand(
+  engineAddress: string | undefined,
+  stdin: { isTTY?: boolean },
+  stderr: { isTTY?: boolean },
+): boolean {
+  return engineAddress === undefined && Boolean(stdin.isTTY || stderr.isTTY);
+}
+
+/** What a person who started the plugin by hand reads on stderr, under the port line. */
+export const byHandHint = (port: number): string =>
+  `pulumi-resource-hosting: serving on 127.0.0.1:${port} for a Pulumi engine, which starts this plugin itself (pulumi preview, pulumi up): you need not run it. To debug it, keep it running (start it with --logtostderr -v=9 to trace every API request) and, in another terminal, run pulumi with PULUMI_DEBUG_PROVIDERS="hosting:${port}", which makes the engine use it; Ctrl-C stops it.`;
 
 /** What the command line asks for before any serving: the version, the help, or neither. */
 export function informationRequested(flags: { version?: unknown; help?: unknown }): string | undefined {

@@ -125,7 +125,10 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly projectId: pulumi.Output<string>;
     /**
-     * Whether the app is reachable on its public URL.
+     * Whether the app is reachable on its public URL. Left out, the provider sends none and the
+     * platform decides: it makes the app public (as the simulator plays it; the API document does not
+     * say), and that reads back as no change. Set `false` for an app that only other apps of the
+     * project reach, at its `internalHost`.
      */
     declare public readonly public: pulumi.Output<boolean | undefined>;
     /**
@@ -308,7 +311,10 @@ export interface ContainerState {
      */
     projectId?: pulumi.Input<string | undefined>;
     /**
-     * Whether the app is reachable on its public URL.
+     * Whether the app is reachable on its public URL. Left out, the provider sends none and the
+     * platform decides: it makes the app public (as the simulator plays it; the API document does not
+     * say), and that reads back as no change. Set `false` for an app that only other apps of the
+     * project reach, at its `internalHost`.
      */
     public?: pulumi.Input<boolean | undefined>;
     /**
@@ -400,7 +406,10 @@ export interface ContainerArgs {
      */
     projectId?: pulumi.Input<string | undefined>;
     /**
-     * Whether the app is reachable on its public URL.
+     * Whether the app is reachable on its public URL. Left out, the provider sends none and the
+     * platform decides: it makes the app public (as the simulator plays it; the API document does not
+     * say), and that reads back as no change. Set `false` for an app that only other apps of the
+     * project reach, at its `internalHost`.
      */
     public?: pulumi.Input<boolean | undefined>;
     /**

@@ -103,7 +103,10 @@ export interface GetContainerResult {
      */
     readonly projectId: string;
     /**
-     * Whether the app is reachable on its public URL.
+     * Whether the app is reachable on its public URL. Left out, the provider sends none and the
+     * platform decides: it makes the app public (as the simulator plays it; the API document does not
+     * say), and that reads back as no change. Set `false` for an app that only other apps of the
+     * project reach, at its `internalHost`.
      */
     readonly public?: boolean;
     /**

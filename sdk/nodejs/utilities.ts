@@ -45,7 +45,7 @@ export function getEnvNumber(...vars: string[]): number | undefined {
  * resource and invoke carries it, so the engine loads exactly that plugin.
  */
 export function getVersion(): string {
-    return "0.1.0";
+    return "0.2.0";
 }
 
 /** @internal */

@@ -121,6 +121,10 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
   // A fresh cache, so the demo has no CLI fetched earlier; npm's own cache still spares the registry.
   const env = () => ({ ...process.env, PATH: path, XDG_CACHE_HOME: cache });
 
+  /** The one line the demo prints before it fetches anything: that it does, what, and where. */
+  const fetching = (xdgCacheHome: string) =>
+    `make demo: no pulumi on PATH, so it fetches the Pulumi CLI v${PULUMI_CLI_VERSION} (npm's pulumi package, which downloads it from get.pulumi.com) into ${cacheOf(xdgCacheHome)}, kept for the next run (delete that folder to fetch again)\n`;
+
   const expectTheLine = (line: string) => {
     expect(line).toMatch(/^make demo needs the Pulumi CLI: none is on PATH, and /);
     expect(line).toMatch(
@@ -130,11 +134,11 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
   };
 
   (testable ? test : test.skip)(
-    "make demo tries npm's pulumi package, then stops with one line that says why and what to do",
+    "make demo says it fetches the CLI, tries npm's pulumi package, then stops with one line that says why and what to do",
     async () => {
       const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], env(), 120_000);
       expect(code).not.toBe(0);
-      expect(stdout).toBe("");
+      expect(stdout).toBe(fetching(cache));
       // make adds its own report of a failed recipe ("make: *** [Makefile:N: demo] Error 1"); the demo says one line.
       const lines = stderr
         .trimEnd()
@@ -153,11 +157,11 @@ describe("without a pulumi CLI, where it cannot be downloaded", () => {
   );
 
   (testable ? test : test.skip)(
-    "the demo script alone prints exactly that line, on stderr, and nothing else",
+    "the demo script alone says it fetches, on stdout, then exactly that line, on stderr, and nothing else",
     async () => {
       const { code, stdout, stderr } = await run(onPath("bash")!, ["scripts/demo.sh"], env(), 120_000);
       expect(code).not.toBe(0);
-      expect(stdout).toBe("");
+      expect(stdout).toBe(fetching(cache));
       const lines = stderr.trimEnd().split("\n");
       expect(lines).toHaveLength(1);
       expectTheLine(lines[0]);

@@ -150,6 +150,7 @@ interface Entry {
   name: string;
   id: string;
   version?: string;
+  pluginDownloadURL?: string;
 }
 
 /** How many resources alice's project holds, per type, by the simulator's own account. */
@@ -198,10 +199,13 @@ describe("hosting-export against the simulator", () => {
     expect(entries).toHaveLength(25);
   });
 
-  test("each entry is a type, a name and an id, and nothing else: no property, no secret", () => {
+  test("each entry is a type, a name, an id and the plugin (version, download URL), and nothing else: no property, no secret", () => {
     const text = readFileSync(join(work, "hosting-import.json"), "utf8");
-    for (const entry of entries) expect(Object.keys(entry).sort()).toEqual(["id", "name", "type", "version"]);
-    expect(new Set(entries.map((e) => e.version))).toEqual(new Set([require("../../package.json").version]));
+    const pkg = require("../../package.json");
+    for (const entry of entries)
+      expect(Object.keys(entry).sort()).toEqual(["id", "name", "pluginDownloadURL", "type", "version"]);
+    expect(new Set(entries.map((e) => e.version))).toEqual(new Set([pkg.version]));
+    expect(new Set(entries.map((e) => e.pluginDownloadURL))).toEqual(new Set([pkg.pulumi.pluginDownloadURL]));
     for (const secret of [ALICE.token, SECRETS.registryPassword, SECRETS.linkEnv]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/password|instructions|injected/i);
   });
@@ -422,9 +426,11 @@ describe("hosting-export's configuration and failures", () => {
     const run = await runExport(["--project", BOB.projects[0], "--out", "-"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(
-      /project 00000000-0000-4000-8000-000000000b0b reads as 404 NOT_FOUND: the token cannot see it/,
+    expect(run.stderr).toContain(
+      `project ${BOB.projects[0]} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not exist and for one the token's user may not see). Check --project (or HOSTING_PROJECT_ID) and HOSTING_TOKEN: another account's token?`,
     );
+    // The advice is the export's own: it has no stack, so no stack configuration and no state to mend.
+    expect(run.stderr).not.toMatch(/hosting:token|hosting:projectId|pulumi state/);
   });
 
   test("a file that cannot be written exits 1", async () => {

@@ -83,7 +83,7 @@ function found(world: World): Found {
   };
 }
 
-const plan = (world: World, options?: { version?: string }) =>
+const plan = (world: World, options?: { version?: string; pluginDownloadURL?: string }) =>
   planExport(hostingPackage, kindsOf(), found(world), options);
 const empty: World = { projectId: P, services: [], volumes: [], registries: [], links: [] };
 const named = (world: Partial<World>) =>
@@ -228,17 +228,20 @@ describe("planExport: the file", () => {
     links: [{ id: id(9), consumerServiceId: id(1), providerServiceId: id(2), linkType: "http" }],
   };
 
-  test("every entry is a type, a name and an id the provider's Read accepts, pinned to the plugin's version", () => {
-    expect(plan(world, { version: "0.1.0" }).file.resources).toEqual([
-      { type: "hosting:index:Registry", name: "docker-hub", id: id(8), version: "0.1.0" },
-      { type: "hosting:index:Registry", name: "ghcr", id: id(7), version: "0.1.0" },
-      { type: "hosting:index:Container", name: "web-container", id: `${P}/${id(1)}`, version: "0.1.0" },
-      { type: "hosting:index:Postgres", name: "db", id: `${P}/${id(2)}`, version: "0.1.0" },
-      { type: "hosting:index:Mysql", name: "legacy", id: `${P}/${id(3)}`, version: "0.1.0" },
-      { type: "hosting:index:Redis", name: "cache", id: `${P}/${id(4)}`, version: "0.1.0" },
-      { type: "hosting:index:Volume", name: "web-volume", id: `${P}/${id(6)}`, version: "0.1.0" },
-      { type: "hosting:index:VolumeAttachment", name: "web-on-web", id: `${P}/${id(6)}:${id(1)}`, version: "0.1.0" },
-    ]);
+  test("every entry is a type, a name and an id the provider's Read accepts, pinned to the plugin's version and where it is published", () => {
+    const plugin = { version: "0.2.0", pluginDownloadURL: "github://api.github.com/acme/hosting" };
+    expect(plan(world, plugin).file.resources).toEqual(
+      [
+        { type: "hosting:index:Registry", name: "docker-hub", id: id(8) },
+        { type: "hosting:index:Registry", name: "ghcr", id: id(7) },
+        { type: "hosting:index:Container", name: "web-container", id: `${P}/${id(1)}` },
+        { type: "hosting:index:Postgres", name: "db", id: `${P}/${id(2)}` },
+        { type: "hosting:index:Mysql", name: "legacy", id: `${P}/${id(3)}` },
+        { type: "hosting:index:Redis", name: "cache", id: `${P}/${id(4)}` },
+        { type: "hosting:index:Volume", name: "web-volume", id: `${P}/${id(6)}` },
+        { type: "hosting:index:VolumeAttachment", name: "web-on-web", id: `${P}/${id(6)}:${id(1)}` },
+      ].map((entry) => ({ ...entry, ...plugin })),
+    );
   });
 
   test("counts per type, registries that need their password, and services of other types left out", () => {

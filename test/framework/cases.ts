@@ -2,7 +2,7 @@
 import type { Field, ObjectSpec } from "../../provider/src/framework/spec";
 import { atLeast } from "../../provider/src/framework/validators";
 
-const field = (name: string, type: Field["type"], extra: Partial<Field> = {}): Field => ({
+export const field = (name: string, type: Field["type"], extra: Partial<Field> = {}): Field => ({
   name,
   type,
   required: false,

@@ -1,6 +1,7 @@
 import { checkInputs, refusedChange } from "../../provider/src/framework/check";
+import type { ObjectSpec } from "../../provider/src/framework/spec";
 import { Unknown } from "../../provider/src/framework/values";
-import { spec } from "./cases";
+import { field, spec } from "./cases";
 
 const config = { projectId: "p-default" };
 const base = { name: "web", projectId: "p1" };
@@ -173,5 +174,38 @@ describe("refusedChange: what an update cannot do, judged against the live outpu
     ],
   ])("%s: refused, naming the property", (_name, olds, news, property, reason) => {
     expect(refusedChange(spec, olds as any, news as any)).toEqual({ property, reason: expect.stringMatching(reason) });
+  });
+});
+
+describe("refusedChange: a value the API never returns, resent whole by every update", () => {
+  const registry: ObjectSpec = {
+    token: "hosting:index:Registry",
+    fields: [
+      field("name", { kind: "string" }, { replaceOnChange: true }),
+      field("username", { kind: "string" }, { clearedWhenRemoved: true }),
+      field("password", { kind: "string" }, { secret: true, notReturned: true, resentOnUpdate: true }),
+    ],
+  };
+  const imported = { name: "ghcr", username: "ci" };
+
+  test("neither the state nor the program holds it (an imported registry): refused, saying how to set it or leave it", () => {
+    expect(refusedChange(registry, imported, { name: "ghcr", username: "ci-bot" })).toEqual({
+      property: "password",
+      reason:
+        'password is neither in the stack\'s state nor in the program (the API never returns it, so an imported Registry has none), and this update (of username) must send the whole Registry: sending no password would clear the one the platform holds, so nothing was sent. Set it in the program from a secret (`pulumi config set --secret registryPassword <value>`, then password: config.requireSecret("registryPassword")), or, to leave the Registry as it is, ignore the change deliberately with ignoreChanges: ["username"]; password: "" sends an empty one on purpose.',
+    });
+  });
+
+  test.each([
+    ["the program sets it", imported, { name: "ghcr", username: "ci-bot", password: "p" }],
+    ["the program sets it empty, on purpose", imported, { name: "ghcr", username: "ci-bot", password: "" }],
+    [
+      "the state holds it (the program took it out: removal clears it)",
+      { ...imported, password: "p" },
+      { name: "ghcr" },
+    ],
+    ["the state and the program hold it", { ...imported, password: "p" }, { ...imported, password: "p" }],
+  ])("%s: allowed", (_name, olds, news) => {
+    expect(refusedChange(registry, olds, news)).toBeUndefined();
   });
 });

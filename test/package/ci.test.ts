@@ -1,7 +1,7 @@
 // The CI workflow (.github/workflows/ci.yml) runs the README's test command, as written there, on a
 // fresh runner set up as the README and .ci/run say: Node.js at package.json's least supported
 // version, Debian's Go and grpc-go; and it passes the workflow linter (make lint-workflows runs it
-// on every file in .github/workflows).
+// on every file in .github/workflows). Beside it, the release's npm step runs as a dry run.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +21,7 @@ interface Workflow {
   jobs: Record<string, { "runs-on": string; steps: Step[] }>;
 }
 const workflow = yaml.load(readFileSync(WORKFLOW, "utf8")) as Workflow;
-const [job] = Object.values(workflow.jobs);
+const job = workflow.jobs.test;
 
 /** The README's "The two commands" block: the command whose comment says it runs every test. */
 function readmeTestCommand(): string {
@@ -33,10 +33,20 @@ function readmeTestCommand(): string {
   return lines[0].split("#")[0].trim();
 }
 
-test("runs on every push and pull request, one job on a fresh Ubuntu runner", () => {
+test("runs on every push and pull request: the tests, and the npm publish as a dry run, on fresh Ubuntu runners", () => {
   expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
-  expect(Object.keys(workflow.jobs)).toHaveLength(1);
-  expect(job["runs-on"]).toBe("ubuntu-latest");
+  expect(Object.keys(workflow.jobs).sort()).toEqual(["sdk-publish-dry-run", "test"]);
+  for (const each of Object.values(workflow.jobs)) expect(each["runs-on"]).toBe("ubuntu-latest");
+});
+
+test("the dry run is the release's npm step, make sdk-publish, on what make sdk-pack writes", () => {
+  const runs = (jobs: Workflow["jobs"], name: string) => jobs[name].steps.flatMap((step) => step.run ?? []);
+  expect(runs(workflow.jobs, "sdk-publish-dry-run")).toEqual([
+    "make sdk-pack",
+    "make sdk-publish NPM_PUBLISH_FLAGS=--dry-run",
+  ]);
+  const release = yaml.load(readFileSync(join(ROOT, ".github/workflows/release.yml"), "utf8")) as Workflow;
+  expect(runs(release.jobs, "npm").join("\n")).toMatch(/^\s*make sdk-publish$/m);
 });
 
 test("its last step is the README's test command, and no other step builds or tests", () => {

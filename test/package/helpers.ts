@@ -61,15 +61,18 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts a plugin as the engine does (`<plugin> [args] <engine address>`) and reads its port line. */
+/**
+ * Starts a plugin as the engine does (`<plugin> [args] <engine address>`, or with no address, as an engine that
+ * speaks Handshake may) and reads its port line.
+ */
 export async function startPlugin(
   command: string,
-  options: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; noAddress?: boolean } = {},
 ): Promise<Started> {
-  const child = spawn(command, [...(options.args ?? []), "127.0.0.1:1"], {
+  const child = spawn(command, [...(options.args ?? []), ...(options.noAddress ? [] : ["127.0.0.1:1"])], {
     cwd: options.cwd,
     env: options.env ?? { PATH: process.env.PATH },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));

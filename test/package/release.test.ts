@@ -55,6 +55,20 @@ test("the workflow builds every platform the engine asks for, and publishes what
   expect(text).toContain("needs: [plugin, sdk, sdk-languages]");
 });
 
+test("the SDK goes to npm only after the GitHub release holds the plugin, with the NPM_TOKEN secret", () => {
+  const workflow = require("js-yaml").load(readFileSync(WORKFLOW, "utf8"));
+  const npm = workflow.jobs.npm;
+  expect(npm.needs).toBe("release");
+  expect(npm.steps.find((step: any) => step.uses?.startsWith("actions/download-artifact@"))?.with).toEqual({
+    name: "sdk-nodejs",
+    path: "dist",
+  });
+  const publish = npm.steps.find((step: any) => step.run?.includes("make sdk-publish"));
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template literal
+  expect(publish.env).toEqual({ NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}" });
+  expect(publish.run).toContain("::error title=NPM_TOKEN is not set::");
+});
+
 test("the workflow installs the Pulumi CLI at the version make demo pins", () => {
   const text = readFileSync(WORKFLOW, "utf8");
   const sed = /sh -s -- --version "\$\(sed -n '([^']+)' scripts\/demo\.sh\)"/.exec(text)?.[1];
@@ -127,11 +141,24 @@ mkdir -p "$out/$language" && echo "the $language SDK" > "$out/$language/README.m
 });
 
 test("make release-check accepts the tag of package.json's version and refuses another", async () => {
-  expect(await run("make", ["--no-print-directory", "release-check", `TAG=v${VERSION}`])).toEqual({
+  expect(await run("make", ["--no-print-directory", "release-check", `TAG=v${VERSION}`, "REPOSITORY="])).toEqual({
     code: 0,
     out: `release tag v${VERSION} matches package.json's version ${VERSION}\n`,
   });
   const wrong = await run("make", ["--no-print-directory", "release-check", "TAG=v9.9.9"]);
   expect(wrong.code).not.toBe(0);
   expect(wrong.out).toContain(`release tag 'v9.9.9' does not match package.json's version ${VERSION}`);
+});
+
+test("make release-check refuses to release where pluginDownloadURL does not send the engine", async () => {
+  const url: string = require("../../package.json").pulumi.pluginDownloadURL;
+  const home = url.replace("github://api.github.com/", "");
+  const check = (repository: string) =>
+    run("make", ["--no-print-directory", "release-check", `TAG=v${VERSION}`, `REPOSITORY=${repository}`]);
+  expect((await check(home)).code).toBe(0);
+  const fork = await check("someone/fork");
+  expect(fork.code).not.toBe(0);
+  expect(fork.out).toContain(
+    `package.json's pluginDownloadURL (${url}) sends the engine to the releases of ${home}, but this release is made in someone/fork`,
+  );
 });

@@ -1,10 +1,12 @@
 // The first stage's pure parts (provider/src/startup.ts): which Node.js will do, and how the
 // start-up failure travels in gRPC's grpc-message header.
 import {
+  argumentError,
   encodeGrpcMessage,
   nodeFloor,
   nodeTooOld,
   startFailureMessage,
+  startedByHand,
   versionAtLeast,
 } from "../../provider/src/startup";
 
@@ -63,4 +65,40 @@ test.each([
 ])("grpc-message percent-encodes %j", (message, encoded) => {
   expect(encodeGrpcMessage(message)).toBe(encoded);
   expect(decodeURIComponent(encoded)).toBe(message);
+});
+
+test.each([
+  // The engine: pipes, with its address, or (Handshake) without one.
+  ["the engine, with its address", "127.0.0.1:5000", false, false, false],
+  ["the engine speaking Handshake, with no address", undefined, false, false, false],
+  // A person: a terminal on stdin or on stderr, and no address.
+  ["a person in a terminal", undefined, true, true, true],
+  ["a person with stderr sent to a file", undefined, true, false, true],
+  ["a person piping something in", undefined, false, true, true],
+  ["a person who passed an address by hand", "127.0.0.1:5000", true, true, false],
+])("started by hand? %s", (_, address, stdinTTY, stderrTTY, expected) => {
+  expect(startedByHand(address, { isTTY: stdinTTY }, { isTTY: stderrTTY })).toBe(expected);
+});
+
+test("argument errors are one line with balanced quotes, whatever node's parseArgs said", () => {
+  const error = (code: string, message: string) => Object.assign(new TypeError(message), { code });
+  expect(
+    argumentError(
+      error(
+        "ERR_PARSE_ARGS_UNKNOWN_OPTION",
+        `Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--bogus"`,
+      ),
+    ),
+  ).toBe(
+    `unknown option "--bogus": the plugin takes --logtostderr, -v=N, --tracing URL, --version and --help, then the engine's address`,
+  );
+  expect(argumentError(error("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", "Option '--v <value>' argument missing"))).toBe(
+    'option "-v" needs a value: -v=N',
+  );
+  expect(argumentError(error("ERR_PARSE_ARGS_INVALID_OPTION_VALUE", "Option '--help' does not take an argument"))).toBe(
+    'option "--help" takes no value',
+  );
+  expect(argumentError(new TypeError('unexpected argument "x": the only argument is the engine\'s address'))).toBe(
+    'unexpected argument "x": the only argument is the engine\'s address',
+  );
 });

@@ -1,10 +1,12 @@
 // One version, package.json's, everywhere a user or the engine meets one: the plugin's
 // GetPluginInfo (the Node.js script and the single executable), the schema, the SDK's package.json
 // and code, and the archive's name. And one pluginDownloadURL, package.json's pulumi field, in the
-// schema and in what the SDK sends.
+// schema and in what the SDK sends. And the version the docs and the example workflows install is it, and
+// CHANGELOG.md's newest release.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { userPages } from "../docs/markdown";
 import { ROOT, SCRIPT_PLUGIN, SINGLE_EXECUTABLE, built, startedVersion } from "./helpers";
 
 const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
@@ -52,4 +54,34 @@ test("package.json's pluginDownloadURL is the schema's and the SDK's, in a form 
     "sdk/nodejs/package.json pulumi.server": url,
     "sdk/nodejs/utilities.ts resourceOptsDefaults()": url,
   });
+});
+
+/** Where a page or a workflow names a version of this package that a user installs. */
+const VERSION_MENTIONS = [
+  /pulumi plugin install resource hosting (\d+\.\d+\.\d+\S*)/g,
+  /hosting-pulumi-(\d+\.\d+\.\d+[^\s/]*?)\.tgz/g,
+  /resource-hosting-v(\d+\.\d+\.\d+[^\s/-]*)/g,
+  /@hosting\/pulumi@(\d+\.\d+\.\d+[^\s"'`]*)/g,
+  /HOSTING_PLUGIN_VERSION: "?(\d+\.\d+\.\d+[^\s"]*)/g,
+];
+
+test("every page and example workflow installs package.json's version, and it is CHANGELOG.md's newest release", () => {
+  const examples = readdirSync(join(ROOT, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.(md|ya?ml)$/.test(file) && !file.includes("node_modules"))
+    .map((file) => join("examples", file));
+  const files = [...new Set([...userPages().filter((page) => page !== "CHANGELOG.md"), ...examples])];
+  const mentions = files.flatMap((file) =>
+    VERSION_MENTIONS.flatMap((pattern) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(pattern)].map((m) => ({ file, text: m[0], version: m[1] })),
+    ),
+  );
+  // The README's install section, the installation page and the examples' workflows are among them.
+  for (const file of ["README.md", "docs/installation-configuration.md", "examples/drift-check/github-actions.yml"])
+    expect(mentions.map((m) => m.file)).toContain(file);
+  expect(mentions.filter((m) => m.version !== pkg.version)).toEqual([]);
+
+  const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8");
+  const newest = /^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/m.exec(changelog);
+  expect(newest?.[1]).toBe(pkg.version);
+  expect(changelog).toContain(`[${pkg.version}]: ${pkg.homepage.replace(/#readme$/, "")}/`);
 });

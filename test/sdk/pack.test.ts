@@ -39,6 +39,30 @@ test("the tarball holds exactly what npm publish would send", () => {
   expect(packed).toEqual(dryRun);
 });
 
+test("make sdk-publish, the release's npm step, publishes that tarball as the public @hosting/pulumi (a dry run)", async () => {
+  // Offline: npm 11's dry run asks the registry whether the version exists, which this test need not.
+  const { stdout, stderr } = await run("make", ["--no-print-directory", "sdk-publish", "NPM_PUBLISH_FLAGS=--dry-run"], {
+    cwd: repo,
+    env: { ...process.env, npm_config_offline: "true", NODE_AUTH_TOKEN: "" },
+  });
+  const out = `${stdout}${stderr}`;
+  expect(out).toContain(`npm publish ./dist/hosting-pulumi-${VERSION}.tgz --access public --dry-run`);
+  expect(out).toMatch(/name: +@hosting\/pulumi\b/);
+  expect(out).toMatch(new RegExp(`version: +${VERSION.replace(/\./g, "\\.")}\\b`));
+  expect(out).toMatch(/with tag latest and public access \(dry-run\)/);
+  expect(out).toContain(`+ @hosting/pulumi@${VERSION}`);
+  for (const file of ["README.md", "LICENSE", "package.json", "bin/index.js", "bin/index.d.ts"])
+    expect(out).toMatch(new RegExp(` ${file.replace(/\./g, "\\.")}\n`));
+});
+
+test("make sdk-publish without a tarball stops, saying to run make sdk-pack", async () => {
+  const result = await run("make", ["--no-print-directory", "sdk-publish", "VERSION=0.0.0-none"], { cwd: repo }).catch(
+    (err) => err,
+  );
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toContain("make sdk-publish needs dist/hosting-pulumi-0.0.0-none.tgz: run make sdk-pack first");
+});
+
 test("it has the README, the license, package.json, and the compiled code with its types for every resource and function", () => {
   expect(packed).toEqual(
     expect.arrayContaining([

@@ -4,9 +4,9 @@
 // provider reads it: flags, then HOSTING_BASE_URL, HOSTING_TOKEN, HOSTING_PROJECT_ID.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { version } from "../../../package.json";
+import { pulumi, version } from "../../../package.json";
 import { HostingClient } from "../api/client";
-import { isApiError } from "../api/errors";
+import { isApiError, ProjectNotVisibleError } from "../api/errors";
 import { ClientConfigError, closeSharedDispatcher, parseBaseUrl } from "../api/http";
 import { DEFAULT_OPERATION_TIMEOUT_MS, type Listed } from "../framework/declare";
 import { SharedPoll } from "../framework/polling";
@@ -30,8 +30,9 @@ Writes a file for \`pulumi import --file\` that adopts every resource of a proje
   .map((k) => k.typeName)
   .join(", ")}),
 and those of yours outside projects.
-Each entry has the resource's type, a Pulumi name made from its name, and its id; nothing
-else (no property, no secret). Then run:
+Each entry has the resource's type, a Pulumi name made from its name, its id, and the plugin
+(version ${version}, and where the engine downloads it); nothing else (no property, no secret).
+Then run:
 
   pulumi import --file ${DEFAULT_OUT} --out imported.ts
 
@@ -203,14 +204,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   try {
     io.stderr(`exporting project ${projectId} from ${client.baseUrl}\n`);
     const world = await readWorld(client, projectId, io.stderr);
-    plan = planExport(pkg, kindsOf(), world, { version });
+    plan = planExport(pkg, kindsOf(), world, { version, pluginDownloadURL: pulumi.pluginDownloadURL });
   } catch (err) {
-    const hint = isApiError(err, "NOT_FOUND")
-      ? ` (is ${projectId} a project of the token's user? The API answers 404 for any other)`
-      : isApiError(err, "UNAUTHORIZED")
-        ? " (check HOSTING_TOKEN)"
-        : "";
-    io.stderr(`hosting-export: reading the project failed: ${scrub((err as Error).message)}${hint}\n`);
+    io.stderr(`hosting-export: reading the project failed: ${scrub(failure(err, projectId))}\n`);
     return 1;
   } finally {
     await closeSharedDispatcher();
@@ -227,6 +223,20 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env, 
   }
   io.stderr(summary(plan, out));
   return 0;
+}
+
+/**
+ * What went wrong, in this command's terms: the provider's errors speak of its stack configuration
+ * (hosting:token, hosting:projectId) and of state, which an export has neither of.
+ */
+function failure(err: unknown, projectId: string): string {
+  const message = (err as Error).message;
+  if (err instanceof ProjectNotVisibleError)
+    return `project ${projectId} reads as 404 NOT_FOUND: the token cannot see it (the API answers 404 both for a project that does not exist and for one the token's user may not see). Check --project (or HOSTING_PROJECT_ID) and HOSTING_TOKEN: another account's token? (${(err.cause as Error).message})`;
+  if (isApiError(err, "NOT_FOUND"))
+    return `${message} (is ${projectId} a project of the token's user? The API answers 404 for any other)`;
+  if (isApiError(err, "UNAUTHORIZED")) return `${message} (check HOSTING_TOKEN)`;
+  return message;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

@@ -30,6 +30,8 @@ export interface ImportEntry {
   id: string;
   /** The plugin version to import with: the one this command ships with, as the SDK pins it. */
   version?: string;
+  /** Where the engine downloads that plugin when it is missing, as the SDK sends it. */
+  pluginDownloadURL?: string;
 }
 
 export interface ImportFile {
@@ -162,7 +164,7 @@ export function planExport(
   pkg: { name: string },
   kinds: ExportKind[],
   world: World,
-  options: { version?: string } = {},
+  options: { version?: string; pluginDownloadURL?: string } = {},
 ): ExportPlan {
   const named = kinds.flatMap((kind, order) =>
     (world.found[kind.typeName] ?? [])
@@ -194,6 +196,7 @@ export function planExport(
     name: names.get(d)!,
     id: importId(d.kind.scope, d.id, world.projectId),
     ...(options.version ? { version: options.version } : {}),
+    ...(options.pluginDownloadURL ? { pluginDownloadURL: options.pluginDownloadURL } : {}),
   }));
   const counts = kinds
     .map((k) => ({ type: k.typeName, count: drafts.filter((d) => d.kind === k).length }))

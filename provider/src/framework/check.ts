@@ -114,6 +114,11 @@ export function refusedChange(
       ignoreChanges.some((path) => path === f.name || path.startsWith(`${f.name}.`) || path.startsWith(`${f.name}[`)),
   );
   if (stale) return { property: stale.name, reason: staleResend(spec, stale, olds, news) };
+  // Neither the state nor the program holds it (an imported resource): the update would send none, clearing it.
+  const unknowable = inputFields(spec).find(
+    (f) => f.resentOnUpdate && f.notReturned && absent(olds[f.name]) && absent(news[f.name]),
+  );
+  if (unknowable) return { property: unknowable.name, reason: unrecordedResend(spec, unknowable, olds, news) };
   for (const field of inputFields(spec)) {
     const [current, next] = [olds[field.name], news[field.name]];
     if (next === undefined || next === null || containsUnknown(next)) continue;
@@ -152,6 +157,20 @@ function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: Pr
   );
   const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
   return `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never returns its ${field.name}, so the provider could only send the ${field.name} it last set (which may have been changed outside Pulumi since) or none (which clears it). Either take ${field.name} out of ignoreChanges and set its current value in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`;
+}
+
+const absent = (value: PropertyValue | undefined) => value === undefined || value === null;
+
+function unrecordedResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string {
+  const kind = spec.token.split(":").pop();
+  const changing = inputFields(spec).filter(
+    (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
+  );
+  const names = changing.map((f) => f.name);
+  const what = names.length > 0 ? `this update (of ${names.join(", ")})` : "this update";
+  const ignored = JSON.stringify(names.length > 0 ? names : ["<the changed properties>"]).replace(/,/g, ", ");
+  const key = `${kind![0].toLowerCase()}${kind!.slice(1)}${field.name[0].toUpperCase()}${field.name.slice(1)}`;
+  return `${field.name} is neither in the stack's state nor in the program (the API never returns it, so an imported ${kind} has none), and ${what} must send the whole ${kind}: sending no ${field.name} would clear the one the platform holds, so nothing was sent. Set it in the program from a secret (\`pulumi config set --secret ${key} <value>\`, then ${field.name}: config.requireSecret("${key}")), or, to leave the ${kind} as it is, ignore the change deliberately with ignoreChanges: ${ignored}; ${field.name}: "" sends an empty one on purpose.`;
 }
 
 export function missingReason(field: Field, packageName: string): string {

@@ -110,6 +110,11 @@ function fieldChanges(
   return changes.map(([path, change]) => [formatPropertyPath(path), { kind: kind(change), inputDiff }]);
 }
 
+/** The paths at which two values of a property differ, as the engine writes them (`env.LOG_LEVEL`, `links[2]`). */
+export function changedPaths(name: string, before: PropertyValue, after: PropertyValue): string[] {
+  return valueChanges([name], before, after).map(([path]) => formatPropertyPath(path));
+}
+
 /** Where two values differ: a key or an item added, deleted or updated, or the value itself. */
 function valueChanges(
   path: PathElement[],

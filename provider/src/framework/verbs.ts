@@ -8,6 +8,7 @@ import type { BoundFunction, BoundResource } from "./bind";
 import { type CheckResult, checkInputs, refusedChange } from "./check";
 import { InputError, PartialFailure, type OperationContext, type Proposal, type ResourceAddress } from "./declare";
 import { type DiffResult, diffInputs } from "./diff";
+import { driftWarning } from "./drift";
 import { judge } from "./judge";
 import { migrateState } from "./migrations";
 import { RunPlan } from "./plan";
@@ -159,13 +160,24 @@ export class ResourceVerbs {
   /** The resource as it lives now (its outputs, and the inputs they imply), or nothing when it is gone. */
   async read(
     { declaration, spec }: BoundResource,
-    request: Call & { address: ResourceAddress; outputs: PropertyMap; inputs: PropertyMap },
+    request: Call & {
+      address: ResourceAddress;
+      outputs: PropertyMap;
+      inputs: PropertyMap;
+      secretPaths: ReadonlySet<string>;
+    },
   ): Promise<Recorded | undefined> {
     const outputs = migrateState(declaration.migrations, request.outputs);
     const oldInputs = migrateState(declaration.migrations, request.inputs);
-    const live = (await this.runner.read(request.urn, request.timeoutMs, (ctx) =>
-      declaration.lifecycle.read(ctx, request.address, { outputs, inputs: oldInputs }),
-    )) as PropertyMap | undefined;
+    const live = (await this.runner.read(request.urn, request.timeoutMs, async (ctx) => {
+      const found = (await declaration.lifecycle.read(ctx, request.address, { outputs, inputs: oldInputs })) as
+        | PropertyMap
+        | undefined;
+      // A drift job's summary quotes this: what changed outside Pulumi, and when.
+      const drift = found && driftWarning(spec, outputs, found, oldInputs, request.secretPaths);
+      if (drift) ctx.warn(drift);
+      return found;
+    })) as PropertyMap | undefined;
     if (!live) return undefined;
     const recorded = recordedOutputs(spec, live, oldInputs);
     const state = this.recorded(request.address.id, recorded, impliedInputs(spec, recorded, oldInputs, this.config));

@@ -469,6 +469,7 @@ export class HostingProviderService {
         address: addressOf(request.id, bound.declaration),
         outputs: outputs.values,
         inputs: oldInputs.values,
+        secretPaths: outputs.secrets,
       }),
     );
     if (!live) return {}; // an empty id: the resource is gone

@@ -95,7 +95,10 @@ export interface GetContainersItem {
      */
     projectId?: string;
     /**
-     * Whether the app is reachable on its public URL.
+     * Whether the app is reachable on its public URL. Left out, the provider sends none and the
+     * platform decides: it makes the app public (as the simulator plays it; the API document does not
+     * say), and that reads back as no change. Set `false` for an app that only other apps of the
+     * project reach, at its `internalHost`.
      */
     public?: boolean;
     /**
