@@ -18,6 +18,8 @@ interface Case {
   type: string;
   /** The program's inputs: only the bad property differs from a valid resource. */
   inputs: Record<string, unknown>;
+  /** The resource's name in the program (`r` unless said): what an autonamed resource is named from. */
+  logicalName?: string;
   /** The resource as state has it (an update: refused at the update's preview). */
   olds?: Record<string, unknown>;
   /** The property the failure must name. */
@@ -192,11 +194,12 @@ const CASES: Case[] = [
     says: NAME_FORM,
   },
   {
-    typed: "no name at all",
+    typed: "no name, and a resource name that cannot become one",
     type: "Container",
+    logicalName: "123",
     inputs: drop("name", container({})),
     property: "name",
-    says: /name is required/,
+    says: /name is required here: no valid name can be made from the resource's name "123" .*; set name in the program/,
   },
   // ---- Container: port, sizes ----
   {
@@ -421,7 +424,14 @@ const CASES: Case[] = [
     property: "version",
     says: /not a property of hosting:index:Mysql; valid properties are/,
   },
-  { typed: "no name", type: "Redis", inputs: {}, property: "name", says: /name is required/ },
+  {
+    typed: "no name, and a resource name with no letter",
+    type: "Redis",
+    logicalName: "42-42",
+    inputs: {},
+    property: "name",
+    says: /name is required here: no valid name can be made from the resource's name "42-42"/,
+  },
   {
     typed: "a 100-character name",
     type: "Redis",
@@ -830,7 +840,7 @@ describe.each(CASES.map((c) => [`${c.type}: ${c.typed} → ${c.property}`, c] as
     const { failures } =
       c.type === "config"
         ? await plugin.checkConfig(c.inputs)
-        : await plugin.check(`hosting:index:${c.type}`, "r", c.inputs);
+        : await plugin.check(`hosting:index:${c.type}`, c.logicalName ?? "r", c.inputs);
     expect(failures).toEqual([{ property: c.property, reason: expect.stringMatching(c.says) }]);
     // The reason names the property, so that it reads on its own in the CLI's output.
     expect(failures[0].reason).toMatch(new RegExp(`\\b${c.property}\\b|^(image|env|host|port) `, "i"));

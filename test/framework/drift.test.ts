@@ -43,7 +43,7 @@ describe("driftedPaths", () => {
       ["env.EXTRA", "env.LOG_LEVEL", 'env["my.key"]'],
     ],
     ["an item of a list, by its index", { ports: [80, 8443] }, ["ports[1]"]],
-    ["a list of another length, whole", { ports: [80] }, ["ports"]],
+    ["a list of another length: the item gone, by its index", { ports: [80] }, ["ports[1]"]],
     ["an unordered list reordered: no drift", { links: ["cache", "db"] }, []],
     ["an unordered list changed: whole", { links: ["db"] }, ["links"]],
     ["a secret: whole, whatever is inside", { token: "t-2" }, ["token"]],

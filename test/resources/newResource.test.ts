@@ -354,6 +354,7 @@ describe("the provider serves it against the copy's simulator (newResource.probe
         name: "www",
         id: `${report.project}/${report.client.created}`,
         version: expect.any(String),
+        pluginDownloadURL: "github://api.github.com/pulumi-hosting/pulumi-hosting",
       },
     ]);
   });
