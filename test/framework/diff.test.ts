@@ -222,10 +222,19 @@ describe("diffInputs: the detailed diff names the exact path, as the engine's ow
 describe("diffInputs: deleteBeforeReplace for a name the replacement keeps", () => {
   const named = {
     ...spec,
-    fields: spec.fields.map((f) => (f.name === "name" ? { ...f, autoname: DNS_LABEL_NAMES } : f)),
+    fields: spec.fields.map((f) =>
+      f.name === "name" ? { ...f, autoname: DNS_LABEL_NAMES, uniqueWithin: "projectId" } : f,
+    ),
   };
   test.each([
-    ["a name the program gave, unchanged (a projectId change, a replaceOnChanges path)", [], { projectId: "p2" }, true],
+    ["a name the program gave, unchanged (a replaceOnChanges path)", [], { port: 9090 }, true],
+    ["a name the program gave, unchanged, into a project not known yet", [], { projectId: Unknown }, true],
+    [
+      "a name the program gave, moved to another project: names are unique within one, so it is created first",
+      [],
+      { projectId: "p2" },
+      false,
+    ],
     ["a name the program gave, unchanged, with no change at all", [], {}, true],
     ["a name the program gave, not known yet", [], { name: Unknown }, true],
     ["a name the program changes: the replacement is created first under it", [], { name: "web-2" }, false],

@@ -52,6 +52,8 @@ export function diffInputs(
   { ignoreChanges = [], autonamed = [], secretPaths = new Set() }: DiffOptions = {},
 ): DiffResult {
   const compared = withIgnoredAsCurrent(spec, olds, news, oldInputs, ignoreChanges);
+  // Kept by the replacement, as far as a preview knows: a value not known yet may be the same.
+  const same = (name: string) => isUnknown(compared[name]) || deepEqual(compared[name], olds[name] ?? oldInputs[name]);
   const detailedDiff: Record<string, PropertyChange> = {};
   const diffs: string[] = [];
   for (const field of inputFields(spec)) {
@@ -61,10 +63,7 @@ export function diffInputs(
   }
   const replaces = diffs.filter((name) => inputFields(spec).find((f) => f.name === name)?.replaceOnChange);
   const keepsGivenName = inputFields(spec).some(
-    (f) =>
-      f.autoname &&
-      !autonamed.includes(f.name) &&
-      (isUnknown(compared[f.name]) || deepEqual(compared[f.name], olds[f.name])),
+    (f) => f.autoname && !autonamed.includes(f.name) && same(f.name) && (!f.uniqueWithin || same(f.uniqueWithin)),
   );
   return {
     changed: diffs.length > 0,

@@ -82,6 +82,11 @@ export interface FieldFlags {
    * fitted to this rule.
    */
   autoname?: NameRule;
+  /**
+   * Names are unique among the resources with the same value of this input (`projectId`): a
+   * replacement into another one does not meet the original's name.
+   */
+  uniqueWithin?: string;
 }
 
 export interface Field extends FieldFlags {

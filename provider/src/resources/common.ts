@@ -29,6 +29,8 @@ export const name = {
   validate: DNS_LABEL_NAMES.validate,
   autoname: DNS_LABEL_NAMES,
 } satisfies FieldFlags;
+/** The name of a project resource: unique within its project (API document 2.1). */
+export const projectName = { ...name, uniqueWithin: "projectId" } satisfies FieldFlags;
 /** Project resources take the provider's project unless told otherwise; moving replaces. */
 export const projectId = { replaceOnChange: true, configDefault: "projectId", validate: uuid() } satisfies FieldFlags;
 

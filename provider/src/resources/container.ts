@@ -20,7 +20,7 @@ import { deepEqual, type PropertyMap } from "../framework/values";
 import {
   defined,
   movingOutput,
-  name,
+  projectName,
   orGone,
   output,
   projectId,
@@ -139,7 +139,7 @@ const LINKS_STAY =
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
 
 const flags = {
-  name,
+  name: projectName,
   projectId,
   image: { validate: all(maxBytes(512), imageReference()) },
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },

@@ -7,7 +7,7 @@ import { PartialFailure } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { atLeast } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
-import { defined, name, output, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import { defined, output, projectName, projectId, projectOf, settled, type Context, type Declaration } from "./common";
 import { ConnectionRecord, ServiceRecord, deleteService, serviceKind, serviceNamed, services } from "./services";
 
 /** How to reach a managed database from an app in the same project. */
@@ -67,7 +67,7 @@ const noResize = (label: string) =>
 export function databaseFlags(label: string) {
   const fixed = { validate: atLeast(1), fixedAfterCreate: noResize(label) };
   return {
-    name,
+    name: projectName,
     projectId,
     cpuMilli: fixed,
     memoryMb: fixed,

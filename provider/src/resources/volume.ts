@@ -12,7 +12,7 @@ import {
   defined,
   ignoringNotFound,
   movingOutput,
-  name,
+  projectName,
   orGone,
   output,
   projectId,
@@ -57,7 +57,7 @@ export interface Volume {
 }
 
 const flags = {
-  name,
+  name: projectName,
   projectId,
   sizeGb: { growOnly: true, validate: atLeast(1) },
   displayName: output,
