@@ -1,29 +1,23 @@
-// The ResourceProvider gRPC service: decodes what the engine sends, calls the framework and
-// the lifecycles, and encodes the answers. No resource logic and no flag logic live here.
+// The ResourceProvider gRPC service: decodes what the engine sends, calls the framework's verbs
+// (framework/verbs.ts, run with the API by operations.ts), and encodes the answers. It holds no
+// rule: Check, Diff, what is refused before a write and what state records are the framework's.
 import * as grpc from "@grpc/grpc-js";
 import { HostingClient, segment } from "../api/client";
-import { readConsistency, type Demand } from "../api/loader";
 import type { Admission } from "../api/rateControl";
 import type { AutonamingOptions } from "../framework/autoname";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkConfig, resolveConfig } from "../framework/configure";
-import {
-  DEFAULT_OPERATION_TIMEOUT_MS,
-  PartialFailure,
-  parseResourceId,
-  type OperationContext,
-  type ResourceAddress,
-} from "../framework/declare";
+import { DEFAULT_OPERATION_TIMEOUT_MS, parseResourceId, type ResourceAddress } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
-import { SharedPoll } from "../framework/polling";
 import type { CheckFailure, Field } from "../framework/spec";
 import { Unknown, type PropertyMap, type PropertyValue } from "../framework/values";
 import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs";
 import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
+import { type Configured, Operations } from "./operations";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
-import { type GrpcError, missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
+import { missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
 import { Secrets } from "../redact";
@@ -95,95 +89,24 @@ function addressOf(id: string, declaration: BoundResource["declaration"]): Resou
 const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) =>
   seconds > 0 ? seconds * 1000 : fallbackMs;
 
-/**
- * The Reads in flight, and the most that were in flight at once since the last pause of more than
- * BURST_GAP_MS: in a refresh, the engine's window (P), which it refills as Reads are answered.
- */
-class ReadsInFlight implements Demand {
-  private inFlight = 0;
-  private peak = 0;
-  private idleSince = 0;
-
-  started(): void {
-    if (this.inFlight === 0 && performance.now() - this.idleSince > BURST_GAP_MS) this.peak = 0;
-    this.inFlight++;
-    this.peak = Math.max(this.peak, this.inFlight);
-  }
-
-  ended(): void {
-    this.inFlight--;
-    if (this.inFlight === 0) this.idleSince = performance.now();
-  }
-
-  expected(): number {
-    return this.peak;
-  }
-}
-
-/**
- * An operation's warnings reach the engine before its answer does, as a Go provider's blocking
- * host.Log makes them: a warning that trails the last step's answer may find the engine gone. A
- * slow or absent engine holds the answer back WARNING_DELIVERY_MS at most.
- */
-async function delivered(warnings: Promise<void>[]): Promise<void> {
-  if (warnings.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, WARNING_DELIVERY_MS)));
-  await Promise.race([Promise.all(warnings), late]);
-  clearTimeout(timer);
-}
-
-const WARNING_DELIVERY_MS = 2_000;
-
-/** Longer than the engine takes to send its next Reads after a batch is answered; shorter than a pause between runs. */
-const BURST_GAP_MS = 100;
-
-/** Why an operation's signal aborted when it ran past its deadline. */
-class OperationDeadline extends Error {
-  override readonly name = "OperationDeadline";
-}
-
-/** How long past its own timeout an operation may run before its signal aborts it (a backstop). */
-const DEADLINE_GRACE_MS = 5_000;
 /** How long a function may take (the engine sends Invoke no timeout). */
 const INVOKE_TIMEOUT_MS = 60_000;
-
-interface Configured {
-  /** None while a setting is not known yet (a preview of a provider configured from other resources' outputs). */
-  client?: HostingClient;
-  /** The settings not known yet, as `<package>:<key>`. */
-  unknown: string[];
-  /** The provider's settings as Configure resolved them. */
-  values: PropertyMap;
-  /** The provider's poll loops, one per source (see OperationContext.sharedPoll). */
-  polls: Map<string, SharedPoll<unknown>>;
-}
 
 export class HostingProviderService {
   /** What the engine said of itself in Handshake; absent for an engine without Handshake. */
   engineProtocol?: EngineProtocol;
   private configured?: Configured;
-  /**
-   * The operations in flight, which Cancel and SIGTERM abort. A set rather than listeners on one
-   * shared signal: an EventTarget looks for a duplicate before it adds a listener, so a refresh
-   * with 1,000 Reads in flight walked 1,000 listeners for each one added and removed.
-   */
-  private readonly inFlight = new Set<AbortController>();
-  private cancelled = false;
 
   private readonly secrets: Secrets;
-  /** The Reads in flight: how many reads the API client's shared requests may expect to gather. */
-  private readonly reads = new ReadsInFlight();
-  /** Every rule of Check, Diff, Create, Read, Update and Delete: the framework's, run here with the API. */
-  private readonly verbs = new ResourceVerbs(pkg.name, {
-    run: (urn, timeoutMs, call) => this.operation(urn, timeoutMs, call),
-    read: (urn, timeoutMs, call) => this.reading(urn, timeoutMs, call),
-    reachable: () => this.configured?.client !== undefined,
-    config: () => this.config,
-  });
+  /** How each lifecycle call runs with the API (operations.ts). */
+  private readonly operations: Operations;
+  /** Every rule of Check, Diff, Create, Read, Update and Delete: the framework's, run with the API. */
+  private readonly verbs: ResourceVerbs;
 
   constructor(private readonly options: ServiceOptions) {
     this.secrets = options.secrets ?? new Secrets();
+    this.operations = new Operations(options.engine, this.redact, () => this.configured);
+    this.verbs = new ResourceVerbs(pkg.name, this.operations);
   }
 
   /** Every text the provider says, with every secret it knows blanked out. */
@@ -205,8 +128,7 @@ export class HostingProviderService {
    * Aborts every operation in flight and every one still to come (Cancel, SIGTERM); a write already sent still answers.
    */
   cancelAll() {
-    this.cancelled = true;
-    for (const controller of this.inFlight) controller.abort();
+    this.operations.cancelAll();
   }
 
   private get env() {
@@ -222,99 +144,6 @@ export class HostingProviderService {
     const resource = boundPackage.resource(type);
     if (!resource) throw plainError(grpc.status.INVALID_ARGUMENT, `unknown resource type ${type}`);
     return resource;
-  }
-
-  /**
-   * Runs one lifecycle operation with its context: the API, the defaults, and a signal that
-   * Cancel, SIGTERM and the operation's deadline abort. Its timer and its place among the
-   * operations in flight are released when it ends (AbortSignal.any() and AbortSignal.timeout()
-   * would each keep memory per operation alive on Node 20: a leak over a long run).
-   */
-  private async operation<T>(
-    urn: string,
-    timeout: number,
-    run: (ctx: OperationContext<HostingClient>) => Promise<T>,
-    grace = DEADLINE_GRACE_MS,
-  ): Promise<T> {
-    const configured = this.configured;
-    if (!configured) throw plainError(grpc.status.FAILED_PRECONDITION, "the provider is not configured");
-    const client = configured.client;
-    if (!client) {
-      const keys = configured.unknown.join(", ");
-      const several = configured.unknown.length > 1;
-      throw plainError(
-        grpc.status.FAILED_PRECONDITION,
-        `the provider's ${keys} ${several ? "are" : "is"} not known yet: ${several ? "they come" : "it comes"} from another resource's outputs, which a preview does not have. This call needs the API; it runs once ${keys} ${several ? "are" : "is"} known, at \`pulumi up\`.`,
-      );
-    }
-    const controller = new AbortController();
-    if (this.cancelled) controller.abort();
-    this.inFlight.add(controller);
-    const deadline = setTimeout(
-      () => controller.abort(new OperationDeadline("the operation ran past its timeout")),
-      Math.max(timeout, 1) + grace,
-    );
-    deadline.unref();
-    const warnings: Promise<void>[] = [];
-    const ctx: OperationContext<HostingClient> = {
-      client,
-      config: configured.values,
-      signal: controller.signal,
-      operationTimeoutMs: timeout,
-      progress: (message) => void this.options.engine.log("info", this.redact(message), urn, true),
-      warn: (message) => void warnings.push(this.options.engine.log("warning", this.redact(message), urn, false)),
-      redact: this.redact,
-      sharedPoll: <P>(key: string, fetch: () => Promise<P>) => {
-        if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
-        return configured.polls.get(key) as SharedPoll<P>;
-      },
-    };
-    const started = Date.now();
-    try {
-      return await run(ctx);
-    } catch (err) {
-      const timedOut = controller.signal.aborted && controller.signal.reason instanceof OperationDeadline;
-      if (timedOut && !(err instanceof PartialFailure))
-        throw this.deadlineError(urn, timeout, client.transport.rateLimitedSince(started), err);
-      throw err;
-    } finally {
-      clearTimeout(deadline);
-      this.inFlight.delete(controller);
-      await delivered(warnings);
-    }
-  }
-
-  /**
-   * A Read's operation: its customTimeouts.read is the deadline itself (a read has no wait of its own
-   * to end cleanly), it counts among the Reads in flight, and a run that asks for snapshots reads
-   * this run's lists (only such a run pays for the async context that carries the choice).
-   */
-  private async reading<T>(urn: string, timeout: number, read: (ctx: OperationContext<HostingClient>) => Promise<T>) {
-    const snapshot = this.config.readConsistency === "snapshot";
-    this.reads.started();
-    try {
-      return await this.operation(
-        urn,
-        timeout,
-        (ctx) => (snapshot ? readConsistency.run("snapshot", () => read(ctx)) : read(ctx)),
-        0,
-      );
-    } finally {
-      this.reads.ended();
-    }
-  }
-
-  /** What ran out of time, and why when it was the API's rate limit that held it up. */
-  private deadlineError(urn: string, timeout: number, rateLimited: number, err: unknown): GrpcError {
-    const limit =
-      urn === ""
-        ? `${Math.round(timeout / 1000)}s (the time a function may take)`
-        : `${Math.round(timeout / 1000)}s (customTimeouts)`;
-    const why =
-      rateLimited > 0
-        ? `the API was rate limiting it (${rateLimited} answer${rateLimited === 1 ? " was" : "s were"} 429 RATE_LIMITED, and every request waited as Retry-After said); run it again when the API is less busy, or lower \`pulumi up --parallel\``
-        : (err as Error).message;
-    return plainError(grpc.status.DEADLINE_EXCEEDED, `did not finish within ${limit}: ${why}`);
   }
 
   // ---- plugin ----
@@ -404,7 +233,7 @@ export class HostingProviderService {
             userAgent: `pulumi-resource-hosting/${this.options.version}`,
             logger: this.options.debug && ((line) => this.options.debug!(this.redact(line))),
             rateController: this.options.rateController?.(),
-            demand: this.reads,
+            demand: this.operations.reads,
           });
     this.configured = { client, unknown: unknown.map((f) => `${pkg.name}:${f.name}`), values, polls: new Map() };
     return { ...CAPABILITIES, supportsPreview: true };
@@ -544,18 +373,13 @@ export class HostingProviderService {
     // The limit is the whole answer's, the marshalling of a list of thousands included, with no
     // grace after it (a function has no wait of its own to end cleanly).
     const limit = this.options.functionTimeoutMs ?? INVOKE_TIMEOUT_MS;
-    const answer = await this.operation(
-      "",
-      limit,
-      async (ctx) => {
-        const wired = this.marshal(await fn.declaration.invoke(ctx, call), fn.result.fields, args.secrets);
-        // The marshalling runs in one go: a deadline that came meanwhile fires at the loop's next timers.
-        await new Promise(setImmediate);
-        ctx.signal.throwIfAborted();
-        return wired;
-      },
-      0,
-    );
+    const answer = await this.operations.invoke(limit, async (ctx) => {
+      const wired = this.marshal(await fn.declaration.invoke(ctx, call), fn.result.fields, args.secrets);
+      // The marshalling runs in one go: a deadline that came meanwhile fires at the loop's next timers.
+      await new Promise(setImmediate);
+      ctx.signal.throwIfAborted();
+      return wired;
+    });
     return { return: answer };
   };
 
