@@ -98,3 +98,23 @@ test(
     expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
   },
 );
+
+test("a 503 before the detach acted: the volume still shows the app, so the detach is sent again", async () => {
+  const { inputs } = await volumeAndApp("detach-503");
+  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-detach-503", inputs);
+  const mark = fixture.sim.control.requests().length;
+  fixture.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/detach$" });
+  await fixture.plugin.delete(
+    "hosting:index:VolumeAttachment",
+    "att-detach-503",
+    created.id,
+    created.properties,
+    inputs,
+  );
+  const detaches = fixture.sim.control
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
+  expect(detaches.map((r) => r.status)).toEqual([503, 204]);
+  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
+});
