@@ -125,6 +125,13 @@ const LINKS_STAY =
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
 
+/**
+ * The longest variable name: the platform runs apps on Kubernetes (their internal hosts are `….svc.cluster.local`),
+ * where an app's variables are kept as the keys of a ConfigMap or Secret, 253 characters at most; the simulator
+ * refuses a longer one the same way.
+ */
+const VARIABLE_NAME = { maxBytes: 253, why: "the platform keeps variables as Kubernetes ConfigMap or Secret keys" };
+
 const flags = {
   name,
   projectId,
@@ -132,7 +139,7 @@ const flags = {
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
   env: {
     validate: all(
-      keys(variableName()),
+      keys(variableName(VARIABLE_NAME)),
       boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA }),
     ),
     clearedWhenRemoved: true,

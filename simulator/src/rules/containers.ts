@@ -1,7 +1,7 @@
 // Container apps: create, update, delete, logs, and the restart/stop/start lifecycle (document 4.1).
 import { randomUUID } from "node:crypto";
 import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok } from "../context";
-import { ApiFailure, conflict } from "../errors";
+import { ApiFailure, conflict, validationFailed } from "../errors";
 import { imageProblem } from "../images";
 import {
   type Fields,
@@ -71,10 +71,26 @@ function readSettings(fields: Fields, normalizesUnicode = false): Settings {
   return normalizesUnicode ? normalized(settings) : settings;
 }
 
+/**
+ * The longest variable name, in bytes: the limit of a Kubernetes ConfigMap or Secret key (253), where a platform of
+ * apps on Kubernetes keeps their variables.
+ */
+export const MAX_VARIABLE_NAME_BYTES = 253;
+
+function envOf(fields: Fields): Record<string, string> | undefined {
+  const env = optionalStringMap(fields, "env");
+  const tooLong = Object.keys(env ?? {}).find((name) => Buffer.byteLength(name) > MAX_VARIABLE_NAME_BYTES);
+  if (tooLong !== undefined)
+    throw validationFailed(
+      `env: the variable name "${tooLong.slice(0, 40)}…" is ${Buffer.byteLength(tooLong)} bytes; a name may be at most ${MAX_VARIABLE_NAME_BYTES}`,
+    );
+  return env;
+}
+
 function readSettingsAsSent(fields: Fields): Settings {
   return {
     image: has(fields, "image") ? requiredString(fields, "image") : undefined,
-    env: optionalStringMap(fields, "env"),
+    env: envOf(fields),
     replicas: optionalInt(fields, "replicas", 1),
     cpu_milli: optionalInt(fields, "cpu_milli", 1),
     memory_mb: optionalInt(fields, "memory_mb", 1),
