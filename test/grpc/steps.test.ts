@@ -6,7 +6,7 @@
 // Diff, Update), sees the difference, finishes the work, and a third run has nothing to do.
 import { ALICE, type Fault } from "../../simulator/src";
 import { DIFF_NONE, DIFF_SOME, Engine, Plugin, plain, type ResourceState } from "./engine";
-import { CONTAINER, POSTGRES, PROJECT, useFixture } from "./fixture";
+import { CONTAINER, LINK, POSTGRES, PROJECT, useFixture } from "./fixture";
 import { until } from "./until";
 
 const fixture = useFixture();
@@ -173,5 +173,21 @@ describe("an update's steps", () => {
     expect(patches.map((r) => r.status)).toEqual([200, 503, 200]);
     expect(app(name)).toMatchObject({ status: "running", image: IMAGE });
     expect(plain(up.state.outputs)).toMatchObject({ status: "running", image: IMAGE, links: [db.id] });
+  });
+
+  test("a ServiceLink whose restart fails for good: the next up (an Update to retry it) restarts the app", async () => {
+    const consumer = await running("late-link");
+    const link = { consumerServiceId: consumer.id, providerServiceId: db.id };
+    fixture.sim.control.injectFault({ kind: "status", status: 503, times: 2, method: "POST", path: "/restart$" });
+    const failed = await new Engine(impatient).create(LINK, "late-link", link);
+    expect(failed.error?.details).toMatch(/^the link was made, but restarting container late-link .*HTTP 503/);
+    expect(failed.state.initErrors).toHaveLength(1);
+    const mark = fixture.mark();
+    const second = await engine().up(LINK, "late-link", link, failed.state);
+    expect(second).toMatchObject({ steps: ["update"], diff: { changes: DIFF_NONE } });
+    expect(second.error?.details).toBeUndefined();
+    const restarts = fixture.requestsSince(mark).filter((r) => r.method === "POST" && r.path.endsWith("/restart"));
+    expect(restarts.map((r) => r.status)).toEqual([204]);
+    expect(app("late-link").status).toBe("running");
   });
 });
