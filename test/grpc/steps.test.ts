@@ -74,7 +74,7 @@ describe.each(Object.entries(STEPS))("one transient fault on %s of a linked app'
   );
 });
 
-/** The engine's order after a partial failure: Check, Diff (which must see the difference), Update, then a Diff of nothing. */
+/** The engine's order after a partial failure: Check, Diff (it sees the difference), Update; then a Diff of nothing. */
 async function converges(name: string, failed: ResourceState, changed: string[]) {
   const second = await engine().up(CONTAINER, name, program(name), failed);
   expect(second.diff).toMatchObject({ changes: DIFF_SOME });

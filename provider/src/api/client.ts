@@ -420,9 +420,9 @@ export class CollectionApi<R, L> {
   }
 
   /**
-   * POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. The verb is one the collection
-   * declares (`actions`), which says how an attempt whose outcome is unknown is judged; undefined when the record showed
-   * it done but its answer was lost.
+   * POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. The verb is one the
+   * collection declares (`actions`), which says how an attempt whose outcome is unknown is judged; undefined when the
+   * record showed it done but its answer was lost.
    */
   act<T = void>(
     projectId: string | undefined,
@@ -456,7 +456,7 @@ export class CollectionApi<R, L> {
     return action.done(await this.current(projectId, id, opts), body);
   }
 
-  /** The record as it is now, read fresh: by its id where the collection has a GET by id (the fuller answer), else from the list. */
+  /** The record as it is now, read fresh: by its id where the collection has one (the fuller answer), else listed. */
   private async current(projectId: string | undefined, id: string, opts: CallOptions): Promise<R | undefined> {
     if (this.collection.readById) return this.getOrGone(projectId, id, opts);
     return (await this.find(projectId, id, opts)) as R | undefined;

@@ -278,11 +278,16 @@ async function outputsOf(
 
 /**
  * What the platform last showed of the app: `known` (its links and the rest, from earlier answers) with the record
- * seen since over it, its env the app's own.
+ * seen since over it, its env the app's own (without what `known`'s links and `newLinks` inject).
  */
-function lastSeen(known: Partial<Container>, service: ServiceRecord | undefined, program: Partial<Container>) {
+function lastSeen(
+  known: Partial<Container>,
+  service: ServiceRecord | undefined,
+  program: Partial<Container>,
+  newLinks: readonly LinkRecord[] = [],
+) {
   if (!service) return known;
-  const injected = new Set(Object.keys(known.injectedEnv ?? {}));
+  const injected = new Set(Object.keys({ ...known.injectedEnv, ...injectedBy(newLinks) }));
   return { ...known, ...containerFromWire(service), env: ownEnv(service.env, injected, program.env) };
 }
 
@@ -614,7 +619,7 @@ export const container: Declaration<Container, typeof flags> = {
         if (Object.keys(settings).length > 0) {
           patched = await ctx.client.of(services).update(project, id, settings, { signal: ctx.signal });
           wrote = true;
-          known = lastSeen(known, patched, news);
+          known = lastSeen(known, patched, news, linked.links);
         }
         newRelease = ROLLS_OUT.some((key) => key in settings);
         rollout = newRelease;
