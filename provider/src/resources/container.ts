@@ -638,8 +638,11 @@ export const container: Declaration<Container, typeof flags> = {
           known = { ...known, status: "provisioning" };
           wrote = carried = rollout = true;
         }
-        // Adding an id rolls out, whoever made the link (an earlier attempt that failed before its restart may have).
-        if (added.length > 0 && news.running && !rollout) {
+        // Adding an id rolls the app out. A link found made already is adopted without a restart only when the state
+        // predates `links` (a ServiceLink gave the app its variables, and restarted it); else an earlier attempt may
+        // have made it and failed before the restart (its partial failure leaves such a link out of state).
+        const linkRollsOut = linked.made || (added.length > 0 && olds.links !== undefined);
+        if (linkRollsOut && news.running && !rollout) {
           await restartForLinks(ctx, project, id, linked.platformRestarted);
           known = { ...known, status: "provisioning" };
           wrote = carried = rollout = true;
