@@ -1,11 +1,20 @@
 // The seeded fault-injection soak (issue 6): the built plugin, driven over gRPC as the engine
 // drives it, through randomized lifecycles of every resource type, while the simulator injects
 // faults at random (simulator/src/chaos.ts). After the run, what the engine would have stored
-// (ids and outputs, partial failures included) is compared with the simulator's own state.
+// (ids and outputs, partial failures included) is compared with the simulator's own state; then,
+// resource by resource, what state records of each input property with what a Read of the platform
+// finds; then a second `pulumi up` in the engine's order (Check, Diff, Update where Diff sees a change
+// or the state holds a partial failure) must converge: state equal to the platform again, and a
+// third Diff of nothing. Half of the apps created are linked apps (`links: [db.id]`), whose create
+// is four steps (PATCH, stop, link, start).
+//
+// Two shapes of run: `ops` random operations of every kind (create, update, refresh, delete), or
+// `creates` creates alone, every other one a linked app (issue 38's soak: 100 creates at 30% faults).
 //
 // Used by `npm run soak` (soak/run.ts) and, shorter, by test/soak/soak.test.ts.
 import { isExampleSecret, isReference, tokenOf, type ExampleValue } from "../provider/src/framework/declare";
 import type { FieldFlags } from "../provider/src/framework/spec";
+import { deepEqual } from "../provider/src/framework/values";
 import { hostingPackage } from "../provider/src/package";
 import {
   ALICE,
@@ -18,10 +27,21 @@ import {
   type SimState,
 } from "../simulator/src";
 import { KINDS as SIM_COLLECTIONS } from "../simulator/src/collections";
-import { Plugin, initFailure, readOrInitFailure, secret, type GrpcFailure } from "../test/grpc/engine";
+import {
+  DIFF_SOME,
+  Plugin,
+  initFailure,
+  isSecret,
+  plain,
+  readOrInitFailure,
+  secret,
+  type GrpcFailure,
+} from "../test/grpc/engine";
 
 export interface SoakOptions {
   ops: number;
+  /** Creates alone, `ops` of them, every other one a linked app (the rest of every kind): the creates soak. */
+  createsOnly?: boolean;
   seed: number;
   /** Probability that one API request meets a fault. Default 0.08. */
   faultRate?: number;
@@ -45,9 +65,30 @@ interface Recorded {
   id: string;
   inputs: Props;
   outputs: Props;
+  /** What the program asks of it now (the inputs of its last create or update, whether or not that finished). */
+  program: Props;
+  /** The reasons of a partial failure: the engine's next `up` sends an Update even when Diff sees no change. */
+  initErrors?: string[];
   /** The resource's customTimeouts (seconds), which the engine sends with its create and its updates. */
   timeout?: number;
 }
+
+/** One resource's recorded input properties against a Read of the platform: those that differ. */
+export interface StateVsPlatform {
+  kind: Kind;
+  name: string;
+  /** `property (state …, platform …)`, one per input property whose recorded output the platform does not have. */
+  differs: string[];
+}
+
+/**
+ * The soak's ServiceLinks are of type `tcp`: an `http` link into an app is one of the app's `links`, which its
+ * Container reads back, and a program gives an app's links in one place (DESIGN: a ServiceLink links an app that
+ * already runs, such as another stack's). Links of another type are the ServiceLink's alone.
+ */
+const SOAK_INPUTS: Record<Kind, Props> = { ServiceLink: { linkType: "tcp" } };
+/** The example of a linked app: Container's, with `links` (its create stops, links and starts the app). */
+const LINKED_APP = declarationOf("Container").examples.findIndex((e) => "links" in e.inputs);
 
 type OpName = "create" | "update" | "refresh" | "delete";
 
@@ -69,6 +110,8 @@ export interface OperationRecord {
 export interface SoakReport {
   seed: number;
   ops: number;
+  /** Creates alone (the creates soak). */
+  createsOnly: boolean;
   faultRate: number;
   seconds: number;
   byOp: Record<OpName, { ok: number; failed: number }>;
@@ -81,6 +124,21 @@ export interface SoakReport {
     partial: number;
     waitTimeouts: number;
     withoutFault: OperationRecord[];
+    /** Partial failures of operations that met at most one fault (a wait that gave up aside): each step is retried. */
+    partialFromOneFault: OperationRecord[];
+  };
+  /** Apps created with `links`, and how many of those creates ended as partial failures. */
+  linkedApps: { created: number; partial: number };
+  /** Resources whose state records an input property the platform does not have, after the run. */
+  stateVsPlatform: StateVsPlatform[];
+  /** How many resources were compared (every one in state at the end of the run). */
+  compared: number;
+  /** The second `pulumi up`, in the engine's order, without faults. */
+  secondUp: {
+    updates: number;
+    /** Resources whose state equals the platform after it, and whose third Diff shows no change. */
+    converged: number;
+    notConverged: string[];
   };
   unnamed: OperationRecord[];
   recorded: number;
@@ -109,6 +167,15 @@ const ENGINE_IDS: Partial<Record<SimKind, (record: any) => string>> = {
 };
 
 /**
+ * Records that are part of another resource, not resources of their own: an `http` link is its consumer app's, one
+ * of the `links` of its Container (which reads it back, and which hosting-export imports it with); the soak's
+ * ServiceLinks are of another type (SOAK_INPUTS).
+ */
+const PART_OF_ANOTHER: Partial<Record<SimKind, (record: any) => boolean>> = {
+  links: (link: SimState["links"][number]) => link.link_type === "http",
+};
+
+/**
  * What the server holds, one key per resource the engine could have recorded, in every collection
  * of the simulator: its id (ids are UUIDs, unique across collections), or its engine id (ENGINE_IDS).
  */
@@ -116,6 +183,7 @@ function serverKeys(state: SimState): Map<string, string> {
   const keys = new Map<string, string>();
   for (const kind of SIM_COLLECTIONS) {
     for (const record of state[kind] as Array<{ id: string; name?: string }>) {
+      if (PART_OF_ANOTHER[kind]?.(record)) continue;
       keys.set(ENGINE_IDS[kind]?.(record) ?? record.id, `${kind} ${record.name ?? record.id}`);
     }
   }
@@ -153,7 +221,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   const recorded = (kind?: Kind) => [...state.values()].filter((r) => kind === undefined || r.kind === kind);
   /** What refers to `r` (a link to an app, an attachment of a volume): it must go first. */
-  const dependents = (r: Recorded) => recorded().filter((d) => d !== r && Object.values(d.inputs).includes(r.id));
+  const dependents = (r: Recorded) =>
+    recorded().filter(
+      (d) => d !== r && Object.values(d.inputs).some((v) => v === r.id || (Array.isArray(v) && v.includes(r.id))),
+    );
   /**
    * A resource of `kind` that `property` of a new `of` may refer to: one no other `of` refers to by
    * that property (a volume attaches once, an app takes one volume at /data, a pair links once).
@@ -165,6 +236,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
   /** An example's value as the engine sends it: another resource's id, or a secret from config. */
   function resolved(of: Kind, property: string, value: ExampleValue): unknown {
+    if (Array.isArray(value)) {
+      const items = value.map((item) => resolved(of, property, item));
+      return items.includes(undefined) ? undefined : items;
+    }
     if (isReference(value)) {
       const candidates = free(value.reference, of, property);
       return candidates.length === 0 ? undefined : pick(candidates).id;
@@ -177,9 +252,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
    * The program's inputs for a new resource (its first example's, under a name of its own), or undefined when what it
    * refers to is missing.
    */
-  function newInputs(kind: Kind): Props | undefined {
-    const example = declarationOf(kind).examples[0];
-    const inputs: Props = {};
+  function newInputs(kind: Kind, exampleIndex = 0): Props | undefined {
+    const example = declarationOf(kind).examples[exampleIndex];
+    const inputs: Props = { ...SOAK_INPUTS[kind] };
     for (const [property, value] of Object.entries(example.inputs)) {
       inputs[property] = property === "name" ? `${kind.toLowerCase()}-${++counter}` : resolved(kind, property, value);
       if (inputs[property] === undefined) return undefined;
@@ -239,8 +314,18 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     return record;
   }
 
-  async function create(kind: Kind) {
-    const program = newInputs(kind);
+  const linkedApps = new Set<string>();
+  /** Volumes made never to become ready (the platform's fault, which ends before the second `up`). */
+  const stuckVolumes = new Set<string>();
+
+  /** A create of `kind`; an app is a linked app half the time, when there is a database to link. */
+  async function createOne(kind: Kind, linked = kind === "Container" && chance(0.5)) {
+    if (linked && (await create("Container", LINKED_APP))) return;
+    await create(kind);
+  }
+
+  async function create(kind: Kind, exampleIndex = 0) {
+    const program = newInputs(kind, exampleIndex);
     if (!program) return false;
     const name = program.name ?? `${kind.toLowerCase()}-${++counter}`;
     const type = typeOf(kind);
@@ -248,18 +333,38 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (failures.length) throw new Error(`soak bug: ${kind} inputs fail Check: ${JSON.stringify(failures)}`);
     // Now and then a volume that never becomes ready, with a short customTimeouts.create.
     const stuck = kind === "Volume" && chance(0.15);
+    if (stuck) stuckVolumes.add(name);
     if (stuck) sim.control.setSwitches({ volumeProvisioningMs: -1 });
     // Its program gives it customTimeouts, which also bound the updates that wait for it again.
     const timeout = stuck ? 2 : undefined;
     try {
       await operation("create", kind, name, async () => {
+        if (kind === "Container" && exampleIndex === LINKED_APP) linkedApps.add(name);
         try {
           const created = await plugin.create(type, name, inputs, { timeout });
-          state.set(name, { kind, name, id: created.id, inputs, outputs: created.properties, timeout });
+          state.set(name, {
+            kind,
+            name,
+            id: created.id,
+            inputs,
+            outputs: created.properties,
+            program: inputs,
+            timeout,
+          });
         } catch (err) {
           const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
-          // The engine records a partial failure's resource, with the properties it was given.
-          if (detail?.id) state.set(name, { kind, name, id: detail.id, inputs, outputs: detail.properties, timeout });
+          // The engine records a partial failure's resource, with the properties it was given and the checked inputs.
+          if (detail?.id)
+            state.set(name, {
+              kind,
+              name,
+              id: detail.id,
+              inputs,
+              outputs: detail.properties,
+              program: inputs,
+              initErrors: detail.reasons,
+              timeout,
+            });
           throw err;
         }
       });
@@ -280,11 +385,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await operation("update", r.kind, r.name, async () => {
       try {
         const updated = await plugin.update(type, r.name, r.id, r.outputs, inputs, r.inputs, { timeout: r.timeout });
-        state.set(r.name, { ...r, inputs, outputs: updated.properties });
+        state.set(r.name, { ...r, inputs, outputs: updated.properties, program: inputs, initErrors: undefined });
       } catch (err) {
         // An update's partial failure: the engine keeps the old inputs and records the outputs it was given.
         const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
-        if (detail) state.set(r.name, { ...r, outputs: detail.properties });
+        state.set(
+          r.name,
+          detail
+            ? { ...r, outputs: detail.properties, program: inputs, initErrors: detail.reasons }
+            : { ...r, program: inputs },
+        );
         throw err;
       }
     });
@@ -297,7 +407,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       // and records it.
       const read = await readOrInitFailure(plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs));
       if (read.id === "") state.delete(r.name);
-      else state.set(r.name, { ...r, outputs: read.properties, inputs: read.inputs });
+      else state.set(r.name, { ...r, outputs: read.properties, inputs: read.inputs, initErrors: read.initErrors });
     });
   }
 
@@ -310,6 +420,82 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     });
   }
 
+  /** The properties a program sets (the next Diff compares each with its recorded output). */
+  const inputProperties = (kind: Kind) =>
+    Object.entries(declarationOf(kind).flags as Record<string, FieldFlags>)
+      .filter(([, flags]) => !flags.output)
+      .map(([property]) => property);
+  const shown = (value: unknown) =>
+    isSecret(value) ? "[secret]" : value === undefined ? "(none)" : JSON.stringify(value).slice(0, 80);
+
+  /** Each recorded resource's input properties, as state records them (its outputs), against a Read of the platform. */
+  async function stateAgainstPlatform(): Promise<StateVsPlatform[]> {
+    const compared: StateVsPlatform[] = [];
+    for (const r of recorded()) {
+      const read = await readOrInitFailure(plugin.read(typeOf(r.kind), r.name, r.id, r.outputs, r.inputs));
+      const differs =
+        read.id === ""
+          ? ["gone from the platform"]
+          : inputProperties(r.kind)
+              .filter((property) => !deepEqual(plain(r.outputs[property]), plain(read.properties[property])))
+              .map(
+                (property) =>
+                  `${property} (state ${shown(r.outputs[property])}, platform ${shown(read.properties[property])})`,
+              );
+      compared.push({ kind: r.kind, name: r.name, differs });
+    }
+    return compared;
+  }
+
+  /**
+   * A second `pulumi up` of the same program, without faults, in the engine's order (dependencies first): Check
+   * (olds: the recorded inputs), Diff (olds: the recorded outputs), and an Update where Diff sees a change or the
+   * state holds a partial failure. Then each resource must equal the platform, and a third Diff see no change.
+   */
+  async function upAgain(): Promise<SoakReport["secondUp"]> {
+    let updates = 0;
+    const notConverged = new Map<string, string>();
+    for (const r of recorded()) {
+      const type = typeOf(r.kind);
+      const { inputs, failures } = await plugin.check(type, r.name, r.program, r.inputs);
+      if (failures.length) {
+        notConverged.set(r.name, `${r.kind} ${r.name}: Check fails: ${JSON.stringify(failures)}`);
+        continue;
+      }
+      const diff = await plugin.diff(type, r.name, r.id, r.outputs, inputs, r.inputs);
+      if (diff.replaces.length) {
+        notConverged.set(r.name, `${r.kind} ${r.name}: would be replaced (${diff.replaces.join(", ")})`);
+        continue;
+      }
+      if (diff.changes !== DIFF_SOME && !r.initErrors?.length) continue;
+      updates += 1;
+      try {
+        const updated = await plugin.update(type, r.name, r.id, r.outputs, inputs, r.inputs, { timeout: r.timeout });
+        state.set(r.name, { ...r, inputs, outputs: updated.properties, initErrors: undefined });
+      } catch (err) {
+        const detail = (err as GrpcFailure).metadata ? initFailure(err as GrpcFailure) : undefined;
+        if (detail) state.set(r.name, { ...r, outputs: detail.properties, initErrors: detail.reasons });
+        notConverged.set(r.name, `${r.kind} ${r.name}: the update failed: ${(err as GrpcFailure).details ?? err}`);
+      }
+    }
+    for (const { kind, name, differs } of await stateAgainstPlatform()) {
+      if (differs.length > 0 && !notConverged.has(name))
+        notConverged.set(name, `${kind} ${name}: state differs from the platform: ${differs.join("; ")}`);
+    }
+    for (const r of recorded()) {
+      if (notConverged.has(r.name)) continue;
+      const type = typeOf(r.kind);
+      const { inputs } = await plugin.check(type, r.name, r.program, r.inputs);
+      const diff = await plugin.diff(type, r.name, r.id, r.outputs, inputs, r.inputs);
+      if (diff.changes === DIFF_SOME || r.initErrors?.length)
+        notConverged.set(
+          r.name,
+          `${r.kind} ${r.name}: a third Diff still sees ${diff.diffs.join(", ") || "a partial failure"}`,
+        );
+    }
+    return { updates, converged: state.size - notConverged.size, notConverged: [...notConverged.values()] };
+  }
+
   let lastReported = 0;
   try {
     faults.enabled = true;
@@ -317,8 +503,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const all = recorded();
       const roll = random();
       const crowded = all.length >= 24;
-      if (all.length === 0 || (!crowded && roll < 0.4)) {
-        await create(pick(KINDS));
+      if (options.createsOnly) {
+        // Every other create a linked app (a database first, while there is none); the rest of every kind.
+        if (operations.length % 2 === 1) {
+          if (!(await create("Container", LINKED_APP))) await create("Postgres");
+        } else await create(pick(KINDS));
+      } else if (all.length === 0 || (!crowded && roll < 0.4)) {
+        await createOne(pick(KINDS));
       } else if (roll < 0.6) {
         await update(pick(all));
       } else if (roll < 0.8) {
@@ -357,6 +548,15 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const onServer = truth.size;
     const recordedCount = recordedKeys.size;
 
+    // ---- state against the platform, resource by resource; then a second `pulumi up`, and a third Diff ----
+    for (const name of stuckVolumes) {
+      const r = state.get(name);
+      if (r && truth.has(r.id)) sim.control.setVolumeReady(r.id);
+    }
+    const stateVsPlatform = (await stateAgainstPlatform()).filter((r) => r.differs.length > 0);
+    const compared = state.size;
+    const secondUp = await upAgain();
+
     // ---- tear down (no faults), as `pulumi destroy` would, and check nothing is left ----
     for (let round = 0; round < 5 && state.size > 0; round++) {
       for (const r of recorded().filter((x) => dependents(x).length === 0)) {
@@ -387,6 +587,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     return {
       seed: options.seed,
       ops: operations.length,
+      createsOnly: options.createsOnly ?? false,
       faultRate,
       seconds: (Date.now() - started) / 1000,
       byOp,
@@ -404,7 +605,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         partial: failed.filter((o) => o.partial).length,
         waitTimeouts: failed.filter((o) => WAIT_TIMEOUT.test(o.error ?? "")).length,
         withoutFault: failed.filter((o) => o.faults.length === 0 && !WAIT_TIMEOUT.test(o.error ?? "")),
+        partialFromOneFault: failed.filter(
+          (o) => o.partial && o.faults.length <= 1 && !WAIT_TIMEOUT.test(o.error ?? ""),
+        ),
       },
+      linkedApps: {
+        created: operations.filter((o) => o.op === "create" && linkedApps.has(o.name) && (o.ok || o.partial)).length,
+        partial: operations.filter((o) => o.op === "create" && linkedApps.has(o.name) && o.partial).length,
+      },
+      stateVsPlatform,
+      compared,
+      secondUp,
       unnamed,
       recorded: recordedCount,
       onServer,
@@ -433,7 +644,7 @@ export function describeReport(r: SoakReport): string {
     .map(([k, v]) => `${k} ${v.ok + v.failed} (${v.failed} failed)`)
     .join(", ");
   const lines = [
-    `soak: seed ${r.seed}, ${r.ops} operations, fault rate ${r.faultRate} per request, ${r.seconds.toFixed(0)} s`,
+    `soak: seed ${r.seed}, ${r.ops} ${r.createsOnly ? "creates" : "operations"}, fault rate ${r.faultRate} per request, ${r.seconds.toFixed(0)} s`,
     `operations: ${ops}`,
     `by type: ${Object.entries(r.byKind)
       .map(([k, n]) => `${k} ${n}`)
@@ -446,6 +657,9 @@ export function describeReport(r: SoakReport): string {
         ? ` (those and ${r.forgotten} deleted from the stack that the API cannot delete: service links)`
         : ""),
     `${r.orphans.length} orphans, ${r.ghosts.length} ghosts${r.goneOnRefresh.length ? ` (${r.goneOnRefresh.length} gone on the next refresh)` : ""}, ${r.duplicates.length} duplicates`,
+    `linked apps: ${r.linkedApps.created} created, ${r.linkedApps.partial} of them partial failures; partial failures after at most one fault: ${r.failures.partialFromOneFault.length}`,
+    `state equals platform (every input property, state's against a Read): ${r.compared - r.stateVsPlatform.length} of ${r.compared} resources after the run`,
+    `second up (engine order, no faults): ${r.secondUp.updates} updates; ${r.secondUp.converged} of ${r.compared} resources equal the platform and a third diff sees no change`,
     `teardown: ${r.leftAfterTeardown.length} left on the server`,
   ];
   for (const [label, xs] of [
@@ -457,6 +671,11 @@ export function describeReport(r: SoakReport): string {
     for (const x of xs) lines.push(`  ${label}: ${x}`);
   }
   for (const o of r.unnamed) lines.push(`  failure without a code: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
+  for (const o of r.failures.partialFromOneFault)
+    lines.push(`  partial failure after at most one fault: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
+  for (const x of r.stateVsPlatform)
+    lines.push(`  state ≠ platform after the run: ${x.kind} ${x.name}: ${x.differs.join("; ")}`);
+  for (const x of r.secondUp.notConverged) lines.push(`  not converged by the second up: ${x}`);
   for (const o of r.failures.withoutFault)
     lines.push(`  failure with no injected fault: #${o.n} ${o.op} ${o.kind} ${o.name}: ${o.error}`);
   return lines.join("\n");

@@ -6,7 +6,12 @@ import * as utilities from "./utilities";
 
 /**
  * Credentials for a private image registry, stored for the user (not scoped to a project).
- * The update is a PUT of the whole entry.
+ * The update is a PUT of the whole entry. The API answers 404 alike for a registry deleted and
+ * for one of another user: when the provider has a `hosting:projectId` and the token cannot see
+ * that project either, a refresh or destroy that finds no registry fails rather than report it
+ * deleted (another account's token). Without `hosting:projectId` nothing tells the two apart:
+ * check `hosting:token` before `pulumi refresh` or `pulumi destroy`, or such a registry leaves
+ * the stack while it still exists.
  *
  * ## Example Usage
  *

@@ -11,7 +11,8 @@ import * as utilities from "./utilities";
  * already there (a forced replacement creates before it deletes) adopts it. A link to an app
  * that runs restarts the app (where the platform does not) and awaits it, so that it reads the
  * variables; if the app fails that restart, the create fails with its logs and the link stays
- * in state. For an app of the same program, prefer the Container's `links`.
+ * in state, and the next `pulumi up` restarts the app again. For an app of the same program,
+ * prefer the Container's `links`.
  *
  * ## Example Usage
  *

@@ -199,17 +199,43 @@ describe("creates whose outcome is unknown are never resent blindly", () => {
     expect([s.volumes.length, s.registries.length, s.links.length]).toEqual([1, 1, 1]);
   });
 
-  test("a non-create POST with unknown outcome is not resent (restart)", async () => {
+  test("an action whose answer was lost is done when the record shows it: a stop is not sent again", async () => {
+    const c = h.alice();
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/stop$" });
+    await c.of(services).act(P, s.id, "stop");
+    expect(h.seen("POST", /\/stop$/)).toBe(1);
+    expect((await serviceById(c, P, s.id))?.status).toBe("stopped");
+  });
+
+  test.each([
+    ["a 503 before acting", { kind: "status", status: 503 }],
+    ["a reset before acting", { kind: "reset_before" }],
+  ] as const)("an action that %s left undone is sent again (start)", async (_what, fault) => {
+    const c = h.alice();
+    const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
+    await c.of(services).act(P, s.id, "stop");
+    h.sim.control.injectFault({ ...fault, method: "POST", path: "/start$" });
+    await c.of(services).act(P, s.id, "start");
+    expect(h.seen("POST", /\/start$/)).toBe(2);
+    expect((await serviceById(c, P, s.id))?.status).toBe("running");
+  });
+
+  test("a restart that ended cannot be told from one never made: it is sent again (two restarts leave what one leaves)", async () => {
     const c = h.alice();
     const s = await c.of(services).create(P, { name: "web", image: IMAGE, httpPort: 8080 });
     h.sim.control.injectFault({ kind: "reset_after", method: "POST", path: "/restart$" });
-    const e = await c
-      .of(services)
-      .act(P, s.id, "restart")
-      .catch((x) => x);
-    expect(e).toBeInstanceOf(NetworkError);
-    expect(e.mayHaveReachedServer).toBe(true);
-    expect(h.seen("POST", /\/restart$/)).toBe(1);
+    await c.of(services).act(P, s.id, "restart");
+    expect(h.seen("POST", /\/restart$/)).toBe(2);
+  });
+
+  test("an action the collection does not declare is refused before any request", async () => {
+    const c = h.alice();
+    const mark = h.sim.control.requests().length;
+    expect(() => c.of(services).act(P, "00000000-0000-4000-8000-00000000dead", "explode")).toThrow(
+      'containers declares no action "explode"',
+    );
+    expect(h.sim.control.requests().length).toBe(mark);
   });
 });
 

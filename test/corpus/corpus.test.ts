@@ -302,6 +302,13 @@ const CASES: Case[] = [
     says: /use a name such as/,
   },
   {
+    typed: "an env key of 300 characters (quoted cut short)",
+    type: "Container",
+    inputs: container({ env: { ["K".repeat(300)]: "1" } }),
+    property: "env",
+    says: /^env variable name "K{40}…" is 300 bytes; a name may be at most 253 bytes \(the platform keeps /,
+  },
+  {
     typed: "an env key starting with a digit",
     type: "Container",
     inputs: container({ env: { "1X": "y" } }),

@@ -53,6 +53,18 @@ describe("validators are parameterised and start their message with the property
     [keys(variableName()), { LOG_LEVEL: "x" }, undefined],
     [keys(variableName()), { "A=B": "x" }, /^name variable name "A=B" is not valid/],
     [keys(variableName()), { "": "x" }, /^name has an empty variable name/],
+    [keys(variableName({ maxBytes: 5 })), { ABCDE: "x" }, undefined],
+    [
+      keys(variableName({ maxBytes: 5 })),
+      { ABCDEF: "x" },
+      /^name variable name "ABCDEF" is 6 bytes; a name may be at most 5 bytes$/,
+    ],
+    [
+      keys(variableName({ maxBytes: 50, why: "a reason" })),
+      { ["K".repeat(60)]: "x" },
+      /^name variable name "K{40}…" is 60 bytes; a name may be at most 50 bytes \(a reason\)$/,
+    ],
+    [keys(variableName({ maxBytes: 5 })), { "A=BCDEFGH": "x" }, /is 9 bytes; a name may be at most 5 bytes$/],
     [hostname(), "ghcr.io", undefined],
     [hostname(), "https://ghcr.io", /no scheme or path/],
     [uuid(), "0b5f6a5e-2a3c-4a51-9d0e-0c1f3c2b1a00", undefined],

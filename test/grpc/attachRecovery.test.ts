@@ -1,5 +1,7 @@
-// An attach whose answer is lost (the server acted, then the connection dropped) is recorded
-// when the volume shows exactly that attachment, rather than left on the server unrecorded.
+// An attach or detach is retried like a safe request, each attempt whose outcome is unknown judged by
+// the volume read after it: an attach whose answer is lost (the server acted, then the connection
+// dropped) is recorded when the volume shows exactly that attachment, rather than left on the server
+// unrecorded; one that did not act is sent again.
 import { useFixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 0 });
@@ -51,12 +53,32 @@ test(
   },
 );
 
-test("a reset before the server acted: the volume shows no attachment, so the failure stands", async () => {
+test("a reset before the server acted: the volume shows no attachment, so the attach is sent again, once", async () => {
   const { inputs } = await volumeAndApp("before");
+  const mark = fixture.sim.control.requests().length;
   fixture.sim.control.injectFault({ kind: "reset_before", method: "POST", path: "/attach$" });
-  await expect(fixture.plugin.create("hosting:index:VolumeAttachment", "att-before", inputs)).rejects.toMatchObject({
-    details: expect.stringMatching(/no HTTP response/),
+  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-before", inputs);
+  expect(created.properties.attachmentId).toEqual(expect.any(String));
+  const attaches = fixture.sim.control
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "POST" && r.path.endsWith("/attach"));
+  expect(attaches.map((r) => r.status)).toEqual(["reset", 201]);
+  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toHaveLength(1);
+});
+
+test("an attach refused for good (a 409) is not sent again, and the failure stands", async () => {
+  const { inputs } = await volumeAndApp("refused");
+  const mark = fixture.sim.control.requests().length;
+  fixture.sim.control.injectFault({ kind: "status", status: 409, method: "POST", path: "/attach$" });
+  await expect(fixture.plugin.create("hosting:index:VolumeAttachment", "att-refused", inputs)).rejects.toMatchObject({
+    details: expect.stringMatching(/HTTP 409/),
   });
+  const attaches = fixture.sim.control
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "POST" && r.path.endsWith("/attach"));
+  expect(attaches).toHaveLength(1);
   expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
 });
 
@@ -76,3 +98,23 @@ test(
     expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
   },
 );
+
+test("a 503 before the detach acted: the volume still shows the app, so the detach is sent again", async () => {
+  const { inputs } = await volumeAndApp("detach-503");
+  const created = await fixture.plugin.create("hosting:index:VolumeAttachment", "att-detach-503", inputs);
+  const mark = fixture.sim.control.requests().length;
+  fixture.sim.control.injectFault({ kind: "status", status: 503, method: "POST", path: "/detach$" });
+  await fixture.plugin.delete(
+    "hosting:index:VolumeAttachment",
+    "att-detach-503",
+    created.id,
+    created.properties,
+    inputs,
+  );
+  const detaches = fixture.sim.control
+    .requests()
+    .slice(mark)
+    .filter((r) => r.method === "POST" && r.path.endsWith("/detach"));
+  expect(detaches.map((r) => r.status)).toEqual([503, 204]);
+  expect(fixture.sim.control.snapshot().attachments.filter((a) => a.volume_id === inputs.volumeId)).toEqual([]);
+});

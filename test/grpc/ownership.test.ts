@@ -1,7 +1,9 @@
 // Ownership: another user's token gets the API's 404 for alice's resources, and for alice's project.
 // The provider never reads them as its own; and since the 404 of a project the token cannot see is
 // no proof that anything in it was deleted, a Read there fails (a swapped CI token must not empty
-// the stack). Registries are the user's, outside projects: another user's token reads them as gone.
+// the stack). Registries are the user's, outside projects: another user's token that cannot see
+// the stack's project (hosting:projectId) fails the same way; one configured with a project of
+// its own reads them as gone (nothing tells that 404 from a deletion).
 import { ALICE, BOB, startSimulator, type Simulator } from "../../simulator/src";
 import { Plugin, secret } from "./engine";
 
@@ -74,8 +76,36 @@ describe.each(["web", "db", "data"])("alice's %s, seen with bob's token", (key) 
   });
 });
 
+describe("alice's registry, with bob's token in alice's stack (hosting:projectId is alice's: a CI secret swapped)", () => {
+  let swapped: Plugin;
+  beforeAll(async () => {
+    swapped = await Plugin.start();
+    await swapped.configure({ baseUrl: sim.url, token: BOB.token, projectId: ALICE_PROJECT });
+  });
+  afterAll(() => swapped?.stop());
+  const REFUSED = new RegExp(
+    `^registry ghcr reads as 404 NOT_FOUND, and so does project ${ALICE_PROJECT} \\(hosting:projectId\\): the token cannot see it either, so it is most likely another account's token .*the registry is not reported as deleted\\. Check hosting:token`,
+  );
+
+  test("a refresh fails, naming the project the token cannot see: the registry stays in the stack", async () => {
+    const r = mine.ghcr;
+    await expect(swapped.read(r.type, "ghcr", r.id, r.outputs, r.inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(REFUSED),
+    });
+  });
+
+  test("a destroy fails the same way, and deletes nothing", async () => {
+    const r = mine.ghcr;
+    await expect(swapped.delete(r.type, "ghcr", r.id, r.outputs, r.inputs)).rejects.toMatchObject({
+      details: expect.stringMatching(REFUSED),
+    });
+    expect(sim.control.snapshot().registries.some((x) => x.id === r.id)).toBe(true);
+  });
+});
+
 describe(
-  "alice's registry, seen with bob's token (registries are the user's: " + "a 404 cannot be told from a deletion)",
+  "alice's registry, seen with bob's token and bob's own project (registries are the user's: " +
+    "a 404 cannot be told from a deletion)",
   () => {
     test("a refresh reads it as gone, and an import finds nothing", async () => {
       const r = mine.ghcr;

@@ -241,12 +241,25 @@ describe("§5 authentication and §7 errors", () => {
       [{ name: "web", image: IMAGE, http_port: 0 }, "http_port"],
       [{ name: "web", image: IMAGE, http_port: "8080" }, "http_port"],
       [{ name: "web", image: IMAGE, http_port: 8080, env: { A: 1 } }, "env.A"],
+      [{ name: "web", image: IMAGE, http_port: 8080, env: { ["K".repeat(254)]: "1" } }, "env: the variable name"],
       [{ name: "web", image: IMAGE, http_port: 8080, httpPort: 8080 }, "httpPort"],
     ])("container create %j names %s", async (body, field) => {
       const res = await h.alice.post(p("/containers"), body);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("VALIDATION_FAILED");
       expect(res.body.message).toContain(field);
+    });
+
+    test("an env variable name of 253 bytes is taken, one of 254 is not (a Kubernetes ConfigMap or Secret key's limit)", async () => {
+      const created = await h.alice.post(p("/containers"), {
+        name: "web",
+        image: IMAGE,
+        http_port: 8080,
+        env: { ["K".repeat(253)]: "1" },
+      });
+      expect(created.status).toBe(201);
+      const res = await h.alice.patch(p(`/containers/${created.body.id}`), { env: { ["K".repeat(254)]: "1" } });
+      expect([res.status, res.body.code]).toEqual([400, "VALIDATION_FAILED"]);
     });
 
     test("a body that is not JSON", async () => {

@@ -1,4 +1,5 @@
-// A short, fixed-seed run of the fault-injection soak (the full run is `npm run soak -- --ops 500`).
+// A short, fixed-seed run of the fault-injection soak (the full runs are `npm run soak -- --ops 500`,
+// and `npm run soak -- --creates 100`, every other create a linked app, at 30% faults).
 import { describeReport, runSoak, type SoakReport } from "../../soak/soak";
 
 const SEED = 42;
@@ -33,4 +34,14 @@ test("every failed operation names the API code (or is a volume wait that gave u
 
 test("the teardown leaves nothing on the server", () => {
   expect(report.leftAfterTeardown).toEqual([]);
+});
+
+test("linked apps are among the creates, and no partial failure follows a single fault (each step is retried)", () => {
+  expect(report.linkedApps.created).toBeGreaterThan(0);
+  expect(report.failures.partialFromOneFault).toEqual([]);
+});
+
+test("a second up in the engine's order converges: every resource equals the platform, and a third diff sees no change", () => {
+  expect(report.secondUp.notConverged).toEqual([]);
+  expect(report.secondUp.converged).toBe(report.compared);
 });

@@ -8,6 +8,8 @@
 //   - one process-wide keep-alive connection pool (http.ts);
 //   - retries where safe, client-wide rate control after a 429 (transport.ts);
 //   - a write in flight is never aborted, and a create is never sent twice blindly (transport.ts);
+//   - an action (stop, start, attach…) is retried like a safe request, an attempt whose outcome is
+//     unknown judged by the record read after it (the collection's `actions`);
 //   - list reads that wait at the same time share one GET, which starts after every one of them
 //     began (loader.ts): no read is ever answered with older data.
 import type { Dispatcher } from "undici";
@@ -25,7 +27,7 @@ import { ClientConfigError, parseBaseUrl } from "./http";
 import { FreshList, FreshLookups, Gathering, PerKey, readConsistency, type Demand, type ReadPrices } from "./loader";
 import type { Admission, RateControlOptions } from "./rateControl";
 import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
-import { Transport, raceSignal, type CallOptions, type RequestSpec } from "./transport";
+import { Transport, raceSignal, type CallOptions } from "./transport";
 export { DEFAULT_MAX_RESPONSE_BYTES } from "./transport";
 import { toWire, type ListAnswer, type ListShape } from "./wire";
 
@@ -57,6 +59,25 @@ export interface Collection<R = unknown, L = R> {
    * another's), and the answer to give for it (by default the listed record itself).
    */
   created?: CreatedLookup<R, any>;
+  /**
+   * The actions (POST <path>/{id}/<verb>), each with how to judge it from what the platform shows: an action is
+   * sent only through its declaration here.
+   */
+  actions?: Record<string, Action<R>>;
+}
+
+/**
+ * An action on one record (a stop, a start, an attach). Each is idempotent in what it leaves (a stopped app, a volume
+ * attached there), so it is retried on transient faults like any safe request; an attempt whose outcome is unknown
+ * (no answer after sending, a 5xx) is judged by the record read fresh after it (transport.ts `recover`): done, it is
+ * not sent again; not done, it is, within the retry budget.
+ */
+export interface Action<R> {
+  /**
+   * Whether `now` (the record as a GET by id answers it, or as listed where there is none; undefined when it is gone)
+   * shows the action sent with `body` (camelCase, as sent) done.
+   */
+  done(now: R | undefined, body: Record<string, any>): boolean;
 }
 
 /**
@@ -281,9 +302,9 @@ export class CollectionApi<R, L> {
   }
 
   /** GET by id, undefined on a 404. */
-  private async getOrGone(projectId: string | undefined, id: string): Promise<R | undefined> {
+  private async getOrGone(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | undefined> {
     try {
-      return await this.get(projectId, id);
+      return await this.get(projectId, id, opts);
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -398,22 +419,47 @@ export class CollectionApi<R, L> {
     });
   }
 
-  /** POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. */
+  /**
+   * POST <path>/{id}/<verb>, answered by an empty body or by a record of `answer`'s shape. The verb is one the
+   * collection declares (`actions`), which says how an attempt whose outcome is unknown is judged; undefined when the
+   * record showed it done but its answer was lost.
+   */
   act<T = void>(
     projectId: string | undefined,
     id: string,
     verb: string,
-    request: { body?: object; answer?: z.ZodType<T> } & Pick<RequestSpec<T>, "recover"> = {},
+    request: { body?: Record<string, unknown>; answer?: z.ZodType<T> } = {},
     opts: CallOptions = {},
-  ): Promise<T> {
-    return this.t.request<T>({
+  ): Promise<T | undefined> {
+    if (!this.collection.actions?.[verb]) throw new TypeError(`${this.collection.path} declares no action "${verb}"`);
+    const body = request.body ?? {};
+    return this.t.request<T | undefined>({
       ...opts,
       method: "POST",
       path: `${this.base(projectId)}/${segment(id)}/${verb}`,
       body: request.body && toWire(request.body),
       response: request.answer ? { kind: "json", schema: request.answer } : { kind: "empty" },
-      recover: request.recover,
+      recover: async (o) => ((await this.shows(projectId, id, verb, body, o)) ? { value: undefined } : undefined),
     });
+  }
+
+  /** Whether the record, read now, shows the action `verb` sent with `body` done (its declaration judges). */
+  async shows(
+    projectId: string | undefined,
+    id: string,
+    verb: string,
+    body: Record<string, unknown>,
+    opts: CallOptions = {},
+  ): Promise<boolean> {
+    const action = this.collection.actions?.[verb];
+    if (!action) throw new TypeError(`${this.collection.path} declares no action "${verb}"`);
+    return action.done(await this.current(projectId, id, opts), body);
+  }
+
+  /** The record as it is now, read fresh: by its id where the collection has one (the fuller answer), else listed. */
+  private async current(projectId: string | undefined, id: string, opts: CallOptions): Promise<R | undefined> {
+    if (this.collection.readById) return this.getOrGone(projectId, id, opts);
+    return (await this.find(projectId, id, opts)) as R | undefined;
   }
 }
 

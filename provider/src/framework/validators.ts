@@ -171,15 +171,31 @@ export const absolutePath = (): Validator => (value, path) => {
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-/** An environment variable name (as a map key). */
-export const variableName = (): Validator => (value, path) => {
-  const name = value as string;
+/** How much of a long key a message quotes. */
+const QUOTED_KEY_CHARACTERS = 40;
+
+/**
+ * An environment variable name (as a map key), of at most `maxBytes` (UTF-8) when given; a message quotes a long name
+ * cut short.
+ */
+export const variableName =
+  ({ maxBytes, why }: { maxBytes?: number; why?: string } = {}): Validator =>
+  (value, path) => {
+    const name = value as string;
+    if (maxBytes !== undefined && byteLength(name) > maxBytes) {
+      const quoted = name.length > QUOTED_KEY_CHARACTERS ? `${name.slice(0, QUOTED_KEY_CHARACTERS)}…` : name;
+      return `${path} variable name "${quoted}" is ${byteLength(name).toLocaleString("en")} bytes; a name may be at most ${maxBytes} bytes${why ? ` (${why})` : ""}`;
+    }
+    return wellFormedVariableName(name, path);
+  };
+
+function wellFormedVariableName(name: string, path: string): string | undefined {
   if (name === "") return `${path} has an empty variable name; every key must be a name such as "LOG_LEVEL"`;
   if (!VARIABLE_NAME.test(name)) {
     return `${path} variable name "${name}" is not valid (no "=", spaces or leading digits); use a name such as "LOG_LEVEL"`;
   }
   return undefined;
-};
+}
 
 /** An object rule: exactly one of these properties is set (`id` or `name`, not both, not neither). */
 export const exactlyOneOf =

@@ -1,5 +1,5 @@
 // hosting:index:Container — an HTTP app running one image in a project.
-import { isApiError } from "../api/errors";
+import { isApiError, outcomeUnknown } from "../api/errors";
 import { InputError, PartialFailure, referenceTo } from "../framework/declare";
 import { droppedItems, type FlagsOf } from "../framework/spec";
 import {
@@ -138,6 +138,13 @@ const LINKS_STAY =
 /** Where data too large for an environment variable belongs. */
 const LARGE_DATA = "put large configuration in the image, or in a file on a volume";
 
+/**
+ * The longest variable name: the platform runs apps on Kubernetes (their internal hosts are `….svc.cluster.local`),
+ * where an app's variables are kept as the keys of a ConfigMap or Secret, 253 characters at most; the simulator
+ * refuses a longer one the same way.
+ */
+const VARIABLE_NAME = { maxBytes: 253, why: "the platform keeps variables as Kubernetes ConfigMap or Secret keys" };
+
 const flags = {
   name: projectName,
   projectId,
@@ -145,7 +152,7 @@ const flags = {
   httpPort: { default: 8080, validate: between(1, 65535, "the platform's apps serve on 8080") },
   env: {
     validate: all(
-      keys(variableName()),
+      keys(variableName(VARIABLE_NAME)),
       boundedMap({ entries: 1000, valueBytes: 32 * 1024, totalBytes: 256 * 1024, hint: LARGE_DATA }),
     ),
     clearedWhenRemoved: true,
@@ -251,21 +258,23 @@ export function inProgramOrder(live: readonly string[], program: readonly string
 
 /**
  * A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`.
+ * `uncarried`: services linked whose variables no rollout has carried into the app yet; they stay out of `links` and
+ * `injectedEnv`, so that the next `pulumi up` sees them missing and makes that rollout.
  */
 function withLinks(
   service: ServiceRecord,
   links: readonly LinkRecord[],
   program: Partial<Container> = {},
+  uncarried: readonly string[] = [],
 ): Partial<Container> {
-  const injectedEnv = injectedBy(links);
-  const providers = [
-    ...new Set(links.filter((link) => link.linkType === CONTAINER_LINK_TYPE).map((link) => link.providerServiceId)),
-  ];
+  const carried = links.filter(
+    (link) => link.linkType === CONTAINER_LINK_TYPE && !uncarried.includes(link.providerServiceId),
+  );
   return {
     ...containerFromWire(service),
-    env: ownEnv(service.env, new Set(Object.keys(injectedEnv)), program.env),
-    links: inProgramOrder(providers, program.links),
-    injectedEnv,
+    env: ownEnv(service.env, new Set(Object.keys(injectedBy(links))), program.env),
+    links: inProgramOrder([...new Set(carried.map((link) => link.providerServiceId))], program.links),
+    injectedEnv: injectedBy(carried),
   };
 }
 
@@ -275,8 +284,64 @@ async function outputsOf(
   project: string,
   service: ServiceRecord,
   program: Partial<Container>,
+  uncarried: readonly string[] = [],
 ): Promise<Partial<Container>> {
-  return withLinks(service, (await linksByConsumer(ctx, project))(service.id), program);
+  return withLinks(service, (await linksByConsumer(ctx, project))(service.id), program, uncarried);
+}
+
+/**
+ * What the platform last showed of the app: `known` (its links and the rest, from earlier answers) with the record
+ * seen since over it, its env the app's own (without what `known`'s links and `newLinks` inject).
+ */
+function lastSeen(
+  known: Partial<Container>,
+  service: ServiceRecord | undefined,
+  program: Partial<Container>,
+  newLinks: readonly LinkRecord[] = [],
+) {
+  if (!service) return known;
+  const injected = new Set(Object.keys({ ...known.injectedEnv, ...injectedBy(newLinks) }));
+  return { ...known, ...containerFromWire(service), env: ownEnv(service.env, injected, program.env) };
+}
+
+/** `known` with the links an update made (or adopted), and the variables they inject. */
+const withAdded = (known: Partial<Container>, links: readonly LinkRecord[]): Partial<Container> => ({
+  ...known,
+  links: [...new Set([...(known.links ?? []), ...links.map((link) => link.providerServiceId)])],
+  injectedEnv: { ...known.injectedEnv, ...injectedBy(links) },
+});
+
+/**
+ * A step of an operation on an app that exists failed: the PartialFailure that records the app as the platform has it,
+ * read after the failure, never as the program asked, so that the next `pulumi up` diffs against the truth and
+ * finishes the work (a `running` or `links` that differs). If even that read fails, or the operation was cancelled,
+ * `known`: what the platform last showed (its links only those carried), and the message says so. `uncarried`: as
+ * for `withLinks` (a stopped app carries every link into its next start).
+ */
+async function asItIs(
+  ctx: Context,
+  project: string,
+  id: string,
+  program: Partial<Container>,
+  message: string,
+  known: Partial<Container>,
+  uncarried: readonly string[] = [],
+): Promise<PartialFailure> {
+  let outputs: Partial<Container> | undefined;
+  let note = "";
+  if (ctx.signal.aborted) {
+    note = "\nThe operation ended before the app could be read again: state records it as the platform last showed it.";
+  } else {
+    try {
+      const live = await kind.read(ctx, project, id);
+      if (live) outputs = await outputsOf(ctx, project, live, program, live.status === "stopped" ? [] : uncarried);
+      else
+        note = `\nThe app no longer reads in project ${project}: state records it as the platform last showed it, and \`pulumi refresh\` removes it.`;
+    } catch (err) {
+      note = `\nReading the app after the failure failed too (${(err as Error).message}): state records it as the platform last showed it.`;
+    }
+  }
+  return new PartialFailure(`${message}${note}`, id, (outputs ?? known) as PropertyMap);
 }
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */
@@ -313,16 +378,29 @@ const linksHint = (program: Partial<Container>) =>
 
 /**
  * Waits while the app is `provisioning` (a rollout under way); a timeout or a Cancel ends in a PartialFailure that
- * records what is live.
+ * records the app as the platform has it (`asItIs`, `known` what it last showed).
  */
-const awaitStart = (ctx: Context, project: string, id: string, program: Partial<Container>, initial?: ServiceRecord) =>
-  awaitRollout(ctx, {
-    project,
-    app: { id, name: program.name ?? id },
-    until: "start",
-    recordAs: { id, outputs: (last) => (last ? containerFromWire(last) : program) as PropertyMap },
-    initial,
-  });
+async function awaitStart(
+  ctx: Context,
+  project: string,
+  id: string,
+  program: Partial<Container>,
+  known: Partial<Container>,
+  initial?: ServiceRecord,
+): Promise<ServiceRecord> {
+  try {
+    return await awaitRollout(ctx, {
+      project,
+      app: { id, name: program.name ?? id },
+      until: "start",
+      recordAs: { id, outputs: (last) => lastSeen(known, last, program) as PropertyMap },
+      initial,
+    });
+  } catch (err) {
+    if (!(err instanceof PartialFailure)) throw err;
+    throw await asItIs(ctx, project, id, program, err.message, err.outputs as Partial<Container>);
+  }
+}
 
 /**
  * Waits while the app is `provisioning`, and returns it as it settled. `failed` ends in a
@@ -333,11 +411,12 @@ async function rolledOut(
   project: string,
   id: string,
   program: Partial<Container>,
+  known: Partial<Container>,
   initial?: ServiceRecord,
   lastThatRan?: Partial<Container>,
 ): Promise<Partial<Container>> {
-  const service = await awaitStart(ctx, project, id, program, initial);
-  if (service.status === "failed" && lastThatRan) return rolledBack(ctx, project, service, program, lastThatRan);
+  const service = await awaitStart(ctx, project, id, program, known, initial);
+  if (service.status === "failed" && lastThatRan) return rolledBack(ctx, project, service, program, known, lastThatRan);
   const outputs = await outputsOf(ctx, project, service, program);
   if (service.status === "failed") {
     throw new PartialFailure(
@@ -354,26 +433,28 @@ const releaseOf = (c: Partial<Container>) =>
   Object.fromEntries(ROLLS_OUT.map((key) => [key, c[key]])) as Partial<Container>;
 
 /**
- * rollbackOnFailure: the new release failed, so the last one that ran goes back (one PATCH, awaited,
- * never again). The update still fails, with the new release's log tail and what the rollback did;
- * state records what runs, so the next preview shows the change again.
+ * rollbackOnFailure: the new release failed, so the last one that ran goes back (one PATCH, retried as any PATCH,
+ * awaited, never again). The update still fails, with the new release's log tail and what the rollback did; state
+ * records what the platform then has, so the next preview shows the change again.
  */
 async function rolledBack(
   ctx: Context,
   project: string,
   failed: ServiceRecord,
   program: Partial<Container>,
+  known: Partial<Container>,
   last: Partial<Container>,
 ): Promise<never> {
   const id = failed.id;
   const failure = await failedRollout(ctx, project, failed, "failed to start", "");
-  const back = containerSettings(program, releaseOf(last));
-  if (back.env) back.env = await withLinkedVariables(ctx, project, id, back.env);
-  ctx.progress(`rolling container ${failed.name} back to image ${last.image}`);
+  let seen = lastSeen(known, failed, program);
   let outcome: string;
   try {
-    await ctx.client.of(services).update(project, id, back, { signal: ctx.signal });
-    const settledBack = await awaitStart(ctx, project, id, { ...program, ...releaseOf(last) });
+    const back = containerSettings(program, releaseOf(last));
+    if (back.env) back.env = await withLinkedVariables(ctx, project, id, back.env);
+    ctx.progress(`rolling container ${failed.name} back to image ${last.image}`);
+    seen = lastSeen(seen, await ctx.client.of(services).update(project, id, back, { signal: ctx.signal }), program);
+    const settledBack = await awaitStart(ctx, project, id, { ...program, ...releaseOf(last) }, seen);
     outcome =
       settledBack.status === "failed"
         ? `Rolling it back to image ${last.image} (rollbackOnFailure) failed too: ${await failedRollout(ctx, project, settledBack, "failed to start the release it was rolled back to")}`
@@ -387,9 +468,7 @@ async function rolledBack(
       );
     outcome = `Rolling it back to image ${last.image} (rollbackOnFailure) failed: ${(err as Error).message}`;
   }
-  const live = await kind.read(ctx, project, id);
-  const outputs = live ? await outputsOf(ctx, project, live, program) : containerFromWire(failed);
-  throw new PartialFailure(`${failure}\n${outcome}`, id, outputs as PropertyMap);
+  throw await asItIs(ctx, project, id, program, `${failure}\n${outcome}`, seen);
 }
 
 /** RWO_REPLICA_LIMIT at preview: an app that has a ReadWriteOnce volume attached runs one replica. */
@@ -415,7 +494,7 @@ const setRunning = (ctx: Context, project: string, id: string, running: boolean)
  * restarted it.
  */
 async function linkAdded(ctx: Context, project: string, id: string, added: string[]) {
-  if (added.length === 0) return { made: false, platformRestarted: false };
+  if (added.length === 0) return { links: [], made: false, platformRestarted: false };
   const before = await kind.read(ctx, project, id);
   if (!before) throw new Error(`container ${id} is gone: run \`pulumi refresh\`, then \`pulumi up\` creates it again`);
   ctx.progress(`linking the app to ${added.length === 1 ? "a new service" : `${added.length} new services`}`);
@@ -490,35 +569,40 @@ export const container: Declaration<Container, typeof flags> = {
         { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort },
         { signal: ctx.signal },
       );
-      // The create request carries only name, image and port; the rest follows as a PATCH.
-      // From here on the app exists: whatever fails, it must stay in state.
+      // The create request carries only name, image and port; the rest follows as a PATCH. From here on the app
+      // exists: whatever fails, it stays in state as the platform has it (`live` and `linked`: what each step left).
       let live = created;
+      let linked: readonly LinkRecord[] = [];
       try {
         const settings = containerSettings(containerFromWire(created), inputs);
         if (Object.keys(settings).length > 0)
           live = await endpoints.update(project, created.id, settings, { signal: ctx.signal });
         // The app's first start began without its links' variables: stopped, linked, then started,
         // it starts once, with them (an app that needs DATABASE_URL fails any other start).
-        if (links.length > 0 || !inputs.running) await setRunning(ctx, project, created.id, false);
+        if (links.length > 0 || !inputs.running) {
+          await setRunning(ctx, project, created.id, false);
+          live = { ...live, status: "stopped" };
+        }
         if (links.length > 0) {
           ctx.progress(
             `linking container ${inputs.name} to ${links.length === 1 ? "its service" : `${links.length} services`}`,
           );
-          await linkApp(ctx, project, { id: created.id, status: "stopped" }, links);
-          if (inputs.running) await setRunning(ctx, project, created.id, true);
+          linked = (await linkApp(ctx, project, { id: created.id, status: "stopped" }, links)).links;
+          if (inputs.running) {
+            await setRunning(ctx, project, created.id, true);
+            live = { ...live, status: "provisioning" };
+          }
         }
       } catch (err) {
         const why = (explained(err, inputs.name) as Error).message;
-        throw new PartialFailure(
-          `container "${inputs.name}" was created, but setting it up failed: ${why}`,
-          created.id,
-          containerFromWire(live) as PropertyMap,
-        );
+        const message = `container "${inputs.name}" was created, but setting it up failed: ${why}`;
+        throw await asItIs(ctx, project, created.id, inputs, message, withLinks(live, linked, inputs));
       }
       const settledAlready = inputs.running && links.length === 0;
+      const known = withLinks(live, linked, inputs);
       return {
         id: created.id,
-        outputs: await rolledOut(ctx, project, created.id, inputs, settledAlready ? live : undefined),
+        outputs: await rolledOut(ctx, project, created.id, inputs, known, settledAlready ? live : undefined),
       };
     },
 
@@ -535,44 +619,75 @@ export const container: Declaration<Container, typeof flags> = {
 
     async update(ctx, address, { olds, news, oldInputs }) {
       const project = projectOf(ctx, address, olds);
-      // Links first, so that whatever rollout follows (a PATCH's, a start, a restart) carries their variables.
-      const linked = await linkAdded(
-        ctx,
-        project,
-        address.id,
-        droppedItems(news.links ?? [], olds.links ?? []) as string[],
-      );
-      const settings = containerSettings(olds, news);
-      if (settings.env) settings.env = await withLinkedVariables(ctx, project, address.id, settings.env);
+      const id = address.id;
+      const added = droppedItems(news.links ?? [], olds.links ?? []) as string[];
+      // What the platform is known to have, should a step fail after a write and the read after it too: the app as
+      // state had it, then what each step left. A link added counts once a rollout carries its variables into the
+      // app, or the app is stopped (its next start carries them): `carried`.
+      let known: Partial<Container> = olds;
+      let linked: Awaited<ReturnType<typeof linkAdded>> = { links: [], made: false, platformRestarted: false };
+      let wrote = false;
+      let carried = added.length === 0;
       let patched: ServiceRecord | undefined;
-      if (Object.keys(settings).length > 0) {
-        try {
-          patched = await ctx.client.of(services).update(project, address.id, settings, { signal: ctx.signal });
-        } catch (err) {
-          throw explained(err, news.name);
+      let newRelease = false;
+      let rollout = false;
+      try {
+        // Links first, so that whatever rollout follows (a PATCH's, a start, a restart) carries their variables.
+        linked = await linkAdded(ctx, project, id, added);
+        wrote = linked.made;
+        carried ||= linked.platformRestarted;
+        const settings = containerSettings(olds, news);
+        if (settings.env) settings.env = await withLinkedVariables(ctx, project, id, settings.env);
+        if (Object.keys(settings).length > 0) {
+          patched = await ctx.client.of(services).update(project, id, settings, { signal: ctx.signal });
+          wrote = true;
+          known = lastSeen(known, patched, news, linked.links);
         }
-      }
-      const newRelease = ROLLS_OUT.some((key) => key in settings);
-      let rollout = newRelease;
-      if (news.running !== olds.running) {
-        await setRunning(ctx, project, address.id, news.running);
-        rollout ||= news.running;
-      } else if (
-        news.running &&
-        news.restartTrigger !== oldInputs.restartTrigger &&
-        news.restartTrigger !== undefined
-      ) {
-        await ctx.client.of(services).act(project, address.id, "restart", {}, { signal: ctx.signal });
-        rollout = true;
-      }
-      if (linked.made && news.running && !rollout) {
-        await restartForLinks(ctx, project, address.id, linked.platformRestarted);
-        rollout = true;
+        newRelease = ROLLS_OUT.some((key) => key in settings);
+        rollout = newRelease;
+        carried ||= newRelease;
+        if (news.running !== olds.running) {
+          await setRunning(ctx, project, id, news.running);
+          known = { ...known, running: news.running, status: news.running ? "provisioning" : "stopped" };
+          wrote = carried = true;
+          rollout ||= news.running;
+        } else if (
+          news.running &&
+          news.restartTrigger !== oldInputs.restartTrigger &&
+          news.restartTrigger !== undefined
+        ) {
+          await ctx.client.of(services).act(project, id, "restart", {}, { signal: ctx.signal });
+          known = { ...known, status: "provisioning" };
+          wrote = carried = rollout = true;
+        }
+        // Adding an id rolls the app out. A link found made already is adopted without a restart only when the state
+        // predates `links` (a ServiceLink gave the app its variables, and restarted it); else an earlier attempt may
+        // have made it and failed before the restart (its partial failure leaves such a link out of state).
+        const linkRollsOut = linked.made || (added.length > 0 && olds.links !== undefined);
+        if (linkRollsOut && news.running && !rollout) {
+          await restartForLinks(ctx, project, id, linked.platformRestarted);
+          known = { ...known, status: "provisioning" };
+          wrote = carried = rollout = true;
+        }
+      } catch (err) {
+        if (!wrote && !outcomeUnknown(err)) throw explained(err, news.name);
+        const why = (explained(err, news.name) as Error).message;
+        const message = `container "${news.name}" was updated only in part: ${why}`;
+        throw await asItIs(
+          ctx,
+          project,
+          id,
+          news,
+          message,
+          carried ? withAdded(known, linked.links) : known,
+          carried ? [] : added,
+        );
       }
       // Without a rollout the PATCH's answer is how the app stands; after one (and when a create
       // left it unfinished, which the engine retries as an update) it is awaited.
       const lastThatRan = news.rollbackOnFailure && newRelease && olds.status === "running" ? olds : undefined;
-      return rolledOut(ctx, project, address.id, news, rollout ? undefined : patched, lastThatRan);
+      const initial = rollout ? undefined : patched;
+      return rolledOut(ctx, project, id, news, withAdded(known, linked.links), initial, lastThatRan);
     },
 
     async delete(ctx, address, outputs) {

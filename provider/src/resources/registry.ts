@@ -1,15 +1,22 @@
 // hosting:index:Registry — stored credentials for a private image registry (per user).
 import type { z } from "zod";
 import type { Collection } from "../api/client";
+import { isNotFound, ProjectNotVisibleError } from "../api/errors";
 import { listOf, optional, record, text } from "../api/wire";
 import { secretConfig } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { hostname, maxBytes } from "../framework/validators";
-import { awaitGone, defined, ignoringNotFound, name, orGone, type Declaration } from "./common";
+import { awaitGone, defined, name, orGone, type Context, type Declaration } from "./common";
+import { services } from "./services";
 
 /**
  * Credentials for a private image registry, stored for the user (not scoped to a project).
- * The update is a PUT of the whole entry.
+ * The update is a PUT of the whole entry. The API answers 404 alike for a registry deleted and
+ * for one of another user: when the provider has a `hosting:projectId` and the token cannot see
+ * that project either, a refresh or destroy that finds no registry fails rather than report it
+ * deleted (another account's token). Without `hosting:projectId` nothing tells the two apart:
+ * check `hosting:token` before `pulumi refresh` or `pulumi destroy`, or such a registry leaves
+ * the stack while it still exists.
  */
 export interface Registry {
   /** Name of the registry entry, unique for the user. */
@@ -65,6 +72,26 @@ const body = (inputs: Partial<Registry>) => ({
   password: inputs.password,
 });
 
+/**
+ * Whether a registry that reads as 404 may be reported gone. The API answers 404 alike for a registry deleted and for
+ * another user's (document 5.4), and registries belong to the token's user, outside projects: nothing in the answer
+ * tells the two apart. The provider's project (hosting:projectId) can: projects, too, belong to one user, so a token
+ * that cannot see it is not the token of the user the stack's resources belong to (a CI secret swapped), and a registry
+ * it cannot find is no proof of a deletion. Without hosting:projectId there is no such signal, and the 404 stands.
+ */
+async function refuseIfAnotherUsers(ctx: Context, subject: string, cause: unknown): Promise<void> {
+  const project = ctx.config.projectId as string | undefined;
+  if (!project) return;
+  try {
+    await ctx.client.of(services).list(project, { signal: ctx.signal });
+  } catch (err) {
+    if (!(err instanceof ProjectNotVisibleError)) throw err;
+    throw new Error(
+      `${subject} reads as 404 NOT_FOUND, and so does project ${project} (hosting:projectId): the token cannot see it either, so it is most likely another account's token (the API answers 404 for another user's registry as for one deleted), and the registry is not reported as deleted. Check hosting:token (a CI secret swapped?). If the registry really is gone, and the project too, remove it from the stack with \`pulumi state delete <urn>\`.${cause ? ` (${(cause as Error).message})` : ""}`,
+    );
+  }
+}
+
 export const registry: Declaration<Registry, typeof flags> = {
   typeName: "Registry",
   flags,
@@ -101,8 +128,9 @@ export const registry: Declaration<Registry, typeof flags> = {
       const created = await ctx.client.of(registries).create(undefined, body(inputs), { signal: ctx.signal });
       return { id: created.id, outputs: registryFromWire(created) };
     },
-    async read(ctx, address) {
+    async read(ctx, address, { outputs }) {
       const found = await orGone(() => ctx.client.of(registries).find(undefined, address.id, { signal: ctx.signal }));
+      if (!found) await refuseIfAnotherUsers(ctx, `registry ${outputs.name ?? address.id}`, undefined);
       return found && registryFromWire(found);
     },
     async update(ctx, address, { news }) {
@@ -111,12 +139,18 @@ export const registry: Declaration<Registry, typeof flags> = {
       );
     },
     async delete(ctx, address, outputs) {
-      await ignoringNotFound(() => ctx.client.of(registries).delete(undefined, address.id, { signal: ctx.signal }));
+      const subject = `registry ${outputs.name ?? address.id}`;
+      try {
+        await ctx.client.of(registries).delete(undefined, address.id, { signal: ctx.signal });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await refuseIfAnotherUsers(ctx, subject, err);
+      }
       await awaitGone(
         ctx,
         { key: "registries", fetch: () => ctx.client.of(registries).list(undefined) },
         address.id,
-        `registry ${outputs.name ?? address.id}`,
+        subject,
       );
     },
   },

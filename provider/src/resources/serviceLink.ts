@@ -15,7 +15,8 @@ import { notServices } from "./services";
  * already there (a forced replacement creates before it deletes) adopts it. A link to an app
  * that runs restarts the app (where the platform does not) and awaits it, so that it reads the
  * variables; if the app fails that restart, the create fails with its logs and the link stays
- * in state. For an app of the same program, prefer the Container's `links`.
+ * in state, and the next `pulumi up` restarts the app again. For an app of the same program,
+ * prefer the Container's `links`.
  */
 export interface ServiceLink {
   /** Id of the service that receives the settings (usually a Container's `id`). */
@@ -57,7 +58,7 @@ async function list(ctx: Context, projectId: string | undefined) {
 async function restartedWithLink(
   ctx: Context,
   consumer: { id: string; name: string; projectId: string },
-  link: LinkRecord,
+  link: Pick<LinkRecord, "id" | "providerServiceId">,
   outputs: PropertyMap,
   platformRestarted: boolean,
 ) {
@@ -144,6 +145,16 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
         return { id: link.id, outputs };
       await restartedWithLink(ctx, consumer, link, outputs as PropertyMap, linked.platformRestarted);
       return { id: link.id, outputs };
+    },
+    // Every input replaces, so an Update comes only to retry a partial failure: a link made whose consumer did not
+    // restart with it (the restart failed, or the app did). The consumer restarts again, awaited, if it runs.
+    async update(ctx, address, { olds }) {
+      const project = projectOf(ctx, address, olds);
+      const consumer = await currentService(ctx, project, olds.consumerServiceId!);
+      if (consumer?.type !== "container" || consumer.status === "stopped") return olds;
+      const link = { id: address.id, providerServiceId: olds.providerServiceId! };
+      await restartedWithLink(ctx, consumer, link, olds as PropertyMap, false);
+      return olds;
     },
     async read(ctx, address, { outputs }) {
       const link = await orGone(() =>

@@ -57,6 +57,14 @@ export const services: Collection<ServiceRecord> = {
     proof: "createdAt",
     createdAt: (s: ServiceRecord) => s.createdAt,
   },
+  // Document 4.1. A stop leaves the app `stopped`; a start leaves it out of `stopped` (provisioning, then running or
+  // failed); a restart is under way while it reads `provisioning`. A restart that already ended cannot be told from
+  // one never made, so it is sent again: two restarts leave what one leaves.
+  actions: {
+    stop: { done: (now) => now?.status === "stopped" },
+    start: { done: (now) => now !== undefined && now.status !== "stopped" },
+    restart: { done: (now) => now?.status === "provisioning" },
+  },
 };
 
 /** The service types a resource of this package manages, each declared by the resource's own file. */

@@ -116,6 +116,22 @@ export const volumes: Collection<VolumeRecord, VolumeListRecord> = {
     createdAt: (v: VolumeListRecord) => v.createdAt,
     answer: (v, found, opts) => found.get(v.id, opts),
   },
+  // Document 4.5: an attach is done when the volume reads attached to that app, at that path, so; a detach when it
+  // reads attached to no app, or another (or is gone).
+  actions: {
+    attach: {
+      done: (now, body) => {
+        const held = now?.attachment;
+        return (
+          !!held &&
+          held.containerId === body.containerId &&
+          held.mountPath === body.mountPath &&
+          held.readOnly === (body.readOnly ?? false)
+        );
+      },
+    },
+    detach: { done: (now, body) => now?.attachment?.containerId !== body.containerId },
+  },
 };
 
 export function volumeFromWire(volume: VolumeRecord | VolumeListRecord): Partial<Volume> {

@@ -95,19 +95,15 @@ async function readAttachment(ctx: Context, address: ResourceAddress, outputs: P
 }
 
 /**
- * The attach request may have taken effect although no answer came (the connection dropped
- * after the server acted, a timeout, a 5xx from a proxy). The client never resends an attach;
- * if the volume now shows exactly this attachment, it is ours and must be recorded, or it
- * would be an orphan that blocks every later attach (found by the fault-injection soak).
+ * An attach is retried like a safe request, each attempt whose outcome is unknown judged by the volume read after it
+ * (volume.ts `actions`); the last attempt's is judged here: if the volume shows exactly this attachment, it is ours
+ * and must be recorded, or it would be an orphan that blocks every later attach (found by the fault-injection soak).
  */
-async function attachedAnyway(ctx: Context, project: string, inputs: VolumeAttachment) {
-  const volume = await orGone(() => ctx.client.of(volumes).get(project, inputs.volumeId)).catch(() => undefined);
-  const attachment = volume?.attachment;
-  const ours =
-    attachment?.containerId === inputs.containerId &&
-    attachment.mountPath === inputs.mountPath &&
-    attachment.readOnly === inputs.readOnly;
-  return ours ? attachment : undefined;
+async function attachedAnyway(ctx: Context, project: string, volumeId: string, body: Record<string, unknown>) {
+  return ctx.client
+    .of(volumes)
+    .shows(project, volumeId, "attach", body)
+    .catch(() => false);
 }
 
 /** Every attachment of the project: the list says which volumes are attached, each volume to what. */
@@ -179,29 +175,26 @@ async function attachedBack(
   err: unknown,
 ): Promise<never> {
   const why = (err as Error).message;
+  const project = old.projectId ?? inputs.projectId!;
   const back = { containerId: old.containerId!, mountPath: old.mountPath!, readOnly: old.readOnly ?? false };
   ctx.progress(`attaching volume ${inputs.volumeId} back to app ${back.containerId} at ${back.mountPath}`);
+  let again: AttachmentRecord | undefined;
   try {
-    const again = await ctx.client
+    again = await ctx.client
       .of(volumes)
-      .act(
-        old.projectId ?? inputs.projectId,
-        old.volumeId!,
-        "attach",
-        { body: back, answer: AttachmentRecord },
-        { signal: ctx.signal },
-      );
-    throw new PartialFailure(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is attached back there, at ${back.mountPath}: nothing changed on the platform, and the next preview shows the move again.`,
-      attachmentId(old.volumeId!, back.containerId),
-      defined({ ...old, attachmentId: again.id, createdAt: again.createdAt }) as PropertyMap,
-    );
+      .act(project, old.volumeId!, "attach", { body: back, answer: AttachmentRecord }, { signal: ctx.signal });
   } catch (backErr) {
-    if (backErr instanceof PartialFailure) throw backErr;
-    throw new Error(
-      `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; and attaching it back to app ${back.containerId} at ${back.mountPath} failed too: ${(backErr as Error).message}. The volume is attached to no app now (it and its data are safe, and still in state); \`pulumi up\` tries the move again.`,
-    );
+    if (!outcomeUnknown(backErr) || !(await attachedAnyway(ctx, project, old.volumeId!, back)))
+      throw new Error(
+        `moving volume ${inputs.volumeId} to app ${inputs.containerId} failed: ${why}; and attaching it back to app ${back.containerId} at ${back.mountPath} failed too: ${(backErr as Error).message}. The volume is attached to no app now (it and its data are safe, and still in state); \`pulumi up\` tries the move again.`,
+      );
   }
+  // An answer lost (the volume shows it attached back): the new attachment's id and time are not known.
+  throw new PartialFailure(
+    `moving volume ${inputs.volumeId} to app ${inputs.containerId} at ${inputs.mountPath} failed: ${why}. It had been detached from app ${back.containerId} first (a ReadWriteOnce volume has one consumer), so it is attached back there, at ${back.mountPath}: nothing changed on the platform, and the next preview shows the move again.`,
+    attachmentId(old.volumeId!, back.containerId),
+    defined({ ...old, attachmentId: again?.id, createdAt: again?.createdAt }) as PropertyMap,
+  );
 }
 
 /**
@@ -244,19 +237,21 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
       readWriteOnceRefusal(ctx, news, operation === "replacement" ? olds : undefined),
     async create(ctx, inputs, { replacing } = {}) {
       const id = attachmentId(inputs.volumeId, inputs.containerId);
-      let attached: AttachmentRecord;
+      const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
+      let attached: AttachmentRecord | undefined;
       try {
-        const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
         attached = await ctx.client
           .of(volumes)
           .act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
       } catch (err) {
-        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs))) {
+        if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs.volumeId, body))) {
           if (replacing?.containerId && replacing.volumeId) return attachedBack(ctx, replacing, inputs, err);
           throw err;
         }
+      }
+      if (!attached) {
         ctx.warn(
-          `the answer to the attach request was lost (${(err as Error).message}), but the volume shows the attachment, so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).`,
+          "the answer to the attach request was lost, but the volume shows the attachment, so it is recorded; its attachmentId and createdAt are not known (the API returns them only in that answer).",
         );
         return { id, outputs: await restartedWith(ctx, inputs, defined({ ...inputs })) };
       }
@@ -277,22 +272,8 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
     async delete(ctx, address, outputs) {
       const { volumeId, containerId } = parseAttachmentId(address.id);
       const project = projectOf(ctx, address, outputs);
-      const endpoints = ctx.client.of(volumes);
       await ignoringNotFound(() =>
-        endpoints.act(
-          project,
-          volumeId,
-          "detach",
-          {
-            body: { containerId },
-            // After an unknown outcome, a volume that shows the app detached counts as done.
-            recover: async (o) =>
-              (await endpoints.get(project, volumeId, o)).attachment?.containerId === containerId
-                ? undefined
-                : { value: undefined },
-          },
-          { signal: ctx.signal },
-        ),
+        ctx.client.of(volumes).act(project, volumeId, "detach", { body: { containerId } }, { signal: ctx.signal }),
       );
       // The detach restarts the app (API document, section 3): a failure to come back fails the delete, which keeps it
       // in state. An app deleted meanwhile has nothing to restart.

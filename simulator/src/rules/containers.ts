@@ -1,7 +1,7 @@
 // Container apps: create, update, delete, logs, and the restart/stop/start lifecycle (document 4.1).
 import { randomUUID } from "node:crypto";
 import { type Ctx, type Reply, type Route, PROJECT_PATH, created, noContent, ok } from "../context";
-import { ApiFailure, conflict } from "../errors";
+import { ApiFailure, conflict, validationFailed } from "../errors";
 import { imageProblem } from "../images";
 import {
   type Fields,
@@ -71,10 +71,26 @@ function readSettings(fields: Fields, normalizesUnicode = false): Settings {
   return normalizesUnicode ? normalized(settings) : settings;
 }
 
+/**
+ * The longest variable name, in bytes: the limit of a Kubernetes ConfigMap or Secret key (253), where a platform of
+ * apps on Kubernetes keeps their variables.
+ */
+export const MAX_VARIABLE_NAME_BYTES = 253;
+
+function envOf(fields: Fields): Record<string, string> | undefined {
+  const env = optionalStringMap(fields, "env");
+  const tooLong = Object.keys(env ?? {}).find((name) => Buffer.byteLength(name) > MAX_VARIABLE_NAME_BYTES);
+  if (tooLong !== undefined)
+    throw validationFailed(
+      `env: the variable name "${tooLong.slice(0, 40)}…" is ${Buffer.byteLength(tooLong)} bytes; a name may be at most ${MAX_VARIABLE_NAME_BYTES}`,
+    );
+  return env;
+}
+
 function readSettingsAsSent(fields: Fields): Settings {
   return {
     image: has(fields, "image") ? requiredString(fields, "image") : undefined,
-    env: optionalStringMap(fields, "env"),
+    env: envOf(fields),
     replicas: optionalInt(fields, "replicas", 1),
     cpu_milli: optionalInt(fields, "cpu_milli", 1),
     memory_mb: optionalInt(fields, "memory_mb", 1),
@@ -264,7 +280,8 @@ export const CONTAINER_ROUTES: readonly Route[] = [
     body: ["name", ...SETTING_FIELDS],
     doc: {
       body: "`name`, `image`, `http_port` (required), `env`, `replicas`, `cpu_milli`, `memory_mb`, `storage_gb`, `public`, `display_name`",
-      answers: "201: the service record (`provisioning`); 400 `BAD_IMAGE`, 402/403 billing, 409 `NAME_TAKEN`",
+      answers:
+        "201: the service record (`provisioning`); 400 `BAD_IMAGE`, 400 `VALIDATION_FAILED` (an `env` variable name over 253 bytes, the limit of a Kubernetes ConfigMap or Secret key), 402/403 billing, 409 `NAME_TAKEN`",
     },
     handler: createContainer,
   },
@@ -275,7 +292,7 @@ export const CONTAINER_ROUTES: readonly Route[] = [
     doc: {
       body: "any of `image`, `env`, `replicas`, `cpu_milli`, `memory_mb`, `storage_gb`, `public`, `display_name`, `http_port`",
       answers:
-        "200: the record after the change (a new `image`, `env` or `http_port` rolls out: `provisioning`); 400 `BAD_IMAGE`, 409 `LIFECYCLE_UNSUPPORTED` (a database), `AUTOSCALING_OWNS_REPLICAS`, `RWO_REPLICA_LIMIT`",
+        "200: the record after the change (a new `image`, `env` or `http_port` rolls out: `provisioning`); 400 `BAD_IMAGE`, 400 `VALIDATION_FAILED` (as for a create), 409 `LIFECYCLE_UNSUPPORTED` (a database), `AUTOSCALING_OWNS_REPLICAS`, `RWO_REPLICA_LIMIT`",
     },
     handler: updateContainer,
   },
