@@ -304,6 +304,12 @@ export class PartialFailure extends Error {
     message: string,
     readonly id: string,
     readonly outputs: PropertyMap,
+    /**
+     * Whether the engine is to refresh it before the next update (the default). Not when `outputs`
+     * know what a Read cannot tell (a link made whose variables no restart has carried into the app
+     * yet): a refresh would erase it, and the next update would not finish the work.
+     */
+    readonly refreshFirst = true,
   ) {
     super(message);
     this.name = "PartialFailure";

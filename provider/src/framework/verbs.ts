@@ -246,7 +246,8 @@ export class ResourceVerbs {
 
   /**
    * A lifecycle's partial failure as the engine records it: the live values it carries over `basis`
-   * (what was sent), the `inputs` state keeps, and a refresh before the next update.
+   * (what was sent), the `inputs` state keeps, and a refresh before the next update unless the
+   * lifecycle says a Read would erase what the state knows (even with hosting:refreshBeforeUpdate).
    */
   private async unfinishedAs<T>(
     spec: ObjectSpec,
@@ -262,7 +263,7 @@ export class ResourceVerbs {
         id: err.id,
         outputs: asRecorded(spec, err.outputs, basis),
         inputs,
-        refreshBeforeUpdate: true,
+        refreshBeforeUpdate: err.refreshFirst,
       });
     }
   }

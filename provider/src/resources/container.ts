@@ -341,7 +341,8 @@ async function asItIs(
       note = `\nReading the app after the failure failed too (${(err as Error).message}): state records it as the platform last showed it.`;
     }
   }
-  return new PartialFailure(`${message}${note}`, id, (outputs ?? known) as PropertyMap);
+  // A link left out (made, not yet carried into the app) is what a Read cannot tell: no refresh first.
+  return new PartialFailure(`${message}${note}`, id, (outputs ?? known) as PropertyMap, uncarried.length === 0);
 }
 
 /** An update of env must keep what links put there (where the platform shows them in env at all). */

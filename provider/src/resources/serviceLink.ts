@@ -72,6 +72,8 @@ async function restartedWithLink(
       `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`,
       link.id,
       outputs,
+      // A Read finds the link made, and cannot tell that no restart has carried it: no refresh first.
+      false,
     );
   }
   await awaitRestart(ctx, {
