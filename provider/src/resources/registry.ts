@@ -114,7 +114,7 @@ export const registry: Declaration<Registry, typeof flags> = {
       await ignoringNotFound(() => ctx.client.of(registries).delete(undefined, address.id, { signal: ctx.signal }));
       await awaitGone(
         ctx,
-        { key: "registries", fetch: () => ctx.client.of(registries).list(undefined) },
+        { key: "registries", fetch: (signal) => ctx.client.of(registries).list(undefined, { signal }) },
         address.id,
         `registry ${outputs.name ?? address.id}`,
       );
