@@ -1,10 +1,15 @@
 // `npm run bench` (make bench): every performance target (issues 5 and 21), each figure measured beside
 // its baseline in this one run, against the simulator and the built plugin over gRPC. Prints
-// the table (Markdown, as the README quotes it) and writes bench/results.json.
-//   --only ROW,ROW,...   run some rows only; a ROW is one of startup, refresh, refresh1000, volume, rate,
-//                        sharedLimit, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
+// the table (Markdown), writes bench/results.json and the table in docs/performance.md from it
+// (scripts/bench-table.ts). Each row records its date and the machine's load average as it ran.
+//   --only ROW,ROW,...   run some rows only (they replace theirs in bench/results.json; the other rows stay as they
+//                        were measured); a ROW is one of startup, refresh, refresh1000, volume, rate, sharedLimit,
+//                        sharedLimitTight, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
 //                        functionAnswer, codec
+import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { RESULTS, readResults, writePerformanceTable } from "../scripts/bench-table";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
 import { overhead } from "./overhead";
@@ -12,8 +17,9 @@ import { byIdKinds, containers1000, containers5000, snapshot } from "./paralleli
 import { rateLimit } from "./rateLimit";
 import { refresh, refreshLarge } from "./refresh";
 import { scaleUp } from "./scaleUp";
-import { sharedLimit } from "./sharedLimit";
+import { sharedLimit, sharedLimitTight } from "./sharedLimit";
 import { startup } from "./startup";
+import { mergeRows, renderTable, rowKey } from "./table";
 import { volume } from "./volume";
 import { codecRoundTrip, functionAnswer } from "./wire";
 
@@ -25,6 +31,7 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   volume,
   rate: rateLimit,
   sharedLimit,
+  sharedLimitTight,
   overhead,
   memory,
   up1000: scaleUp,
@@ -36,16 +43,16 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   codec: codecRoundTrip,
 };
 
-export function table(rows: Row[]): string {
-  const lines = [
-    "| # | benchmark | baseline (same run) | measured | ratio | target | met |",
-    "|---|---|---|---|---|---|---|",
-    ...rows.map(
-      (r) =>
-        `| ${r.id} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`,
-    ),
-  ];
-  return lines.join("\n");
+/** One benchmark's rows, each with when it ran and how busy the machine was. */
+async function measure(name: string): Promise<Row[]> {
+  const before = loadavg()[0];
+  const made = [await BENCHES[name]()].flat();
+  const run = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    loadAverage: [before, loadavg()[0]] as [number, number],
+  };
+  return made.map((row) => ({ ...row, run }));
 }
 
 async function main() {
@@ -59,18 +66,22 @@ async function main() {
   for (const name of names) {
     process.stderr.write(`bench: ${name}…\n`);
     const t = Date.now();
-    const made = [await BENCHES[name]()].flat();
+    const made = await measure(name);
     process.stderr.write(
       `bench: ${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s: ${made.map((row) => row.measured).join(" | ")}\n`,
     );
     rows.push(...made);
   }
-  rows.sort((a, b) => a.id - b.id);
+  // A whole run is the record; some rows replace theirs in it.
+  const recorded = values.only && existsSync(RESULTS) ? readResults().rows : [];
+  const results = { date: new Date().toISOString(), machine: machine(), rows: mergeRows(recorded, rows) };
 
-  process.stdout.write(`\n${table(rows)}\n\n`);
-  for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${row.id}. ${note}\n`);
+  process.stdout.write(`\n${renderTable({ ...results, rows: mergeRows([], rows) })}\n\n`);
+  for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${rowKey(row)}. ${note}\n`);
   process.stdout.write(`\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
-  writeFigures("results.json", { rows });
+  writeFigures("results.json", { rows: results.rows });
+  writePerformanceTable();
+  process.stdout.write("wrote the table in docs/performance.md from bench/results.json\n");
 }
 
 runMain("bench", main);

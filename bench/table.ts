@@ -1,0 +1,83 @@
+// bench/results.json as a record, and the table docs/performance.md shows of it. Kept apart from the
+// benchmarks (no simulator, no plugin), so that the generator (scripts/bench-table.ts) and the test
+// that holds the document to the record (test/bench/table.test.ts) load nothing else.
+
+/** One line of the table: a figure beside its baseline, and the target it is held to. */
+export interface Row {
+  id: number;
+  /** Rows measured by one benchmark at two settings share their number: 16a, 16b. */
+  part?: string;
+  name: string;
+  baseline: string;
+  measured: string;
+  /** measured / baseline, where the two are comparable. */
+  ratio: string;
+  target: string;
+  met: boolean;
+  /** Everything measured, for bench/results.json. */
+  figures: Record<string, unknown>;
+  notes?: string[];
+  /** When and where the row was measured, and how busy the machine was (written by bench/run.ts). */
+  run?: RowRun;
+}
+
+export interface RowRun {
+  date: string;
+  machine: string;
+  /** The 1-minute load average when the row began and when it ended. */
+  loadAverage: [number, number];
+}
+
+/** bench/results.json: the last figures of every row, each row with its own run. */
+export interface Results {
+  /** When the file was last written. */
+  date: string;
+  /** The machine of rows written before rows carried their own run. */
+  machine: string;
+  rows: Row[];
+}
+
+export const rowKey = (row: Pick<Row, "id" | "part">) => `${row.id}${row.part ?? ""}`;
+
+/** The record after a run: the rows it measured replace theirs; the others stay as they were measured. */
+export function mergeRows(recorded: readonly Row[], measured: readonly Row[]): Row[] {
+  const replaced = new Set(measured.map(rowKey));
+  return [...recorded.filter((row) => !replaced.has(rowKey(row))), ...measured].sort(
+    (a, b) => a.id - b.id || (a.part ?? "").localeCompare(b.part ?? ""),
+  );
+}
+
+/** `2026-11-27, load 0.8–1.2`: when a row was measured and how busy the machine was. */
+function when(row: Row, results: Results): string {
+  if (!row.run) return `${results.date.slice(0, 10)} (${results.machine}; load not recorded)`;
+  const [before, after] = row.run.loadAverage.map((x) => x.toFixed(1));
+  const machine = row.run.machine === results.machine ? "" : `${row.run.machine}; `;
+  return `${row.run.date.slice(0, 10)} (${machine}load ${before === after ? before : `${before}–${after}`})`;
+}
+
+/** The table, Markdown, as `npm run bench` prints it and docs/performance.md shows it. */
+export function renderTable(results: Results): string {
+  return [
+    "| # | benchmark | baseline (same run) | measured | ratio | target | met | measured on |",
+    "|---|---|---|---|---|---|---|---|",
+    ...results.rows.map(
+      (r) =>
+        `| ${rowKey(r)} | ${r.name} | ${r.baseline} | ${r.measured} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} | ${when(r, results)} |`,
+    ),
+  ].join("\n");
+}
+
+export const TABLE_START =
+  "<!-- The table below is generated from bench/results.json by scripts/bench-table.ts (`npm run bench` runs it); do not edit it by hand. -->";
+export const TABLE_END = "<!-- End of the generated table. -->";
+
+/** The document with its generated table replaced by `table`; fails when the markers are missing. */
+export function withTable(doc: string, table: string): string {
+  const start = doc.indexOf(TABLE_START);
+  const end = doc.indexOf(TABLE_END);
+  if (start < 0 || end < start)
+    throw new Error(
+      `docs/performance.md has lost its generated table's markers: put back ${TABLE_START} and ${TABLE_END}`,
+    );
+  return `${doc.slice(0, start + TABLE_START.length)}\n\n${table}\n\n${doc.slice(end)}`;
+}
