@@ -73,10 +73,10 @@ async function main() {
     rows.push(...made);
   }
   // A whole run is the record; some rows replace theirs in it.
-  const recorded = values.only && existsSync(RESULTS) ? readResults().rows : [];
+  const recorded = values.only && existsSync(RESULTS) ? readResults() : undefined;
   const results = { date: new Date().toISOString(), machine: machine(), rows: mergeRows(recorded, rows) };
 
-  process.stdout.write(`\n${renderTable({ ...results, rows: mergeRows([], rows) })}\n\n`);
+  process.stdout.write(`\n${renderTable({ ...results, rows: mergeRows(undefined, rows) })}\n\n`);
   for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${rowKey(row)}. ${note}\n`);
   process.stdout.write(`\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
   writeFigures("results.json", { rows: results.rows });

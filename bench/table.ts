@@ -24,35 +24,40 @@ export interface Row {
 export interface RowRun {
   date: string;
   machine: string;
-  /** The 1-minute load average when the row began and when it ended. */
-  loadAverage: [number, number];
+  /** The 1-minute load average when the row began and when it ended (rows from before it was recorded have none). */
+  loadAverage?: [number, number];
 }
 
 /** bench/results.json: the last figures of every row, each row with its own run. */
 export interface Results {
   /** When the file was last written. */
   date: string;
-  /** The machine of rows written before rows carried their own run. */
+  /** The machine of the last run. */
   machine: string;
   rows: Row[];
 }
 
 export const rowKey = (row: Pick<Row, "id" | "part">) => `${row.id}${row.part ?? ""}`;
 
-/** The record after a run: the rows it measured replace theirs; the others stay as they were measured. */
-export function mergeRows(recorded: readonly Row[], measured: readonly Row[]): Row[] {
+/**
+ * The record after a run: the rows it measured replace theirs; the others stay as they were measured, each keeping
+ * its run (a row from before rows carried one takes the record's date and machine).
+ */
+export function mergeRows(recorded: Results | undefined, measured: readonly Row[]): Row[] {
   const replaced = new Set(measured.map(rowKey));
-  return [...recorded.filter((row) => !replaced.has(rowKey(row))), ...measured].sort(
-    (a, b) => a.id - b.id || (a.part ?? "").localeCompare(b.part ?? ""),
-  );
+  const kept = (recorded?.rows ?? [])
+    .filter((row) => !replaced.has(rowKey(row)))
+    .map((row) => ({ ...row, run: row.run ?? { date: recorded!.date, machine: recorded!.machine } }));
+  return [...kept, ...measured].sort((a, b) => a.id - b.id || (a.part ?? "").localeCompare(b.part ?? ""));
 }
 
-/** `2026-11-27, load 0.8–1.2`: when a row was measured and how busy the machine was. */
+/** `2026-11-27 (load 0.8–1.2)`: when a row was measured, on which machine if not the last run's, how busy it was. */
 function when(row: Row, results: Results): string {
-  if (!row.run) return `${results.date.slice(0, 10)} (${results.machine}; load not recorded)`;
-  const [before, after] = row.run.loadAverage.map((x) => x.toFixed(1));
-  const machine = row.run.machine === results.machine ? "" : `${row.run.machine}; `;
-  return `${row.run.date.slice(0, 10)} (${machine}load ${before === after ? before : `${before}–${after}`})`;
+  const run = row.run ?? { date: results.date, machine: results.machine };
+  const machine = run.machine === results.machine ? "" : `${run.machine}; `;
+  const [before, after] = run.loadAverage?.map((x) => x.toFixed(1)) ?? [];
+  const load = before === undefined ? "load not recorded" : `load ${before === after ? before : `${before}–${after}`}`;
+  return `${run.date.slice(0, 10)} (${machine}${load})`;
 }
 
 /** The table, Markdown, as `npm run bench` prints it and docs/performance.md shows it. */

@@ -25,8 +25,12 @@ describe("the record", () => {
     figures: {},
   });
 
-  test("a run of some rows replaces theirs and keeps the others, in order (16a before 16b)", () => {
-    const recorded = [row(1), row(16, "a"), row(16, "b"), row(17)];
+  test("a run of some rows replaces theirs and keeps the others, in order (16a before 16b), each with its run", () => {
+    const recorded: Results = {
+      date: "2026-11-25T09:31:57.216Z",
+      machine: "2 × AMD EPYC",
+      rows: [row(1), row(16, "a"), row(16, "b"), row(17)],
+    };
     const merged = mergeRows(recorded, [row(16, "b", "new"), row(2, undefined, "new")]);
     expect(merged.map((r) => `${r.id}${r.part ?? ""} ${r.measured}`)).toEqual([
       "1 old",
@@ -35,6 +39,9 @@ describe("the record", () => {
       "16b new",
       "17 old",
     ]);
+    // A row from before rows carried their run keeps the record's: a later run on another machine does not take it.
+    expect(merged[0].run).toEqual({ date: "2026-11-25T09:31:57.216Z", machine: "2 × AMD EPYC" });
+    expect(merged[1].run).toBeUndefined(); // what the run measured comes with its own (bench/run.ts)
   });
 
   test("each row says when it was measured and how busy the machine was; a row from before says it was not recorded", () => {
@@ -50,7 +57,7 @@ describe("the record", () => {
       ],
     };
     const lines = renderTable(results).split("\n");
-    expect(lines[2]).toMatch(/^\| 1 \| row 1 \|.*\| yes \| 2026-11-25 \(2 × AMD EPYC; load not recorded\) \|$/);
+    expect(lines[2]).toMatch(/^\| 1 \| row 1 \|.*\| yes \| 2026-11-25 \(load not recorded\) \|$/);
     expect(lines[3]).toMatch(/^\| 16b \| row 16b \|.*\| 2026-11-27 \(load 0\.8–1\.3\) \|$/);
   });
 
