@@ -19,7 +19,7 @@ export const VOLUME = "hosting:index:Volume";
 /** The engine's default parallelism on a typical CI box: 4 × GOMAXPROCS, with 4 CPUs. */
 export const ENGINE_PARALLELISM = 16;
 
-export type { Row } from "./table";
+export type { Row } from "../scripts/bench-table";
 
 export { alternate, median, roundRatios, spread, type Spread } from "./stats";
 export const mb = (x: number) => `${x.toFixed(1)} MB`;

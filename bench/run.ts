@@ -7,9 +7,9 @@
 //                        sharedLimitTight, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
 //                        functionAnswer, codec
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { RESULTS, readResults, writePerformanceTable } from "../scripts/bench-table";
 import { machine, runMain, writeFigures, type Row } from "./lib";
 import { memory } from "./memory";
 import { overhead } from "./overhead";
@@ -19,9 +19,11 @@ import { refresh, refreshLarge } from "./refresh";
 import { scaleUp } from "./scaleUp";
 import { sharedLimit, sharedLimitTight } from "./sharedLimit";
 import { startup } from "./startup";
-import { mergeRows, renderTable, rowKey } from "./table";
+import { mergeRows, readResults, renderTable, rowKey, writePerformanceTable } from "../scripts/bench-table";
 import { volume } from "./volume";
 import { codecRoundTrip, functionAnswer } from "./wire";
+
+const RESULTS = resolve(__dirname, "../../bench/results.json");
 
 // A benchmark makes one row, or several that share a run (volume: rows 3 and 8; up1000: rows 9 and 10).
 const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
@@ -73,14 +75,14 @@ async function main() {
     rows.push(...made);
   }
   // A whole run is the record; some rows replace theirs in it.
-  const recorded = values.only && existsSync(RESULTS) ? readResults() : undefined;
+  const recorded = values.only && existsSync(RESULTS) ? readResults(RESULTS) : undefined;
   const results = { date: new Date().toISOString(), machine: machine(), rows: mergeRows(recorded, rows) };
 
   process.stdout.write(`\n${renderTable({ ...results, rows: mergeRows(undefined, rows) })}\n\n`);
   for (const row of rows) for (const note of row.notes ?? []) process.stdout.write(`${rowKey(row)}. ${note}\n`);
   process.stdout.write(`\n${machine()}; ${((Date.now() - started) / 1000).toFixed(0)} s in all.\n`);
   writeFigures("results.json", { rows: results.rows });
-  writePerformanceTable();
+  writePerformanceTable(RESULTS, resolve(__dirname, "../../docs/performance.md"));
   process.stdout.write("wrote the table in docs/performance.md from bench/results.json\n");
 }
 

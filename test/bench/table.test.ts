@@ -1,8 +1,16 @@
-// docs/performance.md's table is bench/results.json's (scripts/bench-table.ts writes it; `npm run bench` runs that),
+// docs/performance.md's table is bench/results.json's (scripts/bench-table.ts writes it; `npm run bench` runs it),
 // and a run of some rows replaces only theirs in the record.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { TABLE_END, TABLE_START, mergeRows, renderTable, withTable, type Results, type Row } from "../../bench/table";
+import {
+  TABLE_END,
+  TABLE_START,
+  mergeRows,
+  renderTable,
+  withTable,
+  type Results,
+  type Row,
+} from "../../scripts/bench-table";
 
 const root = resolve(__dirname, "../..");
 
