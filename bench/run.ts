@@ -45,16 +45,19 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   codec: codecRoundTrip,
 };
 
-/** One benchmark's rows, each with when it ran and how busy the machine was. */
+/** One benchmark's rows, each with when it ran and how busy the machine was (the 1-minute load average, sampled). */
 async function measure(name: string): Promise<Row[]> {
-  const before = loadavg()[0];
-  const made = [await BENCHES[name]()].flat();
-  const run = {
-    date: new Date().toISOString(),
-    machine: machine(),
-    loadAverage: [before, loadavg()[0]] as [number, number],
-  };
-  return made.map((row) => ({ ...row, run }));
+  const loads = [loadavg()[0]];
+  const sampling = setInterval(() => loads.push(loadavg()[0]), 10_000).unref();
+  try {
+    const made = [await BENCHES[name]()].flat();
+    loads.push(loadavg()[0]);
+    const loadAverage: [number, number] = [Math.min(...loads), Math.max(...loads)];
+    const run = { date: new Date().toISOString(), machine: machine(), loadAverage };
+    return made.map((row) => ({ ...row, run }));
+  } finally {
+    clearInterval(sampling);
+  }
 }
 
 async function main() {

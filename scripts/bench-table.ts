@@ -26,7 +26,7 @@ export interface Row {
 export interface RowRun {
   date: string;
   machine: string;
-  /** The 1-minute load average when the row began and when it ended (rows from before it was recorded have none). */
+  /** The lowest and highest 1-minute load average while the row ran, sampled every 10 s (none before it was kept). */
   loadAverage?: [number, number];
 }
 
