@@ -292,6 +292,16 @@ describe("the signal of a shared fetch: it ends when every reader has given up",
     expect(signals).toEqual([undefined]);
   });
 
+  test("whileWanted: one caller's signal given twice ends it when that caller gives up", () => {
+    const caller = new AbortController();
+    const other = new AbortController();
+    const wanted = whileWanted([caller.signal, caller.signal, other.signal]);
+    other.abort();
+    expect(wanted.signal?.aborted).toBe(false);
+    caller.abort();
+    expect(wanted.signal?.aborted).toBe(true);
+  });
+
   test("whileWanted: aborted readers at the start end it at once; release drops the listeners", () => {
     expect(whileWanted([AbortSignal.abort()]).signal?.aborted).toBe(true);
     const reader = new AbortController();

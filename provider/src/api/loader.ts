@@ -79,13 +79,16 @@ export function whileWanted(signals: readonly (AbortSignal | undefined)[]): {
   release(): void;
 } {
   if (signals.length === 0 || signals.some((s) => s === undefined)) return { release: () => undefined };
-  const readers = signals as readonly AbortSignal[];
+  const readers = new Set(signals as readonly AbortSignal[]); // one caller may read twice with one signal
   const controller = new AbortController();
-  const left = () => {
-    if (readers.every((s) => s.aborted)) controller.abort(readers[0].reason);
+  let waiting = readers.size;
+  const left = (event?: Event) => {
+    if (--waiting === 0) controller.abort((event?.target as AbortSignal | undefined)?.reason);
   };
-  for (const s of readers) s.addEventListener("abort", left, { once: true });
-  left();
+  for (const s of readers) {
+    if (s.aborted) left();
+    else s.addEventListener("abort", left, { once: true });
+  }
   return {
     signal: controller.signal,
     release: () => {
