@@ -19,20 +19,7 @@ export const VOLUME = "hosting:index:Volume";
 /** The engine's default parallelism on a typical CI box: 4 × GOMAXPROCS, with 4 CPUs. */
 export const ENGINE_PARALLELISM = 16;
 
-/** One line of the table: a figure beside its baseline, and the target it is held to. */
-export interface Row {
-  id: number;
-  name: string;
-  baseline: string;
-  measured: string;
-  /** measured / baseline, where the two are comparable. */
-  ratio: string;
-  target: string;
-  met: boolean;
-  /** Everything measured, for bench/results.json. */
-  figures: Record<string, unknown>;
-  notes?: string[];
-}
+export type { Row } from "../scripts/bench-table";
 
 export { alternate, median, roundRatios, spread, type Spread } from "./stats";
 export const mb = (x: number) => `${x.toFixed(1)} MB`;

@@ -22,7 +22,8 @@ export interface HostingProviderConfig {
    */
   requestTimeoutSeconds?: number;
   /**
-   * How many times a failed request is retried where retrying is safe.
+   * How many times a request that failed with a 5xx or no answer is retried where retrying is safe.
+   * A 429 is not counted: it is retried, paced, for as long as the operation has time (customTimeouts).
    * @TJS-type integer
    */
   maxRetries?: number;

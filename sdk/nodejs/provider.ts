@@ -85,7 +85,8 @@ export interface ProviderArgs {
      */
     maxResponseMegabytes?: pulumi.Input<number | undefined>;
     /**
-     * How many times a failed request is retried where retrying is safe. Defaults to `5`.
+     * How many times a request that failed with a 5xx or no answer is retried where retrying is safe.
+     * A 429 is not counted: it is retried, paced, for as long as the operation has time (customTimeouts). Defaults to `5`.
      */
     maxRetries?: pulumi.Input<number | undefined>;
     /**

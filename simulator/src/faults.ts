@@ -13,6 +13,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "huge_body",
   "redirect",
   "omit_record",
+  "duplicate_record",
   "ignored",
 ];
 
@@ -102,7 +103,8 @@ export function checkFault(value: unknown): Fault {
   if (fault.kind === "ignored" && fault.status !== undefined && !isStatusBetween(fault.status, 200, 299)) {
     throw new Error("fault.status: must be the 2xx status to answer with (default 204)");
   }
-  if (fault.kind === "omit_record" && fault.id !== undefined && typeof fault.id !== "string")
+  const namesRecord = fault.kind === "omit_record" || fault.kind === "duplicate_record";
+  if (namesRecord && fault.id !== undefined && typeof fault.id !== "string")
     throw new Error("fault.id: must be a record's id");
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");
@@ -127,16 +129,27 @@ export function chosenAnswer(fault: Fault): Reply {
  * An omit_record fault's answer: the API's list answer (an array, or an object holding one) without
  * the record of that id (or its first), as a list that is behind would answer. Other answers pass.
  */
-export function withoutRecord(reply: Reply, fault: Fault): Reply {
+export const withoutRecord = (reply: Reply, fault: Fault): Reply =>
+  withRecords(reply, fault, (records, index) => records.filter((_, i) => i !== index));
+
+/**
+ * A duplicate_record fault's answer: the API's list answer with the record of that id (or its first) listed twice, the
+ * copy at the end, as a careless API's join or paging answers. Other answers pass.
+ */
+export const withRecordTwice = (reply: Reply, fault: Fault): Reply =>
+  withRecords(reply, fault, (records, index) => [...records, records[index]]);
+
+/** A list answer (an array, or an object holding one) with `change` made around the fault's record (its index). */
+function withRecords(reply: Reply, fault: Fault, change: (records: unknown[], index: number) => unknown[]): Reply {
   if (reply.status !== 200 || reply.json === undefined) return reply;
-  const omit = (records: unknown[]) => {
+  const changed = (records: unknown[]) => {
     const index = fault.id === undefined ? 0 : records.findIndex((r) => (r as { id?: unknown })?.id === fault.id);
-    return index < 0 ? records : records.filter((_, i) => i !== index);
+    return index < 0 || index >= records.length ? records : change(records, index);
   };
-  if (Array.isArray(reply.json)) return { ...reply, json: omit(reply.json) };
+  if (Array.isArray(reply.json)) return { ...reply, json: changed(reply.json) };
   const json = reply.json as Record<string, unknown>;
   const key = Object.keys(json).find((k) => Array.isArray(json[k]));
-  return key === undefined ? reply : { ...reply, json: { ...json, [key]: omit(json[key] as unknown[]) } };
+  return key === undefined ? reply : { ...reply, json: { ...json, [key]: changed(json[key] as unknown[]) } };
 }
 
 /** What an ignored fault answers, without acting: its 2xx (default 204), no body. */

@@ -69,6 +69,7 @@ export type FaultKind =
   | "huge_body"
   | "redirect"
   | "omit_record"
+  | "duplicate_record"
   | "ignored";
 
 export interface Fault {
@@ -95,6 +96,7 @@ export interface Fault {
   location?: string;
   /**
    * "omit_record": the id of the record a list answer leaves out (an eventually consistent list); default: its first.
+   * "duplicate_record": the id of the record a list answer holds twice; default: its first.
    */
   id?: string;
   times?: number;

@@ -1,4 +1,5 @@
 import {
+  AbortedError,
   ApiError,
   BadRequestError,
   ConflictError,
@@ -190,6 +191,39 @@ describe("helpers", () => {
     expect(t).toBeInstanceOf(NetworkError);
     expect(t.code).toBe("ETIMEDOUT");
     expect(t.message).toContain("never reached the server");
+  });
+});
+
+describe("an abort's message says what the last attempt came to, never contradicting it", () => {
+  const unavailable = createApiError({ ...at, status: 503, headers: { "x-request-id": "r-7" } });
+  const reset = new NetworkError({ code: "ECONNRESET", ...at, mayHaveReachedServer: true });
+  test.each<[string, ConstructorParameters<typeof AbortedError>[0], string]>([
+    [
+      "during an attempt: no answer, and it may have reached the server",
+      { ...at, mayHaveReachedServer: true },
+      "ABORT_ERR: the operation was aborted by the caller (GET /v1/projects/p/containers; no HTTP response; the request may have reached the server)",
+    ],
+    [
+      'after a 503: the 503 as it was, and no "no HTTP response"',
+      { ...at, mayHaveReachedServer: false, after: unavailable },
+      "ABORT_ERR: the operation was aborted by the caller while GET /v1/projects/p/containers was being retried; its last attempt was answered SERVICE_UNAVAILABLE: service unavailable (HTTP 503, request r-7)",
+    ],
+    [
+      "a create after a 503: an earlier attempt may have reached the server",
+      { method: "POST", path: at.path, mayHaveReachedServer: true, after: unavailable },
+      "ABORT_ERR: the operation was aborted by the caller while POST /v1/projects/p/containers was being retried; its last attempt was answered SERVICE_UNAVAILABLE: service unavailable (HTTP 503, request r-7); an earlier attempt may have reached the server",
+    ],
+    [
+      "after a reset: that attempt had no answer, as it says",
+      { ...at, mayHaveReachedServer: true, after: reset },
+      "ABORT_ERR: the operation was aborted by the caller while GET /v1/projects/p/containers was being retried; its last attempt failed: ECONNRESET: network failure (GET /v1/projects/p/containers; no HTTP response; the request may have reached the server)",
+    ],
+  ])("%s", (_name, init, says) => {
+    const e = new AbortedError(init);
+    expect(e.message).toBe(says);
+    // An HTTP status and "no HTTP response" never in one message.
+    expect(/\(HTTP \d{3}/.test(e.message) && /no HTTP response/.test(e.message)).toBe(false);
+    expect(e.mayHaveReachedServer).toBe(init.mayHaveReachedServer);
   });
 });
 

@@ -7,7 +7,7 @@
 // 30 ms ran the test's 30 ms timer in the same turn as the loader's 2 ms one, and looked before the
 // batch was sent.) The loader reads the time from node:perf_hooks, which jest does not fake: it is
 // given the fake clock's.
-import { FreshList, FreshLookups, Gathering, chooseLookup } from "../../provider/src/api/loader";
+import { FreshList, FreshLookups, Gathering, byId, chooseLookup, whileWanted } from "../../provider/src/api/loader";
 
 jest.mock("node:perf_hooks", () => ({ performance: { now: () => performance.now() } }));
 
@@ -256,4 +256,65 @@ test("a read made alongside another of the same caller is not counted: 8 callers
   services.fetches[0].resolve(1);
   links.fetches[0].resolve(2);
   expect(await Promise.all(reads)).toEqual(Array.from({ length: 8 }, () => [1, 2]));
+});
+
+describe("the signal of a shared fetch: it ends when every reader has given up", () => {
+  const signalled = () => {
+    const signals: Array<AbortSignal | undefined> = [];
+    const fetch = (signal?: AbortSignal) => {
+      signals.push(signal);
+      return new Promise<number>(() => undefined); // a GET the API keeps answering 429
+    };
+    return { signals, fetch };
+  };
+
+  test("two readers with signals: the fetch goes on while one of them waits", async () => {
+    const { signals, fetch } = signalled();
+    const list = new FreshList(fetch);
+    const [a, b] = [new AbortController(), new AbortController()];
+    void list.read(true, a.signal).catch(() => undefined);
+    void list.read(true, b.signal).catch(() => undefined);
+    await turn();
+    expect(signals).toHaveLength(1);
+    a.abort();
+    expect(signals[0]?.aborted).toBe(false);
+    b.abort();
+    expect(signals[0]?.aborted).toBe(true);
+  });
+
+  test("a reader with no signal waits as long as it takes: the fetch has no signal", async () => {
+    const { signals, fetch } = signalled();
+    const list = new FreshList(fetch);
+    const a = new AbortController();
+    void list.read(true, a.signal).catch(() => undefined);
+    void list.read().catch(() => undefined);
+    await turn();
+    expect(signals).toEqual([undefined]);
+  });
+
+  test("whileWanted: one caller's signal given twice ends it when that caller gives up", () => {
+    const caller = new AbortController();
+    const other = new AbortController();
+    const wanted = whileWanted([caller.signal, caller.signal, other.signal]);
+    other.abort();
+    expect(wanted.signal?.aborted).toBe(false);
+    caller.abort();
+    expect(wanted.signal?.aborted).toBe(true);
+  });
+
+  test("whileWanted: aborted readers at the start end it at once; release drops the listeners", () => {
+    expect(whileWanted([AbortSignal.abort()]).signal?.aborted).toBe(true);
+    const reader = new AbortController();
+    const wanted = whileWanted([reader.signal]);
+    wanted.release();
+    reader.abort();
+    expect(wanted.signal?.aborted).toBe(false);
+  });
+});
+
+test("byId refuses a list with two records of one id, naming it, rather than take one of them", () => {
+  expect(byId([{ id: "a", n: 1 }, { id: "b" }]).get("a")).toEqual({ id: "a", n: 1 });
+  expect(() => byId([{ id: "a", n: 1 }, { id: "b" }, { id: "a", n: 2 }])).toThrow(
+    'two records with the id "a" in one list: neither is taken',
+  );
 });

@@ -39,8 +39,41 @@ describe("retries", () => {
     expect(h.sim.control.snapshot().services).toHaveLength(1);
   });
 
-  test("429 exhausting the retry budget surfaces RateLimitedError", async () => {
-    const c = h.alice({ maxRetries: 1, retryAfterCapMs: 50 });
+  test("429s spend no retry: a read with maxRetries 0 goes through three of them", async () => {
+    const c = h.alice({ maxRetries: 0 });
+    h.sim.control.injectFault({ kind: "rate_limit", method: "GET", path: "/containers$", retryAfter: "0", times: 3 });
+    await expect(c.of(services).list(P)).resolves.toEqual([]);
+    expect(h.sim.control.requests().map((r) => r.status)).toEqual([429, 429, 429, 200]);
+  });
+
+  test("a call with a signal goes on through 429s until its signal ends it, then says it was rate limited", async () => {
+    const controller = new AbortController();
+    let limited = 0;
+    const c = h.alice({
+      maxRetries: 1,
+      logger: (line) => {
+        if (/-> 429 /.test(line) && ++limited === 4) controller.abort();
+      },
+    });
+    h.sim.control.injectFault({
+      kind: "rate_limit",
+      method: "POST",
+      path: "/containers$",
+      retryAfter: "0",
+      times: 100,
+    });
+    const e = await c
+      .of(services)
+      .create(P, { name: "web", image: IMAGE, httpPort: 8080 }, { signal: controller.signal })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(AbortedError);
+    expect(e.message).toMatch(/^ABORT_ERR: .*its last attempt was answered RATE_LIMITED: .*\(HTTP 429/);
+    expect(limited).toBe(4); // more than maxRetries + 1 attempts
+    expect(h.sim.control.snapshot().services).toHaveLength(0);
+  });
+
+  test("a call without a signal fails RATE_LIMITED once rateLimitPatienceMs has passed since its first 429", async () => {
+    const c = h.alice({ rateLimitPatienceMs: 0 });
     h.sim.control.injectFault({ kind: "rate_limit", method: "GET", retryAfter: "0", times: 2 });
     const e = await c
       .of(services)
@@ -48,6 +81,7 @@ describe("retries", () => {
       .catch((x) => x);
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.code).toBe("RATE_LIMITED");
+    expect(h.sim.control.requests().map((r) => r.status)).toEqual([429]);
   });
 
   test("a connection reset on a GET is retried", async () => {

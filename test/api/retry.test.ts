@@ -1,140 +1,185 @@
-import {
-  backoffDelay,
-  nextStep,
-  parseRetryAfter,
-  retryDecision,
-  type RetryInput,
-  type StepInput,
-} from "../../provider/src/api/retry";
+// The retry policy (api/retry.ts `nextStep`): one pure function from the facts of a failed attempt to what the
+// transport does next, held to a case table.
+import { backoffDelay, nextStep, parseRetryAfter, type NextStep, type StepInput } from "../../provider/src/api/retry";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const half = () => 0.5;
 
-describe("retryDecision", () => {
-  type Case = [name: string, input: Partial<RetryInput>, retry: boolean, reason: string];
-  const base: RetryInput = { method: "GET", attempt: 0, maxRetries: 5, now: NOW, random: half };
+/** A GET's first attempt, nothing known before it. */
+const fresh: StepInput = {
+  method: "GET",
+  attempt: 0,
+  retriesSpent: 0,
+  maxRetries: 5,
+  now: NOW,
+  rateLimitedForMs: 0,
+  rateLimitPatienceMs: Infinity,
+  random: half,
+  outcomeUnknown: false,
+  acted: false,
+  mayHaveActed: false,
+  canRecover: false,
+  recovering: false,
+  emptyAnswer: false,
+  notFound: false,
+  conflict: false,
+};
+/** A create: a POST that can look up what it made. */
+const create: StepInput = { ...fresh, method: "POST", canRecover: true };
 
+const rateLimited: NextStep = { step: "retry", delayMs: 0, reason: "rate_limited", spends: false };
+/** A retry after a 5xx or a failure with no answer, after the backoff (random 0.5 of 500 ms × 2^spent). */
+const again = (reason: "server_unavailable" | "network", delayMs = 250): NextStep => ({
+  step: "retry",
+  delayMs,
+  reason,
+  spends: true,
+});
+const fail: NextStep = { step: "fail" };
+
+describe("nextStep: the whole retry policy", () => {
+  type Case = [name: string, input: Partial<StepInput>, step: NextStep];
   const cases: Case[] = [
-    // 429: the server did not act; any method
-    ["429 GET retries", { method: "GET", status: 429 }, true, "rate_limited"],
-    ["429 POST retries (server did not act)", { method: "POST", status: 429 }, true, "rate_limited"],
-    ["429 PATCH retries", { method: "PATCH", status: 429 }, true, "rate_limited"],
-    ["429 DELETE retries", { method: "DELETE", status: 429 }, true, "rate_limited"],
-    // 502/503/504: safe methods only
-    ...([502, 503, 504] as const).flatMap((status): Case[] => [
-      [`${status} GET retries`, { method: "GET", status }, true, "server_unavailable"],
-      [`${status} PUT retries`, { method: "PUT", status }, true, "server_unavailable"],
-      [`${status} DELETE retries`, { method: "DELETE", status }, true, "server_unavailable"],
+    // 429: the server did not act; any method; the rate control holds the request, so no delay here
+    ["429 GET retries at once, spending no retry", { status: 429, retryAfter: "3" }, rateLimited],
+    ["429 POST retries (the server did not act)", { ...create, status: 429 }, rateLimited],
+    ["429 PATCH retries", { method: "PATCH", status: 429 }, rateLimited],
+    ["429 DELETE retries", { method: "DELETE", status: 429 }, rateLimited],
+    [
+      "429 with every retry spent still retries: maxRetries counts no 429",
+      { status: 429, retriesSpent: 5 },
+      rateLimited,
+    ],
+    ["429 with maxRetries 0 still retries", { status: 429, maxRetries: 0 }, rateLimited],
+    [
+      "429 after an hour of them retries while the caller's signal bounds it (patience Infinity)",
+      { status: 429, attempt: 900, rateLimitedForMs: 3_600_000 },
+      rateLimited,
+    ],
+    [
+      "429 without a signal retries within the patience",
+      { status: 429, rateLimitedForMs: 59_999, rateLimitPatienceMs: 60_000 },
+      rateLimited,
+    ],
+    [
+      "429 without a signal fails once the patience is spent",
+      { status: 429, rateLimitedForMs: 60_000, rateLimitPatienceMs: 60_000 },
+      fail,
+    ],
+    ["lower-case method is normalised", { method: "post", status: 429 }, rateLimited],
+    // 5xx: safe methods only, within maxRetries
+    ...([500, 502, 503, 504] as const).flatMap((status): Case[] => [
+      [`${status} GET retries after the backoff`, { status }, again("server_unavailable")],
+      [`${status} PUT retries`, { method: "PUT", status }, again("server_unavailable")],
+      [
+        `${status} DELETE retries (deleting twice deletes once)`,
+        { method: "DELETE", status },
+        again("server_unavailable"),
+      ],
       [
         `${status} PATCH retries (whole-field bodies are idempotent)`,
         { method: "PATCH", status },
-        true,
-        "server_unavailable",
+        again("server_unavailable"),
       ],
-      [`${status} POST is outcome-unknown, not retried blindly`, { method: "POST", status }, false, "outcome_unknown"],
+      [`${status} POST that cannot look up fails (its outcome is unknown)`, { method: "POST", status }, fail],
     ]),
-    // never retried
-    ["500 GET retried (a read is safe to repeat)", { method: "GET", status: 500 }, true, "server_unavailable"],
+    ["503 GET honours its Retry-After", { status: 503, retryAfter: "2" }, again("server_unavailable", 2000)],
     [
-      "500 DELETE retried, like a GET (deleting twice deletes once)",
-      { method: "DELETE", status: 500 },
-      true,
-      "server_unavailable",
-    ],
-    ["500 POST not retried: its outcome is unknown", { method: "POST", status: 500 }, false, "outcome_unknown"],
-    ["400 not retried", { method: "GET", status: 400 }, false, "not_retryable"],
-    ["401 not retried", { method: "GET", status: 401 }, false, "not_retryable"],
-    ["404 not retried", { method: "DELETE", status: 404 }, false, "not_retryable"],
-    ["409 not retried", { method: "POST", status: 409 }, false, "not_retryable"],
-    // network failures: reached server or not
-    [
-      "network GET, reached server: retries",
-      { method: "GET", networkError: true, mayHaveReachedServer: true },
-      true,
-      "network",
+      "503 GET's Retry-After is capped",
+      { status: 503, retryAfter: "3600", retryAfterCapMs: 5000 },
+      again("server_unavailable", 5000),
     ],
     [
-      "network GET, never reached: retries",
-      { method: "GET", networkError: true, mayHaveReachedServer: false },
-      true,
-      "network",
+      "503 GET backs off by the retries spent",
+      { status: 503, retriesSpent: 2, attempt: 7 },
+      again("server_unavailable", 1000),
     ],
+    ["503 GET with every retry spent fails", { status: 503, retriesSpent: 5 }, fail],
+    ["503 GET with maxRetries 0 fails", { status: 503, maxRetries: 0 }, fail],
+    // no answer at all: reached the server or not
+    ["network GET, reached the server: retries", { networkError: true, mayHaveReachedServer: true }, again("network")],
+    ["network GET, never reached: retries", { networkError: true, mayHaveReachedServer: false }, again("network")],
     [
-      "network PUT, reached server: retries",
+      "network PUT, reached: retries",
       { method: "PUT", networkError: true, mayHaveReachedServer: true },
-      true,
-      "network",
+      again("network"),
     ],
     [
-      "network DELETE, reached server: retries",
-      { method: "DELETE", networkError: true, mayHaveReachedServer: true },
-      true,
-      "network",
-    ],
-    [
-      "network PATCH, reached server: retries",
+      "network PATCH, reached: retries",
       { method: "PATCH", networkError: true, mayHaveReachedServer: true },
-      true,
-      "network",
+      again("network"),
     ],
     [
-      "network POST, never reached server: retries",
+      "network POST, never reached the server: retries (nothing was made)",
       { method: "POST", networkError: true, mayHaveReachedServer: false },
-      true,
-      "network",
+      again("network"),
     ],
     [
-      "network POST, may have reached server: outcome unknown",
+      "network POST, may have reached, no lookup: fails",
       { method: "POST", networkError: true, mayHaveReachedServer: true },
-      false,
-      "outcome_unknown",
+      fail,
+    ],
+    ["network POST, reach unknown counts as reached", { method: "POST", networkError: true }, fail],
+    [
+      "network GET with every retry spent fails",
+      { networkError: true, mayHaveReachedServer: true, retriesSpent: 5 },
+      fail,
+    ],
+    // a create whose outcome is unknown: looked up before anything is sent again
+    [
+      "create answered 502 is looked up, then sent again after the backoff",
+      { ...create, status: 502, outcomeUnknown: true, mayHaveActed: true },
+      { step: "look_up", delayMs: 250, sendAgain: true },
     ],
     [
-      "network POST, reach unknown (undefined) counts as reached",
-      { method: "POST", networkError: true },
-      false,
-      "outcome_unknown",
+      "create with no answer after sending is looked up",
+      { ...create, networkError: true, mayHaveReachedServer: true, outcomeUnknown: true, mayHaveActed: true },
+      { step: "look_up", delayMs: 250, sendAgain: true },
     ],
-    // budget
-    ["429 with the budget spent: exhausted", { method: "GET", status: 429, attempt: 5 }, false, "exhausted"],
-    ["503 GET with the budget spent: exhausted", { method: "GET", status: 503, attempt: 5 }, false, "exhausted"],
     [
-      "network GET with maxRetries 0: exhausted",
-      { method: "GET", networkError: true, mayHaveReachedServer: true, maxRetries: 0 },
-      false,
-      "exhausted",
+      "create answered 2xx it could not read is looked up but never sent again",
+      { ...create, status: 201, outcomeUnknown: true, acted: true, mayHaveActed: true },
+      { step: "look_up", delayMs: 250, sendAgain: false },
     ],
-    ["lower-case method is normalised", { method: "post", status: 429 }, true, "rate_limited"],
+    [
+      "create whose outcome is unknown with every retry spent fails",
+      { ...create, status: 502, outcomeUnknown: true, retriesSpent: 5 },
+      fail,
+    ],
+    [
+      "an unknown outcome without a lookup fails",
+      { ...create, status: 502, outcomeUnknown: true, canRecover: false },
+      fail,
+    ],
+    // other answers
+    ["400 fails", { status: 400 }, fail],
+    ["401 fails", { status: 401 }, fail],
+    ["404 GET fails", { status: 404, notFound: true }, fail],
+    ["409 to a create with no lookup made fails", { ...create, status: 409, conflict: true }, fail],
+    [
+      "409 to a create after a lookup looks again (its earlier send may have landed since)",
+      { ...create, status: 409, conflict: true, recovering: true, attempt: 1 },
+      { step: "look_up_or_fail" },
+    ],
+    [
+      "DELETE answered 404 after an attempt that may have acted is done",
+      { method: "DELETE", status: 404, notFound: true, emptyAnswer: true, mayHaveActed: true, attempt: 1 },
+      { step: "deleted" },
+    ],
+    [
+      "DELETE answered 404 at its first attempt fails (it was never there)",
+      { method: "DELETE", status: 404, notFound: true, emptyAnswer: true, mayHaveActed: true },
+      fail,
+    ],
+    [
+      "DELETE answered 404 when nothing before it could delete fails",
+      { method: "DELETE", status: 404, notFound: true, emptyAnswer: true, attempt: 1 },
+      fail,
+    ],
   ];
 
-  test.each(cases)("%s", (_name, input, retry, reason) => {
-    const d = retryDecision({ ...base, ...input });
-    expect(d.retry).toBe(retry);
-    expect(d.reason).toBe(reason);
-    expect(d.delayMs).toBeGreaterThanOrEqual(0);
-  });
-
-  test("429 honours Retry-After seconds", () => {
-    expect(retryDecision({ ...base, status: 429, retryAfter: "2" }).delayMs).toBe(2000);
-  });
-
-  test("429 honours Retry-After as an HTTP date", () => {
-    const at = new Date(NOW + 7000).toUTCString();
-    expect(retryDecision({ ...base, status: 429, retryAfter: at }).delayMs).toBe(7000);
-  });
-
-  test("429 Retry-After is capped (default 30 s, configurable)", () => {
-    expect(retryDecision({ ...base, status: 429, retryAfter: "3600" }).delayMs).toBe(30_000);
-    expect(retryDecision({ ...base, status: 429, retryAfter: "3600", retryAfterCapMs: 5000 }).delayMs).toBe(5000);
-  });
-
-  test("429 without Retry-After backs off with jitter", () => {
-    // 0.5 * 500 * 2^2
-    expect(retryDecision({ ...base, status: 429, attempt: 2, random: () => 0.5 }).delayMs).toBe(1000);
-  });
-
-  test("503 with Retry-After honours it", () => {
-    expect(retryDecision({ ...base, status: 503, retryAfter: "3" }).delayMs).toBe(3000);
+  test.each(cases)("%s", (_name, input, step) => {
+    expect(nextStep({ ...fresh, ...input })).toEqual(step);
   });
 });
 
@@ -180,72 +225,5 @@ describe("parseRetryAfter", () => {
 
   test("custom cap", () => {
     expect(parseRetryAfter("10", NOW, 2500)).toBe(2500);
-  });
-});
-
-describe("nextStep (what the transport does after a failed attempt)", () => {
-  const fresh: StepInput = {
-    method: "GET",
-    attempt: 0,
-    maxRetries: 5,
-    now: NOW,
-    random: half,
-    outcomeUnknown: false,
-    acted: false,
-    mayHaveActed: false,
-    canRecover: false,
-    recovering: false,
-    emptyAnswer: false,
-    notFound: false,
-    conflict: false,
-  };
-  const create: StepInput = { ...fresh, method: "POST", canRecover: true };
-
-  test("a 429 retries at once: the rate control already holds the request until the Retry-After moment", () => {
-    const step = nextStep({ ...create, status: 429, retryAfter: "3" });
-    expect(step).toEqual({ step: "retry", delayMs: 0, reason: "rate_limited" });
-  });
-
-  test("a 503 on a read retries after its Retry-After", () => {
-    const step = nextStep({ ...fresh, status: 503, retryAfter: "2" });
-    expect(step).toEqual({ step: "retry", delayMs: 2000, reason: "server_unavailable" });
-  });
-
-  test("a create whose outcome is unknown is looked up, then sent again after the backoff", () => {
-    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, mayHaveActed: true })).toEqual({
-      step: "look_up",
-      delayMs: 250,
-      sendAgain: true,
-    });
-  });
-
-  test("a success that could not be read is looked up but never sent again", () => {
-    expect(nextStep({ ...create, status: 201, outcomeUnknown: true, acted: true, mayHaveActed: true })).toMatchObject({
-      step: "look_up",
-      sendAgain: false,
-    });
-  });
-
-  test("an unknown outcome with the budget spent, or with no lookup, fails", () => {
-    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, attempt: 5 })).toEqual({ step: "fail" });
-    expect(nextStep({ ...create, status: 502, outcomeUnknown: true, canRecover: false })).toEqual({ step: "fail" });
-  });
-
-  test("a DELETE that meets 404 after an attempt that may have acted is done", () => {
-    const gone: StepInput = { ...fresh, method: "DELETE", status: 404, notFound: true, emptyAnswer: true };
-    Object.assign(gone, { mayHaveActed: true, attempt: 1 });
-    expect(nextStep(gone)).toEqual({ step: "deleted" });
-    expect(nextStep({ ...gone, attempt: 0 })).toEqual({ step: "fail" }); // the first attempt: it was never there
-    expect(nextStep({ ...gone, mayHaveActed: false })).toEqual({ step: "fail" }); // nothing before it could delete it
-  });
-
-  test("a 409 after a lookup looks again (our earlier send may have landed since); without one it fails", () => {
-    const afterLookUp = nextStep({ ...create, status: 409, conflict: true, recovering: true, attempt: 1 });
-    expect(afterLookUp).toEqual({ step: "look_up_or_fail" });
-    expect(nextStep({ ...create, status: 409, conflict: true })).toEqual({ step: "fail" });
-  });
-
-  test("a 4xx fails", () => {
-    expect(nextStep({ ...fresh, status: 400 })).toEqual({ step: "fail" });
   });
 });

@@ -73,7 +73,7 @@ describe("wire schemas", () => {
   });
 
   test("a wrong type names the field path and the request", () => {
-    const list = [service, service, service, { ...service, id: "s4", replicas: "3" }];
+    const list = [service, { ...service, id: "s2" }, { ...service, id: "s3" }, { ...service, id: "s4", replicas: "3" }];
     try {
       parseList(ServiceRecordListSchema, list, ctx).all();
       throw new Error("should have failed");
@@ -101,10 +101,32 @@ describe("wire schemas", () => {
     expect(() => answer.withId("7")).toThrow("[1].id: expected string, received number");
   });
 
+  test("two records with one id: the reads of that id and of the whole list fail naming it; neither is picked", () => {
+    const list = [service, { ...service, id: "s2", name: "api" }, { ...service, status: "failed" }];
+    const answer = parseList(ServiceRecordListSchema, list, ctx);
+    expect(answer.withId("s2")?.name).toBe("api");
+    const twice =
+      "GET /v1/projects/p/containers: [2].id: \"s1\" is also the id of [0]: the answer holds 2 records with one id, so none of them is read (the API's list is inconsistent; try again, and ask the platform's support if it stays) (unexpected response shape, HTTP 200, request r1)";
+    expect(() => answer.withId("s1")).toThrow(twice);
+    expect(() => answer.all()).toThrow(twice);
+    const keyed = parseList(
+      VolumeRecordListSchema,
+      { volumes: [{ id: "v" }, { id: "w" }, { id: "v" }, { id: "v" }] },
+      ctx,
+    );
+    expect(() => keyed.withId("v")).toThrow(
+      'volumes[2], volumes[3].id: "v" is also the id of volumes[0]: the answer holds 3 records',
+    );
+  });
+
   test("every bad record of a list is named, not only the first", () => {
     const answer = parseList(
       ServiceRecordListSchema,
-      [{ ...service, replicas: "3" }, service, { ...service, id: null }],
+      [
+        { ...service, replicas: "3" },
+        { ...service, id: "s2" },
+        { ...service, id: null },
+      ],
       ctx,
     );
     expect(() => answer.all()).toThrow(

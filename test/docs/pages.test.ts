@@ -9,8 +9,8 @@ const schema = require("../../schema.json");
 describe("README.md", () => {
   const readme = read("README.md");
 
-  test("is the front door: under 300 lines", () => {
-    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+  test("is the front door: under 330 lines", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(330);
   });
 
   test("leads with what it is, how to install it, a first program, previews and drift jobs, then the docs index", () => {
@@ -26,16 +26,21 @@ describe("README.md", () => {
     expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
   });
 
-  test("contributor material is elsewhere: the two commands stay, each said for what it is; the suite, bench and assumptions are in their pages", () => {
+  test("contributor material comes after the docs index: the two commands, each said for what it is, benchmark figures with the command that made them, and the API assumptions table", () => {
     const twoCommands = readme.slice(readme.indexOf("## The two commands"));
     expect(twoCommands).toMatch(/^make demo +# runs examples\/app-with-postgres against the simulator/m);
     expect(twoCommands).toMatch(/^make test +# runs every test/m);
     // make demo fetches a CLI when there is none, and says so: the README must not promise less.
     const pinned = /^PULUMI_CLI_VERSION=(\S+)$/m.exec(read("scripts/demo.sh"))![1];
     expect(twoCommands).toContain(`fetches a pinned one (${pinned}) into a cache, saying so`);
-    expect(readme).not.toContain("| question | assumption |");
-    expect(readme).not.toMatch(/Jain's fairness|× the floor|list GETs/);
-    expect(read("docs/api-assumptions.md")).toContain("| question | assumption |");
+    const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    const after = (heading: string) => headings.indexOf(heading) > headings.indexOf("Documentation");
+    expect(["The two commands", "Performance", "API assumptions"].every(after)).toBe(true);
+    const assumptions = readme.slice(readme.indexOf("## API assumptions"));
+    expect(assumptions).toContain("| question | assumption |");
+    const performance = readme.slice(readme.indexOf("## Performance"), readme.indexOf("## API assumptions"));
+    expect(performance).toContain("`npm run bench`");
+    expect(performance).toMatch(/Jain's fairness index/);
     expect(read("CONTRIBUTING.md")).toContain("npm run bench");
   });
 

@@ -144,4 +144,41 @@ describe("SharedPoll: many waits, one read loop", () => {
     );
     await expect(settled(waitFor(poll as any, "a"))).rejects.toThrow("503");
   });
+
+  test("a read's signal ends when the last wait it would answer has ended, not before", async () => {
+    const signals: AbortSignal[] = [];
+    const poll = new SharedPoll<Snapshot>(
+      (signal) =>
+        new Promise((_resolve, reject) => {
+          signals.push(signal); // a read the API keeps answering 429: it ends only by its signal
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+      () => 5,
+    );
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = waitFor(poll, "a", { signal: first.signal });
+    const b = waitFor(poll, "b", { signal: second.signal });
+    await jest.advanceTimersByTimeAsync(1);
+    expect(signals).toHaveLength(1);
+    first.abort();
+    await expect(settled(a)).rejects.toBeInstanceOf(WaitCancelled);
+    expect(signals[0].aborted).toBe(false); // b still waits for this read
+    second.abort();
+    await expect(settled(b)).rejects.toBeInstanceOf(WaitCancelled);
+    expect(signals[0].aborted).toBe(true);
+  });
+
+  test("a wait whose record cannot be read fails alone; the others are answered", async () => {
+    const { fetch } = source(() => "running");
+    const poll = new SharedPoll(fetch, () => 5);
+    const broken = waitFor(poll, "a", {
+      select: () => {
+        throw new Error("two records with id a");
+      },
+    });
+    const other = waitFor(poll, "b");
+    await expect(settled(broken)).rejects.toThrow("two records with id a");
+    await expect(settled(other)).resolves.toMatchObject({ status: "running" });
+  });
 });

@@ -30,7 +30,7 @@ export function contextFor(client: HostingClient, projectId: string): Context {
     progress: () => undefined,
     warn: () => undefined,
     redact: (text) => text,
-    sharedPoll: <T>(key: string, fetch: () => Promise<T>) => {
+    sharedPoll: <T>(key: string, fetch: (signal: AbortSignal) => Promise<T>) => {
       if (!polls.has(key)) polls.set(key, new SharedPoll(fetch));
       return polls.get(key) as SharedPoll<T>;
     },

@@ -180,6 +180,19 @@ describe("faults of a lagging or careless API (issue 30)", () => {
     expect((await h.alice.get(p("/service-links"))).body).toEqual({ links: [] });
   });
 
+  test("duplicate_record: one list answer holds the record of that id (or the first) twice, the copy last", async () => {
+    const a = await createContainer(h.alice, { name: "a" });
+    const b = await createContainer(h.alice, { name: "b" });
+    h.sim.control.injectFault({ kind: "duplicate_record", method: "GET", path: "/containers$", id: a.id });
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([a.id, b.id, a.id]);
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
+    await h.alice.post(p("/service-links"), { consumer_service_id: a.id, provider_service_id: b.id });
+    h.sim.control.injectFault({ kind: "duplicate_record", method: "GET", path: "/service-links$" });
+    const { links } = (await h.alice.get(p("/service-links"))).body;
+    expect(links).toHaveLength(2);
+    expect(links[1]).toEqual(links[0]);
+  });
+
   test("ignored: a DELETE answered 204 that leaves the record", async () => {
     const a = await createContainer(h.alice);
     h.sim.control.injectFault({ kind: "ignored", method: "DELETE" });

@@ -123,8 +123,13 @@ export interface HostingClientOptions {
   token: string;
   /** How long one request (one attempt) may take. Default 30 s. */
   requestTimeoutMs?: number;
-  /** Retries after the first attempt. Default 5. */
+  /**
+   * Retries after a 5xx or a failure with no answer, where repeating is safe. Default 5. A 429 spends none: it is
+   * retried, paced by the rate control, until the call's `signal` ends it (or `rateLimitPatienceMs` without one).
+   */
   maxRetries?: number;
+  /** How long a call without a `signal` goes on being answered 429 before it fails. Default 10 minutes. */
+  rateLimitPatienceMs?: number;
   /** The largest answer read. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Longest wait taken from a Retry-After header. Default 30 s. */
@@ -180,18 +185,20 @@ export class CollectionApi<R, L> {
     readonly collection: Collection<R, L>,
     gathering: Gathering,
   ) {
-    const fetchList = (scope: string) =>
+    const fetchList = (scope: string, signal?: AbortSignal) =>
       t.shared<ListAnswer<L>>({
         path: this.base(scope || undefined),
         response: { kind: "list", shape: this.listShape() },
+        signal,
       });
-    this.lists = new PerKey((scope) => new FreshList(() => fetchList(scope), gathering));
+    this.lists = new PerKey((scope) => new FreshList((signal) => fetchList(scope, signal), gathering));
     this.prices = new PerKey(() => ({ requestMs: () => t.requestPriceMs(REQUEST_BUDGET_MS), recordMs: RECORD_MS }));
     this.lookups = new PerKey(
       (scope) =>
         new FreshLookups<L & { id: string }>(
-          async (id) => (await this.getOrGone(scope || undefined, id)) as (L & { id: string }) | undefined,
-          () => fetchList(scope) as Promise<ListAnswer<L & { id: string }>>,
+          async (id, signal) =>
+            (await this.getOrGone(scope || undefined, id, { signal })) as (L & { id: string }) | undefined,
+          (signal) => fetchList(scope, signal) as Promise<ListAnswer<L & { id: string }>>,
           this.prices.get(scope),
           gathering,
         ),
@@ -231,7 +238,7 @@ export class CollectionApi<R, L> {
       new AbortedError({ method: "GET", path, mayHaveReachedServer: true, after: this.t.lastFailure("GET", path) });
     const scope = projectId ?? "";
     return raceSignal(
-      snapshot ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside),
+      snapshot ? this.snapshot(scope) : this.lists.get(scope).read(!opts.alongside, opts.signal),
       opts.signal,
       aborted,
     );
@@ -272,7 +279,7 @@ export class CollectionApi<R, L> {
         mayHaveReachedServer: true,
         after: this.t.lastFailure("GET", path) ?? this.t.lastFailure("GET", this.base(projectId)),
       });
-    return raceSignal(this.lookups.get(projectId ?? "").read(id), opts.signal, aborted);
+    return raceSignal(this.lookups.get(projectId ?? "").read(id, opts.signal), opts.signal, aborted);
   }
 
   /** A project collection's list that answers 404 is the project the token cannot see, never a record gone. */
@@ -493,6 +500,7 @@ export class HostingClient {
       token: options.token,
       requestTimeoutMs,
       maxRetries,
+      rateLimitPatienceMs: options.rateLimitPatienceMs,
       maxResponseBytes: options.maxResponseBytes,
       retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
       retryBaseDelayMs: options.retryBaseDelayMs,

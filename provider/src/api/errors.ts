@@ -117,17 +117,21 @@ export interface NetworkErrorInit {
   detail?: string;
 }
 
+/** `(POST /v1/…; no HTTP response; the request may have reached the server)`: what one attempt with no answer says. */
+const noResponse = (init: Pick<NetworkErrorInit, "method" | "path" | "mayHaveReachedServer">) =>
+  `(${init.method} ${init.path}; no HTTP response; the request ${init.mayHaveReachedServer ? "may have reached" : "never reached"} the server)`;
+
 export class NetworkError extends HostingApiClientError {
   readonly code: string;
   readonly method: string;
   readonly path: string;
   readonly mayHaveReachedServer: boolean;
 
-  constructor(init: NetworkErrorInit) {
+  /** `message`: for a subclass whose failure is not one attempt's (an abort between attempts). */
+  constructor(init: NetworkErrorInit, message?: string) {
     const detail = init.detail ?? describeCause(init.cause) ?? "network failure";
-    const reached = init.mayHaveReachedServer ? "may have reached" : "never reached";
     super(
-      `${init.code}: ${detail} (${init.method} ${init.path}; no HTTP response; the request ${reached} the server)`,
+      message ?? `${init.code}: ${detail} ${noResponse(init)}`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );
     this.code = init.code;
@@ -146,11 +150,28 @@ export class RequestTimeoutError extends NetworkError {
 }
 
 export class AbortedError extends NetworkError {
-  /** `after`: the last attempt's failure, when the caller gave up while retrying (a deadline says what it was). */
+  /**
+   * `after`: the last attempt's failure, when the caller gave up between attempts (a deadline says what it was). Then
+   * the message is that failure's, as it was (an HTTP status, or no answer), never "no HTTP response" of its own.
+   */
   constructor(init: Omit<NetworkErrorInit, "code" | "detail"> & { after?: Error }) {
-    const after = init.after ? `, after the last attempt failed: ${init.after.message}` : "";
-    super({ ...init, code: "ABORT_ERR", detail: `the operation was aborted by the caller${after}` });
+    const { after, ...rest } = init;
+    super(
+      { ...rest, code: "ABORT_ERR", detail: "the operation was aborted by the caller" },
+      after && abortedAfter(init, after),
+    );
   }
+}
+
+/** An abort between attempts: what the last one came to, and whether an earlier one may have acted. */
+function abortedAfter(init: Pick<NetworkErrorInit, "method" | "path" | "mayHaveReachedServer">, after: Error): string {
+  const last = after instanceof NetworkError ? `failed: ${after.message}` : `was answered ${after.message}`;
+  const saidSo = after instanceof NetworkError && after.mayHaveReachedServer;
+  const acted =
+    init.mayHaveReachedServer && init.method !== "GET" && !saidSo
+      ? "; an earlier attempt may have reached the server"
+      : "";
+  return `ABORT_ERR: the operation was aborted by the caller while ${init.method} ${init.path} was being retried; its last attempt ${last}${acted}`;
 }
 
 /**

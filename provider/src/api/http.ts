@@ -5,7 +5,7 @@
 // may be sent again we must know if the request ever left this process. undici reports
 // that through the handler's `onRequestSent` hook (called once the request head and body
 // were written to the socket), which the high-level request()/fetch() APIs do not expose.
-// So `send()` dispatches with a small handler that records it, collects the body and
+// So `send()` dispatches with a small handler (`Attempt`) that records it, collects the body and
 // turns transport failures into NetworkError { mayHaveReachedServer }.
 
 import type { Agent, Dispatcher } from "undici";
@@ -160,120 +160,152 @@ function parseRawHeaders(raw: Buffer[] | string[] | null | undefined): Record<st
 
 /**
  * Send one request; resolve with any HTTP response (2xx or not), reject only with a
- * NetworkError (RequestTimeoutError, AbortedError) when there is no complete response.
+ * NetworkError (RequestTimeoutError, AbortedError) when there is no complete response, or a
+ * SizeLimitError when the answer is larger than the client reads.
  */
 export function send(req: SendRequest): Promise<RawResponse> {
-  return new Promise<RawResponse>((resolve, reject) => {
-    let settled = false;
-    let sent = false; // request fully written to the socket
-    let gotHeaders = false;
-    let abortFn: ((err?: Error) => void) | undefined;
-    let status = 0;
-    let headers: Record<string, string | string[]> = {};
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const tooLarge = () =>
-      fail(new SizeLimitError(req.method, req.displayPath, "response", req.maxResponseBytes, status));
+  return new Promise<RawResponse>((resolve, reject) => new Attempt(req, resolve, reject).start());
+}
 
-    const timer = setTimeout(() => fail("timeout"), req.requestTimeoutMs);
-    const onCallerAbort = () => fail("abort");
-    req.signal?.addEventListener("abort", onCallerAbort, { once: true });
+/** Why an attempt ended without a complete answer: our timeout, the caller's signal, or what undici reported. */
+type Failure = "timeout" | "abort" | Error;
 
-    function finish(): void {
-      clearTimeout(timer);
-      req.signal?.removeEventListener("abort", onCallerAbort);
-    }
+/**
+ * One attempt in flight: what undici has reported of it (whether the request was written, the
+ * answer so far), its timeout and the caller's signal, and how it settles, once.
+ */
+class Attempt {
+  private settled = false;
+  /** The request was fully written to the socket. */
+  private sent = false;
+  private gotHeaders = false;
+  private status = 0;
+  private headers: Record<string, string | string[]> = {};
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  /** Cuts the request off at the socket (undici's, from onConnect). */
+  private abortSocket?: (err?: Error) => void;
+  private timer?: NodeJS.Timeout;
+  private readonly callerAborted = () => this.fail("abort");
 
-    function fail(kind: "timeout" | "abort" | Error): void {
-      if (settled) return;
-      settled = true;
-      finish();
-      if (kind instanceof SizeLimitError) {
-        abortFn?.(kind);
-        reject(kind);
-        return;
-      }
-      const reached = sent || gotHeaders;
-      const common = { method: req.method, path: req.displayPath, mayHaveReachedServer: reached };
-      const marker = new Error(kind === "timeout" ? "request timed out" : "request aborted");
-      abortFn?.(marker);
-      if (kind === "timeout") reject(new RequestTimeoutError({ ...common, requestTimeoutMs: req.requestTimeoutMs }));
-      else if (kind === "abort") reject(new AbortedError({ ...common, cause: req.signal?.reason }));
-      else {
-        const code = causeCode(kind);
-        reject(
-          new NetworkError({
-            ...common,
-            code,
-            // A connect-phase failure never wrote anything, whatever `sent` says.
-            mayHaveReachedServer: NOT_SENT_CODES.has(code) ? false : reached,
-            cause: kind,
-          }),
-        );
-      }
-    }
+  constructor(
+    private readonly req: SendRequest,
+    private readonly resolve: (response: RawResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {}
 
-    if (req.signal?.aborted) {
-      fail("abort");
+  start(): void {
+    this.timer = setTimeout(() => this.fail("timeout"), this.req.requestTimeoutMs);
+    this.req.signal?.addEventListener("abort", this.callerAborted, { once: true });
+    if (this.req.signal?.aborted) {
+      this.fail("abort");
       return;
     }
-
-    // undici's (deprecated but supported) low-level handler interface: it is the only one
-    // that reports `onRequestSent`. See the note at the top of this file.
-    const handler = {
-      onConnect(abort: (err?: Error) => void): void {
-        abortFn = abort;
-        if (settled) abort(new Error("request already settled"));
-      },
-      onRequestSent(): void {
-        sent = true;
-      },
-      onBodySent(): void {},
-      onResponseStarted(): void {},
-      onHeaders(statusCode: number, rawHeaders: Buffer[], _resume: () => void, _statusText: string): boolean {
-        if (statusCode < 200) return true; // 1xx informational
-        gotHeaders = true;
-        status = statusCode;
-        headers = parseRawHeaders(rawHeaders);
-        if (Number(headers["content-length"]) > req.maxResponseBytes) tooLarge();
-        return true;
-      },
-      onData(chunk: Buffer): boolean {
-        received += chunk.length;
-        if (received > req.maxResponseBytes) {
-          tooLarge();
-          return false;
-        }
-        chunks.push(chunk);
-        return true;
-      },
-      onComplete(): void {
-        if (settled) return;
-        settled = true;
-        finish();
-        resolve({ status, headers, body: Buffer.concat(chunks).toString("utf8") });
-      },
-      onError(err: Error): void {
-        fail(err);
-      },
-      onUpgrade(): void {
-        fail(new Error("unexpected protocol upgrade"));
-      },
-    };
-
     try {
-      req.dispatcher.dispatch(
-        {
-          origin: req.origin,
-          path: req.path,
-          method: req.method as Dispatcher.HttpMethod,
-          headers: req.headers,
-          body: req.body,
-        },
-        handler as Dispatcher.DispatchHandler,
-      );
+      this.req.dispatcher.dispatch(dispatchOptions(this.req), this.handler());
     } catch (err) {
-      fail(err instanceof Error ? err : new Error(String(err)));
+      this.fail(err instanceof Error ? err : new Error(String(err)));
     }
+  }
+
+  /**
+   * undici's (deprecated but supported) low-level handler interface: it is the only one that
+   * reports `onRequestSent`. See the note at the top of this file.
+   */
+  private handler(): Dispatcher.DispatchHandler {
+    const handler = {
+      onConnect: (abort: (err?: Error) => void) => this.connected(abort),
+      onRequestSent: () => {
+        this.sent = true;
+      },
+      onBodySent: () => undefined,
+      onResponseStarted: () => undefined,
+      onHeaders: (statusCode: number, rawHeaders: Buffer[]) => this.answered(statusCode, rawHeaders),
+      onData: (chunk: Buffer) => this.read(chunk),
+      onComplete: () => this.complete(),
+      onError: (err: Error) => this.fail(err),
+      onUpgrade: () => this.fail(new Error("unexpected protocol upgrade")),
+    };
+    return handler as unknown as Dispatcher.DispatchHandler;
+  }
+
+  private connected(abort: (err?: Error) => void): void {
+    this.abortSocket = abort;
+    if (this.settled) abort(new Error("request already settled"));
+  }
+
+  /** The status line and headers; an announced body over the limit ends the attempt before it is read. */
+  private answered(statusCode: number, rawHeaders: Buffer[]): boolean {
+    if (statusCode < 200) return true; // 1xx informational
+    this.gotHeaders = true;
+    this.status = statusCode;
+    this.headers = parseRawHeaders(rawHeaders);
+    if (Number(this.headers["content-length"]) > this.req.maxResponseBytes) this.fail(this.tooLarge());
+    return true;
+  }
+
+  private read(chunk: Buffer): boolean {
+    this.received += chunk.length;
+    if (this.received > this.req.maxResponseBytes) {
+      this.fail(this.tooLarge());
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  private complete(): void {
+    if (!this.settle()) return;
+    this.resolve({ status: this.status, headers: this.headers, body: Buffer.concat(this.chunks).toString("utf8") });
+  }
+
+  private fail(why: Failure): void {
+    if (!this.settle()) return;
+    if (why instanceof SizeLimitError) {
+      this.abortSocket?.(why);
+      this.reject(why);
+      return;
+    }
+    this.abortSocket?.(new Error(why === "timeout" ? "request timed out" : "request aborted"));
+    this.reject(transportError(this.req, why, this.sent || this.gotHeaders));
+  }
+
+  /** Marks the attempt settled and drops its timer and listener; false when it already was. */
+  private settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.req.signal?.removeEventListener("abort", this.callerAborted);
+    return true;
+  }
+
+  private tooLarge(): SizeLimitError {
+    const { method, displayPath, maxResponseBytes } = this.req;
+    return new SizeLimitError(method, displayPath, "response", maxResponseBytes, this.status);
+  }
+}
+
+function dispatchOptions(req: SendRequest): Dispatcher.DispatchOptions {
+  return {
+    origin: req.origin,
+    path: req.path,
+    method: req.method as Dispatcher.HttpMethod,
+    headers: req.headers,
+    body: req.body,
+  };
+}
+
+/** The error of an attempt with no complete answer; `reached`: the request was written, or an answer began. */
+function transportError(req: SendRequest, why: Failure, reached: boolean): NetworkError {
+  const common = { method: req.method, path: req.displayPath, mayHaveReachedServer: reached };
+  if (why === "timeout") return new RequestTimeoutError({ ...common, requestTimeoutMs: req.requestTimeoutMs });
+  if (why === "abort") return new AbortedError({ ...common, cause: req.signal?.reason });
+  const code = causeCode(why);
+  // A connect-phase failure never wrote anything, whatever `sent` says.
+  return new NetworkError({
+    ...common,
+    code,
+    mayHaveReachedServer: NOT_SENT_CODES.has(code) ? false : reached,
+    cause: why,
   });
 }

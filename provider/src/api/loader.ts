@@ -69,7 +69,37 @@ export class Gathering {
 }
 
 /**
- * A batch of reads with one request in flight at a time: `send` answers the keys that gathered.
+ * A signal for a request that several readers share: it aborts once every one of them has given up (each by its own
+ * signal), so that a request nobody waits for stops, and with it its retries after 429s (their only bound is the time
+ * of whoever waits, transport.ts). Undefined when a reader has no signal: that reader waits as long as it takes.
+ * `release` drops the listeners once the request has ended.
+ */
+export function whileWanted(signals: readonly (AbortSignal | undefined)[]): {
+  signal?: AbortSignal;
+  release(): void;
+} {
+  if (signals.length === 0 || signals.some((s) => s === undefined)) return { release: () => undefined };
+  const readers = new Set(signals as readonly AbortSignal[]); // one caller may read twice with one signal
+  const controller = new AbortController();
+  let waiting = readers.size;
+  const left = (event?: Event) => {
+    if (--waiting === 0) controller.abort((event?.target as AbortSignal | undefined)?.reason);
+  };
+  for (const s of readers) {
+    if (s.aborted) left();
+    else s.addEventListener("abort", left, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    release: () => {
+      for (const s of readers) s.removeEventListener("abort", left);
+    },
+  };
+}
+
+/**
+ * A batch of reads with one request in flight at a time: `send` answers the keys that gathered, with a signal that
+ * ends when all of their readers have given up (`whileWanted`).
  * Shared by the list reads (one key per read) and the lookups by id (one key per id).
  */
 class Batches<K, V> {
@@ -82,15 +112,20 @@ class Batches<K, V> {
   private readonly loader: DataLoader<K, V>;
   /** Keys of reads that another read of the same caller already counts (see `load`). */
   private readonly uncounted = new Set<K>();
+  /** The signals of the reads waiting on each key, in the order they joined (a key may be read twice). */
+  private readonly readers = new Map<K, (AbortSignal | undefined)[]>();
 
   constructor(
-    send: (keys: readonly K[]) => Promise<(V | Error)[]>,
+    send: (keys: readonly K[], signal: AbortSignal | undefined) => Promise<(V | Error)[]>,
     private readonly gathering: Gathering,
   ) {
     this.loader = new DataLoader<K, V>(
       async (keys) => {
         this.lastBatch = keys.length;
-        const sent = send(keys);
+        const wanted = whileWanted(keys.map((key) => this.readers.get(key)?.shift()));
+        for (const key of keys) if (this.readers.get(key)?.length === 0) this.readers.delete(key);
+        const sent = send(keys, wanted.signal);
+        void sent.finally(wanted.release).catch(() => undefined);
         const counted = keys.filter((key) => !this.uncounted.delete(key)).length;
         this.inFlight = sent.then(
           () => this.answered(counted),
@@ -108,8 +143,11 @@ class Batches<K, V> {
    * read would seem to wait when half of them do. It joins the uncounted batch first: joining
    * the counted one may complete the gathering, which sends every armed batch at once.
    */
-  load(key: K, counted = true): Promise<V> {
+  load(key: K, counted = true, signal?: AbortSignal): Promise<V> {
     this.lastJoin = performance.now();
+    const readers = this.readers.get(key);
+    if (readers) readers.push(signal);
+    else this.readers.set(key, [signal]);
     const answer = this.loader.load(key);
     if (counted) this.gathering.joined();
     else this.uncounted.add(key);
@@ -167,19 +205,20 @@ export class FreshList<T> {
   /** Each read its own key, so that the uncounted ones are told apart. */
   private nextKey = 0;
 
-  constructor(fetch: () => Promise<T>, gathering = new Gathering()) {
-    this.batches = new Batches(async (keys) => {
-      const answer = await fetch();
+  /** `fetch`'s signal ends when every read it answers has given up (`whileWanted`). */
+  constructor(fetch: (signal?: AbortSignal) => Promise<T>, gathering = new Gathering()) {
+    this.batches = new Batches(async (keys, signal) => {
+      const answer = await fetch(signal);
       return keys.map(() => answer);
     }, gathering);
   }
 
   /**
    * The list, from a GET that starts after this call, shared with other readers (wire.ts `ListAnswer` freezes what they
-   * read).
+   * read). `signal`: when this reader gives up (the shared GET goes on for the others; it stops when none is left).
    */
-  read(counted = true): Promise<T> {
-    return this.batches.load(this.nextKey++, counted);
+  read(counted = true, signal?: AbortSignal): Promise<T> {
+    return this.batches.load(this.nextKey++, counted, signal);
   }
 }
 
@@ -232,16 +271,17 @@ export class FreshLookups<T extends { id: string }> {
   private readonly batches: Batches<string, T | undefined>;
 
   constructor(
-    getOne: (id: string) => Promise<T | undefined>,
-    getList: () => Promise<Listed<T>>,
+    getOne: (id: string, signal?: AbortSignal) => Promise<T | undefined>,
+    getList: (signal?: AbortSignal) => Promise<Listed<T>>,
     prices: ReadPrices,
     gathering = new Gathering(),
   ) {
     // Each read gets its own answer or its own error: one bad record fails the reads that may want it, not the batch.
-    this.batches = new Batches(async (ids) => {
-      if (chooseLookup(ids.length, prices) === "byId") return Promise.all(ids.map((id) => getOne(id).catch(asError)));
+    this.batches = new Batches(async (ids, signal) => {
+      if (chooseLookup(ids.length, prices) === "byId")
+        return Promise.all(ids.map((id) => getOne(id, signal).catch(asError)));
       const started = performance.now();
-      const list = await getList();
+      const list = await getList(signal);
       prices.listSize = list.length;
       if (list.length > 0) prices.recordMs = (performance.now() - started) / list.length;
       return ids.map((id) => {
@@ -255,8 +295,8 @@ export class FreshLookups<T extends { id: string }> {
   }
 
   /** The record with this id, from a request that starts after this call, or undefined when there is none. */
-  read(id: string): Promise<T | undefined> {
-    return this.batches.load(id);
+  read(id: string, signal?: AbortSignal): Promise<T | undefined> {
+    return this.batches.load(id, true, signal);
   }
 }
 
@@ -274,12 +314,18 @@ const indexes = new WeakMap<readonly { id: string }[], ReadonlyMap<string, { id:
 /**
  * A list's records by id, made once per answer (answers are shared and frozen): N waits that
  * share one poll (resources/common.ts `settled`) look N ids up in each answer, which a scan would
- * make quadratic.
+ * make quadratic. Two records with one id are refused, naming it, rather than one of them taken
+ * (a list answer refuses them first: wire.ts `ListAnswer`).
  */
 export function byId<T extends { id: string }>(list: readonly T[]): ReadonlyMap<string, T> {
   let index = indexes.get(list);
   if (!index) {
     index = new Map(list.map((record) => [record.id, record]));
+    if (index.size < list.length) {
+      const seen = new Set<string>();
+      const twice = list.find((record) => seen.size === seen.add(record.id).size)!;
+      throw new Error(`two records with the id ${JSON.stringify(twice.id)} in one list: neither is taken`);
+    }
     indexes.set(list, index);
   }
   return index as ReadonlyMap<string, T>;

@@ -1,61 +1,28 @@
-// The retry policy, as small pure functions (no clock, no randomness unless injected).
+// The retry policy: one pure function, `nextStep`, from the facts of a failed attempt to what the
+// transport does next (no clock, no randomness unless injected). `parseRetryAfter` and
+// `backoffDelay` are the arithmetic it uses.
 //
 // Rules:
-//  - 429: the server did not act, so any method may be repeated. Wait for Retry-After
-//    (delta-seconds or an HTTP date), capped at `retryAfterCapMs` (default 30 s); without
-//    the header, exponential backoff with full jitter.
-//  - 5xx and transport failures: repeat only where repeating is safe:
+//  - 429: the server did not act, so any method is sent again. Not counted by `maxRetries`: the
+//    client-wide rate control paces the retry (every request waits for the Retry-After moment, and
+//    the rate is cut), and the request's time bounds it: its caller's signal (an operation's
+//    customTimeouts, a function's limit), or, for a request no caller can cut short,
+//    `rateLimitPatienceMs` after its first 429. A stack sharing a tight limit with others meets
+//    many 429s; none of them may fail an operation that still has time.
+//  - 5xx and transport failures: sent again only where repeating is safe, up to `maxRetries` times:
 //      GET, HEAD, PUT, DELETE: idempotent by HTTP semantics.
 //      PATCH: NOT idempotent in general, but every PATCH this client sends sets whole
 //        fields to absolute values (`{image}`, `{env: {...full map...}}`, `{size_gb}`),
 //        so sending it twice leaves the same state as sending it once: treated as safe.
 //      POST: safe only when the request never reached the server (connect refused, DNS
 //        failure, socket closed before the request was written, timed out while still
-//        queued). Otherwise the outcome is unknown: the decision is "no retry" with
-//        reason "outcome_unknown", and a request that knows how to look for what it made
-//        (a create's `recover`, transport.ts) does so before it ever sends the POST again.
-//    A 500 may well have acted, which is why only what is safe to repeat is repeated: a create
-//    that met one is looked up as above (errors.ts `outcomeUnknown`).
-//  - Other statuses: not retried (a 4xx will not change).
-//  - 503 with a Retry-After header honours it (capped) instead of the backoff.
-
-export type RetryReason =
-  | "rate_limited"
-  | "server_unavailable"
-  | "network"
-  | "not_retryable"
-  | "outcome_unknown"
-  | "exhausted";
-
-export interface RetryInput {
-  method: string;
-  /** Zero-based number of the attempt that just failed (0 = the first send). */
-  attempt: number;
-  maxRetries: number;
-  status?: number;
-  /** True when there was no HTTP response at all. */
-  networkError?: boolean;
-  /** For network errors: false only if the request certainly never reached the server. */
-  mayHaveReachedServer?: boolean;
-  /** Raw Retry-After header value. */
-  retryAfter?: string | null;
-  /** Epoch ms, for HTTP-date Retry-After. */
-  now: number;
-  /** Cap for any wait taken from Retry-After. Default 30 s. */
-  retryAfterCapMs?: number;
-  /** Backoff base (first retry waits up to this). Default 500 ms. */
-  baseDelayMs?: number;
-  /** Backoff ceiling. Default 10 s. */
-  maxDelayMs?: number;
-  /** Injected randomness in [0, 1) for full jitter. Default Math.random. */
-  random?: () => number;
-}
-
-export interface RetryDecision {
-  retry: boolean;
-  delayMs: number;
-  reason: RetryReason;
-}
+//        queued). Otherwise the outcome is unknown: a request that can look for what it made
+//        (a create's `recover`, transport.ts) looks before it ever sends the POST again; one
+//        that cannot fails.
+//    A 500 may well have acted, which is why only what is safe to repeat is repeated.
+//    A Retry-After on a 5xx is honoured (capped) instead of the backoff.
+//  - Other statuses: not retried (a 4xx will not change), with two exceptions after an attempt
+//    that may have acted: a DELETE answered 404 is done, and a create answered 409 looks again.
 
 export const DEFAULT_RETRY_AFTER_CAP_MS = 30_000;
 export const DEFAULT_BASE_DELAY_MS = 500;
@@ -107,39 +74,35 @@ export function backoffDelay(
   return Math.floor(ceiling * Math.min(Math.max(r, 0), 1));
 }
 
-export function retryDecision(input: RetryInput): RetryDecision {
-  const method = input.method.toUpperCase();
-  const backoff = () => backoffDelay(input.attempt, input);
-  const exhausted = input.attempt >= input.maxRetries;
-
-  let reason: RetryReason;
-  let delayMs = 0;
-
-  if (input.networkError) {
-    if (input.mayHaveReachedServer === false || isRepeatableMethod(method)) {
-      reason = "network";
-      delayMs = backoff();
-    } else {
-      reason = "outcome_unknown";
-      delayMs = backoff();
-    }
-  } else if (input.status === 429) {
-    reason = "rate_limited";
-    delayMs = parseRetryAfter(input.retryAfter, input.now, input.retryAfterCapMs) ?? backoff();
-  } else if (input.status !== undefined && input.status >= 500 && input.status <= 599) {
-    reason = isRepeatableMethod(method) ? "server_unavailable" : "outcome_unknown";
-    delayMs = parseRetryAfter(input.retryAfter, input.now, input.retryAfterCapMs) ?? backoff();
-  } else {
-    return { retry: false, delayMs: 0, reason: "not_retryable" };
-  }
-
-  if (reason === "outcome_unknown") return { retry: false, delayMs, reason };
-  if (exhausted) return { retry: false, delayMs: 0, reason: "exhausted" };
-  return { retry: true, delayMs, reason };
-}
-
 /** What a failed attempt came to, in facts (no error classes), with what the request's earlier attempts left. */
-export interface StepInput extends RetryInput {
+export interface StepInput {
+  method: string;
+  /** Zero-based number of the attempt that just failed (0 = the first send). */
+  attempt: number;
+  /** Retries this request has spent of `maxRetries` (a retry after a 429 spends none). */
+  retriesSpent: number;
+  maxRetries: number;
+  status?: number;
+  /** True when there was no HTTP response at all. */
+  networkError?: boolean;
+  /** For network errors: false only if the request certainly never reached the server. */
+  mayHaveReachedServer?: boolean;
+  /** Raw Retry-After header value. */
+  retryAfter?: string | null;
+  /** Epoch ms, for HTTP-date Retry-After. */
+  now: number;
+  /** How long this request has been answered 429, from its first 429 (0 at the first). */
+  rateLimitedForMs: number;
+  /** How long a request may go on being answered 429: Infinity when its caller's signal bounds it. */
+  rateLimitPatienceMs: number;
+  /** Cap for any wait taken from Retry-After. Default 30 s. */
+  retryAfterCapMs?: number;
+  /** Backoff base (first retry waits up to this). Default 500 ms. */
+  baseDelayMs?: number;
+  /** Backoff ceiling. Default 10 s. */
+  maxDelayMs?: number;
+  /** Injected randomness in [0, 1) for full jitter. Default Math.random. */
+  random?: () => number;
   /** This failure may have acted on the server (errors.ts `outcomeUnknown`). */
   outcomeUnknown: boolean;
   /** The server answered that it did it (a 2xx that could not be read): not to be sent again. */
@@ -158,12 +121,15 @@ export interface StepInput extends RetryInput {
 
 export type NextStep =
   /**
-   * Send again after `delayMs`. After a 429 that is 0: the rate control holds every request of the
-   * client, this one included, until the Retry-After moment, and waiting here as well would wait twice.
+   * Send again after `delayMs`; `spends`: it counts against `maxRetries`. After a 429 the delay is 0 and nothing is
+   * spent: the rate control holds every request of the client, this one included, until the Retry-After moment, and
+   * waiting here as well would wait twice.
    */
-  | { step: "retry"; delayMs: number; reason: RetryReason }
-  /** Look up what an earlier attempt may have made: found, it is the answer; else send again after `delayMs`, unless
-   * the server acted. */
+  | { step: "retry"; delayMs: number; reason: "rate_limited" | "server_unavailable" | "network"; spends: boolean }
+  /**
+   * Look up what an earlier attempt may have made: found, it is the answer; else send again after `delayMs` (a retry
+   * spent), unless the server acted.
+   */
   | { step: "look_up"; delayMs: number; sendAgain: boolean }
   /** A DELETE answered 404 after an attempt that may have deleted it: that attempt took effect. */
   | { step: "deleted" }
@@ -171,16 +137,27 @@ export type NextStep =
   | { step: "look_up_or_fail" }
   | { step: "fail" };
 
-/** What comes after a failed attempt: the whole policy of the transport's loop, pure. */
+const isServerError = (status: number | undefined) => status !== undefined && status >= 500 && status <= 599;
+
+/** What comes after a failed attempt: the whole retry policy, pure (see the rules at the top of this file). */
 export function nextStep(input: StepInput): NextStep {
-  const decision = retryDecision(input);
-  if (decision.retry) {
-    return { step: "retry", delayMs: input.status === 429 ? 0 : decision.delayMs, reason: decision.reason };
-  }
-  if (input.outcomeUnknown && input.canRecover && input.attempt < input.maxRetries) {
-    return { step: "look_up", delayMs: decision.delayMs, sendAgain: !input.acted };
-  }
   const method = input.method.toUpperCase();
+  if (input.status === 429) {
+    return input.rateLimitedForMs < input.rateLimitPatienceMs
+      ? { step: "retry", delayMs: 0, reason: "rate_limited", spends: false }
+      : { step: "fail" };
+  }
+  const budgetLeft = input.retriesSpent < input.maxRetries;
+  const delayMs = () =>
+    parseRetryAfter(input.retryAfter, input.now, input.retryAfterCapMs) ?? backoffDelay(input.retriesSpent, input);
+  const neverReached = input.networkError && input.mayHaveReachedServer === false;
+  const transient = input.networkError || isServerError(input.status);
+  if (transient && (neverReached || isRepeatableMethod(method))) {
+    const reason = input.networkError ? "network" : "server_unavailable";
+    return budgetLeft ? { step: "retry", delayMs: delayMs(), reason, spends: true } : { step: "fail" };
+  }
+  if (input.outcomeUnknown && input.canRecover && budgetLeft)
+    return { step: "look_up", delayMs: delayMs(), sendAgain: !input.acted };
   const deleteDone = input.mayHaveActed && input.attempt > 0 && input.notFound && input.emptyAnswer;
   if (method === "DELETE" && deleteDone) return { step: "deleted" };
   if (input.recovering && input.canRecover && input.conflict) return { step: "look_up_or_fail" };

@@ -43,6 +43,11 @@ import { parseList, parseWire, type ListShape } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
 const DEFAULT_PAUSE_MS = 1000;
+/**
+ * How long a request that no caller can cut short (no signal: a library caller's, a create's lookup) goes on being
+ * answered 429 before it fails: the default customTimeouts. A request with a signal goes on until the signal ends it.
+ */
+export const DEFAULT_RATE_LIMIT_PATIENCE_MS = 10 * 60 * 1000;
 /** The largest request body sent: far above what any bounded input makes, far below what stalls a server. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** The largest answer read unless configured otherwise: a project's list of 10,000 apps is about 6 MB. */
@@ -88,6 +93,8 @@ export interface TransportOptions {
   /** The largest answer read (default 64 MiB). */
   maxResponseBytes?: number;
   maxRetries: number;
+  /** How long a request no caller can cut short (no signal) goes on being answered 429 before it fails. */
+  rateLimitPatienceMs?: number;
   retryAfterCapMs: number;
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
@@ -165,10 +172,10 @@ export class Transport {
   }
 
   /**
-   * A GET that several callers share (a FreshList's fetch): it runs without their signals, so
-   * that one caller giving up does not fail the others; `awaitShared` gives each its own.
+   * A GET that several callers share (a FreshList's fetch): its signal is not one caller's but ends when all of them
+   * have given up (loader.ts `whileWanted`), so that one caller giving up does not fail the others.
    */
-  shared<T>(spec: Omit<RequestSpec<T>, "method" | "recover" | "signal">): Promise<T> {
+  shared<T>(spec: Omit<RequestSpec<T>, "method" | "recover">): Promise<T> {
     return this.tracked<T>({ ...spec, method: "GET" });
   }
 
@@ -204,7 +211,7 @@ export class Transport {
     const { method, path } = spec;
     if (method !== "GET") this.writes++;
     const prepared = this.prepare(spec);
-    const state: LoopState = { recovering: false, mayHaveActed: false };
+    const state: LoopState = { recovering: false, mayHaveActed: false, retriesSpent: 0 };
     for (let attempt = 0; ; attempt++) {
       if (spec.signal?.aborted) return this.abandon(spec, state);
       const ticket = await this.rate.acquire(spec.signal).catch(() => undefined); // rejects only on abort
@@ -216,15 +223,20 @@ export class Transport {
       state.lastFailure = failure;
       failed(failure);
       if (outcomeUnknown(failure)) state.mayHaveActed = true;
+      if (outcome.status === 429) state.firstRateLimitedAt ??= Date.now();
       const next = nextStep({
         method,
         attempt,
+        retriesSpent: state.retriesSpent,
         maxRetries: this.opts.maxRetries,
         status: outcome.status,
         networkError: outcome.network !== undefined,
         mayHaveReachedServer: outcome.network?.mayHaveReachedServer,
         retryAfter: outcome.retryAfter,
         now: Date.now(),
+        rateLimitedForMs: state.firstRateLimitedAt === undefined ? 0 : Date.now() - state.firstRateLimitedAt,
+        // A caller's signal is its time (an operation's deadline): 429s go on until it ends.
+        rateLimitPatienceMs: spec.signal ? Infinity : (this.opts.rateLimitPatienceMs ?? DEFAULT_RATE_LIMIT_PATIENCE_MS),
         retryAfterCapMs: this.opts.retryAfterCapMs,
         baseDelayMs: this.opts.retryBaseDelayMs,
         maxDelayMs: this.opts.retryMaxDelayMs,
@@ -238,6 +250,7 @@ export class Transport {
         notFound: failure instanceof NotFoundError,
         conflict: failure instanceof ConflictError,
       });
+      if ((next.step === "retry" && next.spends) || next.step === "look_up") state.retriesSpent++;
 
       switch (next.step) {
         case "retry":
@@ -442,6 +455,10 @@ interface LoopState {
   recovering: boolean;
   /** An earlier attempt failed in a way that may have acted (no answer after sending, or 502/503/504). */
   mayHaveActed: boolean;
+  /** Retries spent of `maxRetries` (429s spend none). */
+  retriesSpent: number;
+  /** When this request was first answered 429. */
+  firstRateLimitedAt?: number;
   /** The last attempt's failure: an operation that runs out of time while retrying says what it was (a 503, a
    * reset). */
   lastFailure?: HostingApiClientError;

@@ -41,11 +41,13 @@ export const listOf = <T>(item: z.ZodType<T>, key?: string): ListShape<T> => ({ 
  * thousands; checking all of them cost more than the GET itself (profiled at P = 8: a third of
  * the plugin's CPU). A record with the wrong shape fails the reads of it, and of the whole list;
  * a record with no readable id fails every read that does not find its own id, since it may be
- * the one asked for (taking it as gone would drop the resource from the stack).
+ * the one asked for (taking it as gone would drop the resource from the stack). Two records with
+ * one id fail the reads of that id, and of the whole list: neither is picked silently (a Read
+ * would record one, a write's lookup act on it).
  */
 export class ListAnswer<T> {
   private readonly checked = new Map<number, T>();
-  private positions?: { byId: Map<string, number>; withoutId: number[] };
+  private positions?: { byId: Map<string, number>; withoutId: number[]; twice: Map<string, number[]> };
   private everything?: readonly T[];
 
   constructor(
@@ -67,10 +69,10 @@ export class ListAnswer<T> {
     return record;
   }
 
-  /** Every record; a list with bad records names each of them. */
+  /** Every record; a list with bad records, or with two records of one id, names each of them. */
   all(): readonly T[] {
     if (this.everything !== undefined) return this.everything;
-    const problems: string[] = [];
+    const problems = [...(this.positions ??= this.indexById()).twice].map(([id, at]) => this.twiceProblem(id, at));
     const records = this.raw.map((_, position) => {
       try {
         return this.at(position);
@@ -86,7 +88,9 @@ export class ListAnswer<T> {
 
   /** The record whose `id` is this, or undefined when the list has none. */
   withId(id: string): T | undefined {
-    const { byId, withoutId } = (this.positions ??= this.indexById());
+    const { byId, withoutId, twice } = (this.positions ??= this.indexById());
+    const positions = twice.get(id);
+    if (positions) throw new ResponseValidationError({ ...this.ctx, problems: [this.twiceProblem(id, positions)] });
     const position = byId.get(id);
     if (position !== undefined) return this.at(position);
     for (const unreadable of withoutId) this.at(unreadable);
@@ -96,12 +100,20 @@ export class ListAnswer<T> {
   private indexById() {
     const byId = new Map<string, number>();
     const withoutId: number[] = [];
+    const twice = new Map<string, number[]>();
     this.raw.forEach((item, position) => {
       const id = item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
-      if (typeof id === "string") byId.set(id, position);
-      else withoutId.push(position);
+      if (typeof id !== "string") withoutId.push(position);
+      else if (!byId.has(id)) byId.set(id, position);
+      else twice.set(id, [...(twice.get(id) ?? [byId.get(id)!]), position]);
     });
-    return { byId, withoutId };
+    return { byId, withoutId, twice };
+  }
+
+  /** `[4].id: "…" is also the id of [1]: …`, naming the id and where each record is. */
+  private twiceProblem(id: string, positions: number[]): string {
+    const [first, ...others] = positions.map((p) => formatIssuePath(this.pathOf(p)));
+    return `${others.join(", ")}.id: ${JSON.stringify(id)} is also the id of ${first}: the answer holds ${positions.length} records with one id, so none of them is read (the API's list is inconsistent; try again, and ask the platform's support if it stays)`;
   }
 
   private pathOf(position: number): PropertyKey[] {

@@ -28,9 +28,9 @@ export interface OperationContext<C> {
   redact(text: string): string;
   /**
    * The provider's one poll loop for `key` (the volumes of a project): waits on the same source
-   * share its reads. Made with `fetch` on first use.
+   * share its reads. Made with `fetch` on first use; `fetch`'s signal ends when no wait is left for its answer.
    */
-  sharedPoll<T>(key: string, fetch: () => Promise<T>): SharedPoll<T>;
+  sharedPoll<T>(key: string, fetch: (signal: AbortSignal) => Promise<T>): SharedPoll<T>;
 }
 
 /**

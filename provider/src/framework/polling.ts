@@ -57,15 +57,19 @@ interface Waiter<T> {
  * later: it must see data fetched after it started), and the loop reads as often as the
  * most demanding wait's schedule asks. So twenty volumes created together cost about the
  * reads of one, and each is still noticed within its own latency rule. A wait that ends
- * (done, timed out, cancelled) leaves the others undisturbed.
+ * (done, timed out, cancelled) leaves the others undisturbed; when the last one ends, the read
+ * in flight is told so by its signal: its time was theirs (a read the API rate-limits goes on,
+ * paced, for as long as someone waits for it).
  */
 export class SharedPoll<T> {
   private readonly waiters = new Set<Waiter<T>>();
   private running = false;
   private wake?: () => void;
+  /** Ends the read in flight: no wait is left for it to answer. */
+  private reading?: AbortController;
 
   constructor(
-    private readonly fetch: () => Promise<T>,
+    private readonly fetch: (signal: AbortSignal) => Promise<T>,
     private readonly schedule: (elapsedMs: number) => number = nextPollDelayMs,
   ) {}
 
@@ -77,6 +81,7 @@ export class SharedPoll<T> {
       let timer: NodeJS.Timeout | undefined;
       const finish = (end: () => void) => {
         this.waiters.delete(waiter);
+        if (this.waiters.size === 0) this.reading?.abort(new Error(`no one waits for ${options.what} any more`));
         clearTimeout(timer);
         options.signal.removeEventListener("abort", cancelled);
         end();
@@ -86,7 +91,12 @@ export class SharedPoll<T> {
       const waiter: Waiter<T> = {
         nextDueAt: started,
         deliver: (source, fetchStartedAt) => {
-          const value = options.select(source);
+          let value: V;
+          try {
+            value = options.select(source);
+          } catch (error) {
+            return finish(() => reject(error)); // this wait's record cannot be read (two with its id): this wait fails
+          }
           options.seen?.(value);
           if (options.done(value)) return finish(() => resolve(value));
           const elapsed = fetchStartedAt - started;
@@ -126,11 +136,15 @@ export class SharedPoll<T> {
         const fetchStartedAt = Date.now();
         // Only those waiting now: a wait that arrives during the read began after it.
         const waiting = [...this.waiters];
+        const reading = new AbortController();
+        this.reading = reading;
         try {
-          const source = await this.fetch();
+          const source = await this.fetch(reading.signal);
           for (const waiter of waiting) if (this.waiters.has(waiter)) waiter.deliver(source, fetchStartedAt);
         } catch (error) {
           for (const waiter of waiting) if (this.waiters.has(waiter)) waiter.fail(error);
+        } finally {
+          this.reading = undefined;
         }
       }
       this.running = false;

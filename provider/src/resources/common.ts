@@ -100,7 +100,7 @@ export function defined<T extends object>(value: T): Partial<T> {
 
 export interface SettleWait<W extends { id: string }> {
   /** The source the wait reads (a project's list), shared by every wait on it. */
-  source: { key: string; fetch: () => Promise<readonly W[]> };
+  source: { key: string; fetch: (signal: AbortSignal) => Promise<readonly W[]> };
   id: string;
   /** The resource state records if the wait ends early, when not the one waited on (a link awaiting its app). */
   recordAs?: string;

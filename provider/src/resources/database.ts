@@ -162,7 +162,7 @@ async function running(
   const outputsOf = (last: ServiceRecord | undefined) =>
     ({ connection, ...databaseFromWire(last ?? service) }) as PropertyMap;
   const live = await settled(ctx, {
-    source: { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
+    source: { key: `containers:${project}`, fetch: (signal) => ctx.client.of(services).list(project, { signal }) },
     id: service.id,
     subject: `${label} database ${service.name}`,
     until: "be running",

@@ -148,7 +148,7 @@ export const registry: Declaration<Registry, typeof flags> = {
       }
       await awaitGone(
         ctx,
-        { key: "registries", fetch: () => ctx.client.of(registries).list(undefined) },
+        { key: "registries", fetch: (signal) => ctx.client.of(registries).list(undefined, { signal }) },
         address.id,
         subject,
       );

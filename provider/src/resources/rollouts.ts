@@ -46,7 +46,10 @@ export interface RolloutWait {
 /** Waits while the app is `provisioning`, and returns it as it settled (`failed` included: see `failedRollout`). */
 export function awaitRollout(ctx: Context, wait: RolloutWait): Promise<ServiceRecord> {
   return settled(ctx, {
-    source: { key: `containers:${wait.project}`, fetch: () => ctx.client.of(services).list(wait.project) },
+    source: {
+      key: `containers:${wait.project}`,
+      fetch: (signal) => ctx.client.of(services).list(wait.project, { signal }),
+    },
     id: wait.app.id,
     recordAs: wait.recordAs.id,
     subject: `container ${wait.app.name}`,

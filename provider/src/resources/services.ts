@@ -134,7 +134,7 @@ export async function deleteService(ctx: Context, project: string, id: string, s
   await ignoringNotFound(() => ctx.client.of(services).delete(project, id, { signal: ctx.signal }));
   await awaitGone(
     ctx,
-    { key: `containers:${project}`, fetch: () => ctx.client.of(services).list(project) },
+    { key: `containers:${project}`, fetch: (signal) => ctx.client.of(services).list(project, { signal }) },
     id,
     subject,
   );

@@ -181,7 +181,7 @@ async function ready(
   initial?: VolumeRecord,
 ): Promise<Partial<Volume>> {
   const volume = await settled<VolumeRecord | VolumeListRecord>(ctx, {
-    source: { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) },
+    source: { key: `volumes:${project}`, fetch: (signal) => ctx.client.of(volumes).list(project, { signal }) },
     id,
     subject: `volume ${volumeName}`,
     until: "be running",
@@ -277,7 +277,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       }
       await awaitGone(
         ctx,
-        { key: `volumes:${project}`, fetch: () => ctx.client.of(volumes).list(project) },
+        { key: `volumes:${project}`, fetch: (signal) => ctx.client.of(volumes).list(project, { signal }) },
         address.id,
         `volume ${outputs.name ?? address.id}`,
       );

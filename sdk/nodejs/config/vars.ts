@@ -31,7 +31,8 @@ Object.defineProperty(exports, "maxResponseMegabytes", {
 });
 
 /**
- * How many times a failed request is retried where retrying is safe. Defaults to `5`.
+ * How many times a request that failed with a 5xx or no answer is retried where retrying is safe.
+ * A 429 is not counted: it is retried, paced, for as long as the operation has time (customTimeouts). Defaults to `5`.
  */
 export declare const maxRetries: number;
 Object.defineProperty(exports, "maxRetries", {
