@@ -116,11 +116,12 @@ test("a lifecycle of every secret-carrying resource, with faults on the way", as
   const linkRead = await plugin.read("hosting:index:ServiceLink", "l", created.id, created.properties, link.inputs);
   expectSecret("link read", linkRead.properties, ["injectedEnv"]);
 
-  // Errors: a name taken (409), a rate limit that outlasts the retries, and a bad token (401).
+  // Errors: a name taken (409), a rate limit that outlasts the read's time (429s are retried while it
+  // has time: customTimeouts.read of 1 s here), and a bad token (401).
   failed(await plugin.create("hosting:index:Registry", "r", reg.inputs).catch((e) => e));
-  sim.control.injectFault({ kind: "rate_limit", retryAfter: "0", method: "GET", times: 50 });
+  sim.control.injectFault({ kind: "rate_limit", retryAfter: "0", method: "GET", times: 100_000 });
   failed(
-    await plugin.read("hosting:index:Postgres", "db", database.id, database.properties, db.inputs).catch((e) => e),
+    await plugin.read("hosting:index:Postgres", "db", database.id, database.properties, db.inputs, 1).catch((e) => e),
   );
   sim.control.clearFaults();
   const wrong = await Plugin.start({ args: ["--logtostderr", "-v=9"] });
