@@ -34,6 +34,7 @@ export function contextFor(client: HostingClient, projectId: string): Context {
       if (!polls.has(key)) polls.set(key, new SharedPoll(fetch));
       return polls.get(key) as SharedPoll<T>;
     },
+    made: () => undefined,
   };
 }
 

@@ -125,6 +125,7 @@ function standalone(client: HostingClient, projectId: string): Context {
     warn: () => undefined,
     redact: (text) => text,
     sharedPoll: (_key, fetch) => new SharedPoll(fetch),
+    made: () => undefined, // hosting-export creates nothing
   };
 }
 

@@ -31,6 +31,12 @@ export interface OperationContext<C> {
    * share its reads. Made with `fetch` on first use; `fetch`'s signal ends when no wait is left for its answer.
    */
   sharedPoll<T>(key: string, fetch: (signal: AbortSignal) => Promise<T>): SharedPoll<T>;
+  /**
+   * A create's resource exists from here on (its POST was answered): whatever fails after this,
+   * the framework records it with these outputs as a partial failure, so that it is never
+   * orphaned. `refreshFirst: false` where a Read could not tell what is left to do (see PartialFailure).
+   */
+  made(id: string, outputs: PropertyMap, refreshFirst?: boolean): void;
 }
 
 /**

@@ -11,7 +11,7 @@ import { type DiffResult, diffInputs } from "./diff";
 import { driftWarning } from "./drift";
 import { judge } from "./judge";
 import { migrateState } from "./migrations";
-import { RunPlan } from "./plan";
+import { type PlannedReplacement, RunPlan } from "./plan";
 import { previewCreate, previewUpdate } from "./preview";
 import type { ObjectSpec } from "./spec";
 import { desiredInputs, impliedInputs, recordedOutputs } from "./state";
@@ -140,18 +140,35 @@ export class ResourceVerbs {
     const { urn, inputs } = request;
     this.refuseUnchecked(spec, inputs, request.secretPaths);
     this.plan.begun(urn);
-    const replacing = this.plan.replacementOf(urn);
     const wanted = desiredInputs(spec, inputs, {}, this.config);
-    await this.judged(declaration.lifecycle, request, {
-      operation: replacing ? "replacement" : "create",
-      news: wanted,
-      olds: replacing?.olds,
-    });
+    const replacing = this.plan.replacementOf(urn);
+    await this.judged(
+      declaration.lifecycle,
+      request,
+      { operation: replacing ? "replacement" : "create", news: wanted, olds: replacing?.olds },
+      replacing,
+    );
     if (request.preview) return this.recorded("", previewCreate(spec, inputs), inputs);
+    // What the create has made so far: an error after it is a partial failure of that resource, never an orphan.
+    let made: PartialFailure | undefined;
     const { id, outputs } = await this.unfinishedAs(spec, inputs, inputs, () =>
-      this.runner.run(urn, request.timeoutMs, (ctx) =>
-        declaration.lifecycle.create(ctx, wanted, { replacing: replacing?.olds }),
-      ),
+      this.runner
+        .run(urn, request.timeoutMs, (ctx) =>
+          declaration.lifecycle.create(
+            { ...ctx, made: (id, outputs, refreshFirst) => (made = new PartialFailure("", id, outputs, refreshFirst)) },
+            wanted,
+            { replacing: replacing?.olds },
+          ),
+        )
+        .catch((err: unknown) => {
+          if (!made || err instanceof PartialFailure) throw err;
+          throw new PartialFailure(
+            `${(err as Error).message} (it was created, and is recorded in state as it was last seen; the next \`pulumi up\` finishes it)`,
+            made.id,
+            made.outputs,
+            made.refreshFirst,
+          );
+        }),
     );
     this.plan.created(urn);
     return this.recorded(id, asRecorded(spec, outputs as PropertyMap, inputs), inputs);
@@ -228,12 +245,12 @@ export class ResourceVerbs {
     // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
     const replacing = this.plan.replacementOf(request.urn);
     if (replacing)
-      await this.judged(declaration.lifecycle, request, {
-        operation: "replacement",
-        news: replacing.news,
-        olds: outputs,
-        id: request.address.id,
-      });
+      await this.judged(
+        declaration.lifecycle,
+        request,
+        { operation: "replacement", news: replacing.news, olds: outputs, id: request.address.id },
+        replacing,
+      );
     await this.runner.run(request.urn, request.timeoutMs, (ctx) =>
       declaration.lifecycle.delete(ctx, request.address, outputs),
     );
@@ -277,10 +294,11 @@ export class ResourceVerbs {
     lifecycle: BoundResource["declaration"]["lifecycle"],
     { urn, timeoutMs }: Call,
     proposal: Proposal<any, any>,
+    replacing?: PlannedReplacement,
   ): Promise<void> {
     const refusal = await judge(lifecycle, proposal, {
       urn,
-      replacing: proposal.operation === "replacement" ? this.plan.replacementOf(urn) : undefined,
+      replacing,
       live: this.runner.reachable() ? (call) => this.runner.run(urn, timeoutMs, call) : undefined,
     });
     if (refusal) throw new InputError(refusal);

@@ -572,6 +572,7 @@ export const container: Declaration<Container, typeof flags> = {
       );
       // The create request carries only name, image and port; the rest follows as a PATCH. From here on the app
       // exists: whatever fails, it stays in state as the platform has it (`live` and `linked`: what each step left).
+      ctx.made(created.id, containerFromWire(created) as PropertyMap);
       let live = created;
       let linked: readonly LinkRecord[] = [];
       try {

@@ -230,6 +230,7 @@ export function managedDatabase({
           ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}),
         };
         const created = await ctx.client.of(creating).create(inputs.projectId, body, { signal: ctx.signal });
+        ctx.made(created.service.id, databaseFromWire(created.service) as PropertyMap);
         return {
           id: created.service.id,
           outputs: await running(ctx, created.service, connectionFromWire(created.connection), label),

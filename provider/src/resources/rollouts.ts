@@ -102,13 +102,16 @@ export async function linkApp(
   before: Pick<ServiceRecord, "id" | "status">,
   providerIds: readonly string[],
   linkType = CONTAINER_LINK_TYPE,
+  /** Each link as soon as it exists (a ServiceLink's create records it from then on). */
+  linked?: (link: LinkRecord) => void,
 ): Promise<{ links: LinkRecord[]; made: boolean; platformRestarted: boolean }> {
   const links: LinkRecord[] = [];
   let made = false;
   for (const providerServiceId of providerIds) {
-    const linked = await linkServices(ctx, project, { consumerServiceId: before.id, providerServiceId, linkType });
-    links.push(linked.link);
-    made ||= linked.made;
+    const answer = await linkServices(ctx, project, { consumerServiceId: before.id, providerServiceId, linkType });
+    linked?.(answer.link);
+    links.push(answer.link);
+    made ||= answer.made;
   }
   if (!made || before.status === "provisioning" || before.status === "stopped")
     return { links, made, platformRestarted: false };

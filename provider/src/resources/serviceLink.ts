@@ -137,6 +137,8 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
         consumer ?? { id: inputs.consumerServiceId, status: "unknown" },
         [inputs.providerServiceId],
         inputs.linkType,
+        // Made: recorded whatever fails after, and retried by an Update that restarts the consumer (no refresh first).
+        (link) => ctx.made(link.id, serviceLinkFromWire(link) as PropertyMap, false),
       );
       const [link] = linked.links;
       const outputs = serviceLinkFromWire(link);

@@ -245,6 +245,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       } catch (err) {
         throw explained(err);
       }
+      ctx.made(created.id, volumeFromWire(created) as PropertyMap);
       return { id: created.id, outputs: await ready(ctx, inputs.projectId, created.id, inputs.name, created) };
     },
     async read(ctx, address, { outputs }) {

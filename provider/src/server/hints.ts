@@ -14,7 +14,8 @@ const HINTS: Record<string, string> = {
   ALREADY_ATTACHED: "the volume is already attached to this app",
   MOUNT_PATH_IN_USE: "the app already has another volume at this mountPath; choose another path",
   BAD_IMAGE: "the image needs a unique, immutable tag (never `latest`)",
-  RATE_LIMITED: "the API kept answering 429 for as long as the call had time; run it again when the API is less busy, or lower `pulumi up --parallel`",
+  RATE_LIMITED:
+    "the API kept answering 429 for as long as the call had time; run it again when the API is less busy, or lower `pulumi up --parallel`",
 };
 
 /** A create refused because the name is taken, whatever code the API gave it. */

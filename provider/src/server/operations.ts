@@ -154,6 +154,7 @@ export class Operations implements Runner<HostingClient> {
       progress: (message) => void this.engine.log("info", this.redact(message), urn, true),
       warn: (message) => void warnings.push(this.engine.log("warning", this.redact(message), urn, false)),
       redact: this.redact,
+      made: () => undefined, // a create's verbs.ts sets its own
       sharedPoll: <P>(key: string, fetch: (signal: AbortSignal) => Promise<P>) => {
         if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
         return configured.polls.get(key) as SharedPoll<P>;
