@@ -37,11 +37,11 @@ export const SECRET_BUDGET = 4 * 1024 * 1024;
 
 /**
  * The most a message may take on the wire, in UTF-8 bytes, the cut's note included. A gRPC status
- * travels in HTTP/2 trailers, its message percent-encoded (up to 3 bytes a byte) and again in the
- * status details (base64, with a partial failure's reason): 8 KiB keeps each of the two trailer
- * fields under 24 KiB in the worst case, well inside the ~64 KiB per field past which Node.js
- * never sends the trailers and the engine waits for ever (measured: grpc-js 1.14, Node.js 20). A
- * failed rollout's message with its 4 KiB log tail fits whole.
+ * travels in HTTP/2 trailers, its message percent-encoded (up to 3 bytes a byte: under 24 KiB) and
+ * again in the status details, with a partial failure's reason and state (held to 40 KiB in all by
+ * server/errors.ts), inside the ~64 KiB per field past which Node.js never sends the trailers and
+ * the engine waits for ever (measured: grpc-js 1.14, Node.js 20). A failed rollout's message with
+ * its 4 KiB log tail fits whole.
  */
 export const MESSAGE_LIMIT_BYTES = 8 * 1024;
 

@@ -27,6 +27,7 @@ import {
   encodeStruct,
   type StructObject,
 } from "./codec";
+import { MESSAGE_LIMIT_BYTES } from "../redact";
 import { withHint } from "./hints";
 
 /** What a text becomes before the engine sees it: redacted, then bounded (redact.ts `Secrets`). */
@@ -79,11 +80,14 @@ export function withSaidFailures<T>(answer: T, speaker: Speaker): T {
 }
 
 /**
- * The most a partial failure's recorded state may take in its trailer. grpc-js never sends a
- * trailer field of about 64 KiB or more (the engine would wait for ever); 56 KiB was measured to
- * pass, and the status around the state holds the reason too (up to 8 KiB).
+ * The most the status details of a partial failure may take: its trailer field carries the status
+ * (with its message), the reason (the message again) and the state. grpc-js never sends a trailer
+ * field of about 64 KiB or more (the engine would wait for ever), and a binary field travels in
+ * base64 (4 bytes for 3): 40 KiB of details are about 54 KiB on the wire.
  */
-export const RECORDED_STATE_LIMIT_BYTES = 32 * 1024;
+export const STATUS_DETAILS_LIMIT_BYTES = 40 * 1024;
+/** What a status, its detail's envelope, its id and the note of what was left out take besides the two messages. */
+const DETAILS_OVERHEAD_BYTES = 1024;
 
 /**
  * The state that travels with a partial failure: all of it when it fits, else without its largest
@@ -93,7 +97,7 @@ export const RECORDED_STATE_LIMIT_BYTES = 32 * 1024;
 export function fittedState(
   properties: StructObject,
   inputs: StructObject,
-  limit = RECORDED_STATE_LIMIT_BYTES,
+  limit: number,
 ): { properties: StructObject; inputs: StructObject; leftOut: string[] } {
   const sizes = new Map<string, number>();
   for (const state of [properties, inputs])
@@ -112,19 +116,23 @@ export function fittedState(
 }
 
 /**
- * A partial failure: the resource exists as `properties` say, with `inputs`; `refreshBeforeUpdate`
+ * A partial failure: the resource exists as `properties` say, with `inputs` (a Read's: the engine
+ * reads them from no other partial failure, provider_plugin.go `parseError`); `refreshBeforeUpdate`
  * asks the engine to read it again before its next update (the engine keeps the mark until an
- * answer clears it). A state too large to travel is recorded without its largest properties, and
- * the resource is then always refreshed first, so that nothing is lost: the id is what matters.
+ * answer clears it). A state too large to travel beside the message is recorded without its
+ * largest properties, and the resource is then always refreshed first, so that nothing is lost:
+ * the id is what matters.
  */
 export function resourceInitFailed(
   message: string,
   id: string,
   properties: StructObject,
-  inputs: StructObject,
+  inputs: StructObject | undefined,
   refreshBeforeUpdate: boolean,
 ): GrpcError {
-  const fitted = fittedState(properties, inputs);
+  // The message as said is at most MESSAGE_LIMIT_BYTES, and travels twice (the status, the reason).
+  const said = Math.min(Buffer.byteLength(message), MESSAGE_LIMIT_BYTES);
+  const fitted = fittedState(properties, inputs ?? {}, STATUS_DETAILS_LIMIT_BYTES - DETAILS_OVERHEAD_BYTES - 2 * said);
   const note =
     fitted.leftOut.length > 0
       ? ` (state records it without ${fitted.leftOut.join(", ")}, too large to travel with this error; the next preview or update reads ${fitted.leftOut.length === 1 ? "it" : "them"} from the platform first)`
@@ -133,7 +141,7 @@ export function resourceInitFailed(
     detail: encode(ErrorResourceInitFailed, {
       id,
       properties: fitted.properties,
-      inputs: fitted.inputs,
+      inputs: inputs && fitted.inputs,
       reasons: [say(`${message}${note}`)],
       refreshBeforeUpdate: refreshBeforeUpdate || fitted.leftOut.length > 0,
     }),

@@ -258,14 +258,16 @@ export class HostingProviderService {
 
   diff: Handler<"diff"> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
-    const news = this.unmarshal(request.news);
+    const [olds, news] = [this.unmarshal(request.olds), this.unmarshal(request.news)];
+    const oldInputs = request.oldInputs && this.unmarshal(request.oldInputs);
     const diff = this.verbs.diff(this.resource(typeOf(request)), {
       urn: request.urn,
-      olds: this.unmarshal(request.olds).values,
+      olds: olds.values,
       news: news.values,
-      oldInputs: request.oldInputs && this.unmarshal(request.oldInputs).values,
+      oldInputs: oldInputs?.values,
       ignoreChanges: request.ignoreChanges,
-      secretPaths: news.secrets,
+      // A value secret on either side: a diff names no key inside it.
+      secretPaths: new Set([...olds.secrets, ...news.secrets, ...(oldInputs?.secrets ?? [])]),
     });
     return diffResponse(diff);
   };
@@ -290,16 +292,20 @@ export class HostingProviderService {
     const bound = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.properties);
     const oldInputs = this.unmarshal(request.inputs);
-    const encoded = this.encoder(bound, new Set([...outputs.secrets, ...oldInputs.secrets]));
-    const live = await this.unfinished(encoded, () =>
-      this.verbs.read(bound, {
-        urn: request.urn,
-        timeoutMs: operationTimeoutMs(request.timeout),
-        address: addressOf(request.id, bound.declaration),
-        outputs: outputs.values,
-        inputs: oldInputs.values,
-        secretPaths: outputs.secrets,
-      }),
+    const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
+    const encoded = this.encoder(bound, secrets);
+    const live = await this.unfinished(
+      encoded,
+      () =>
+        this.verbs.read(bound, {
+          urn: request.urn,
+          timeoutMs: operationTimeoutMs(request.timeout),
+          address: addressOf(request.id, bound.declaration),
+          outputs: outputs.values,
+          inputs: oldInputs.values,
+          secretPaths: secrets,
+        }),
+      true,
     );
     if (!live) return {}; // an empty id: the resource is gone
     return {
@@ -348,13 +354,18 @@ export class HostingProviderService {
   }
 
   /** An operation that acted but did not finish, as the engine's partial failure: the resource it records, and why. */
-  private async unfinished<T>(encoded: (values: PropertyMap) => StructObject, operation: () => Promise<T>) {
+  private async unfinished<T>(
+    encoded: (values: PropertyMap) => StructObject,
+    operation: () => Promise<T>,
+    withInputs = false,
+  ) {
     try {
       return await operation();
     } catch (err) {
       if (!(err instanceof Unfinished)) throw err;
       const { id, outputs, inputs, refreshBeforeUpdate } = err.recorded;
-      throw resourceInitFailed(this.redact(err.message), id, encoded(outputs), encoded(inputs), refreshBeforeUpdate);
+      const recordedInputs = withInputs ? encoded(inputs) : undefined; // the engine reads them from a Read alone
+      throw resourceInitFailed(this.redact(err.message), id, encoded(outputs), recordedInputs, refreshBeforeUpdate);
     }
   }
 
