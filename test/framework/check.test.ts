@@ -125,6 +125,22 @@ describe("checkInputs: named cases per flag", () => {
     );
     expect(validated.failures).toEqual([{ property: "image", reason: 'image "[secret]" has no tag' }]);
   });
+
+  test("a key of a map that arrived secret is never repeated either (a validator quotes the key it refuses)", () => {
+    const keyed = checkInputs(
+      {
+        ...spec,
+        fields: spec.fields.map((f) =>
+          f.name === "env"
+            ? { ...f, validate: (v, path) => `${path} key "${Object.keys(v as object)[0]}" is too long` }
+            : f,
+        ),
+      },
+      { ...base, env: { "internal-billing-db-password": "x" } } as any,
+      { packageName: "hosting", config, secretPaths: new Set(["env"]) },
+    );
+    expect(keyed.failures).toEqual([{ property: "env", reason: 'env key "[secret]" is too long' }]);
+  });
 });
 
 describe("refusedChange: what an update cannot do, judged against the live outputs", () => {

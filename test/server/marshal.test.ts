@@ -1,4 +1,11 @@
-import { SECRET_SIG, SPECIAL_SIG_KEY, UNKNOWN_SENTINEL, fromStruct, toStruct } from "../../provider/src/server/marshal";
+import {
+  SECRET_SIG,
+  SPECIAL_SIG_KEY,
+  UNKNOWN_SENTINEL,
+  fromStruct,
+  secretStrings,
+  toStruct,
+} from "../../provider/src/server/marshal";
 import type { Field } from "../../provider/src/framework/spec";
 import { Unknown } from "../../provider/src/framework/values";
 
@@ -69,4 +76,17 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
       expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });
     },
   );
+});
+
+test("every string that arrived secret is learned, a secret under a key with a dot included", () => {
+  const wrapped = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
+  const unmarshalled = fromStruct({
+    env: { "db.url": wrapped("postgres://u:p4ssw0rd@db") as any, PLAIN: "x" },
+    token: wrapped("tok-123456") as any,
+    nested: wrapped({ list: ["a-secret-item"] }) as any,
+  });
+  expect(new Set(secretStrings(unmarshalled))).toEqual(
+    new Set(["postgres://u:p4ssw0rd@db", "tok-123456", "a-secret-item"]),
+  );
+  expect(unmarshalled.secrets).toEqual(new Set(["env.db.url", "token", "nested"]));
 });

@@ -74,7 +74,9 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
     if (containsUnknown(value)) continue; // known at apply time; Check runs again then
     const secret = field.secret || holdsSecret(field.name, context.secretPaths);
     const reason = typeMismatch(field.type, value, secret, field.name) ?? field.validate?.(value, field.name);
-    if (reason) failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value) : reason });
+    const whole = field.secret || context.secretPaths?.has(field.name);
+    if (reason)
+      failures.push({ property: field.name, reason: secret ? withoutSecrets(reason, value, Boolean(whole)) : reason });
   }
   if (failures.length === 0) {
     for (const rule of spec.rules ?? []) {
@@ -232,8 +234,11 @@ const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set())
  * through the server's redaction of every secret it knows (provider/src/redact.ts, which the
  * framework does not need), with the same marker.
  */
-function withoutSecrets(reason: string, value: PropertyValue): string {
-  const strings = stringsIn(value).filter((text) => text !== "");
+function withoutSecrets(reason: string, value: PropertyValue, whole: boolean): string {
+  // The keys of a map that arrived secret whole are the secret's too (a validator quotes a key it refuses).
+  const keys = (v: PropertyValue): string[] =>
+    isPlainObject(v) ? Object.entries(v).flatMap(([key, item]) => [key, ...keys(item as PropertyValue)]) : [];
+  const strings = [...stringsIn(value), ...(whole ? keys(value) : [])].filter((text) => text !== "");
   return strings
     .sort((a, b) => b.length - a.length)
     .reduce((text, secret) => text.split(secret).join("[secret]"), reason);

@@ -22,29 +22,38 @@ export interface Unmarshalled {
   values: PropertyMap;
   /** Paths ("env", "connection.instructions") of the values that arrived secret. */
   secrets: Set<string>;
+  /** The strings inside the values that arrived secret (taken as they were unwrapped: a path can hold a dot). */
+  secretTexts: string[];
 }
 
-function unwrap(value: unknown, path: string, secrets: Set<string>): PropertyValue {
+interface Unwrapping {
+  secrets: Set<string>;
+  texts: string[];
+}
+
+function unwrap(value: unknown, path: string, found: Unwrapping): PropertyValue {
   if (value === UNKNOWN_SENTINEL) return Unknown;
-  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, `${path}[${i}]`, secrets));
+  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, `${path}[${i}]`, found));
   if (isPlainObject(value)) {
     if (value[SPECIAL_SIG_KEY] === SECRET_SIG) {
-      secrets.add(path);
-      return unwrap(value.value, path, secrets);
+      found.secrets.add(path);
+      const unwrapped = unwrap(value.value, path, found);
+      found.texts.push(...stringsIn(unwrapped));
+      return unwrapped;
     }
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, secrets)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, found)]));
   }
   return value as PropertyValue;
 }
 
 export function fromStruct(struct: StructObject | undefined): Unmarshalled {
-  const secrets = new Set<string>();
+  const found: Unwrapping = { secrets: new Set(), texts: [] };
   // fromEntries defines each key as its own property: an assignment of `__proto__` would set the
   // object's prototype instead, and the key would vanish before Check could refuse it.
   const values: PropertyMap = Object.fromEntries(
-    Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, secrets)]),
+    Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, found)]),
   );
-  return { values, secrets };
+  return { values, secrets: found.secrets, secretTexts: found.texts };
 }
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
@@ -138,16 +147,4 @@ export function toStruct(
 }
 
 /** The strings inside the values that arrived secret, so that no message can repeat them. */
-export function secretStrings({ values, secrets }: Unmarshalled): string[] {
-  return [...secrets].flatMap((path) => stringsIn(valueAt(values, path)));
-}
-
-function valueAt(values: PropertyMap, path: string): unknown {
-  return path
-    .split(/\.|\[(\d+)\]/)
-    .filter((part) => part !== undefined && part !== "")
-    .reduce<unknown>(
-      (at, part) => (at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part] : undefined),
-      values,
-    );
-}
+export const secretStrings = ({ secretTexts }: Unmarshalled): string[] => secretTexts;
