@@ -97,7 +97,10 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       }));
 
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(resourceProviderService(), lazily(loaded, early));
+  server.addService(
+    resourceProviderService(),
+    lazily(loaded, early, (text) => secrets.say(text)),
+  );
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
@@ -139,6 +142,8 @@ type Answered<M extends keyof typeof PROVIDER_METHODS> = grpc.handleUnaryCall<Re
 function lazily(
   loaded: () => Promise<grpc.UntypedServiceImplementation>,
   early: EarlyAnswers,
+  /** Every text said to the engine: redacted and bounded, as the provider says its own. */
+  say: (text: string) => string,
 ): grpc.UntypedServiceImplementation {
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const method of Object.keys(PROVIDER_METHODS)) {
@@ -146,12 +151,12 @@ function lazily(
       loaded()
         .then(
           (methods) => (methods[method] as grpc.handleUnaryCall<unknown, unknown>)(call, callback),
-          (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: err.message }),
+          (err: Error) => callback({ code: grpc.status.FAILED_PRECONDITION, details: say(err.message) }),
         )
         .catch((err: unknown) =>
           callback({
             code: grpc.status.INTERNAL,
-            details: `${method}: ${err instanceof Error ? err.message : String(err)}`,
+            details: say(`${method}: ${err instanceof Error ? err.message : String(err)}`),
           }),
         );
   }
