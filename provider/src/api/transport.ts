@@ -34,11 +34,11 @@ import {
   SizeLimitError,
   createApiError,
   outcomeUnknown,
-  redact,
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
 import { RateController, type Admission, type RateControlOptions, type Ticket } from "./rateControl";
 import { backoffDelay, nextStep, parseRetryAfter } from "./retry";
+import { Secrets } from "../redact";
 import { parseList, parseWire, type ListShape } from "./wire";
 
 /** Client-wide pause after a 429 that carries no usable Retry-After. */
@@ -114,12 +114,15 @@ export class Transport {
   // #private: invisible to util.inspect, JSON.stringify and enumeration.
   readonly #token: string;
   readonly #secrets: string[];
+  /** The redaction of every trace line: built once, not per line. */
+  readonly #redaction: Secrets;
 
   constructor(opts: TransportOptions) {
     const { token, ...rest } = opts;
     this.opts = rest;
     this.#token = token;
     this.#secrets = [token];
+    this.#redaction = new Secrets(this.#secrets);
     this.rate = opts.rateController ?? new RateController(opts.rateControl);
   }
 
@@ -183,7 +186,7 @@ export class Transport {
     const logger = this.opts.logger;
     if (!logger) return;
     try {
-      logger(redact(line, this.#secrets));
+      logger(this.#redaction.redact(line));
     } catch {
       // a logger must never break a request
     }

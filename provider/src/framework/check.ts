@@ -2,6 +2,7 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
+import { within } from "./paths";
 import { autoname, type NamingRequest } from "./autoname";
 import {
   type CheckFailure,
@@ -110,10 +111,7 @@ export function refusedChange(
   ignoreChanges: readonly string[] = [],
 ): CheckFailure | undefined {
   const stale = inputFields(spec).find(
-    (f) =>
-      f.resentOnUpdate &&
-      f.notReturned &&
-      ignoreChanges.some((path) => path === f.name || path.startsWith(`${f.name}.`) || path.startsWith(`${f.name}[`)),
+    (f) => f.resentOnUpdate && f.notReturned && ignoreChanges.some((path) => within(path, f.name)),
   );
   if (stale) return { property: stale.name, reason: staleResend(spec, stale, olds, news) };
   // Neither the state nor the program holds it (an imported resource): the update would send none, clearing it.
@@ -153,11 +151,18 @@ export function refusedChange(
   return undefined;
 }
 
+/** The other inputs an update changes (the API returns them, so they are compared with the live values). */
+const changedBesides = (spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string[] =>
+  inputFields(spec)
+    .filter(
+      (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
+    )
+    .map((f) => f.name);
+
+const thisUpdate = (names: string[]) => (names.length > 0 ? `this update (of ${names.join(", ")})` : "this update");
+
 function staleResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string {
-  const changing = inputFields(spec).filter(
-    (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
-  );
-  const what = changing.length > 0 ? `this update (of ${changing.map((f) => f.name).join(", ")})` : "this update";
+  const what = thisUpdate(changedBesides(spec, field, olds, news));
   return `${field.name} is in ignoreChanges, but ${what} must send it: the API replaces the whole ${spec.token.split(":").pop()} and never returns its ${field.name}, so the provider could only send the ${field.name} it last set (which may have been changed outside Pulumi since) or none (which clears it). Either take ${field.name} out of ignoreChanges and set its current value in the program for this update, or make the change outside Pulumi and run \`pulumi refresh\`.`;
 }
 
@@ -165,11 +170,8 @@ const absent = (value: PropertyValue | undefined) => value === undefined || valu
 
 function unrecordedResend(spec: ObjectSpec, field: Field, olds: PropertyMap, news: PropertyMap): string {
   const kind = spec.token.split(":").pop();
-  const changing = inputFields(spec).filter(
-    (f) => f !== field && !f.notReturned && news[f.name] !== undefined && !deepEqual(news[f.name], olds[f.name]),
-  );
-  const names = changing.map((f) => f.name);
-  const what = names.length > 0 ? `this update (of ${names.join(", ")})` : "this update";
+  const names = changedBesides(spec, field, olds, news);
+  const what = thisUpdate(names);
   const ignored = JSON.stringify(names.length > 0 ? names : ["<the changed properties>"]).replace(/,/g, ", ");
   const key = `${kind![0].toLowerCase()}${kind!.slice(1)}${field.name[0].toUpperCase()}${field.name.slice(1)}`;
   return `${field.name} is neither in the stack's state nor in the program (the API never returns it, so an imported ${kind} has none), and ${what} must send the whole ${kind}: sending no ${field.name} would clear the one the platform holds, so nothing was sent. Set it in the program from a secret (\`pulumi config set --secret ${key} <value>\`, then ${field.name}: config.requireSecret("${key}")), or, to leave the ${kind} as it is, ignore the change deliberately with ignoreChanges: ${ignored}; ${field.name}: "" sends an empty one on purpose.`;
@@ -226,7 +228,7 @@ function describeType(type: PropertyType): string {
 }
 
 const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set()) =>
-  [...secretPaths].some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
+  [...secretPaths].some((path) => within(path, name));
 
 /**
  * The reason with every string the (secret) value holds blanked out, as validators may quote it:

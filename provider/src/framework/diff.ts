@@ -7,7 +7,7 @@
 // engine's own diff does: the engine applies `replaceOnChanges` to a detailed diff path that an
 // option path contains (step_generator.go `applyReplaceOnChanges`), and `pulumi preview --json`
 // and pull-request comments show these paths. `diffs` keeps the top-level names.
-import { formatPropertyPath, type PathElement, parsePropertyPath, resetPath } from "./paths";
+import { formatPropertyPath, type PathElement, parsePropertyPath, resetPath, within } from "./paths";
 import { type Field, type ObjectSpec, inputFields, sameValue } from "./spec";
 import { type PropertyMap, type PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
 
@@ -75,7 +75,7 @@ export function diffInputs(
 }
 
 const holdsSecret = (name: string, secretPaths: ReadonlySet<string>) =>
-  [...secretPaths].some((path) => path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`));
+  [...secretPaths].some((path) => within(path, name));
 
 /** The changes of one input, each at the deepest path that tells it (a secret's only at the property). */
 function fieldChanges(

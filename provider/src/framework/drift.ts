@@ -6,6 +6,7 @@
 // live value differs from the recorded one, compared as Diff compares them (an unordered list as a
 // set, strings in NFC); a value the API never returns cannot drift.
 import { changedPaths } from "./diff";
+import { within } from "./paths";
 import { type ObjectSpec, inputFields, sameValue } from "./spec";
 import { type PropertyMap, type PropertyValue, containsUnknown } from "./values";
 
@@ -51,9 +52,6 @@ export function driftWarning(
   const last = deployed === undefined ? "" : `; last deployed ${utc(deployed)}, ${interval(changed - deployed)} before`;
   return `changed outside Pulumi at ${utc(changed)} (${paths.join(", ")})${last}`;
 }
-
-const within = (path: string, name: string) =>
-  path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`);
 
 function instant(value: PropertyValue | undefined): number | undefined {
   if (typeof value !== "string") return undefined;

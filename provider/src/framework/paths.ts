@@ -97,3 +97,7 @@ export function formatPropertyPath(path: readonly PathElement[]): string {
     })
     .join("");
 }
+
+/** Whether a path (`env`, `env.KEY`, `links[0]`) is the property `name` or lies within it. */
+export const within = (path: string, name: string): boolean =>
+  path === name || path.startsWith(`${name}.`) || path.startsWith(`${name}[`);
