@@ -1,5 +1,6 @@
 // The one redaction and the one size bound of everything the provider says (provider/src/redact.ts).
 import {
+  blankQuoted,
   MARKER,
   MESSAGE_LIMIT_BYTES,
   RUN_LENGTH,
@@ -234,3 +235,11 @@ function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe("blankQuoted: values known to be secret, quoted by a message (a Check failure)", () => {
+  test("each blanked wherever it appears whole, at any length, longest first", () => {
+    expect(blankQuoted('password "abc" is too short; "abcdef" too', ["abc", "abcdef", ""])).toBe(
+      'password "[secret]" is too short; "[secret]" too',
+    );
+  });
+});

@@ -349,6 +349,19 @@ export function redact(text: string, secrets: Iterable<string>): string {
 }
 
 /**
+ * The text with each of `quoted` blanked wherever it appears whole, whatever its length: for a
+ * message that quotes values known to be secret (a Check failure quoting the secret input it
+ * refuses), where the position reveals nothing the message does not already say. Longest first, so
+ * that a value inside another is not left half blanked.
+ */
+export function blankQuoted(text: string, quoted: Iterable<string>): string {
+  return [...quoted]
+    .filter((value) => value !== "")
+    .sort((a, b) => b.length - a.length)
+    .reduce((blanked, value) => blanked.split(value).join(MARKER), text);
+}
+
+/**
  * The text, or when it is longer than `limitBytes` of UTF-8, its head and its tail (where an API
  * error says its HTTP status and request id) with a note of how much was cut between them. Bound a
  * text only once it is redacted: a cut could split a secret into pieces too short to find.

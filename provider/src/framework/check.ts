@@ -2,6 +2,7 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
+import { blankQuoted } from "../redact";
 import { within } from "./paths";
 import { autoname, type NamingRequest } from "./autoname";
 import {
@@ -232,18 +233,14 @@ const holdsSecret = (name: string, secretPaths: ReadonlySet<string> = new Set())
 
 /**
  * The reason with every string the (secret) value holds blanked out, as validators may quote it:
- * this value, at any length, since the failure says whose it is anyway. Every failure then goes
- * through the server's redaction of every secret it knows (provider/src/redact.ts, which the
- * framework does not need), with the same marker.
+ * this value, at any length, since the failure says whose it is anyway (redact.ts `blankQuoted`).
+ * Every failure then goes through the server's redaction of every secret it knows as well.
  */
 function withoutSecrets(reason: string, value: PropertyValue, whole: boolean): string {
   // The keys of a map that arrived secret whole are the secret's too (a validator quotes a key it refuses).
   const keys = (v: PropertyValue): string[] =>
     isPlainObject(v) ? Object.entries(v).flatMap(([key, item]) => [key, ...keys(item as PropertyValue)]) : [];
-  const strings = [...stringsIn(value), ...(whole ? keys(value) : [])].filter((text) => text !== "");
-  return strings
-    .sort((a, b) => b.length - a.length)
-    .reduce((text, secret) => text.split(secret).join("[secret]"), reason);
+  return blankQuoted(reason, [...stringsIn(value), ...(whole ? keys(value) : [])]);
 }
 
 /** Describes the value without echoing it when it is secret. */
