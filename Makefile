@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish sdk-compare sdk-languages docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
+.PHONY: all build typecheck test pulumi-cli test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish sdk-compare sdk-languages docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
 
 all: build
 
@@ -18,6 +18,7 @@ build: node_modules
 
 typecheck: node_modules
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p test/e2e/tsconfig.json
 
 .PHONY: lint format
 
@@ -36,9 +37,15 @@ format: node_modules
 
 # The whole suite: lint, typecheck, then every jest test. The gRPC tests spawn the plugin, and run twice:
 # against bin/ (the Node.js script) and against the single executable (jest.config.js), so both
-# are built first; no test rebuilds them while others run them.
-test: lint build typecheck package
+# are built first; no test rebuilds them while others run them. The end-to-end tests (test/e2e) run
+# the real Pulumi CLI, which make pulumi-cli gets first (a first build from Go modules takes minutes).
+test: lint build typecheck package pulumi-cli
 	$(JEST) $(JEST_ARGS)
+
+# The Pulumi CLI at the pinned version and the language hosts the tests use, from PATH, the official
+# release or a build from Go modules, cached outside the repository (scripts/pulumi-cli.sh says where).
+pulumi-cli:
+	@$(SHELL) scripts/pulumi-cli.sh
 
 # The whole suite while every core is busy (stress-ng, or busy loops without it): no test may depend
 # on timing a loaded machine breaks (docs/testing.md, "Under load"). JEST_ARGS is passed on.

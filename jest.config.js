@@ -1,4 +1,4 @@
-// Two projects, one run (so one report counts everything):
+// Three projects, one run (so one report counts everything):
 // - "node script": every test; the gRPC tests start bin/pulumi-resource-hosting (`make build`), or
 //   the plugin HOSTING_PLUGIN names.
 // - "single executable": the gRPC tests again, against dist/pulumi-resource-hosting (`make package`),
@@ -7,6 +7,20 @@
 const common = {
   testEnvironment: "node",
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+};
+
+// - "e2e": test/e2e, under the real Pulumi CLI (test/e2e/harness.ts). A program and the Automation API must
+//   share one @pulumi/pulumi, and the SDK is its TypeScript sources.
+const e2e = {
+  ...common,
+  displayName: "e2e",
+  roots: ["<rootDir>/test/e2e"],
+  testMatch: ["**/*.test.ts"],
+  moduleNameMapper: {
+    "^@hosting/pulumi$": "<rootDir>/sdk/nodejs/index.ts",
+    "^@pulumi/pulumi$": "<rootDir>/node_modules/@pulumi/pulumi",
+    "^@pulumi/pulumi/(.*)$": "<rootDir>/node_modules/@pulumi/pulumi/$1",
+  },
 };
 
 /** @type {import('jest').Config} */
@@ -18,7 +32,14 @@ module.exports = {
   // workers that leak nothing got that warning (jestjs/jest#11354). A real leak still shows, 10 s later.
   workerGracefulExitTimeout: 10_000,
   projects: [
-    { ...common, displayName: "node script", roots: ["<rootDir>/test"], testMatch: ["**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "node script",
+      roots: ["<rootDir>/test"],
+      testMatch: ["**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/"],
+    },
+    e2e,
     ...(process.env.HOSTING_PLUGIN
       ? []
       : [

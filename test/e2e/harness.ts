@@ -1,0 +1,194 @@
+// The end-to-end tier: the real `pulumi` CLI (make pulumi-cli: the pinned version, from PATH, its
+// release or a build from Go modules), a local file backend, passphrase secrets, the plugin installed
+// into a Pulumi home of the test's own, and the simulator in this process on a loopback port, so a
+// test reads the platform's records beside the CLI's output.
+//
+// TypeScript programs run through the Automation API as inline programs (the CLI needs no language
+// host for them); programs the CLI must run from their folder (the workflow scripts, import, a SIGINT)
+// are YAML, run by pulumi-language-yaml. jest.config.js maps `@hosting/pulumi` to sdk/nodejs and
+// `@pulumi/pulumi` to one copy, so a program and the Automation API share one runtime.
+import { execFile, execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import {
+  type ConfigMap,
+  LocalWorkspace,
+  PulumiCommand,
+  type PulumiFn,
+  type Stack,
+  type UpResult,
+} from "@pulumi/pulumi/automation";
+import * as ts from "typescript";
+import { ALICE, type SimKind, type Simulator, type SimulatorOptions, startSimulator } from "../../simulator/src";
+
+export const ROOT = resolve(__dirname, "../..");
+export const PROJECT_ID = ALICE.projects[0];
+const VERSION: string = require("../../package.json").version;
+
+/** The plugin the engine runs: the development build (bin/) or the single executable users install (dist/). */
+export type PluginBuild = "build" | "single executable";
+
+const PLUGIN_FILES: Record<PluginBuild, string[]> = {
+  build: [
+    "bin/pulumi-resource-hosting",
+    "bin/pulumi-resource-hosting.server.js",
+    "bin/pulumi-resource-hosting.server.cache",
+    "bin/pulumi-resource-hosting.provider.js",
+    "bin/pulumi-resource-hosting.provider.cache",
+    "bin/pulumi-resource-hosting.undici.js",
+  ],
+  "single executable": ["dist/pulumi-resource-hosting"],
+};
+
+let binDir: string | undefined;
+/** The folder holding `pulumi` and `pulumi-language-yaml` (scripts/pulumi-cli.sh; `make test` runs it first). */
+export function cliBinDir(): string {
+  if (binDir) return binDir;
+  try {
+    binDir = execFileSync(join(ROOT, "scripts/pulumi-cli.sh"), ["--bin-dir"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
+  } catch (err: any) {
+    throw new Error(`the end-to-end suite needs the Pulumi CLI, and make pulumi-cli could not give it: ${err.stderr}`);
+  }
+  return binDir;
+}
+
+/** `pulumi version` of the CLI the suite runs. */
+export const cliVersion = () => execFileSync(join(cliBinDir(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface E2EOptions {
+  plugin?: PluginBuild;
+  simulator?: SimulatorOptions;
+}
+
+export interface E2E {
+  sim: Simulator;
+  /** This test file's folder: Pulumi home, state backend, projects. Removed after the file. */
+  work: string;
+  /** What every CLI run gets: the CLI first on PATH, the Pulumi home, the backend, the passphrase. */
+  env: Record<string, string>;
+  /** The provider's stack configuration for the simulator's first user. */
+  providerConfig: ConfigMap;
+  /** A stack of an inline program, created (or selected) with the provider configured. */
+  stack(project: string, stackName: string, program: PulumiFn, config?: ConfigMap): Promise<Stack>;
+  /** A YAML project in a folder of its own (Pulumi.yaml from `program`), for the CLI run in that folder. */
+  yamlProject(name: string, program: Record<string, unknown>): string;
+  /** `pulumi <args>` in `cwd`, never throwing: the exit code, stdout and stderr. */
+  cli(args: string[], options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult>;
+  /** The simulator's records of one kind that are not deleted. */
+  records(kind: SimKind): any[];
+}
+
+/** One simulator, one Pulumi home with the plugin installed, one backend per test file. */
+export function useE2E(options: E2EOptions = {}): E2E {
+  const e2e = {} as E2E;
+  let command: PulumiCommand;
+  beforeAll(async () => {
+    e2e.sim = await startSimulator({ volumeProvisioningMs: 200, ...options.simulator });
+    e2e.work = mkdtempSync(join(tmpdir(), "hosting-e2e-"));
+    const home = join(e2e.work, "pulumi-home");
+    installPlugin(home, options.plugin ?? "build");
+    mkdirSync(join(e2e.work, "state"));
+    e2e.env = {
+      PATH: `${cliBinDir()}:${process.env.PATH}`,
+      PULUMI_HOME: home,
+      PULUMI_BACKEND_URL: `file://${join(e2e.work, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    };
+    e2e.providerConfig = {
+      "hosting:baseUrl": { value: e2e.sim.url },
+      "hosting:token": { value: ALICE.token, secret: true },
+      "hosting:projectId": { value: PROJECT_ID },
+    };
+    command = await PulumiCommand.get({ root: dirname(cliBinDir()) });
+  });
+  afterAll(async () => {
+    await e2e.sim?.close();
+    if (e2e.work) rmSync(e2e.work, { recursive: true, force: true });
+  });
+
+  e2e.stack = async (project, stackName, program, config = {}) => {
+    const dir = join(e2e.work, "projects", project);
+    mkdirSync(dir, { recursive: true });
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName, projectName: project, program },
+      {
+        workDir: dir,
+        pulumiCommand: command,
+        envVars: e2e.env,
+        projectSettings: { name: project, runtime: "nodejs", backend: { url: e2e.env.PULUMI_BACKEND_URL } },
+      },
+    );
+    await stack.setAllConfig({ ...e2e.providerConfig, ...config });
+    return stack;
+  };
+
+  e2e.yamlProject = (name, program) => {
+    const dir = join(e2e.work, "yaml", name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...program }, null, 2));
+    return dir;
+  };
+
+  e2e.cli = (args, { cwd = e2e.work, env = {}, timeoutMs = 240_000 } = {}) =>
+    new Promise((done) => {
+      execFile(
+        join(cliBinDir(), "pulumi"),
+        [...args, "--non-interactive"],
+        { cwd, env: { ...process.env, ...e2e.env, ...env }, timeout: timeoutMs, maxBuffer: 64 << 20 },
+        (err, stdout, stderr) => done({ code: err ? Number((err as any).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  e2e.records = (kind) => (e2e.sim.control.snapshot()[kind] as any[]).filter((r) => !r.deleted_at);
+  return e2e;
+}
+
+/** The plugin in `home`'s plugin folder, where the engine looks for resource plugin hosting v<version>. */
+export function installPlugin(home: string, build: PluginBuild): string {
+  const dir = join(home, "plugins", `resource-hosting-v${VERSION}`);
+  mkdirSync(dir, { recursive: true });
+  for (const file of PLUGIN_FILES[build]) {
+    const from = join(ROOT, file);
+    if (!existsSync(from)) throw new Error(`${from} is missing: run make build package (make test builds both first)`);
+    cpSync(from, join(dir, file.split("/").pop()!));
+  }
+  return dir;
+}
+
+/**
+ * A TypeScript program file as an inline program: compiled to CommonJS and evaluated afresh on every
+ * run with this test's `require`, so it shares the Automation API's `@pulumi/pulumi`, and its exports
+ * become the stack's outputs, as the Node.js language host makes them.
+ */
+export function programFromFile(file: string, replacements: Record<string, string> = {}): PulumiFn {
+  let source = readFileSync(file, "utf8");
+  for (const [from, to] of Object.entries(replacements)) source = source.split(from).join(to);
+  return programFromSource(source, file);
+}
+
+export function programFromSource(source: string, fileName = "index.ts"): PulumiFn {
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true },
+    fileName,
+  });
+  return async () => {
+    const module = { exports: {} as Record<string, unknown> };
+    new Function("require", "module", "exports", outputText)(require, module, module.exports);
+    return module.exports;
+  };
+}
+
+/** The count of each step kind in an `up`'s summary (create, update, replace, delete, same). */
+export const changes = (result: UpResult) => result.summary.resourceChanges ?? {};
