@@ -6,7 +6,7 @@ import { InputError, PartialFailure, referenceTo, type ResourceAddress } from ".
 import { containsUnknown, type PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
-import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
+import { defined, ignoringNotFound, projectId, projectOf, type Context, type Declaration } from "./common";
 import { awaitRestart, currentService } from "./rollouts";
 import { services } from "./services";
 import { attachmentsIn, volumes, type VolumeRecord } from "./volume";
@@ -90,7 +90,7 @@ function attachmentOf(
 async function readAttachment(ctx: Context, address: ResourceAddress, outputs: Partial<VolumeAttachment>) {
   const { volumeId, containerId } = parseAttachmentId(address.id);
   const project = projectOf(ctx, address, outputs);
-  const volume = await orGone(() => ctx.client.of(volumes).get(project, volumeId, { signal: ctx.signal }));
+  const volume = await ctx.client.of(volumes).findRecord(project, volumeId, { signal: ctx.signal });
   return volume && attachmentOf(volume, containerId, project, outputs);
 }
 
