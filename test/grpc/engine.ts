@@ -487,6 +487,19 @@ export interface ResourceState {
   refreshBeforeUpdate?: boolean;
 }
 
+/**
+ * The ways the engine replaces a resource without asking Diff (step_generator.go): `--replace` (`pulumi up --replace
+ * <urn>`) and `taint` (`pulumi state taint`) target it; a changed `replacementTrigger` option; `replaceWith` and
+ * `deletedWith` when the resource they name is replaced.
+ */
+export type ForcedReplacement = "--replace" | "taint" | "replacementTrigger" | "replaceWith" | "deletedWith";
+const TARGETED: readonly ForcedReplacement[] = ["--replace", "taint"];
+
+export interface ForcedOptions extends ResourceOptions {
+  /** Which way (default `--replace`). */
+  way?: ForcedReplacement;
+}
+
 export interface ResourceOptions {
   ignoreChanges?: string[];
   /** Paths whose change replaces the resource (the engine applies them to the detailed diff). */
@@ -759,20 +772,57 @@ export class Engine {
   }
 
   /**
-   * A replacement that does not ask Diff: `pulumi up --replace <urn>`, a tainted resource,
-   * `replacementTrigger`, `deletedWith` (step_generator.go `isTargetedReplace`). Check runs
-   * without olds; deleteBeforeReplace comes from the resource option alone, false by default.
+   * A replacement the engine makes without asking Diff (step_generator.go `diff`, which answers for the provider), in
+   * one of its ways (`ForcedReplacement`). The targeted ones (`isTargetedReplace`: `pulumi up --replace`, a taint)
+   * Check without olds, once; the others Check with the old inputs as for any update, then, as a replacement, again
+   * without olds (`continueStepsFromDiff`). deleteBeforeReplace comes from the resource option alone (no Diff said
+   * otherwise), false by default: the new one is created before the old one is deleted. Under `deletedWith`, that
+   * delete sends no Delete (step.go `isDeletedWith`): the resource it is deleted with is replaced too, and its delete
+   * takes it along.
    */
   async forceReplace(
     type: string,
     name: string,
     program: Record<string, unknown>,
     old: ResourceState,
-    options: ResourceOptions = {},
+    options: ForcedOptions = {},
   ) {
-    const checked = await this.plugin.check(type, name, program, {}, checkOptions(options));
+    const inputs = await this.checkedForced(type, name, program, old, options);
+    return this.replace(type, name, inputs, old, options.deleteBeforeReplace ?? false, options.way === "deletedWith");
+  }
+
+  /** The preview of `forceReplace`: the same Checks, then the Create with `preview: true`, whose failure it shows. */
+  async previewForced(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ForcedOptions = {},
+  ) {
+    const inputs = await this.checkedForced(type, name, program, old, options);
+    try {
+      return { planned: (await this.plugin.create(type, name, inputs, { preview: true })).properties };
+    } catch (err) {
+      return { error: err as GrpcFailure };
+    }
+  }
+
+  private async checkedForced(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ForcedOptions,
+  ) {
+    const seeded = checkOptions(options);
+    if (!TARGETED.includes(options.way ?? "--replace")) {
+      const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
+      const first = await this.plugin.check(type, name, news, old.inputs, seeded);
+      if (first.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(first.failures)}`);
+    }
+    const checked = await this.plugin.check(type, name, program, {}, seeded);
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
-    return this.replace(type, name, checked.inputs, old, options.deleteBeforeReplace ?? false);
+    return checked.inputs;
   }
 
   private async replace(
@@ -781,14 +831,17 @@ export class Engine {
     inputs: Record<string, unknown>,
     old: ResourceState,
     deleteBeforeReplace: boolean,
+    deletedWithAnother = false,
   ) {
     if (deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
     const created = await recorded(this.plugin.create(type, name, inputs), { id: "", inputs });
-    if (!deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
+    // A failed create stops the run: the old one stays, pending its delete (step.go CreateStep.Apply).
+    const deleted = !deleteBeforeReplace && !deletedWithAnother && !created.error;
+    if (deleted) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
     return {
       state: created.state,
       error: created.error,
-      steps: deleteBeforeReplace ? ["delete", "create"] : ["create", "delete"],
+      steps: deleteBeforeReplace ? ["delete", "create"] : deleted ? ["create", "delete"] : ["create"],
     };
   }
 

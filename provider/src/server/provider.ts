@@ -262,6 +262,7 @@ export class HostingProviderService {
     const oldInputs = request.oldInputs && this.unmarshal(request.oldInputs);
     const diff = this.verbs.diff(this.resource(typeOf(request)), {
       urn: request.urn,
+      id: request.id,
       olds: olds.values,
       news: news.values,
       oldInputs: oldInputs?.values,
