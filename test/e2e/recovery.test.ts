@@ -120,7 +120,7 @@ test("after a SIGINT during a volume's wait, the next `up` finishes cleanly, wit
   expect(interrupted.code).not.toBe(0);
   // What the CLI said, and asked of the user: nothing to clean up by hand (no pending operation, no
   // `pulumi refresh`, no `stack export`/`import`), because the plugin answered the engine's Cancel with
-  // the volume it made, which the engine records.
+  // the volume it made, which the engine records; the plugin's message says the next `up` waits again.
   const said = interrupted.stdout
     .split("\n")
     .map((line) => line.trim())
@@ -130,7 +130,9 @@ test("after a SIGINT during a volume's wait, the next `up` finishes cleanly, wit
     "Note that terminating immediately may lead to orphaned resources and other inconsistencies.",
     expect.stringMatching(/^\* volume \S+ is not running yet: stopped waiting for volume \S+ to be running: /),
   ]);
-  expect(said[2]).toMatch(/the operation was cancelled; it is recorded in state as it is$/);
+  expect(said[2]).toMatch(
+    /the operation was cancelled; the next `pulumi up` waits for it again; it is recorded in state as it is$/,
+  );
   const [volume] = e2e.records("volumes");
   expect(volume.status).toBe("provisioning");
   const { resource, pendingOperations } = await stateOf(dir, "hosting:index:Volume");
