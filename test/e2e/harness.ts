@@ -84,6 +84,8 @@ export interface RunningCli {
   waitFor(pattern: RegExp): Promise<string>;
   /** Its end: the exit code (a signal's number past 128, as a shell gives it), stdout and stderr. */
   exited: Promise<CliResult>;
+  /** Ctrl-C as a terminal sends it: SIGINT to the command's process group (the CLI, its language host, its plugins). */
+  interrupt(): void;
 }
 
 export interface E2E {
@@ -211,6 +213,8 @@ export function useE2E(options: E2EOptions = {}): E2E {
       cwd,
       env: { ...process.env, ...e2e.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      // A process group of its own, as a terminal's foreground job is, for `interrupt`.
+      detached: true,
     });
     let output = "";
     let stdout = "";
@@ -251,7 +255,8 @@ export function useE2E(options: E2EOptions = {}): E2E {
         waiting.add(check);
         check();
       });
-    return { child, output: () => output, waitFor, exited };
+    const interrupt = () => process.kill(-child.pid!, "SIGINT");
+    return { child, output: () => output, waitFor, exited, interrupt };
   };
 
   e2e.api = async (method, path, body) => {
