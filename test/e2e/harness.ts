@@ -9,6 +9,7 @@
 // `@pulumi/pulumi` to one copy, so a program and the Automation API share one runtime.
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { EventEmitter } from "node:events";
 import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
@@ -128,6 +129,7 @@ export interface E2E {
 export function useE2E(options: E2EOptions = {}): E2E {
   const e2e = {} as E2E;
   let command: PulumiCommand;
+  const running = new Set<ChildProcess>();
   beforeAll(async () => {
     e2e.work = mkdtempSync(join(tmpdir(), "hosting-e2e-"));
     let stateFile: string | undefined;
@@ -156,6 +158,14 @@ export function useE2E(options: E2EOptions = {}): E2E {
     command = await PulumiCommand.get({ root: dirname(cliBinDir()) });
   });
   afterAll(async () => {
+    // A command a failed test left running (spawnCli), with the plugins it started: its process group.
+    for (const child of running) {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // It ended meanwhile.
+      }
+    }
     await e2e.sim?.close();
     if (e2e.work) rmSync(e2e.work, { recursive: true, force: true });
   });
@@ -216,47 +226,42 @@ export function useE2E(options: E2EOptions = {}): E2E {
       // A process group of its own, as a terminal's foreground job is, for `interrupt`.
       detached: true,
     });
-    let output = "";
-    let stdout = "";
-    let stderr = "";
-    const waiting = new Set<() => void>();
-    const heard = () => {
-      for (const check of [...waiting]) check();
-    };
-    child.stdout!.on("data", (chunk) => {
-      stdout += chunk;
-      output += chunk;
-      heard();
-    });
-    child.stderr!.on("data", (chunk) => {
-      stderr += chunk;
-      output += chunk;
-      heard();
-    });
+    running.add(child);
+    const printed = { output: "", stdout: "", stderr: "", ended: false };
+    const heard = new EventEmitter();
+    for (const stream of ["stdout", "stderr"] as const) {
+      child[stream]!.on("data", (chunk) => {
+        printed[stream] += chunk;
+        printed.output += chunk;
+        heard.emit("change");
+      });
+    }
     const exited = new Promise<CliResult>((done) =>
       child.on("close", (code, signal) => {
-        done({ code: code ?? 128 + (signal ? constants.signals[signal] : 0), stdout, stderr });
-        heard();
+        running.delete(child);
+        printed.ended = true;
+        done({
+          code: code ?? 128 + (signal ? constants.signals[signal] : 0),
+          stdout: printed.stdout,
+          stderr: printed.stderr,
+        });
+        heard.emit("change");
       }),
     );
-    let ended = false;
-    void exited.then(() => (ended = true));
     const waitFor = (pattern: RegExp) =>
       new Promise<string>((resolve, reject) => {
         const check = () => {
-          if (pattern.test(output)) {
-            waiting.delete(check);
-            resolve(output);
-          } else if (ended || child.exitCode !== null) {
-            waiting.delete(check);
-            reject(new Error(`pulumi ${args.join(" ")} ended before printing ${pattern}:\n${output}`));
-          }
+          if (pattern.test(printed.output)) resolve(printed.output);
+          else if (printed.ended)
+            reject(new Error(`pulumi ${args.join(" ")} ended before printing ${pattern}:\n${printed.output}`));
+          else return;
+          heard.off("change", check);
         };
-        waiting.add(check);
+        heard.on("change", check);
         check();
       });
     const interrupt = () => process.kill(-child.pid!, "SIGINT");
-    return { child, output: () => output, waitFor, exited, interrupt };
+    return { child, output: () => printed.output, waitFor, exited, interrupt };
   };
 
   e2e.api = async (method, path, body) => {
