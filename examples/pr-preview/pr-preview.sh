@@ -55,9 +55,13 @@ publish() {
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$comment_file" >>"$GITHUB_STEP_SUMMARY"; fi
 }
 
-# The lines under the CLI's "Resources:" heading, on one line: "~ 1 to update, 2 unchanged".
+# The lines under the CLI's last "Resources:" heading, on one line: "~ 1 to update, 2 unchanged". `up` and
+# `destroy` print their preview's ("+ 3 to create") before what they did ("+ 3 created").
 resources_line() {
-  sed -n '/^Resources:/,/^$/p' "$1" | sed '1d;/^[[:space:]]*$/d;s/^[[:space:]]*//' | paste -sd, - | sed 's/,/, /g'
+  awk '/^Resources:/ { line = ""; inside = 1; next }
+    inside && /^[[:space:]]*$/ { inside = 0; next }
+    inside { sub(/^[[:space:]]+/, ""); line = line (line == "" ? "" : ", ") $0 }
+    END { print line }' "$1"
 }
 
 # A fenced block of the CLI's output, cut from the top if it is too long for a comment.

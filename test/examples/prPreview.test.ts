@@ -1,11 +1,12 @@
 // examples/pr-preview: the script against stand-ins for `pulumi` and `gh` that replay what the real
-// CLIs print (recorded in test/examples/prPreview/: a preview with changes, one that fails, an up, a
-// destroy, a pull request's comments in two pages, and pull requests as GitHub's API answers for one:
-// merged, closed, open, not found) and record what they were asked; and the GitHub Actions workflow
-// as a user's repository runs it: its steps' commands, a fork's pull request skipped with a summary
-// and no secret, a stack per pull request behind a repository variable, a token of its own per
-// environment, and a nightly sweep. test/e2e/workflows.test.ts runs the script's pulumi commands
-// against the real CLI; GitHub's API cannot be reached here, so `gh` is a stand-in in both.
+// CLIs print (recorded in test/examples/prPreview/: a preview with changes, one that fails, an up and a
+// destroy, each after the preview the real CLI prints first, a pull request's comments in two pages,
+// and pull requests as GitHub's API answers for one: merged, closed, open, not found) and record what
+// they were asked; and the GitHub Actions workflow as a user's repository runs it: its steps'
+// commands, a fork's pull request skipped with a summary and no secret, a stack per pull request
+// behind a repository variable, a token of its own per environment, and a nightly sweep.
+// test/e2e/workflows.test.ts runs the script's pulumi commands against the real CLI; GitHub's API
+// cannot be reached here, so `gh` is a stand-in in both.
 import { execFile } from "node:child_process";
 import {
   chmodSync,
