@@ -10,8 +10,6 @@ import { variableName } from "../../provider/src/framework/examples";
 import { hostingPackage } from "../../provider/src/package";
 import { ROOT, codeBlocks, read } from "./markdown";
 
-jest.setTimeout(180_000);
-
 const run = promisify(execFile);
 const PAGES = [
   "README.md",

@@ -12,8 +12,6 @@ import { type CliResult, PROJECT_ID, useE2E } from "./harness";
 const yaml = require("js-yaml");
 
 const e2e = useE2E();
-// A limit that only catches a hang: each test deploys and destroys a stack, slow on a loaded machine.
-jest.setTimeout(30 * 60_000);
 
 const page = read("docs/resources.md");
 const section = page.slice(page.indexOf("### Autonaming configuration"), page.indexOf("### Replacements"));

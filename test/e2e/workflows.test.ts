@@ -11,8 +11,6 @@ import { ALICE } from "../../simulator/src";
 import { type CliResult, PROJECT_ID, ROOT, useE2E } from "./harness";
 
 const e2e = useE2E();
-// A limit that only catches a hang: each test runs several `pulumi up`s, slow on a loaded machine.
-jest.setTimeout(30 * 60_000);
 
 const DRIFT_CHECK = join(ROOT, "examples/drift-check/drift-check.sh");
 const PR_PREVIEW_DIR = join(ROOT, "examples/pr-preview");
