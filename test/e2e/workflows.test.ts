@@ -231,6 +231,14 @@ cat "${RECORDED_PULLS}/pull-not-found.json"; echo "gh: Not Found (HTTP 404)" >&2
     );
   });
 
+  test("preview of the pull request's own stack: nothing to change, and nothing changed", async () => {
+    const before = e2e.records("services");
+    const ran = await prPreview(["preview", dir, "pr-12"]);
+    expect(ran.code).toBe(0);
+    expect(comment().split("\n")[1]).toBe("#### `pulumi preview` of `pr-12`: 3 unchanged");
+    expect(e2e.records("services")).toEqual(before);
+  });
+
   test("destroy: the stack's resources deleted and the stack removed; production's stay", async () => {
     const ran = await prPreview(["destroy", dir, "12"]);
     expect(ran.code).toBe(0);
