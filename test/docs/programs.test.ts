@@ -10,8 +10,6 @@ import { variableName } from "../../provider/src/framework/examples";
 import { hostingPackage } from "../../provider/src/package";
 import { ROOT, docPrograms, read } from "./markdown";
 
-jest.setTimeout(180_000);
-
 const run = promisify(execFile);
 
 /** The cells of the README's generated tables that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */

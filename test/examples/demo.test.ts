@@ -53,7 +53,4 @@ test(
     );
     expect(output).not.toContain("sim-token-alice");
   },
-  // A first build of the CLI (make test runs make pulumi-cli before the tests, so not here), npm ci and the SDK's
-  // install: minutes on a loaded machine. A limit for a hang, not a speed.
-  30 * 60_000,
 );

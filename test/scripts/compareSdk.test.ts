@@ -8,7 +8,6 @@ import { promisify } from "node:util";
 import { declarationsOf, differences } from "../../scripts/compare-sdk";
 
 const ROOT = resolve(__dirname, "../..");
-jest.setTimeout(180_000);
 
 let work: string;
 beforeAll(() => {

@@ -230,7 +230,7 @@ export const volume: Declaration<Volume, typeof flags> = {
     {
       title: "A 20 GB volume, waited for up to 20 minutes",
       name: "data",
-      inputs: { name: "data", sizeGb: 20 },
+      inputs: { sizeGb: 20 },
       update: { sizeGb: 30 },
       options: { customTimeouts: { create: "20m" } },
     },
