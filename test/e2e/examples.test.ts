@@ -20,7 +20,6 @@ import type { SimKind } from "../../simulator/src";
 import { type E2E, programFromSource, ROOT, useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const examples = readdirSync(join(ROOT, "examples"))
   .filter((name) => existsSync(join(ROOT, "examples", name, "index.ts")))

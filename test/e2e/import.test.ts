@@ -13,7 +13,6 @@ import { promisify } from "node:util";
 import { ROOT, useE2E } from "./harness";
 
 const e2e = useE2E({ simulator: { volumeProvisioningMs: 0 } });
-jest.setTimeout(300_000);
 
 const inProject = (path: string) => `/projects/${e2e.providerConfig["hosting:projectId"].value}${path}`;
 

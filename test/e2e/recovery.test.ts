@@ -8,7 +8,6 @@ import type { Switches } from "../../simulator/src";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const IMAGE = "registry.example.com/team/web";
 

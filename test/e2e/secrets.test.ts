@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const PROGRAM = {
   config: {

@@ -21,8 +21,6 @@ import { join } from "node:path";
 import { fixtures, type Fixture, type Recorded } from "../upgrades/fixtures";
 import { useE2E } from "./harness";
 
-jest.setTimeout(300_000);
-
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 const isSecret = (value: unknown): value is { value: unknown } =>

@@ -11,7 +11,6 @@ import * as hosting from "@hosting/pulumi";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(600_000);
 
 /** What a test turns between runs of its program. */
 interface Knobs {

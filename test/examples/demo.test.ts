@@ -27,30 +27,27 @@ function run(file: string, args: string[], cwd: string) {
   });
 }
 
-test(
-  "make demo: pulumi up, a preview of a changed image that updates in place, pulumi destroy",
-  async () => {
-    const repo = repositoryCopy("hosting-demo-");
-    const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], repo).finally(() =>
-      rmSync(repo, { recursive: true, force: true }),
-    );
-    const output = stripVTControlCharacters(`${stdout}${stderr}`);
-    expect({ code, tail: output.slice(-4000) }).toMatchObject({ code: 0 });
-    const section = (title: string) => output.split("==> ").find((s) => s.startsWith(title)) ?? "";
-    const up = section("pulumi up");
-    for (const created of ["Registry registry", "Postgres db", "Container web"])
-      expect(up).toMatch(new RegExp(`hosting:index:${created} created`));
-    expect(up).toMatch(/\+ 4 created/); // the stack and its three resources
-    const preview = section("pulumi preview");
-    expect(preview).toMatch(/~ 1 to update/);
-    expect(preview).toMatch(
-      /image: "registry\.example\.com\/demo\/web:1\.0\.0" => "registry\.example\.com\/demo\/web:1\.1\.0"/,
-    );
-    expect(preview).not.toMatch(/to replace|to create|to delete/);
-    expect(section("pulumi destroy")).toMatch(/- 4 deleted/);
-    expect(output).toMatch(
-      /==> Done: the plugin, the SDK and the simulator work end to end under pulumi v3\.\d+\.\d+, in \d+ s\./,
-    );
-    expect(output).not.toContain("sim-token-alice");
-  },
-);
+test("make demo: pulumi up, a preview of a changed image that updates in place, pulumi destroy", async () => {
+  const repo = repositoryCopy("hosting-demo-");
+  const { code, stdout, stderr } = await run(onPath("make")!, ["--no-print-directory", "demo"], repo).finally(() =>
+    rmSync(repo, { recursive: true, force: true }),
+  );
+  const output = stripVTControlCharacters(`${stdout}${stderr}`);
+  expect({ code, tail: output.slice(-4000) }).toMatchObject({ code: 0 });
+  const section = (title: string) => output.split("==> ").find((s) => s.startsWith(title)) ?? "";
+  const up = section("pulumi up");
+  for (const created of ["Registry registry", "Postgres db", "Container web"])
+    expect(up).toMatch(new RegExp(`hosting:index:${created} created`));
+  expect(up).toMatch(/\+ 4 created/); // the stack and its three resources
+  const preview = section("pulumi preview");
+  expect(preview).toMatch(/~ 1 to update/);
+  expect(preview).toMatch(
+    /image: "registry\.example\.com\/demo\/web:1\.0\.0" => "registry\.example\.com\/demo\/web:1\.1\.0"/,
+  );
+  expect(preview).not.toMatch(/to replace|to create|to delete/);
+  expect(section("pulumi destroy")).toMatch(/- 4 deleted/);
+  expect(output).toMatch(
+    /==> Done: the plugin, the SDK and the simulator work end to end under pulumi v3\.\d+\.\d+, in \d+ s\./,
+  );
+  expect(output).not.toContain("sim-token-alice");
+});

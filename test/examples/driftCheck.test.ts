@@ -264,9 +264,9 @@ describe("the GitHub Actions workflow, for a user's repository", () => {
   });
 
   test("pins the CLI, and installs the plugin from its release at the pinned version: nothing from this repository", () => {
-    // The CLI this project pins everywhere (make demo's, the release workflow's).
+    // The CLI this project pins everywhere (make pulumi-cli's, the release workflow's).
     expect(workflow.env.PULUMI_VERSION).toBe(
-      /^PULUMI_CLI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/demo.sh"), "utf8"))?.[1],
+      /^PULUMI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/pulumi-cli.sh"), "utf8"))?.[1],
     );
     expect(steps.find((step) => step.uses?.startsWith("pulumi/actions@"))?.with).toEqual({
       "pulumi-version": `\${{ env.PULUMI_VERSION }}`,

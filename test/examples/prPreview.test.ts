@@ -478,9 +478,9 @@ describe("the GitHub Actions workflow, for a user's repository", () => {
   });
 
   test("pins the CLI and the plugin, installed from its release with the workflow's GitHub token: nothing from this repository", () => {
-    // The CLI this project pins everywhere (make demo's, the release workflow's).
+    // The CLI this project pins everywhere (make pulumi-cli's, the release workflow's).
     expect(workflow.env.PULUMI_VERSION).toBe(
-      /^PULUMI_CLI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/demo.sh"), "utf8"))?.[1],
+      /^PULUMI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/pulumi-cli.sh"), "utf8"))?.[1],
     );
     expect(workflow.env.HOSTING_PLUGIN_VERSION).toBe(pkg.version);
     for (const job of SECRET_JOBS) {

@@ -69,11 +69,11 @@ test("the SDK goes to npm only after the GitHub release holds the plugin, with t
   expect(publish.run).toContain("::error title=NPM_TOKEN is not set::");
 });
 
-test("the workflow installs the Pulumi CLI at the version make demo pins", () => {
+test("the workflow installs the Pulumi CLI at the version make pulumi-cli pins", () => {
   const text = readFileSync(WORKFLOW, "utf8");
-  const sed = /sh -s -- --version "\$\(sed -n '([^']+)' scripts\/demo\.sh\)"/.exec(text)?.[1];
+  const sed = /sh -s -- --version "\$\(sed -n '([^']+)' scripts\/pulumi-cli\.sh\)"/.exec(text)?.[1];
   expect(sed).toBeDefined();
-  const version = execFileSync("sed", ["-n", sed!, "scripts/demo.sh"], { cwd: ROOT, encoding: "utf8" }).trim();
+  const version = execFileSync("sed", ["-n", sed!, "scripts/pulumi-cli.sh"], { cwd: ROOT, encoding: "utf8" }).trim();
   expect(version).toMatch(/^\d+\.\d+\.\d+$/);
 });
 
