@@ -191,6 +191,17 @@ describe("faults of a lagging or careless API (issue 30)", () => {
     const { links } = (await h.alice.get(p("/service-links"))).body;
     expect(links).toHaveLength(2);
     expect(links[1]).toEqual(links[0]);
+    h.sim.control.injectFault({ kind: "duplicate_record", method: "GET", path: "/containers$", id: b.id, copies: 3 });
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([
+      a.id,
+      b.id,
+      b.id,
+      b.id,
+      b.id,
+    ]);
+    expect(() => h.sim.control.injectFault({ kind: "duplicate_record", copies: 0 })).toThrow(
+      "fault.copies: must be an integer from 1 to 1000000",
+    );
   });
 
   test("ignored: a DELETE answered 204 that leaves the record", async () => {
