@@ -67,6 +67,12 @@ export function checkFault(value: unknown): Fault {
   if (fault.kind === "status" && !isStatusBetween(fault.status, 400, 599)) {
     throw new Error("fault.status: must be an HTTP error status (400-599)");
   }
+  const { retryAfter } = fault;
+  if (fault.kind === "rate_limit" && retryAfter != null) {
+    // Any text a server might send ("0", "-5", "soon", a date), but one Node can send as a header.
+    if (!(typeof retryAfter === "string" && isSendable("retry-after", retryAfter)))
+      throw new Error("fault.retryAfter: must be the Retry-After header's text (no CR, LF or NUL), or null for none");
+  }
   if (fault.kind === "latency" && !(typeof fault.latencyMs === "number" && fault.latencyMs >= 0)) {
     throw new Error("fault.latencyMs: must be a number >= 0");
   }
