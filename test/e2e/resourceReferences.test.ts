@@ -7,7 +7,6 @@ import * as hosting from "@hosting/pulumi";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const REFERENCE = "5cf8f73096256a8f31e491e813e4eb8e";
 
