@@ -1,7 +1,7 @@
 // The Go stand-in engine (goEngine/main.go): the plugin driven through grpc-go, the gRPC library of
-// the real engine, where the rest of the suite drives it through grpc-js. Built with Debian's Go
-// and grpc-go (GOPATH mode, no module download: only Debian's packages are reachable here); where
-// it cannot be built, `goEngineMissing` says why and the tests that need it are skipped.
+// the real engine, where the rest of the suite drives it through grpc-js. A Go module at the engine's
+// grpc-go version (goEngine/go.mod, from the Go module proxy), built with Go 1.26 or newer; where it
+// cannot be built, `goEngineMissing` says why and the tests that need it are skipped.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, renameSync } from "node:fs";
 import { resolve } from "node:path";
@@ -10,9 +10,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { GrpcFailure, Transport } from "./engine";
 
-/** Where Debian's golang-google-grpc-dev puts grpc-go (and golang-go's `go` on PATH). */
-const DEBIAN_GOPATH = "/usr/share/gocode";
-const INSTALL = "apt-get install golang-go golang-google-grpc-dev";
+const INSTALL = "Go 1.26 or newer: https://go.dev/doc/install";
 // From the checkout's root: this file also runs bundled, from dist/run/ (the benchmarks).
 const ROOT = resolve(__dirname, "../..");
 const EXECUTABLE = resolve(ROOT, "dist/go-engine/go-engine");
@@ -41,13 +39,7 @@ function build(): { executable: string } | { missing: string } {
   try {
     execFileSync("go", ["build", "-o", partial, "."], {
       cwd: resolve(ROOT, "test/grpc/goEngine"),
-      env: {
-        ...process.env,
-        GOPATH: DEBIAN_GOPATH,
-        GO111MODULE: "off",
-        GOFLAGS: "",
-        GOCACHE: resolve(ROOT, "dist/go-cache"),
-      },
+      env: { ...process.env, GOFLAGS: "-mod=readonly", GOCACHE: resolve(ROOT, "dist/go-cache") },
       stdio: ["ignore", "ignore", "pipe"],
     });
   } catch (err) {

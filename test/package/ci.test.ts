@@ -1,6 +1,6 @@
 // The CI workflow (.github/workflows/ci.yml) runs the README's test command, as written there, on a
 // fresh runner set up as the README and .ci/run say: Node.js at package.json's least supported
-// version, Debian's Go and grpc-go; and it passes the workflow linter (make lint-workflows runs it
+// version, Go for the Pulumi CLI's build and the grpc-go tests, make pulumi-cli's cache; and it passes the workflow linter (make lint-workflows runs it
 // on every file in .github/workflows). Beside it, the release's npm step runs as a dry run.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -64,10 +64,12 @@ test("sets up the Node.js that package.json's engines names as the least, with n
   expect(job.steps[0].uses).toMatch(/^actions\/checkout@/);
 });
 
-test("installs the Go packages .ci/run installs, for the grpc-go tests", () => {
-  const packages = /^go_packages="([^"]+)"$/m.exec(readFileSync(join(ROOT, ".ci/run"), "utf8"))![1];
-  const apt = job.steps.map((step) => step.run ?? "").find((run) => run.includes("apt-get install"));
-  expect(apt).toContain(`apt-get install -y -q ${packages}`);
+test("sets up Go 1.26 (the CLI's build, the grpc-go stand-in) and keeps make pulumi-cli's cache, keyed by what builds it", () => {
+  const go = job.steps.find((step) => step.uses?.startsWith("actions/setup-go@"));
+  expect(go?.with?.["go-version"]).toBe("1.26");
+  const cache = job.steps.find((step) => step.uses?.startsWith("actions/cache@"));
+  expect(cache?.with?.path).toBe("~/.cache/pulumi-hosting");
+  expect(String(cache?.with?.key)).toContain("hashFiles('scripts/pulumi-cli.sh', 'tools/**/go.sum')");
 });
 
 test("passes the workflow linter that make lint-workflows runs", async () => {

@@ -13,7 +13,8 @@
 //	stdout:              {"id": 2, "wallMs": 812.5, "answers": [{"code": 0, "response": "<base64>"}, ...]}
 //
 // Messages stay bytes here: the test builds and reads them with the protobuf stubs the rest of the
-// suite uses. Built by test/grpc/goEngine.ts with Debian's Go and grpc-go packages.
+// suite uses. Built by test/grpc/goEngine.ts, a Go module (go.mod) at the grpc-go version of the engine
+// the project pins (tools/pulumi/go.mod).
 package main
 
 import (
@@ -29,6 +30,7 @@ import (
 	"github.com/golang/protobuf/proto"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/status"
 )
@@ -115,13 +117,14 @@ func main() {
 	}
 	deadline := time.Duration(seconds) * time.Second
 	started := time.Now()
-	conn, err := grpc.Dial("127.0.0.1:"+os.Args[1], grpc.WithInsecure(),
+	conn, err := grpc.NewClient("127.0.0.1:"+os.Args[1], grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	defer conn.Close()
+	conn.Connect()
 
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
