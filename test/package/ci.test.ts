@@ -1,7 +1,8 @@
 // The CI workflow (.github/workflows/ci.yml) runs the README's test command, as written there, on a
 // fresh runner set up as the README and .ci/run say: Node.js at package.json's least supported
 // version, Go for the Pulumi CLI's build and the grpc-go tests, make pulumi-cli's cache; and it
-// passes the workflow linter (make lint-workflows runs it on every file in .github/workflows). Beside it, the release's npm step runs as a dry run.
+// passes the workflow linter (make lint-workflows runs it on every file in .github/workflows).
+// Beside it, the release's npm step runs as a dry run.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
