@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test pulumi-cli test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish sdk-compare sdk-languages docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
+.PHONY: all build typecheck test pulumi-cli test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
 
 all: build
 
@@ -87,21 +87,24 @@ package: node_modules
 package-test: node_modules
 	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
 
-# The Node.js SDK compiled in place (sdk/nodejs/bin), with its own node_modules; rebuilt only when
-# a generated file changed. The examples' `npm install` runs it (their postinstall script).
+# The Node.js SDK compiled in place, as Pulumi's providers build theirs (and the Node.js host's `pulumi package
+# pack-sdk`): npm install and tsc in sdk/nodejs, then package.json, README.md and LICENSE copied into
+# sdk/nodejs/bin, which is the npm package (the SDK's utilities read its version from ./package.json there).
+# Rebuilt only when a generated file changed. The examples link sdk/nodejs/bin; their `npm install` runs this
+# (their postinstall script).
 SDK_FILES := $(shell find sdk/nodejs -type f -not -path 'sdk/nodejs/node_modules/*' -not -path 'sdk/nodejs/bin/*' 2>/dev/null)
 
-sdk-build: sdk/nodejs/bin/index.js
+sdk-build: sdk/nodejs/bin/package.json
 
-sdk/nodejs/bin/index.js: $(SDK_FILES)
+sdk/nodejs/bin/package.json: $(SDK_FILES)
 	rm -rf sdk/nodejs/bin
 	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
-	@touch $@
+	cp sdk/nodejs/package.json sdk/nodejs/README.md LICENSE sdk/nodejs/bin/
 
-# The Node.js SDK as an npm package, exactly what `npm publish` in sdk/nodejs sends (its package.json's
-# `files`): dist/hosting-pulumi-$(VERSION).tgz.
+# The Node.js SDK as an npm package, exactly what `npm publish` of sdk/nodejs/bin sends:
+# dist/hosting-pulumi-$(VERSION).tgz.
 sdk-pack: sdk-build
-	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
+	mkdir -p dist && npm pack ./sdk/nodejs/bin --pack-destination dist --loglevel=error
 
 # The tarball make sdk-pack wrote, published to npm as @hosting/pulumi (public, a scoped package). The release
 # workflow runs it with NODE_AUTH_TOKEN set from the NPM_TOKEN secret, after the GitHub release holds the plugin the
@@ -111,30 +114,6 @@ SDK_TARBALL := dist/hosting-pulumi-$(VERSION).tgz
 sdk-publish:
 	@test -f $(SDK_TARBALL) || { echo "make sdk-publish needs $(SDK_TARBALL): run make sdk-pack first" >&2; exit 1; }
 	npm publish ./$(SDK_TARBALL) --access public $(NPM_PUBLISH_FLAGS)
-
-# The Node.js SDK beside the one the Pulumi CLI generates from the same schema.json (the CLI must be on
-# PATH): fails, listing them, where their declared types differ (scripts/compare-sdk.ts; docs/sdk.md).
-# The release workflow runs it.
-sdk-compare: node_modules
-	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-compare needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
-	rm -rf dist/sdk-pulumi && mkdir -p dist/sdk-pulumi
-	pulumi package gen-sdk $(SCHEMA_JSON) --language nodejs --out dist/sdk-pulumi
-	node scripts/run-ts.mjs scripts/compare-sdk.ts $(SDK_NODEJS) dist/sdk-pulumi/nodejs
-
-# The SDKs for the other languages, generated from schema.json by the Pulumi CLI's own code
-# generators (pulumi package gen-sdk; the CLI must be on PATH): dist/sdk/<language>/ and
-# dist/hosting-sdk-<language>-$(VERSION).tar.gz for python, go and dotnet. The release workflow runs
-# it; no test here builds or runs what it writes (the CLI cannot be installed here).
-SDK_LANGUAGES := python go dotnet
-
-sdk-languages:
-	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
-	rm -rf dist/sdk && mkdir -p dist/sdk
-	@for language in $(SDK_LANGUAGES); do \
-	  echo "pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk"; \
-	  pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk || exit 1; \
-	  tar -czf dist/hosting-sdk-$$language-$(VERSION).tar.gz -C dist/sdk $$language || exit 1; \
-	done
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
 # (on GitHub Actions TAG defaults to the pushed tag). And the release must land where package.json's
@@ -163,22 +142,24 @@ lint-workflows: node_modules
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json;
+# Generated files: schema.json from the declarations; sdk/<language> and docs/reference from schema.json;
 # the generated sections of README.md, docs/functions.md and docs/simulator.md (between
 # <!-- generated: NAME --> and <!-- /generated -->) from schema.json and the simulator's tables.
 # Regenerate them with `make schema sdk docs`; the tests fail while any is stale. SCHEMA_JSON,
-# SDK_NODEJS, DOCS_REFERENCE and DOCS_PAGES (the directory that holds those pages) let the tests
+# SDK_DIR, DOCS_REFERENCE and DOCS_PAGES (the directory that holds those pages) let the tests
 # generate into a temporary directory.
 SCHEMA_JSON ?= schema.json
-SDK_NODEJS ?= sdk/nodejs
+SDK_DIR ?= sdk
 DOCS_REFERENCE ?= docs/reference
 DOCS_PAGES ?= .
 
 schema: node_modules
 	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
 
-sdk: node_modules
-	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
+# Every SDK (Node.js, Python, Go, .NET, Java) by Pulumi's own generators, `pulumi package gen-sdk` at the
+# pinned CLI version (scripts/gen-sdk.sh says which language host writes each; docs/sdk.md).
+sdk:
+	@$(SHELL) scripts/gen-sdk.sh $(SCHEMA_JSON) $(SDK_DIR)
 
 docs: node_modules
 	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE) $(DOCS_PAGES)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make pulumi-cli: the Pulumi CLI at the version this project pins, with the language hosts its
-# tests use, in one folder outside the repository:
+# tests use (YAML and Java) and YAML's converter (`pulumi convert --from yaml`), in one folder outside the
+# repository:
 #   ${XDG_CACHE_HOME:-~/.cache}/pulumi-hosting/pulumi-v<version>/bin
 # Each tool comes from the first of three places that has it, and the script says which and how long
 # it took:
@@ -22,6 +23,8 @@ set -euo pipefail
 # is refused). pulumi-yaml 1.25.0 is the newest served; it builds against pkg/sdk v3.206.0 only.
 PULUMI_VERSION=3.274.1
 YAML_VERSION=1.25.0
+# pulumi-java's pkg v1.22.0: the newest the proxy serves (pulumi-language-java, Java's host and generator).
+JAVA_VERSION=1.22.0
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-hosting/pulumi-v$PULUMI_VERSION"
@@ -148,6 +151,22 @@ if ! language_host pulumi-language-yaml pulumi-language-yaml github.com/pulumi/p
   "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION"; then
   rm -f "$cache/pulumi-language-yaml.unavailable"
   echo "make pulumi-cli: no pulumi-language-yaml: $unavailable. Install the Pulumi CLI (https://www.pulumi.com/docs/install/), which includes it, or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again." >&2
+  exit 1
+fi
+
+build_failure=""
+if ! language_host pulumi-converter-yaml pulumi-language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml \
+  "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION"; then
+  rm -f "$cache/pulumi-converter-yaml.unavailable"
+  echo "make pulumi-cli: no pulumi-converter-yaml: $unavailable. Install the Pulumi CLI (https://www.pulumi.com/docs/install/) and \`pulumi plugin install converter yaml\`, or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again." >&2
+  exit 1
+fi
+
+build_failure=""
+if ! language_host pulumi-language-java pulumi-language-java github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java \
+  "-X github.com/pulumi/pulumi-java/pkg/version.Version=v$JAVA_VERSION"; then
+  rm -f "$cache/pulumi-language-java.unavailable"
+  echo "make pulumi-cli: no pulumi-language-java: $unavailable. Install the Pulumi CLI (https://www.pulumi.com/docs/install/), which includes it, or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again." >&2
   exit 1
 fi
 
