@@ -33,9 +33,9 @@ function readmeTestCommand(): string {
   return lines[0].split("#")[0].trim();
 }
 
-test("runs on every push and pull request: the tests, and the npm publish as a dry run, on fresh Ubuntu runners", () => {
+test("runs on every push and pull request: the tests, the release rehearsed and the npm publish as a dry run, on fresh Ubuntu runners", () => {
   expect(Object.keys(workflow.on).sort()).toEqual(["pull_request", "push"]);
-  expect(Object.keys(workflow.jobs).sort()).toEqual(["sdk-publish-dry-run", "test"]);
+  expect(Object.keys(workflow.jobs).sort()).toEqual(["release-dry-run", "sdk-publish-dry-run", "test"]);
   for (const each of Object.values(workflow.jobs)) expect(each["runs-on"]).toBe("ubuntu-latest");
 });
 
@@ -46,7 +46,9 @@ test("the dry run is the release's npm step, make sdk-publish, on what make sdk-
     "make sdk-publish NPM_PUBLISH_FLAGS=--dry-run",
   ]);
   const release = yaml.load(readFileSync(join(ROOT, ".github/workflows/release.yml"), "utf8")) as Workflow;
-  expect(runs(release.jobs, "npm").join("\n")).toMatch(/^\s*make sdk-publish$/m);
+  expect(runs(release.jobs, "npm").join("\n")).toMatch(/^\s*make sdk-publish NPM_PUBLISH_FLAGS=--provenance$/m);
+  expect(runs(workflow.jobs, "release-dry-run")).toEqual(["npm ci --no-audit --no-fund", "make release-dry-run"]);
+  expect(runs(release.jobs, "sdks")).toContain("make release-dry-run");
 });
 
 test("its last step is the README's test command, and no other step builds or tests", () => {

@@ -104,6 +104,6 @@ test("its README and LICENSE are the generated ones, and its package.json says w
     version: VERSION,
     license: "Apache-2.0",
     homepage: schema.homepage,
-    repository: schema.repository,
+    repository: { type: "git", url: `git+${schema.repository}.git` },
   });
 });
