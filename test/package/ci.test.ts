@@ -72,9 +72,8 @@ test("installs the Go packages .ci/run installs, for the grpc-go tests", () => {
   expect(apt).toContain(`apt-get install -y -q ${packages}`);
 });
 
-test("passes the workflow linter that make lint-workflows runs", async () => {
-  const validator = join(ROOT, "node_modules/.bin/action-validator");
-  await expect(promisify(execFile)(validator, [WORKFLOW])).resolves.toBeDefined();
-  const lint = await promisify(execFile)("make", ["--no-print-directory", "-n", "lint-workflows"], { cwd: ROOT });
-  expect(lint.stdout).toContain(".github/workflows/*.yml");
+test("passes the workflow linter that make lint-workflows runs (actionlint, over every workflow)", async () => {
+  const lint = await promisify(execFile)("make", ["--no-print-directory", "lint-workflows"], { cwd: ROOT });
+  expect(lint.stdout).toMatch(/^actionlint v[\d.]+: \d+ workflows pass$/m);
+  expect(readFileSync(join(ROOT, "scripts/actionlint.sh"), "utf8")).toContain("workflows=(.github/workflows/*.yml");
 });
