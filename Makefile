@@ -23,11 +23,14 @@ typecheck: node_modules
 .PHONY: lint format
 
 # The workflows (make lint-workflows: actionlint), formatting and lint (biome.jsonc), then no line over 120
-# columns (scripts/long-lines.mjs: the formatter breaks code, never a string or a comment). Writes nothing;
-# `make format` writes what biome can fix.
+# columns (scripts/long-lines.mjs: the formatter breaks code, never a string or a comment), then shellcheck
+# over the scripts users copy (examples/*/*.sh, every finding down to style). Writes nothing; `make format`
+# writes what biome can fix.
 lint: node_modules lint-workflows
 	node_modules/.bin/biome check --error-on-warnings .
 	node scripts/long-lines.mjs
+	@command -v shellcheck >/dev/null || { echo "make lint: shellcheck is not installed, and it checks the scripts users copy (examples/*/*.sh): apt-get install shellcheck (Debian, Ubuntu), brew install shellcheck (macOS)" >&2; exit 1; }
+	shellcheck --severity=style examples/*/*.sh
 
 # Formats every file biome.jsonc includes and applies the linter's safe fixes. Twice: biome 2.6's formatter
 # can need a second pass to settle a long member chain (a.b().c({...})); the second reports what is left to

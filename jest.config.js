@@ -25,7 +25,11 @@ const e2e = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 60000,
+  // The one time limit of every test and hook: it only turns a hang into a failure. Nothing here measures
+  // speed, so it is many times what the slowest work takes on a loaded machine (tsc over the SDK, a run of
+  // `pulumi up`s: 3 to 5 times slower with every core busy, docs/testing.md "Under load"). No file sets a
+  // lower one: a limit a quiet machine meets and a busy one misses fails correct runs.
+  testTimeout: 15 * 60_000,
   maxWorkers: 2,
   // How long a worker has to exit once the run is over before jest kills it and warns "A worker process
   // has failed to exit gracefully". Jest's default, 500 ms, is a guess that a loaded machine breaks:

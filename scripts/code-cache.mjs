@@ -124,10 +124,16 @@ async function engineFirstCalls(call, tryCall) {
   checkConfig.setType("pulumi:providers:hosting");
   checkConfig.setNews(Struct.fromJavaScript(CONFIG));
   await tryCall("checkConfig", checkConfig);
+  // As the engine sends it after Handshake (provider_plugin.go `Configure`): the provider's URN, and every capability.
   const configure = new provproto.ConfigureRequest();
+  configure.setUrn("urn:pulumi:build::code-cache::pulumi:providers:hosting::default");
+  configure.setName("default");
+  configure.setType("pulumi:providers:hosting");
   configure.setArgs(Struct.fromJavaScript(CONFIG));
   configure.setAcceptsecrets(true);
   configure.setAcceptresources(true);
+  configure.setSendsOldInputs(true);
+  configure.setSendsOldInputsToDelete(true);
   await call("configure", configure);
 }
 

@@ -3,44 +3,21 @@
 # simulator (state kept in a file), and takes examples/app-with-postgres through `pulumi up`, a
 # `pulumi preview` of a changed image (an in-place update) and `pulumi destroy`, on a local state
 # backend. Everything it creates lives in one temporary directory, removed on exit; your
-# ~/.pulumi is not touched. Needs Node.js and internet: node_modules come with `make install`
-# (npm ci) and the Pulumi CLI, when none is on PATH, from the cache below, fetched there first
-# (it says so before it fetches).
+# ~/.pulumi is not touched. Needs Node.js, and the Pulumi CLI at the version the project pins,
+# which `make pulumi-cli` (scripts/pulumi-cli.sh) takes from PATH, the official release or a build
+# from Go modules (minutes the first time, cached after).
+#
+# Where the CLI has its Node.js language host (PATH, the release), the CLI runs the program from its
+# folder, as you would. Where it has none (a CLI built from Go modules: the Go module proxy does not
+# serve the host), the program's own Automation API runs it inline (scripts/demo-run.cjs), and the same
+# CLI does the same up, preview and destroy.
 set -euo pipefail
 
-# Without a pulumi on PATH, the demo brings its own: npm's `pulumi` package at this version, which
-# downloads the Pulumi CLI of the same version on first use (it runs get.pulumi.com's install
-# script into $PULUMI_HOME/versions/<version>). Both live in a cache outside the repository, kept
-# between runs; delete the directory to fetch again.
-PULUMI_CLI_VERSION=3.265.0
-pulumi_cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-hosting/pulumi-$PULUMI_CLI_VERSION"
-pulumi_bin="$pulumi_cache/home/versions/$PULUMI_CLI_VERSION/bin"
-
-# One line on stderr that says why and what to do, and stop.
-no_cli() {
-  echo "make demo needs the Pulumi CLI: none is on PATH, and $1. Install it (https://www.pulumi.com/docs/install/), put it on PATH, and run make demo again." >&2
-  exit 1
-}
-
-if ! command -v pulumi >/dev/null 2>&1; then
-  if [ ! -x "$pulumi_bin/pulumi" ]; then
-    echo "make demo: no pulumi on PATH, so it fetches the Pulumi CLI v$PULUMI_CLI_VERSION (npm's pulumi package, which downloads it from get.pulumi.com) into $pulumi_cache, kept for the next run (delete that folder to fetch again)"
-    mkdir -p "$pulumi_cache"
-    log="$pulumi_cache/fetch.log"
-    : >"$log"
-    [ -f "$pulumi_cache/package.json" ] || echo '{ "private": true }' >"$pulumi_cache/package.json"
-    npm install --prefix "$pulumi_cache" --no-save --no-audit --no-fund --loglevel=error "pulumi@$PULUMI_CLI_VERSION" >>"$log" 2>&1 ||
-      no_cli "installing npm's pulumi@$PULUMI_CLI_VERSION (which fetches it) failed (details: $log)"
-    # `pulumi version` through the npm package makes it download the CLI into $PULUMI_HOME/versions.
-    if ! env -u PULUMI_VERSION PULUMI_HOME="$pulumi_cache/home" node "$pulumi_cache/node_modules/pulumi/run.js" version >>"$log" 2>&1 ||
-      [ ! -x "$pulumi_bin/pulumi" ]; then
-      reason=$(grep -v '^Downloading pulumi' "$log" | grep -v '^[[:space:]]*$' | tail -n 1 | tr -d '\r')
-      no_cli "downloading Pulumi CLI v$PULUMI_CLI_VERSION failed (${reason:-no reason given}; details: $log)"
-    fi
-  fi
-  export PATH="$pulumi_bin:$PATH"
-  echo "using the Pulumi CLI v$PULUMI_CLI_VERSION from $pulumi_bin"
-fi
+started=$(date +%s)
+pulumi_bin=$("$(dirname "$0")/pulumi-cli.sh" --bin-dir) || exit 1
+export PATH="$pulumi_bin:$PATH"
+if [ -x "$pulumi_bin/pulumi-language-nodejs" ]; then runs_program="the CLI"; else runs_program="the Automation API"; fi
+echo "using the Pulumi CLI $(pulumi version) from $pulumi_bin; the program runs through $runs_program"
 
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -123,18 +100,31 @@ pulumi config set registryUsername deploy
 pulumi config set --secret registryPassword demo-registry-password
 pulumi config
 
+# pulumi up, preview --diff or destroy, run by the CLI in the example's folder or through the Automation API.
+run() {
+  if [ "$runs_program" = "the CLI" ]; then
+    case "$1" in
+      up) pulumi up --yes --non-interactive ;;
+      preview) pulumi preview --diff --non-interactive ;;
+      destroy) pulumi destroy --yes --non-interactive ;;
+    esac
+  else
+    node "$repo/scripts/demo-run.cjs" . "$stack" "$1" "$pulumi_bin"
+  fi
+}
+
 step "pulumi up --yes"
-pulumi up --yes --non-interactive
+run up
 pulumi stack output
 
 step "Changing the image: pulumi config set image $new_image"
 pulumi config set image "$new_image"
 
 step "pulumi preview --diff (the container updates in place; nothing is replaced)"
-pulumi preview --diff --non-interactive
+run preview
 
 step "pulumi destroy --yes"
-pulumi destroy --yes --non-interactive
+run destroy
 pulumi stack rm "$stack" --yes --non-interactive
 
-step "Done: the plugin, the SDK and the simulator work end to end."
+step "Done: the plugin, the SDK and the simulator work end to end under pulumi $(pulumi version), in $(($(date +%s) - started)) s."

@@ -6,7 +6,8 @@
 # Each tool comes from the first of three places that has it, and the script says which and how long
 # it took:
 #   1. PATH: a `pulumi` that says it is v<version> (and the hosts beside it, as a release installs them);
-#   2. the official release, get.pulumi.com's archive for this OS and CPU (the CLI and every host);
+#   2. the official release, get.pulumi.com's archive for this OS and CPU (the CLI and every host;
+#      PULUMI_CLI_RELEASES names a mirror of https://get.pulumi.com/releases/sdk);
 #   3. a build from Go modules (tools/<name>/go.mod), kept in the cache: the second run takes no time.
 # When none works for the CLI, one line says why and what to install, and the script fails.
 #
@@ -57,7 +58,7 @@ from_release() {
     release_failure="no release is published for $(uname -s) $(uname -m)"
     return 1
   fi
-  local url="https://get.pulumi.com/releases/sdk/pulumi-v$PULUMI_VERSION-$platform.tar.gz"
+  local url="${PULUMI_CLI_RELEASES:-https://get.pulumi.com/releases/sdk}/pulumi-v$PULUMI_VERSION-$platform.tar.gz"
   local archive="$cache/release.tar.gz"
   if ! curl -fsSL --max-time 300 -o "$archive" "$url" 2>"$cache/release.log"; then
     release_failure="downloading $url failed ($(tail -n 1 "$cache/release.log"))"
@@ -106,7 +107,7 @@ elif from_release; then
   echo "the official release" >"$cache/pulumi.from"
   cli_from="the official release (get.pulumi.com)"
 else
-  say "no pulumi v$PULUMI_VERSION on PATH and $release_failure; building it from Go modules (github.com/pulumi/pulumi/pkg/v3@v$PULUMI_VERSION; a first build takes 3 to 6 minutes) into $cache"
+  command -v go >/dev/null 2>&1 && say "no pulumi v$PULUMI_VERSION on PATH and $release_failure; building it from Go modules (github.com/pulumi/pulumi/pkg/v3@v$PULUMI_VERSION; a first build takes 3 to 6 minutes) into $cache"
   if ! from_go_modules pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$bin/pulumi" \
     "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"; then
     echo "make pulumi-cli: no Pulumi CLI v$PULUMI_VERSION: none on PATH, $release_failure, and $build_failure. Install the Pulumi CLI v$PULUMI_VERSION (https://www.pulumi.com/docs/install/) or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again." >&2

@@ -25,6 +25,9 @@ import {
 const GENERATED = "<!-- Generated from schema.json by `make docs` (scripts/gen-docs.ts): do not edit. -->";
 
 const yes = (flag: boolean | undefined) => (flag ? "yes" : "");
+/** The args parameter as the SDK declares it (gen-sdk.ts, after Pulumi's gen.go): optional when none is required. */
+const argsParam = (type: string, required: string[] | undefined) =>
+  `args${(required ?? []).length > 0 ? "" : "?"}: ${type}`;
 const code = (text: string) => `\`${text}\``;
 const anchorOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9-]/g, "");
 
@@ -129,7 +132,7 @@ function resourcePage(pkg: PackageSpec, token: string, resource: ResourceSpec): 
 \`\`\`typescript
 import * as ${pkg.name} from "${packageName}";
 
-new ${pkg.name}.${name}(name: string, args: ${pkg.name}.${name}Args, opts?: pulumi.CustomResourceOptions);
+new ${pkg.name}.${name}(name: string, ${argsParam(`${pkg.name}.${name}Args`, resource.requiredInputs)}, opts?: pulumi.CustomResourceOptions);
 \`\`\`
 
 ## Inputs
@@ -152,6 +155,11 @@ function functionPage(pkg: PackageSpec, token: string, fn: FunctionSpec): string
   const { summary, examples } = splitDescription(fn.description);
   const call = `${pkg.name}.${name}`;
   const types = `${pkg.name}.${Name}`;
+  const args = fn.inputs;
+  // The Output form of a function without arguments takes none, and has no OutputArgs type (gen-sdk.ts).
+  const plainArgs = args ? `${argsParam(`${types}Args`, args.required)}, ` : "";
+  const outputArgs =
+    args && Object.keys(args.properties ?? {}).length > 0 ? `${argsParam(`${types}OutputArgs`, args.required)}, ` : "";
   const result = propertyTable(fn.outputs?.properties, {
     required: new Set(fn.outputs?.required ?? []),
     requiredHeading: "always set",
@@ -159,8 +167,8 @@ function functionPage(pkg: PackageSpec, token: string, fn: FunctionSpec): string
   return `${header(token, "function", summary)}${examplesSection(examples)}## Use
 
 \`\`\`typescript
-${call}(args: ${types}Args, opts?: pulumi.InvokeOptions): Promise<${types}Result>
-${call}Output(args: ${types}OutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<${types}Result>
+${call}(${plainArgs}opts?: pulumi.InvokeOptions): Promise<${types}Result>
+${call}Output(${outputArgs}opts?: pulumi.InvokeOutputOptions): pulumi.Output<${types}Result>
 \`\`\`
 
 The first takes plain values and returns a promise; the second takes outputs (another resource's
@@ -185,7 +193,7 @@ function providerPage(pkg: PackageSpec): string {
 [Installation and configuration](../installation-configuration.md) says how to set them.
 
 \`\`\`typescript
-new ${pkg.name}.Provider(name: string, args?: ${pkg.name}.ProviderArgs, opts?: pulumi.ResourceOptions);
+new ${pkg.name}.Provider(name: string, ${argsParam(`${pkg.name}.ProviderArgs`, provider.requiredInputs)}, opts?: pulumi.ResourceOptions);
 \`\`\`
 
 ## Inputs

@@ -5,6 +5,10 @@
 //     platform injects the database's DATABASE_URL into the app, which it needs to start. The
 //     provider links the app before its first start, and awaits that start.
 //
+// Nothing sets `name`: the provider names each resource from its name here and a random suffix
+// (`web-3f9a1c2`), or by the project's pulumi:autonaming pattern, so a second stack of this program
+// (a stack per pull request) never meets the first one's names.
+//
 // Configuration (all optional):
 //   pulumi config set image registry.example.com/demo/web:1.1.0   # a new release, updated in place
 //   pulumi config set registryUsername deploy
@@ -19,18 +23,16 @@ const image = config.get("image") ?? "registry.example.com/demo/web:1.0.0";
 const registryHost = image.split("/")[0];
 
 const registry = new hosting.Registry("registry", {
-  name: "demo-registry",
   host: registryHost,
   username: config.get("registryUsername"),
   password: config.getSecret("registryPassword"),
 });
 
-const db = new hosting.Postgres("db", { name: "web-db" });
+const db = new hosting.Postgres("db");
 
 const app = new hosting.Container(
   "web",
   {
-    name: "web",
     image,
     httpPort: 8080,
     public: true,

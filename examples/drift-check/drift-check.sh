@@ -11,8 +11,13 @@
 # warning), or `ERROR` with why the check could not run.
 #
 # Exit status: 0 no drift in any stack; 1 drift in at least one stack; 2 the check itself could not
-# run for at least one stack (credentials, network, a program error), which outranks drift. Every
-# stack is checked whatever an earlier one found.
+# run for at least one stack (credentials, network, a program error, a --json document that cannot
+# be read), which outranks drift. Every stack is checked whatever an earlier one found. The count of
+# resources is of real ones: the stack and the providers are not counted.
+#
+# To keep a value changed outside Pulumi, change the program to it (or give the resource
+# `ignoreChanges` for that path): `pulumi refresh` alone does not, since the program still declares
+# the old value and the next check is red again. `pulumi up` puts the program's values back.
 #
 # Drift and failure are told apart by the CLI's exit code: since Pulumi CLI v3.226.0,
 # `--expect-no-changes` exits 7 when changes are proposed and 1 on any other error. Older CLIs
@@ -46,16 +51,26 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Reads `pulumi preview --json`'s document (pkg/display PreviewDigest: steps with their detailedDiff
-# and states, diagnostics) and writes, for one stack, the report to stdout and the job summary's
-# section to $SUMMARY_SECTION. Arguments: stack, result (clean|drift|error), exit status, the
-# JSON file, the CLI's stderr file.
+# and states, diagnostics) and writes, for one stack, the report to stdout, the job summary's section
+# to $SUMMARY_SECTION, the annotation to $ANNOTATION and the result to $RESULT. Arguments: stack, the
+# result the CLI's exit status says (clean|drift|error), that status, the JSON file, the CLI's stderr
+# file. A clean or drifted result whose document cannot be read is an error: the check did not run.
 # shellcheck disable=SC2016
 report='
 const fs = require("fs");
-const [stack, result, status, jsonFile, stderrFile] = process.argv.slice(1);
+const [stack, cliResult, status, jsonFile, stderrFile] = process.argv.slice(1);
 const read = (file) => { try { return fs.readFileSync(file, "utf8"); } catch { return ""; } };
 let digest = {};
-try { digest = JSON.parse(read(jsonFile)); } catch {}
+let unreadable = "";
+try {
+  digest = JSON.parse(read(jsonFile));
+  if (digest === null || typeof digest !== "object" || !Array.isArray(digest.steps)) unreadable = "it has no list of steps";
+} catch (err) {
+  digest = {};
+  unreadable = err.message;
+}
+const unread = cliResult !== "error" && unreadable ? [`pulumi preview exited with ${status}, but its --json output could not be read (${unreadable}): nothing is known about drift`] : [];
+const result = unread.length ? "error" : cliResult;
 const steps = Array.isArray(digest.steps) ? digest.steps : [];
 const diagnostics = Array.isArray(digest.diagnostics) ? digest.diagnostics : [];
 const nameOf = (urn) => urn.split("::").pop();
@@ -72,10 +87,20 @@ function at(value, path) {
 }
 const shown = (v) => (v === undefined ? "(none)" : JSON.stringify(v));
 
+// Real resources: not the stack, not a provider, not a component (a state that says custom: false).
+const real = (step) => {
+  const type = typeOf(String(step.urn));
+  const custom = (step.newState || step.oldState || {}).custom;
+  return type !== "pulumi:pulumi:Stack" && !type.startsWith("pulumi:providers:") && custom !== false;
+};
+// A resource has several steps (its refresh, then same or update; a replacement has three): count each once.
+const checked = new Set(steps.filter(real).map((step) => step.urn)).size;
+const resources = (n) => `${n} resource${n === 1 ? "" : "s"}`;
+
 // One entry per resource the preview would change (a replacement shows as several steps).
 const changed = new Map();
 for (const step of steps) {
-  if (["same", "read", "refresh", "discard"].includes(step.op) || typeOf(step.urn) === "pulumi:pulumi:Stack") continue;
+  if (["same", "read", "refresh", "discard"].includes(step.op) || !real(step)) continue;
   const entry = changed.get(step.urn) || { urn: step.urn, ops: [], paths: new Set(), step };
   entry.ops.push(step.op);
   for (const path of Object.keys(step.detailedDiff || {})) entry.paths.add(path);
@@ -94,11 +119,11 @@ const out = [];
 const md = [];
 const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\n/g, " ");
 if (result === "clean") {
-  out.push(`no drift (${steps.length} resources checked)`);
-  md.push(`### ${stack}: no drift`, "", `${steps.length} resources checked.`);
+  out.push(`no drift (${resources(checked)} checked)`);
+  md.push(`### ${stack}: no drift`, "", `${resources(checked)} checked.`);
 } else if (result === "drift") {
-  out.push(`DRIFT: ${changed.size} resource${changed.size === 1 ? "" : "s"} changed outside Pulumi`);
-  md.push(`### ${stack}: drift`, "", `${changed.size} resource${changed.size === 1 ? "" : "s"} changed outside Pulumi.`, "");
+  out.push(`DRIFT: ${resources(changed.size)} changed outside Pulumi`);
+  md.push(`### ${stack}: drift`, "", `${resources(changed.size)} changed outside Pulumi.`, "");
   md.push("| resource | the program would | what drifted | when |", "|---|---|---|---|");
   for (const entry of changed.values()) {
     const { oldState = {}, newState = {}, detailedDiff = {} } = entry.step;
@@ -112,12 +137,12 @@ if (result === "clean") {
     const paths = [...entry.paths].map((p) => "`" + p + "`").join(", ");
     md.push(`| \`${cell(nameOf(entry.urn))}\` (${cell(typeOf(entry.urn))}) | ${cell(verb(entry.ops))} | ${cell(paths)} | ${cell(when.join("; "))} |`);
   }
-  const advice = "Run `pulumi refresh` to accept the live state into the stack, or `pulumi up` to put the program back.";
+  const advice = "Run `pulumi up` to put back the values the program declares (and recreate what was deleted). To keep a change instead, change the program to match it, or give the resource `ignoreChanges` for that path: `pulumi refresh` alone does not, since the program still declares the old values.";
   out.push(`  ${advice}`);
   md.push("", advice);
 } else {
   const cli = read(stderrFile).split("\n").map((l) => l.trim()).filter((l) => l.startsWith("error:")).map((l) => l.slice(7));
-  const reasons = [...new Set([...errors, ...cli])];
+  const reasons = [...new Set([...unread, ...errors, ...cli])];
   out.push(`ERROR: the check could not run (pulumi exited with ${status})`);
   for (const reason of reasons) out.push(`  ${reason}`);
   md.push(`### ${stack}: the check could not run`, "", `\`pulumi preview\` exited with ${status}:`, "", "```", ...(reasons.length ? reasons : ["(no error message; see the job log)"]), "```");
@@ -127,8 +152,9 @@ fs.appendFileSync(process.env.SUMMARY_SECTION, md.join("\n") + "\n\n");
 // The one-line annotation: what drifted, or the first reason it could not run.
 const annotation = result === "drift"
   ? [...changed.values()].map((e) => `${nameOf(e.urn)} (${e.paths.size ? [...e.paths].join(", ") : verb(e.ops)})`).join(", ")
-  : (errors[0] || "");
+  : (unread[0] || errors[0] || "");
 fs.writeFileSync(process.env.ANNOTATION, annotation);
+fs.writeFileSync(process.env.RESULT, result);
 '
 
 worst=0
@@ -152,21 +178,24 @@ for stack in "$@"; do
   fi
   # The CLI's own words (progress, warnings) stay in the log.
   grep -v '^[[:space:]]*$' "$work/stderr" | sed 's/^/  pulumi: /'
-  SUMMARY_SECTION="$summary" ANNOTATION="$work/annotation" \
-    node -e "$report" "$stack" "$result" "$status" "$work/preview.json" "$work/stderr" | tee "$work/report"
+  rm -f "$work/result" "$work/annotation"
+  SUMMARY_SECTION="$summary" ANNOTATION="$work/annotation" RESULT="$work/result" \
+    node -e "$report" "$stack" "$result" "$status" "$work/preview.json" "$work/stderr"
+  # The report's result: an unreadable document makes a clean or drifted one an error; no report is one too.
+  result=$(cat "$work/result" 2>/dev/null) || result=error
   case $result in
     clean) lines+=("$stack: no drift") ;;
     drift)
-      lines+=("$stack: DRIFT: the live resources differ from the program (above). Run \`pulumi refresh\` to accept the live state, or \`pulumi up\` to restore the program's.")
+      lines+=("$stack: DRIFT: the live resources differ from the program (above). Run \`pulumi up\` to put the program's values back, or change the program (or its ignoreChanges) to keep the live ones.")
       drifted+=("$stack")
       [ "$worst" -lt 1 ] && worst=1
-      [ "${GITHUB_ACTIONS:-}" = true ] && echo "::error title=Drift in $stack::changed outside Pulumi: $(cat "$work/annotation")"
+      [ "${GITHUB_ACTIONS:-}" = true ] && echo "::error title=Drift in $stack::changed outside Pulumi: $(cat "$work/annotation" 2>/dev/null)"
       ;;
     error)
       lines+=("$stack: ERROR: the check could not run (pulumi exited with $status; see above)")
       failed+=("$stack")
       worst=2
-      [ "${GITHUB_ACTIONS:-}" = true ] && echo "::error title=Drift check could not run for $stack::pulumi preview exited with $status: $(cat "$work/annotation")"
+      [ "${GITHUB_ACTIONS:-}" = true ] && echo "::error title=Drift check could not run for $stack::pulumi preview exited with $status: $(cat "$work/annotation" 2>/dev/null)"
       ;;
   esac
 done

@@ -14,21 +14,14 @@ const config = new pulumi.Config();
 const sizeGb = config.getNumber("sizeGb") ?? 10;
 const image = config.get("image") ?? "registry.example.com/demo/files:1.0.0";
 
+// No `name`s: the provider names them (`files-3f9a1c2`), so stacks of this program never clash.
 const app = new hosting.Container("files", {
-  name: "files",
   image,
   replicas: 1,
 });
 
 // Creation waits until the platform reports the volume running; allow it up to 15 minutes.
-const volume = new hosting.Volume(
-  "data",
-  {
-    name: "files-data",
-    sizeGb,
-  },
-  { customTimeouts: { create: "15m" } },
-);
+const volume = new hosting.Volume("data", { sizeGb }, { customTimeouts: { create: "15m" } });
 
 const attachment = new hosting.VolumeAttachment("data-on-files", {
   volumeId: volume.id,

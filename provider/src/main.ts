@@ -25,6 +25,7 @@ import { writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { isAddress } from "./server/protocol";
 import type { RunningProvider } from "./server/start";
 import {
   PROVIDER,
@@ -64,8 +65,8 @@ function cli() {
     },
   });
   // The engine's address (host:port) is the one argument that is not a flag, and comes last.
-  if (positionals.length > 1 || (positionals.length === 1 && !ENGINE_ADDRESS.test(positionals[0]))) {
-    const unexpected = positionals.find((p) => !ENGINE_ADDRESS.test(p)) ?? positionals[0];
+  if (positionals.length > 1 || (positionals.length === 1 && !isAddress(positionals[0]))) {
+    const unexpected = positionals.find((p) => !isAddress(p)) ?? positionals[0];
     throw new TypeError(
       `unexpected argument ${JSON.stringify(unexpected)}: the only argument is the engine's address (host:port)`,
     );
@@ -80,9 +81,6 @@ function cli() {
     information: informationRequested(values),
   };
 }
-
-/** `127.0.0.1:34567`, `localhost:34567`, `[::1]:34567`. */
-const ENGINE_ADDRESS = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
 
 /** The command line, or the usage and exit 2: a plugin started wrongly must not serve forever. */
 function cliOrExit(): ReturnType<typeof cli> {

@@ -15,6 +15,10 @@
 // - RUN_LENGTH or longer: every run of RUN_LENGTH or more characters taken from it is blanked, not
 //   only the whole secret: APIs quote the first 64 characters of a long value, or a slice of it.
 // Each secret is looked for in NFC and in NFD alike (an API may echo either form).
+//
+// The index holds at most SECRET_BUDGET code units. A secret past it is not forgotten: a text that
+// may hold it (a run of it, or the whole of a short one) is withheld, and only such a text. One
+// oversized input (a 5 MB secret, which Check refuses anyway) used to withhold every later message.
 
 /** What stands in a text where a secret was: one marker for every secret, the token included. */
 export const MARKER = "[secret]";
@@ -30,8 +34,8 @@ export const RUN_LENGTH = 16;
 
 /**
  * How many code units of secrets (each in its NFC and NFD forms) the index holds at most, about
- * about 50 bytes each. Past it, every text is withheld: the provider fails closed
- * rather than forget a secret.
+ * 50 bytes each. A secret past it is kept aside (`Overflow`, about 3 bytes a code unit) and a text
+ * that may hold it is withheld: the provider fails closed rather than forget a secret.
  */
 export const SECRET_BUDGET = 4 * 1024 * 1024;
 
@@ -254,6 +258,110 @@ class SecretIndex {
   }
 }
 
+/** The length of the slices of a secret past the budget that are hashed: any run of RUN_LENGTH holds one whole. */
+const SAMPLE = RUN_LENGTH / 2;
+
+/**
+ * The secrets past the budget, which the index does not hold: nothing blanks them, so a text that may hold one is
+ * withheld. A short secret is looked for whole; a long one by its runs of RUN_LENGTH, through the hash of each of
+ * its SAMPLE-long slices that start at a multiple of SAMPLE (every run of RUN_LENGTH of it holds one of them whole):
+ * each slice of the text is hashed, and one that hashes alike is compared, then followed both ways, code unit by
+ * code unit. Linear in the text; about 3 bytes a code unit of secret, where the index takes about 50.
+ */
+class Overflow {
+  private readonly short: string[] = [];
+  private readonly long: string[] = [];
+  private entries = 0;
+  /** Per sampled slice: the hash, which secret of `long`, where in it. */
+  private entryHash = new Int32Array(64);
+  private entryOf = new Int32Array(64);
+  private entryAt = new Int32Array(64);
+  /** Open addressing: entry index + 1, 0 for an empty slot; never more than half full. */
+  private slots = new Int32Array(128);
+
+  get empty(): boolean {
+    return this.short.length === 0 && this.long.length === 0;
+  }
+
+  add(secret: string, whole: boolean): void {
+    if (secret.length < RUN_LENGTH) {
+      if (whole) this.short.push(secret);
+      return;
+    }
+    const of = this.long.push(secret) - 1;
+    for (let at = 0; at + SAMPLE <= secret.length; at += SAMPLE) this.addEntry(sliceHash(secret, at), of, at);
+  }
+
+  /** Whether the text holds a run of RUN_LENGTH of a long secret here, or a short one whole. */
+  heldIn(text: string): boolean {
+    if (this.short.some((secret) => text.includes(secret))) return true;
+    if (this.long.length === 0) return false;
+    const mask = this.slots.length - 1;
+    for (let i = 0; i + SAMPLE <= text.length; i++) {
+      const h = sliceHash(text, i);
+      for (let slot = h & mask; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
+        const entry = this.slots[slot] - 1;
+        if (this.entryHash[entry] === h && this.runAround(text, i, this.long[this.entryOf[entry]], this.entryAt[entry]))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether text at `i` and secret at `at` agree on SAMPLE code units, and on RUN_LENGTH with those around them. */
+  private runAround(text: string, i: number, secret: string, at: number): boolean {
+    for (let k = 0; k < SAMPLE; k++) if (text.charCodeAt(i + k) !== secret.charCodeAt(at + k)) return false;
+    let before = 0;
+    while (before < RUN_LENGTH && i - before > 0 && at - before > 0) {
+      if (text.charCodeAt(i - before - 1) !== secret.charCodeAt(at - before - 1)) break;
+      before++;
+    }
+    let after = 0;
+    while (
+      before + SAMPLE + after < RUN_LENGTH &&
+      i + SAMPLE + after < text.length &&
+      at + SAMPLE + after < secret.length
+    ) {
+      if (text.charCodeAt(i + SAMPLE + after) !== secret.charCodeAt(at + SAMPLE + after)) break;
+      after++;
+    }
+    return before + SAMPLE + after >= RUN_LENGTH;
+  }
+
+  private addEntry(h: number, of: number, at: number): void {
+    const entry = this.entries++;
+    if (entry >= this.entryHash.length) {
+      const size = this.entryHash.length * 2;
+      this.entryHash = grown(this.entryHash, size);
+      this.entryOf = grown(this.entryOf, size);
+      this.entryAt = grown(this.entryAt, size);
+    }
+    this.entryHash[entry] = h;
+    this.entryOf[entry] = of;
+    this.entryAt[entry] = at;
+    if (this.entries * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2);
+      for (let e = 0; e < this.entries; e++) this.place(e);
+    } else this.place(entry);
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.entryHash[entry] & mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.slots[slot] = entry + 1;
+  }
+}
+
+/** A hash of the SAMPLE code units of `text` from `at` (FNV-1a, then mixed). */
+function sliceHash(text: string, at: number): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < SAMPLE; k++) h = Math.imul(h ^ text.charCodeAt(at + k), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
 /** The bits of `whole` for lengths up to `length`. */
 const upTo = (length: number) => (length >= RUN_LENGTH ? 0xffff : (2 << length) - 1);
 
@@ -294,13 +402,19 @@ const isLowSurrogate = (text: string, i: number) => i < text.length && (text.cha
 /** Every secret the provider has been sent or has made in this process, and the texts it says without them. */
 export class Secrets {
   private readonly index = new SecretIndex();
+  /** The secrets that did not fit in the index's budget: a text that may hold one is withheld. */
+  private readonly overflow = new Overflow();
   private readonly known = new Set<string>();
   /** Code units held by the index. */
   private held = 0;
-  /** Past the budget, or an index that failed half way: every text is withheld from then on. */
+  /** An index that failed half way: every text is withheld from then on. */
   private broken = false;
 
-  constructor(values: Iterable<string> = []) {
+  /** `budget`: how many code units the index holds (SECRET_BUDGET; a test's smaller one). */
+  constructor(
+    values: Iterable<string> = [],
+    private readonly budget = SECRET_BUDGET,
+  ) {
     this.learn(values);
   }
 
@@ -312,9 +426,11 @@ export class Secrets {
         const rule = ruleFor(value);
         if (rule === "ignored") continue;
         for (const form of formsOf(value)) {
-          this.held += form.length;
-          if (this.held > SECRET_BUDGET) this.broken = true;
-          else this.index.add(form, rule === "whole");
+          if (this.held + form.length > this.budget) this.overflow.add(form, rule === "whole");
+          else {
+            this.held += form.length;
+            this.index.add(form, rule === "whole");
+          }
         }
       }
     } catch {
@@ -322,12 +438,16 @@ export class Secrets {
     }
   }
 
-  /** The text with every known secret blanked (`MARKER`); fails closed: a text that cannot be checked is withheld. */
+  /**
+   * The text with every known secret blanked (`MARKER`); fails closed: a text that cannot be checked, or that may hold
+   * a secret past the budget, is withheld.
+   */
   redact(text: string): string {
     if (this.broken) return WITHHELD;
-    if (this.held === 0) return text;
+    if (this.held === 0 && this.overflow.empty) return text;
     try {
-      return blanked(text, this.index.scan(text));
+      if (this.overflow.heldIn(text)) return WITHHELD;
+      return this.held === 0 ? text : blanked(text, this.index.scan(text));
     } catch {
       return WITHHELD;
     }

@@ -23,7 +23,7 @@ namespace PulumiHosting.Hosting
         /// ```typescript
         /// import * as hosting from "@hosting/pulumi";
         /// 
-        /// const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+        /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
         /// ```
         /// {{% /example %}}
@@ -43,7 +43,7 @@ namespace PulumiHosting.Hosting
         /// ```typescript
         /// import * as hosting from "@hosting/pulumi";
         /// 
-        /// const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+        /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
         /// ```
         /// {{% /example %}}
@@ -63,7 +63,7 @@ namespace PulumiHosting.Hosting
         /// ```typescript
         /// import * as hosting from "@hosting/pulumi";
         /// 
-        /// const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+        /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
         /// ```
         /// {{% /example %}}

@@ -19,15 +19,15 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * ```
  * ### An app that needs its database's variables to start
  *
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
- * const api = new hosting.Container("api", { name: "api", image: "registry.example.com/team/api:2.0.1", links: [ordersDb.id] });
+ * const ordersDb = new hosting.Postgres("orders-db", { cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const api = new hosting.Container("api", { image: "registry.example.com/team/api:2.0.1", links: [ordersDb.id] });
  * ```
  *
  * ## Import

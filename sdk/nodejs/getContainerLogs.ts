@@ -13,7 +13,7 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
  * ```
  */
@@ -51,7 +51,7 @@ export interface GetContainerLogsResult {
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
  * ```
  */

@@ -17,7 +17,7 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const legacyDb = new hosting.Mysql("legacy-db", { name: "legacy-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const legacyDb = new hosting.Mysql("legacy-db", { cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * ```
  *
  * ## Import

@@ -17,7 +17,7 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const ordersDb = new hosting.Postgres("orders-db", { cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * ```
  *
  * ## Import

@@ -17,7 +17,7 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const cache = new hosting.Redis("cache", { name: "cache", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const cache = new hosting.Redis("cache", { cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * ```
  *
  * ## Import

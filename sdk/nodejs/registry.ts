@@ -21,7 +21,7 @@ import * as utilities from "./utilities";
  * import * as hosting from "@hosting/pulumi";
  *
  * const config = new pulumi.Config();
- * const ghcr = new hosting.Registry("ghcr", { name: "ghcr", host: "ghcr.io", username: "ci", password: config.requireSecret("ghcrToken") });
+ * const ghcr = new hosting.Registry("ghcr", { host: "ghcr.io", username: "ci", password: config.requireSecret("ghcrToken") });
  * ```
  *
  * ## Import

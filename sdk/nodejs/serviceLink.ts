@@ -20,8 +20,8 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
- * const ordersDb = new hosting.Postgres("orders-db", { name: "orders-db", cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
+ * const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const ordersDb = new hosting.Postgres("orders-db", { cpuMilli: 500, memoryMb: 1024, storageGb: 10 });
  * const webDb = new hosting.ServiceLink("web-db", { consumerServiceId: web.id, providerServiceId: ordersDb.id });
  * ```
  *

@@ -18,7 +18,7 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const data = new hosting.Volume("data", { name: "data", sizeGb: 20 }, { customTimeouts: { create: "20m" } });
+ * const data = new hosting.Volume("data", { sizeGb: 20 }, { customTimeouts: { create: "20m" } });
  * ```
  *
  * ## Import

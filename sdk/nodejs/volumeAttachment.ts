@@ -18,8 +18,8 @@ import * as utilities from "./utilities";
  * ```typescript
  * import * as hosting from "@hosting/pulumi";
  *
- * const data = new hosting.Volume("data", { name: "data", sizeGb: 20 }, { customTimeouts: { create: "20m" } });
- * const web = new hosting.Container("web", { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
+ * const data = new hosting.Volume("data", { sizeGb: 20 }, { customTimeouts: { create: "20m" } });
+ * const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
  * const webData = new hosting.VolumeAttachment("web-data", { volumeId: data.id, containerId: web.id, mountPath: "/data" });
  * ```
  *

@@ -19,6 +19,9 @@ export const FAULT_KINDS: readonly FaultKind[] = [
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
+/** The most copies a duplicate_record fault adds: a million records of ~600 bytes is a 600 MB answer. */
+const MAX_COPIES = 1_000_000;
+
 /** Where a redirect fault sends the client when it names no location: the same path, another host. */
 export const ELSEWHERE = "https://elsewhere.example.com";
 
@@ -64,6 +67,12 @@ export function checkFault(value: unknown): Fault {
   if (fault.kind === "status" && !isStatusBetween(fault.status, 400, 599)) {
     throw new Error("fault.status: must be an HTTP error status (400-599)");
   }
+  const { retryAfter } = fault;
+  if (fault.kind === "rate_limit" && retryAfter != null) {
+    // Any text a server might send ("0", "-5", "soon", a date), but one Node can send as a header.
+    if (!(typeof retryAfter === "string" && isSendable("retry-after", retryAfter)))
+      throw new Error("fault.retryAfter: must be the Retry-After header's text (no CR, LF or NUL), or null for none");
+  }
   if (fault.kind === "latency" && !(typeof fault.latencyMs === "number" && fault.latencyMs >= 0)) {
     throw new Error("fault.latencyMs: must be a number >= 0");
   }
@@ -106,6 +115,13 @@ export function checkFault(value: unknown): Fault {
   const namesRecord = fault.kind === "omit_record" || fault.kind === "duplicate_record";
   if (namesRecord && fault.id !== undefined && typeof fault.id !== "string")
     throw new Error("fault.id: must be a record's id");
+  if (fault.kind === "duplicate_record" && fault.copies !== undefined) {
+    if (!(Number.isInteger(fault.copies) && fault.copies >= 1 && fault.copies <= MAX_COPIES)) {
+      throw new Error(
+        `fault.copies: must be an integer from 1 to ${MAX_COPIES}, how many copies of the record the list answer adds (default 1)`,
+      );
+    }
+  }
   if (fault.times !== undefined && !(Number.isInteger(fault.times) && fault.times >= 1)) {
     throw new Error("fault.times: must be an integer >= 1");
   }
@@ -133,11 +149,14 @@ export const withoutRecord = (reply: Reply, fault: Fault): Reply =>
   withRecords(reply, fault, (records, index) => records.filter((_, i) => i !== index));
 
 /**
- * A duplicate_record fault's answer: the API's list answer with the record of that id (or its first) listed twice, the
- * copy at the end, as a careless API's join or paging answers. Other answers pass.
+ * A duplicate_record fault's answer: the API's list answer with the record of that id (or its first) listed again, its
+ * `copies` (default 1) at the end, as a careless API's join or paging answers. Other answers pass.
  */
-export const withRecordTwice = (reply: Reply, fault: Fault): Reply =>
-  withRecords(reply, fault, (records, index) => [...records, records[index]]);
+export const withRecordCopies = (reply: Reply, fault: Fault): Reply =>
+  withRecords(reply, fault, (records, index) => [
+    ...records,
+    ...Array.from({ length: fault.copies ?? 1 }, () => records[index]),
+  ]);
 
 /** A list answer (an array, or an object holding one) with `change` made around the fault's record (its index). */
 function withRecords(reply: Reply, fault: Fault, change: (records: unknown[], index: number) => unknown[]): Reply {

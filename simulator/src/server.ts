@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ADMIN_MAX_BODY_BYTES, adminPayloadTooLarge, handleAdmin, isAdminPath } from "./admin";
 import type { Reply } from "./context";
 import type { Core } from "./core";
-import { chosenAnswer, ignoredAnswer, redirectAnswer, withRecordTwice, withoutRecord } from "./faults";
+import { chosenAnswer, ignoredAnswer, redirectAnswer, withRecordCopies, withoutRecord } from "./faults";
 import { hugeBodyChunks, writeChunks } from "./hugeBody";
 import type { Fault, SimulatorControl } from "./types";
 
@@ -95,7 +95,7 @@ export function createHttpFront(
       fault?.kind === "omit_record"
         ? withoutRecord(acted, fault)
         : fault?.kind === "duplicate_record"
-          ? withRecordTwice(acted, fault)
+          ? withRecordCopies(acted, fault)
           : acted;
     if (fault?.kind === "reset_after") {
       record("reset", reply.status);

@@ -99,6 +99,8 @@ export interface Fault {
    * "duplicate_record": the id of the record a list answer holds twice; default: its first.
    */
   id?: string;
+  /** "duplicate_record": how many copies of the record the answer adds after its records (default 1). */
+  copies?: number;
   times?: number;
 }
 

@@ -289,6 +289,19 @@ describe("volumes (4.5)", () => {
     await expect(c.of(volumes).get(P, v.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  test("findRecord: the record as its GET answers it, gone only after a second look, and never for a project the token cannot see", async () => {
+    const c = h.alice();
+    const v = await c.of(volumes).create(P, { name: "looked-for", sizeGb: 1 });
+    const gets = () =>
+      h.sim.control.requests().filter((r) => r.method === "GET" && r.path.endsWith(`/volumes/${v.id}`));
+    h.sim.control.injectFault({ kind: "status", status: 404, method: "GET", path: `/volumes/${v.id}$` });
+    expect(await c.of(volumes).findRecord(P, v.id)).toMatchObject({ id: v.id, attachment: null });
+    expect(gets().map((r) => r.status)).toEqual([404, 200]);
+    const gone = "00000000-0000-4000-8000-00000000dead";
+    expect(await c.of(volumes).findRecord(P, gone)).toBeUndefined();
+    await expect(h.bob().of(volumes).findRecord(P, v.id)).rejects.toBeInstanceOf(ProjectNotVisibleError);
+  });
+
   test("create disabled as in production is 403 BLOCK_VOLUME_DISABLED", async () => {
     h.sim.control.setSwitches({ volumesEnabled: false });
     const e = await h

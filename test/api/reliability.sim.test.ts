@@ -145,6 +145,45 @@ describe("retries", () => {
   });
 });
 
+describe("a 429 whose Retry-After sets no wait paces like one without the header", () => {
+  const h = useApiSimulator();
+  const WINDOW_MS = 2_500;
+
+  /** When the POSTs of one create reached the simulator while every POST was answered 429 for WINDOW_MS. */
+  async function postsWhileRateLimited(retryAfter: string | null): Promise<number[]> {
+    h.sim.control.reset();
+    h.sim.control.injectFault({ kind: "rate_limit", method: "POST", path: "/containers$", retryAfter, times: 1e9 });
+    const signal = AbortSignal.timeout(WINDOW_MS);
+    const e = await h
+      .alice()
+      .of(services)
+      .create(P, { name: "web", image: IMAGE, httpPort: 8080 }, { signal })
+      .catch((x) => x);
+    expect(e).toBeInstanceOf(AbortedError);
+    h.sim.control.clearFaults();
+    return h.sim.control
+      .requests()
+      .filter((r) => r.method === "POST" && CONTAINERS.test(r.path))
+      .map((r) => r.at);
+  }
+
+  const gaps = (at: number[]) => at.slice(1).map((t, i) => t - at[i]);
+
+  test.each([
+    ["0", "0"],
+    ["0.0001", "0.0001"],
+    ["a date in the past", new Date(Date.now() - 60_000).toUTCString()],
+  ])("Retry-After: %s sends as few POSTs as no header (one a second), not a storm", async (_name, retryAfter) => {
+    const none = await postsWhileRateLimited(null);
+    const zero = await postsWhileRateLimited(retryAfter);
+    // One create sent 31,015 POSTs in 10 s: each 429 paused the client for 0 ms.
+    expect(zero.length).toBeLessThanOrEqual(none.length + 1);
+    expect(zero.length).toBeGreaterThanOrEqual(1);
+    // A wait only gets longer on a loaded machine: each POST came at least the no-header pause after the one before.
+    for (const gap of [...gaps(none), ...gaps(zero)]) expect(gap).toBeGreaterThanOrEqual(900);
+  });
+});
+
 describe("creates whose outcome is unknown are never resent blindly", () => {
   const h = useApiSimulator();
   const posts = () => h.seen("POST", CONTAINERS);

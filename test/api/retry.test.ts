@@ -1,6 +1,13 @@
 // The retry policy (api/retry.ts `nextStep`): one pure function from the facts of a failed attempt to what the
 // transport does next, held to a case table.
-import { backoffDelay, nextStep, parseRetryAfter, type NextStep, type StepInput } from "../../provider/src/api/retry";
+import {
+  RETRY_AFTER_FLOOR_MS,
+  backoffDelay,
+  nextStep,
+  parseRetryAfter,
+  type NextStep,
+  type StepInput,
+} from "../../provider/src/api/retry";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 const half = () => 0.5;
@@ -27,7 +34,15 @@ const fresh: StepInput = {
 /** A create: a POST that can look up what it made. */
 const create: StepInput = { ...fresh, method: "POST", canRecover: true };
 
-const rateLimited: NextStep = { step: "retry", delayMs: 0, reason: "rate_limited", spends: false };
+/** A retry after a 429: the rate control pauses the client for `pauseMs` (the Retry-After, or the floor). */
+const rateLimitedFor = (pauseMs: number): NextStep => ({
+  step: "retry",
+  delayMs: 0,
+  pauseMs,
+  reason: "rate_limited",
+  spends: false,
+});
+const rateLimited = rateLimitedFor(RETRY_AFTER_FLOOR_MS);
 /** A retry after a 5xx or a failure with no answer, after the backoff (random 0.5 of 500 ms × 2^spent). */
 const again = (reason: "server_unavailable" | "network", delayMs = 250): NextStep => ({
   step: "retry",
@@ -41,7 +56,36 @@ describe("nextStep: the whole retry policy", () => {
   type Case = [name: string, input: Partial<StepInput>, step: NextStep];
   const cases: Case[] = [
     // 429: the server did not act; any method; the rate control holds the request, so no delay here
-    ["429 GET retries at once, spending no retry", { status: 429, retryAfter: "3" }, rateLimited],
+    ["429 GET retries at once, spending no retry", { status: 429, retryAfter: "3" }, rateLimitedFor(3000)],
+    // A Retry-After that sets no wait is no header: the same pause (a pause of 0 after every 429 is a storm)
+    ...(
+      [
+        ["none", undefined],
+        ["0", "0"],
+        ["0.0001", "0.0001"],
+        ["0.999", "0.999"],
+        ["-5", "-5"],
+        ["-0.5", "-0.5"],
+        ["a date in the past", new Date(NOW - 4000).toUTCString()],
+        ["the date of now", new Date(NOW).toUTCString()],
+        ["unreadable", "soon"],
+        ["empty", ""],
+        ["number with junk", "12abc"],
+      ] as const
+    ).map(
+      ([name, retryAfter]): Case => [
+        `429 with Retry-After ${name} pauses as long as with none`,
+        { status: 429, retryAfter },
+        rateLimited,
+      ],
+    ),
+    ["429 with Retry-After 1 pauses 1 s", { status: 429, retryAfter: "1" }, rateLimitedFor(1000)],
+    [
+      "429 with a date 4 s ahead pauses 4 s",
+      { status: 429, retryAfter: new Date(NOW + 4000).toUTCString() },
+      rateLimitedFor(4000),
+    ],
+    ["429's Retry-After is capped", { status: 429, retryAfter: "3600", retryAfterCapMs: 5000 }, rateLimitedFor(5000)],
     ["429 POST retries (the server did not act)", { ...create, status: 429 }, rateLimited],
     ["429 PATCH retries", { method: "PATCH", status: 429 }, rateLimited],
     ["429 DELETE retries", { method: "DELETE", status: 429 }, rateLimited],
@@ -84,6 +128,13 @@ describe("nextStep: the whole retry policy", () => {
       [`${status} POST that cannot look up fails (its outcome is unknown)`, { method: "POST", status }, fail],
     ]),
     ["503 GET honours its Retry-After", { status: 503, retryAfter: "2" }, again("server_unavailable", 2000)],
+    ...(["0", "0.0001", "-5", new Date(NOW - 4000).toUTCString(), "soon"] as const).map(
+      (retryAfter): Case => [
+        `503 GET with Retry-After ${JSON.stringify(retryAfter)} backs off as with none`,
+        { status: 503, retryAfter },
+        again("server_unavailable"),
+      ],
+    ),
     [
       "503 GET's Retry-After is capped",
       { status: 503, retryAfter: "3600", retryAfterCapMs: 5000 },
@@ -206,11 +257,14 @@ describe("backoffDelay (full jitter)", () => {
 describe("parseRetryAfter", () => {
   test.each<[string, string | null | undefined, number | undefined]>([
     ["integer seconds", "1", 1000],
-    ["zero", "0", 0],
+    ["zero sets no wait", "0", undefined],
+    ["a fraction of a second sets no wait", "0.0001", undefined],
+    ["just under a second sets no wait", "0.999", undefined],
     ["fractional seconds", "1.5", 1500],
     ["surrounding spaces", "  2 ", 2000],
     ["HTTP date in the future", new Date(NOW + 4000).toUTCString(), 4000],
-    ["HTTP date in the past clamps to 0", new Date(NOW - 4000).toUTCString(), 0],
+    ["HTTP date in the past sets no wait", new Date(NOW - 4000).toUTCString(), undefined],
+    ["HTTP date of now sets no wait", new Date(NOW).toUTCString(), undefined],
     ["garbage", "soon", undefined],
     ["negative number", "-5", undefined],
     ["number with junk", "12abc", undefined],

@@ -25,7 +25,7 @@ beforeAll(() => {
       .split("\n")
       .at(-1)!,
   );
-}, 120_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

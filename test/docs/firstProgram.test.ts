@@ -9,8 +9,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, codeBlocks, read } from "./markdown";
 
-jest.setTimeout(120_000);
-
 const pkg = require("../../package.json");
 const example = require("../../examples/app-with-postgres/package.json");
 const readme = read("README.md");

@@ -23,6 +23,20 @@ export function userPages(): string[] {
 
 export const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 
+/** The pages whose `typescript` blocks are complete programs: the README and docs/*.md, relative to the root. */
+export const programPages = (): string[] => [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+
+/** Every complete program the README and docs/ show (a fenced block marked `typescript`), named by page and order. */
+export const docPrograms = (): Array<{ name: string; code: string }> =>
+  programPages().flatMap((page) =>
+    codeBlocks(read(page), "typescript").map((code, i) => ({ name: `${page} program ${i + 1}`, code })),
+  );
+
 /** The text without its fenced code blocks. */
 export const withoutFences = (text: string) => text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, "");
 

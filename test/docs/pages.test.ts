@@ -32,11 +32,16 @@ describe("README.md", () => {
 
   test("contributor material comes after the docs index: the two commands, each said for what it is, benchmark figures with the command that made them, and the API assumptions table", () => {
     const twoCommands = readme.slice(readme.indexOf("## The two commands"));
-    expect(twoCommands).toMatch(/^make demo +# runs examples\/app-with-postgres against the simulator/m);
-    expect(twoCommands).toMatch(/^make test +# runs every test/m);
-    // make demo fetches a CLI when there is none, and says so: the README must not promise less.
-    const pinned = /^PULUMI_CLI_VERSION=(\S+)$/m.exec(read("scripts/demo.sh"))![1];
-    expect(twoCommands).toContain(`fetches a pinned one (${pinned}) into a cache, saying so`);
+    expect(twoCommands).toMatch(
+      /^make demo +# examples\/app-with-postgres under the real Pulumi CLI, against the simulator/m,
+    );
+    expect(twoCommands).toMatch(/^make test +# every test/m);
+    // Both get the pinned CLI (make pulumi-cli), and say where from: the README names the version and the three ways.
+    const pinned = /^PULUMI_VERSION=(\S+)$/m.exec(read("scripts/pulumi-cli.sh"))![1];
+    expect(twoCommands).toContain(`the Pulumi CLI at the version the project pins (${pinned})`);
+    expect(twoCommands).toMatch(
+      /on PATH if it is that version, else the\s+official release, else a build from its Go modules/,
+    );
     const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
     const after = (heading: string) => headings.indexOf(heading) > headings.indexOf("Documentation");
     expect(["The two commands", "Performance", "API assumptions"].every(after)).toBe(true);

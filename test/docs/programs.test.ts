@@ -3,22 +3,14 @@
 // README's resource and function tables, with the variables they may name: each resource's first
 // example (web, ordersDb, data, …) and config.
 import { execFile, execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { variableName } from "../../provider/src/framework/examples";
 import { hostingPackage } from "../../provider/src/package";
-import { ROOT, codeBlocks, read } from "./markdown";
-
-jest.setTimeout(180_000);
+import { ROOT, docPrograms, read } from "./markdown";
 
 const run = promisify(execFile);
-const PAGES = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-];
 
 /** The cells of the README's generated tables that are an example: `new hosting.X(...)` or `hosting.getX(...)...`. */
 function oneLineExamples(readme: string): string[] {
@@ -86,9 +78,7 @@ async function typecheck(files: Record<string, string>): Promise<string> {
   return `${result.stdout ?? ""}${result.stderr ?? ""}`;
 }
 
-const programs = PAGES.flatMap((page) =>
-  codeBlocks(read(page), "typescript").map((code, i) => ({ name: `${page} program ${i + 1}`, code })),
-);
+const programs = docPrograms();
 
 test("the README's first program and docs/_index.md's full example are among the programs checked", () => {
   expect(programs.map((p) => p.name)).toEqual(

@@ -7,9 +7,10 @@
 // host for them); programs the CLI must run from their folder (the workflow scripts, import, a SIGINT)
 // are YAML, run by pulumi-language-yaml. jest.config.js maps `@hosting/pulumi` to sdk/nodejs and
 // `@pulumi/pulumi` to one copy, so a program and the Automation API share one runtime.
-import { execFile, execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
   type ConfigMap,
@@ -68,6 +69,24 @@ export interface CliResult {
 export interface E2EOptions {
   plugin?: PluginBuild;
   simulator?: SimulatorOptions;
+  /**
+   * A simulator state file (`--state`'s format: simulator.json of an upgrade fixture): the world the
+   * simulator starts with. It is copied into the test's folder first, since the simulator writes to its file.
+   */
+  world?: string;
+}
+
+/** A `pulumi` command still running (e2e.spawnCli), for a test that acts on what it prints (a SIGINT). */
+export interface RunningCli {
+  child: ChildProcess;
+  /** What it printed so far, stdout and stderr as they came. */
+  output(): string;
+  /** Resolves with the output so far once it matches `pattern`; rejects if the command ends first. */
+  waitFor(pattern: RegExp): Promise<string>;
+  /** Its end: the exit code (a signal's number past 128, as a shell gives it), stdout and stderr. */
+  exited: Promise<CliResult>;
+  /** Ctrl-C as a terminal sends it: SIGINT to the command's process group (the CLI, its language host, its plugins). */
+  interrupt(): void;
 }
 
 export interface E2E {
@@ -86,15 +105,40 @@ export interface E2E {
   cli(args: string[], options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliResult>;
   /** The simulator's records of one kind that are not deleted. */
   records(kind: SimKind): any[];
+  /**
+   * A YAML project as `yamlProject` makes it, with a stack initialised and the provider configured for
+   * the simulator, and `config` besides (`{ key: { value, secret } }`, set in one `pulumi config set-all`).
+   */
+  yamlStack(
+    name: string,
+    program: Record<string, unknown>,
+    options?: { stack?: string; config?: ConfigMap },
+  ): Promise<string>;
+  /** `pulumi <args>` started in `cwd`, not awaited: for a test that acts while it runs. */
+  spawnCli(args: string[], options?: { cwd?: string; env?: Record<string, string> }): RunningCli;
+  /** The simulator's API called as its first user (`path` under /v1), as a user's script would. */
+  api(method: string, path: string, body?: unknown): Promise<any>;
+  /**
+   * The simulator's record (not deleted) that a resource's id names, whatever its kind (an attachment's
+   * id is `<volumeId>:<containerId>`).
+   */
+  recordOf(id: string): { kind: SimKind; record: any } | undefined;
 }
 
 /** One simulator, one Pulumi home with the plugin installed, one backend per test file. */
 export function useE2E(options: E2EOptions = {}): E2E {
   const e2e = {} as E2E;
   let command: PulumiCommand;
+  const running = new Set<ChildProcess>();
   beforeAll(async () => {
-    e2e.sim = await startSimulator({ volumeProvisioningMs: 200, ...options.simulator });
     e2e.work = mkdtempSync(join(tmpdir(), "hosting-e2e-"));
+    let stateFile: string | undefined;
+    if (options.world) copyFileSync(options.world, (stateFile = join(e2e.work, "simulator.json")));
+    e2e.sim = await startSimulator({
+      volumeProvisioningMs: 200,
+      ...options.simulator,
+      ...(stateFile ? { stateFile } : {}),
+    });
     const home = join(e2e.work, "pulumi-home");
     installPlugin(home, options.plugin ?? "build");
     mkdirSync(join(e2e.work, "state"));
@@ -114,6 +158,14 @@ export function useE2E(options: E2EOptions = {}): E2E {
     command = await PulumiCommand.get({ root: dirname(cliBinDir()) });
   });
   afterAll(async () => {
+    // A command a failed test left running (spawnCli), with the plugins it started: its process group.
+    for (const child of running) {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // It ended meanwhile.
+      }
+    }
     await e2e.sim?.close();
     if (e2e.work) rmSync(e2e.work, { recursive: true, force: true });
   });
@@ -152,6 +204,88 @@ export function useE2E(options: E2EOptions = {}): E2E {
     });
 
   e2e.records = (kind) => (e2e.sim.control.snapshot()[kind] as any[]).filter((r) => !r.deleted_at);
+
+  e2e.yamlStack = async (name, program, { stack = "dev", config = {} } = {}) => {
+    const dir = e2e.yamlProject(name, program);
+    const init = await e2e.cli(["stack", "init", stack], { cwd: dir });
+    if (init.code !== 0) throw new Error(`pulumi stack init ${stack} failed: ${init.stderr}`);
+    const pairs = Object.entries({ ...e2e.providerConfig, ...config }).flatMap(([key, { value, secret }]) => [
+      secret ? "--secret" : "--plaintext",
+      `${key}=${value}`,
+    ]);
+    const set = await e2e.cli(["config", "set-all", ...pairs], { cwd: dir });
+    if (set.code !== 0) throw new Error(`pulumi config set-all failed: ${set.stderr}`);
+    return dir;
+  };
+
+  e2e.spawnCli = (args, { cwd = e2e.work, env = {} } = {}) => {
+    const child = spawn(join(cliBinDir(), "pulumi"), [...args, "--non-interactive"], {
+      cwd,
+      env: { ...process.env, ...e2e.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      // A process group of its own, as a terminal's foreground job is, for `interrupt`.
+      detached: true,
+    });
+    running.add(child);
+    const printed = { output: "", stdout: "", stderr: "", ended: false };
+    const heard = new EventEmitter();
+    for (const stream of ["stdout", "stderr"] as const) {
+      child[stream]!.on("data", (chunk) => {
+        printed[stream] += chunk;
+        printed.output += chunk;
+        heard.emit("change");
+      });
+    }
+    const exited = new Promise<CliResult>((done) =>
+      child.on("close", (code, signal) => {
+        running.delete(child);
+        printed.ended = true;
+        done({
+          code: code ?? 128 + (signal ? constants.signals[signal] : 0),
+          stdout: printed.stdout,
+          stderr: printed.stderr,
+        });
+        heard.emit("change");
+      }),
+    );
+    const waitFor = (pattern: RegExp) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(printed.output)) resolve(printed.output);
+          else if (printed.ended)
+            reject(new Error(`pulumi ${args.join(" ")} ended before printing ${pattern}:\n${printed.output}`));
+          else return;
+          heard.off("change", check);
+        };
+        heard.on("change", check);
+        check();
+      });
+    const interrupt = () => process.kill(-child.pid!, "SIGINT");
+    return { child, output: () => printed.output, waitFor, exited, interrupt };
+  };
+
+  e2e.api = async (method, path, body) => {
+    const res = await fetch(`${e2e.sim.url}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ALICE.token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  e2e.recordOf = (id) => {
+    const world = e2e.sim.control.snapshot();
+    for (const kind of Object.keys(world) as SimKind[]) {
+      if (!Array.isArray(world[kind])) continue;
+      const record = (world[kind] as any[]).find(
+        (r) => !r.deleted_at && (r.id === id || (kind === "attachments" && `${r.volume_id}:${r.container_id}` === id)),
+      );
+      if (record) return { kind, record };
+    }
+    return undefined;
+  };
   return e2e;
 }
 

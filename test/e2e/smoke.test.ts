@@ -4,7 +4,6 @@ import * as hosting from "@hosting/pulumi";
 import { cliVersion, useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 test("the CLI is the pinned version", () => {
   expect(cliVersion()).toMatch(/^v3\.\d+\.\d+$/);

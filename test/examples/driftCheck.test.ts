@@ -1,9 +1,10 @@
 // examples/drift-check: the script against a stand-in `pulumi` that replays what the real CLI
 // prints and exits with (the real CLI cannot run here): `pulumi preview --json` documents recorded
 // in test/examples/driftCheck/ (pkg/display PreviewDigest: a clean stack; a drifted one, with the
-// provider's warning of when; one whose token the API refused) and the CLI's own error lines, at
-// the exit codes of Pulumi CLI v3.226.0 and later (7 for changes, 1 for other errors) and of older
-// ones (255 for every error). And the GitHub Actions workflow, as a user's repository runs it.
+// provider's warning of when; one whose token the API refused; one cut short) and the CLI's own error
+// lines, at the exit codes of Pulumi CLI v3.226.0 and later (7 for changes, 1 for other errors) and of
+// older ones (255 for every error). And the GitHub Actions workflow, as a user's repository runs it.
+// test/e2e/workflows.test.ts runs the script against the real CLI.
 import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +25,9 @@ const SCENARIOS: Record<string, [json: string, stderr: string, code: number]> = 
   unauthorized: ["unauthorized.json", "unauthorized.stderr", 1],
   "unauthorized-older-cli": ["unauthorized.json", "unauthorized.stderr", 255],
   gone: ["", "no-stack.stderr", 255],
+  // A document cut short (a full disk, a killed CLI) at either exit status: nothing is known about drift.
+  "cut-short-clean": ["truncated.json", "", 0],
+  "cut-short-drifted": ["truncated.json", "drift-v3.226.stderr", 7],
 };
 
 let bin: string;
@@ -95,7 +99,8 @@ test("runs pulumi preview --refresh --expect-no-changes --json per stack; exit 0
   rmSync(join(bin, "calls"), { force: true });
   const { code, out, outputs, summary } = await driftCheck(["infra", "clean"]);
   expect(code).toBe(0);
-  expect(out).toContain("no drift (3 resources checked)");
+  // The stack is no resource: db and web are the two checked.
+  expect(out).toContain("no drift (2 resources checked)");
   expect(out).toContain("drift-check: clean: no drift");
   expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual([
     "preview --cwd infra --stack clean --refresh --expect-no-changes --json --non-interactive",
@@ -115,7 +120,17 @@ describe("a drifted stack (exit 7, Pulumi CLI v3.226.0 and later)", () => {
   test("exit 1, every stack checked, a DRIFT line saying what to do", () => {
     expect(ran.code).toBe(1);
     expect(ran.out).toContain("drift-check: clean: no drift");
-    expect(ran.out).toMatch(/drift-check: drifted: DRIFT: .*pulumi refresh.*pulumi up/);
+    expect(ran.out).toContain(
+      "drift-check: drifted: DRIFT: the live resources differ from the program (above). Run `pulumi up` to put the program's values back, or change the program (or its ignoreChanges) to keep the live ones.",
+    );
+  });
+
+  test("the advice keeps a change by changing the program, never by a refresh the next check would undo", () => {
+    expect(ran.out).toContain(
+      "  Run `pulumi up` to put back the values the program declares (and recreate what was deleted). To keep a change instead, change the program to match it, or give the resource `ignoreChanges` for that path: `pulumi refresh` alone does not, since the program still declares the old values.",
+    );
+    expect(ran.summary).toContain("give the resource `ignoreChanges` for that path");
+    expect(ran.out).not.toMatch(/refresh` to accept/);
   });
 
   test("the log names each drifted resource, its property paths with the live and the program's values, and when", () => {
@@ -184,6 +199,27 @@ describe("a check that could not run", () => {
     expect(out).toContain("ERROR: the check could not run (pulumi exited with 255)\n  no stack named 'gone' found");
   });
 
+  test.each([
+    ["exit 0", "cut-short-clean", 0],
+    ["exit 7", "cut-short-drifted", 7],
+  ])(
+    "a --json document that cannot be read, at %s: exit 2, never read as no drift or as drift",
+    async (_name, stack, status) => {
+      const { code, out, outputs } = await driftCheck(["infra", stack]);
+      expect(code).toBe(2);
+      expect(out).toContain(
+        `drift-check: ${stack}: ERROR: the check could not run (pulumi exited with ${status}; see above)`,
+      );
+      expect(out).toMatch(
+        new RegExp(
+          `  pulumi preview exited with ${status}, but its --json output could not be read \\(.+\\): nothing is known about drift`,
+        ),
+      );
+      expect(out).not.toMatch(/no drift \(|DRIFT: \d+ resource/);
+      expect(outputs).toBe(`result=error\ndrifted=\nfailed=${stack}\n`);
+    },
+  );
+
   test("outranks drift, and both are reported", async () => {
     const { code, out, outputs } = await driftCheck(["infra", "drifted", "unauthorized"]);
     expect(code).toBe(2);
@@ -210,7 +246,8 @@ test("usage errors exit 2", async () => {
 describe("the GitHub Actions workflow, for a user's repository", () => {
   const workflow = yaml.load(readFileSync(join(DIR, "github-actions.yml"), "utf8"));
   const job = workflow.jobs["drift-check"];
-  const steps: Array<{ id?: string; name?: string; if?: string; run?: string; uses?: string; with?: any }> = job.steps;
+  const steps: Array<{ id?: string; name?: string; if?: string; run?: string; uses?: string; with?: any; env?: any }> =
+    job.steps;
   const check = steps.find((step) => step.id === "check")!;
 
   test("runs nightly and on demand, with the program's folder and its stacks as inputs", () => {
@@ -227,21 +264,32 @@ describe("the GitHub Actions workflow, for a user's repository", () => {
   });
 
   test("pins the CLI, and installs the plugin from its release at the pinned version: nothing from this repository", () => {
-    // The CLI this project pins everywhere (make demo's, the release workflow's).
+    // The CLI this project pins everywhere (make pulumi-cli's, the release workflow's).
     expect(workflow.env.PULUMI_VERSION).toBe(
-      /^PULUMI_CLI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/demo.sh"), "utf8"))?.[1],
+      /^PULUMI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/pulumi-cli.sh"), "utf8"))?.[1],
     );
     expect(steps.find((step) => step.uses?.startsWith("pulumi/actions@"))?.with).toEqual({
       "pulumi-version": `\${{ env.PULUMI_VERSION }}`,
     });
     expect(workflow.env.HOSTING_PLUGIN_VERSION).toBe(pkg.version);
     const runs = steps.map((step) => step.run ?? "").join("\n");
-    expect(runs).toContain(
+    const install = steps.find((step) => step.run?.startsWith("pulumi plugin install"))!;
+    expect(install.run).toBe(
       `pulumi plugin install resource hosting "$HOSTING_PLUGIN_VERSION" --server ${pkg.pulumi.pluginDownloadURL}`,
     );
+    // Anonymous requests from a shared runner meet GitHub's rate limit (403).
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template literal
+    expect(install.env).toEqual({ GITHUB_TOKEN: "${{ github.token }}" });
     for (const ours of ["make ", "sdk/nodejs", "examples/"]) expect(runs).not.toContain(ours);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template literal
     expect(job.env.HOSTING_TOKEN).toBe("${{ secrets.HOSTING_TOKEN }}");
+  });
+
+  test("values reach scripts through env, never an expression spliced into a run script", () => {
+    expect(steps.filter((step) => step.run?.includes("${{")).map((step) => step.name)).toEqual([]);
+    const drift = steps.find((step) => step.name === "Drift found")!;
+    expect(drift.env).toEqual({ DRIFTED: `\${{ steps.check.outputs.drifted }}` });
+    expect(drift.run).toContain("in $DRIFTED:");
   });
 
   test("drift and a check that could not run fail in steps of their own, each running whatever the other did", () => {

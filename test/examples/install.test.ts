@@ -10,8 +10,6 @@ import { promisify } from "node:util";
 import { hostingPackage } from "../../provider/src/package";
 import { ROOT, git, repositoryCopy } from "../package/helpers";
 
-jest.setTimeout(600_000);
-
 const run = promisify(execFile);
 /** The example programs: every folder of examples/ that is a Pulumi project. */
 const EXAMPLES = readdirSync(join(ROOT, "examples")).filter((name) =>

@@ -1,11 +1,23 @@
 // examples/pr-preview: the script against stand-ins for `pulumi` and `gh` that replay what the real
-// CLIs print (recorded in test/examples/prPreview/: a preview with changes, one that fails, an up, a
-// destroy, a pull request's comments in two pages) and record what they were asked (the real CLIs
-// cannot run here); and the GitHub Actions workflow as a user's repository runs it: its steps'
+// CLIs print (recorded in test/examples/prPreview/: a preview with changes, one that fails, an up and a
+// destroy, each after the preview the real CLI prints first, a pull request's comments in two pages,
+// and pull requests as GitHub's API answers for one: merged, closed, open, not found) and record what
+// they were asked; and the GitHub Actions workflow as a user's repository runs it: its steps'
 // commands, a fork's pull request skipped with a summary and no secret, a stack per pull request
-// behind a repository variable.
+// behind a repository variable, a token of its own per environment, and a nightly sweep.
+// test/e2e/workflows.test.ts runs the script's pulumi commands against the real CLI; GitHub's API
+// cannot be reached here, so `gh` is a stand-in in both.
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -38,8 +50,20 @@ done
 case "$1 $2" in
   "stack select")
     if [ -e "${bin}/stacks/$3" ]; then exit 0; fi
+    case "$3" in
+      # The backend refuses the token (exit 3, the CLI's ExitAuthenticationError): whether pr-40 exists is unknown.
+      pr-40) echo "error: [401] Unauthorized: No credentials provided or are invalid." >&2; exit 3 ;;
+      # A CLI older than its exit codes: 255 for every error, "does not exist" included.
+      pr-41) echo "error: [401] Unauthorized: No credentials provided or are invalid." >&2; exit 255 ;;
+      pr-78) echo "error: no stack named 'pr-78' found" >&2; exit 255 ;;
+    esac
     if [ -n "$create" ]; then touch "${bin}/stacks/$3"; echo "Created stack '$3'"; exit 0; fi
-    echo "error: no stack named '$3' found" >&2; exit 255 ;;
+    echo "error: no stack named '$3' found" >&2; exit 6 ;;
+  "stack ls")
+    if [ -e "${bin}/backend-down" ]; then echo "error: [401] Unauthorized: No credentials provided or are invalid." >&2; exit 3; fi
+    printf '['; sep=""
+    for f in "${bin}"/stacks/*; do [ -e "$f" ] && printf '%s{"name": "%s", "current": false, "resourceCount": 3}' "$sep" "\${f##*/}" && sep=", "; done
+    echo ']'; exit 0 ;;
   "stack rm") rm "${bin}/stacks/$3"; echo "Stack '$3' has been removed!"; exit 0 ;;
   "stack output") echo "https://web-$stack.apps.example.com"; exit 0 ;;
   "config cp"|"config set") exit 0 ;;
@@ -49,17 +73,24 @@ case "$1 $stack" in
   "preview broken") cat "${RECORDED}/preview-failed.txt"; exit 255 ;;
   "up pr-12") cat "${RECORDED}/up.txt"; exit 0 ;;
   "up pr-13") echo "error: hosting:index:Container web: QUOTA_EXCEEDED: the project may run 5 apps (HTTP 402, request req-q1)"; exit 255 ;;
-  "destroy pr-12") cat "${RECORDED}/destroy.txt"; exit 0 ;;
+  "destroy pr-"*) sed "s/pr-12/$stack/g" "${RECORDED}/destroy.txt"; exit 0 ;;
 esac
 echo "unexpected: $*" >&2; exit 99
 `,
   );
-  // gh: the pull request's comments in two pages, as --paginate writes them; a write keeps its body.
+  // gh: the pull request's comments in two pages, as --paginate writes them; a pull request as GitHub's
+  // API answers GET /repos/{owner}/{repo}/pulls/{number} (gh writes the body of a 404 too, then fails);
+  // a write keeps its body.
   writeFileSync(
     join(bin, "gh"),
     `#!/usr/bin/env bash
 echo "$*" >> "${bin}/gh.calls"
 if [ "$2" = "--paginate" ]; then cat "${RECORDED}/comments-page-1.json" "${RECORDED}/comments-page-2.json"; exit 0; fi
+case "$2" in
+  repos/acme/shop/pulls/*)
+    if [ -e "${RECORDED}/pull-\${2##*/}.json" ]; then cat "${RECORDED}/pull-\${2##*/}.json"; exit 0; fi
+    cat "${RECORDED}/pull-not-found.json"; echo "gh: Not Found (HTTP 404)" >&2; exit 1 ;;
+esac
 for arg in "$@"; do case "$arg" in body=@*) cp "\${arg#body=@}" "${bin}/posted.md" ;; esac; done
 echo '{"id": 1}'
 `,
@@ -201,14 +232,14 @@ describe("comment: one comment per key on the pull request, kept current", () =>
 });
 
 describe("a stack per pull request", () => {
-  test("up: stack pr-<number>, its configuration from the given stack, autonamed by the pattern name-stack, and its URL commented", async () => {
+  test("up: stack pr-<number>, its configuration from the given stack, autonamed by the pattern name-stack-random, and its URL commented", async () => {
     const ran = await run(["up", "infra", "staging", "12"]);
     expect(ran.code).toBe(0);
     expect(calls("pulumi")).toEqual([
       "stack select pr-12 --cwd infra --create --non-interactive",
       "config cp --cwd infra --stack staging --dest pr-12",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the engine's autonaming pattern, not a template literal
-      "config set --cwd infra --stack pr-12 --path pulumi:autonaming.pattern ${name}-${stack}",
+      "config set --cwd infra --stack pr-12 --path pulumi:autonaming.pattern ${name}-${stack}-${hex(6)}",
       "up --cwd infra --stack pr-12 --yes --non-interactive",
       "stack output url --cwd infra --stack pr-12",
     ]);
@@ -241,81 +272,202 @@ describe("a stack per pull request", () => {
     expect(ran.comment).toContain("#### Stack `pr-12` is destroyed and removed: - 3 deleted");
   });
 
-  test("destroy of a pull request that never had a stack: nothing to do, and says so", async () => {
-    const ran = await run(["destroy", "infra", "77"]);
+  test.each([
+    ["exit 6", "77"],
+    ["a CLI older than its exit codes: 255 and the message", "78"],
+  ])("destroy of a pull request that never had a stack (%s): nothing to do, and says so", async (_name, pr) => {
+    const ran = await run(["destroy", "infra", pr]);
     expect(ran.code).toBe(0);
-    expect(calls("pulumi")).toEqual(["stack select pr-77 --cwd infra --non-interactive"]);
+    expect(calls("pulumi")).toEqual([`stack select pr-${pr} --cwd infra --non-interactive`]);
     expect(ran.comment).toBe(
-      "<!-- pr-preview:stack-pr-77 -->\n#### Stack `pr-77` does not exist: nothing to destroy\n",
+      `<!-- pr-preview:stack-pr-${pr} -->\n#### Stack \`pr-${pr}\` does not exist: nothing to destroy\n`,
     );
+  });
+
+  test.each([
+    ["exit 3", "40", 3],
+    ["a CLI older than its exit codes: 255 without the message", "41", 255],
+  ])(
+    "destroy when stack select fails for another reason (an expired backend token, %s): it fails, destroys nothing, and says why",
+    async (_name, pr, status) => {
+      const ran = await run(["destroy", "infra", pr]);
+      expect(ran.code).toBe(status);
+      expect(calls("pulumi")).toEqual([`stack select pr-${pr} --cwd infra --non-interactive`]);
+      expect(ran.comment.split("\n").slice(0, 4)).toEqual([
+        `<!-- pr-preview:stack-pr-${pr} -->`,
+        `#### Could not tell whether stack \`pr-${pr}\` exists: nothing was destroyed (exit ${status})`,
+        "",
+        `\`pulumi stack select\` failed, and not because the stack does not exist: its resources may still run. Fix the error below (the backend's credentials, say), then re-run this job, or run \`pulumi destroy --stack pr-${pr}\` and \`pulumi stack rm pr-${pr}\`.`,
+      ]);
+      expect(ran.comment).toContain("error: [401] Unauthorized: No credentials provided or are invalid.");
+      expect(ran.comment).not.toContain("nothing to destroy");
+      expect(ran.out).toContain("error: [401] Unauthorized");
+    },
+  );
+});
+
+describe("sweep: the stacks of pull requests that closed while nothing removed them", () => {
+  beforeEach(() => {
+    rmSync(join(bin, "stacks"), { recursive: true, force: true });
+    mkdirSync(join(bin, "stacks"));
+    rmSync(join(bin, "backend-down"), { force: true });
+  });
+
+  test("destroys those of closed pull requests (merged or not), keeps those of open ones, and ignores other stacks", async () => {
+    for (const stack of ["production", "pr-template", "pr-12", "pr-14", "pr-16"])
+      writeFileSync(join(bin, "stacks", stack), "");
+    const ran = await run(["sweep", "infra"]);
+    expect(ran.code).toBe(0);
+    expect(calls("gh")).toEqual([
+      "api repos/acme/shop/pulls/12",
+      "api repos/acme/shop/pulls/14",
+      "api repos/acme/shop/pulls/16",
+    ]);
+    expect(calls("pulumi")).toEqual([
+      "stack ls --json --cwd infra --non-interactive",
+      "stack select pr-12 --cwd infra --non-interactive",
+      "destroy --cwd infra --stack pr-12 --yes --non-interactive",
+      "stack rm pr-12 --cwd infra --yes --non-interactive",
+      "stack select pr-16 --cwd infra --non-interactive",
+      "destroy --cwd infra --stack pr-16 --yes --non-interactive",
+      "stack rm pr-16 --cwd infra --yes --non-interactive",
+    ]);
+    expect(readdirSync(join(bin, "stacks")).sort()).toEqual(["pr-14", "pr-template", "production"]);
+    expect(ran.out).toContain("pr-preview: sweep: stack pr-14 kept: pull request #14 is open");
+    expect(ran.summary).toContain("#### Stack `pr-12` is destroyed and removed: - 3 deleted");
+    expect(ran.summary).toContain("#### Stack `pr-16` is destroyed and removed: - 3 deleted");
+    expect(ran.summary).toContain(
+      "#### Stacks of closed pull requests: 2 removed, 1 kept (open), 0 failed\n\nRemoved: pr-12 pr-16. Kept: pr-14. Failed: none.\n",
+    );
+  });
+
+  test("a pull request GitHub does not answer for keeps its stack, and the sweep fails saying which", async () => {
+    for (const stack of ["pr-12", "pr-31"]) writeFileSync(join(bin, "stacks", stack), "");
+    const ran = await run(["sweep", "infra"]);
+    expect(ran.code).toBe(1);
+    expect(readdirSync(join(bin, "stacks"))).toEqual(["pr-31"]);
+    expect(ran.out).toContain("gh: Not Found (HTTP 404)");
+    expect(ran.out).toContain(
+      "pr-preview: sweep: stack pr-31 kept: the state of pull request #31 of acme/shop could not be read (above)",
+    );
+    expect(ran.summary).toContain("1 removed, 0 kept (open), 1 failed");
+  });
+
+  test("a backend it cannot list destroys nothing, and fails", async () => {
+    writeFileSync(join(bin, "stacks", "pr-12"), "");
+    writeFileSync(join(bin, "backend-down"), "");
+    const ran = await run(["sweep", "infra"]);
+    expect(ran.code).toBe(1);
+    expect(calls("pulumi")).toEqual(["stack ls --json --cwd infra --non-interactive"]);
+    expect(calls("gh")).toEqual([]);
+    expect(ran.out).toContain("pr-preview: sweep: could not list the stacks of infra (above): nothing was destroyed");
+    expect(existsSync(join(bin, "stacks", "pr-12"))).toBe(true);
   });
 });
 
 test("usage errors exit 2", async () => {
-  for (const args of [[], ["preview", "infra"], ["up", "infra", "staging"], ["bogus"]])
+  for (const args of [[], ["preview", "infra"], ["up", "infra", "staging"], ["sweep"], ["bogus"]])
     expect((await run(args)).code).toBe(2);
 });
 
 describe("the GitHub Actions workflow, for a user's repository", () => {
   const text = readFileSync(join(DIR, "github-actions.yml"), "utf8");
   const workflow = yaml.load(text);
-  type Step = { name?: string; if?: string; run?: string; uses?: string; with?: Record<string, string> };
+  type Step = {
+    name?: string;
+    if?: string;
+    run?: string;
+    uses?: string;
+    with?: Record<string, string>;
+    env?: Record<string, string>;
+  };
   const stepsOf = (job: string): Step[] => workflow.jobs[job].steps;
   const SAME_REPO = "github.event.pull_request.head.repo.full_name == github.repository";
+  const ON_PULL_REQUEST = "github.event_name == 'pull_request'";
   /** A GitHub Actions expression as the workflow writes it. */
   const expression = (inner: string) => `\${{ ${inner} }}`;
+  const PR_JOBS = ["preview", "stack", "cleanup"];
+  const SECRET_JOBS = [...PR_JOBS, "sweep"];
 
-  test("runs on pull requests (never pull_request_target, which would hand a fork's code the secrets)", () => {
-    expect(workflow.on).toEqual({ pull_request: { types: ["opened", "synchronize", "reopened", "closed"] } });
+  test("runs on pull requests (never pull_request_target, which would hand a fork's code the secrets), and nightly for the sweep", () => {
+    expect(workflow.on).toEqual({
+      pull_request: { types: ["opened", "synchronize", "reopened", "closed"] },
+      schedule: [{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }],
+      workflow_dispatch: null,
+    });
     expect(text.split("\n").filter((line) => !/^\s*#/.test(line) && line.includes("pull_request_target"))).toEqual([]);
     expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "write" });
     expect(workflow.concurrency["cancel-in-progress"]).toBe(false);
   });
 
+  test("values reach scripts through env, never an expression spliced into a run script", () => {
+    const spliced = Object.entries<any>(workflow.jobs).flatMap(([job, { steps }]) =>
+      (steps as Step[]).filter((step) => step.run?.includes("${{")).map((step) => `${job}: ${step.name ?? step.run}`),
+    );
+    expect(spliced).toEqual([]);
+  });
+
   test("a fork's pull request: one job, no checkout, no secret, a summary that says why", async () => {
     const fork = workflow.jobs.fork;
-    expect(fork.if).toBe("github.event.pull_request.head.repo.full_name != github.repository");
+    expect(fork.if).toBe(`${ON_PULL_REQUEST} && github.event.pull_request.head.repo.full_name != github.repository`);
     expect(JSON.stringify(fork)).not.toMatch(/secrets\.|checkout/);
+    const [step] = stepsOf("fork");
+    expect(step.env).toEqual({ FORK: expression("github.event.pull_request.head.repo.full_name") });
     const work = mkdtempSync(join(tmpdir(), "hosting-pr-fork-"));
     try {
-      const step = join(work, "step.sh");
-      const run = stepsOf("fork")[0].run!.replace(
-        expression("github.event.pull_request.head.repo.full_name"),
-        "someone/shop",
-      );
-      writeFileSync(step, run);
+      const file = join(work, "step.sh");
+      writeFileSync(file, step.run!);
       const summary = join(work, "summary.md");
       writeFileSync(summary, "");
-      await new Promise((done) =>
-        execFile("bash", [step], { env: { ...process.env, GITHUB_STEP_SUMMARY: summary } }, done),
-      );
+      // A name with shell in it stays text: it reaches the script as a variable's value.
+      const env = { ...process.env, GITHUB_STEP_SUMMARY: summary, FORK: "someone/shop$(touch pwned)" };
+      await new Promise((done) => execFile("bash", [file], { cwd: work, env }, done));
+      expect(existsSync(join(work, "pwned"))).toBe(false);
       expect(readFileSync(summary, "utf8")).toBe(
-        "### Previews skipped: this pull request comes from a fork (someone/shop)\n\nA preview reads the live platform, so it needs the repository's HOSTING_TOKEN, which GitHub does not give to a fork's pull request, and this workflow never runs a fork's code with it.\nA maintainer can push the branch to this repository (a pull request from there is previewed), or run pulumi preview locally.\n",
+        "### Previews skipped: this pull request comes from a fork (someone/shop$(touch pwned))\n\nA preview reads the live platform, so it needs a token of the platform, which GitHub does not give to a fork's pull request, and this workflow never runs a fork's code with it.\nA maintainer can push the branch to this repository (a pull request from there is previewed), or run pulumi preview locally.\n",
       );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
   });
 
-  test("every job that holds a secret runs only for the repository's own branches", () => {
-    for (const [name, job] of Object.entries<any>(workflow.jobs)) {
-      if (!JSON.stringify(job).includes("secrets.")) continue;
-      expect([name, job.if]).toEqual([name, expect.stringContaining(SAME_REPO)]);
+  test("every job that holds a secret runs only for the repository's own branches, or on the schedule", () => {
+    const holding = Object.entries<any>(workflow.jobs).filter(([, job]) => JSON.stringify(job).includes("secrets."));
+    expect(holding.map(([name]) => name).sort()).toEqual([...SECRET_JOBS].sort());
+    for (const [name, job] of holding) {
+      const when = name === "sweep" ? "github.event_name != 'pull_request'" : `${ON_PULL_REQUEST} && ${SAME_REPO}`;
+      expect([name, job.if]).toEqual([name, expect.stringContaining(when)]);
     }
   });
 
-  test("the preview on every push; a stack per pull request only with the repository variable, destroyed on close", () => {
-    expect(workflow.jobs.preview.if).toBe(`${SAME_REPO} && github.event.action != 'closed'`);
+  test("a token of its own per GitHub Environment: the preview's, and the pull requests' stacks'; never production's", () => {
+    expect(text).not.toContain("secrets.HOSTING_TOKEN");
+    expect(workflow.jobs.preview.environment).toBe("pr-preview");
+    expect(workflow.jobs.preview.env.HOSTING_TOKEN).toBe(expression("secrets.HOSTING_PREVIEW_TOKEN"));
+    for (const job of ["stack", "cleanup", "sweep"]) {
+      expect([job, workflow.jobs[job].environment]).toEqual([job, "pr-stacks"]);
+      expect([job, workflow.jobs[job].env.HOSTING_TOKEN]).toEqual([job, expression("secrets.HOSTING_PR_TOKEN")]);
+    }
+    // Pull requests' stacks take their configuration from a stack of their own project, which the sweep never removes.
+    expect(workflow.env.PR_CONFIG_FROM).toBe("pr-template");
+  });
+
+  test("the preview on every push; a stack per pull request only with the repository variable, destroyed on close, swept nightly", () => {
+    expect(workflow.jobs.preview.if).toBe(`${ON_PULL_REQUEST} && ${SAME_REPO} && github.event.action != 'closed'`);
     expect(workflow.jobs.stack.if).toContain("github.event.action != 'closed'");
     expect(workflow.jobs.stack.if).toContain("vars.HOSTING_PR_STACKS == 'true'");
     expect(workflow.jobs.cleanup.if).toContain("github.event.action == 'closed'");
     expect(workflow.jobs.cleanup.if).toContain("vars.HOSTING_PR_STACKS == 'true'");
+    expect(workflow.jobs.sweep.if).toBe("github.event_name != 'pull_request' && vars.HOSTING_PR_STACKS == 'true'");
     const runs = (job: string) => stepsOf(job).flatMap((step) => step.run ?? []);
     expect(runs("preview")).toContain('.github/scripts/pr-preview.sh preview "$PROGRAM_DIR" "$SHARED_STACK"');
     expect(runs("stack")).toContain('.github/scripts/pr-preview.sh up "$PROGRAM_DIR" "$PR_CONFIG_FROM" "$PR_NUMBER"');
     expect(runs("cleanup")).toContain('.github/scripts/pr-preview.sh destroy "$PROGRAM_DIR" "$PR_NUMBER"');
+    expect(runs("sweep")).toContain('.github/scripts/pr-preview.sh sweep "$PROGRAM_DIR"');
+    // The sweep runs the default branch's code: no pull request's.
+    expect(stepsOf("sweep").find((step) => step.uses?.startsWith("actions/checkout@"))?.with).toBeUndefined();
     // The comment is posted whether the step before failed or not.
-    for (const job of ["preview", "stack", "cleanup"]) {
+    for (const job of PR_JOBS) {
       const last = stepsOf(job).at(-1)!;
       expect([job, last.if, last.run]).toEqual([
         job,
@@ -325,24 +477,27 @@ describe("the GitHub Actions workflow, for a user's repository", () => {
     }
   });
 
-  test("pins the CLI and the plugin, installed from its release: nothing from this repository", () => {
-    // The CLI this project pins everywhere (make demo's, the release workflow's).
+  test("pins the CLI and the plugin, installed from its release with the workflow's GitHub token: nothing from this repository", () => {
+    // The CLI this project pins everywhere (make pulumi-cli's, the release workflow's).
     expect(workflow.env.PULUMI_VERSION).toBe(
-      /^PULUMI_CLI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/demo.sh"), "utf8"))?.[1],
+      /^PULUMI_VERSION=(\S+)$/m.exec(readFileSync(resolve(__dirname, "../../scripts/pulumi-cli.sh"), "utf8"))?.[1],
     );
     expect(workflow.env.HOSTING_PLUGIN_VERSION).toBe(pkg.version);
-    for (const job of ["preview", "stack", "cleanup"]) {
+    for (const job of SECRET_JOBS) {
       expect(stepsOf(job).find((step) => step.uses?.startsWith("pulumi/actions@"))?.with).toEqual({
         "pulumi-version": expression("env.PULUMI_VERSION"),
       });
+      const install = stepsOf(job).find((step) => step.run?.startsWith("pulumi plugin install"));
+      expect([job, install?.run]).toEqual([
+        job,
+        `pulumi plugin install resource hosting "$HOSTING_PLUGIN_VERSION" --server ${pkg.pulumi.pluginDownloadURL}`,
+      ]);
+      // Anonymous requests from a shared runner meet GitHub's rate limit (403).
+      expect([job, install?.env]).toEqual([job, { GITHUB_TOKEN: expression("github.token") }]);
       const runs = stepsOf(job)
         .map((step) => step.run ?? "")
         .join("\n");
-      expect(runs).toContain(
-        `pulumi plugin install resource hosting "$HOSTING_PLUGIN_VERSION" --server ${pkg.pulumi.pluginDownloadURL}`,
-      );
       for (const ours of ["make ", "sdk/nodejs", "examples/"]) expect(runs).not.toContain(ours);
-      expect(workflow.jobs[job].env.HOSTING_TOKEN).toBe(expression("secrets.HOSTING_TOKEN"));
       expect(workflow.jobs[job].env.GH_TOKEN).toBe(expression("github.token"));
     }
   });

@@ -70,8 +70,9 @@ describe("app-with-postgres", () => {
         password: "s3cret",
       });
       expect(engine.registration("registry").secretInputs).toEqual(["password"]);
+      // No name anywhere: the provider names them, so another stack of the program (a pull request's) never clashes.
+      expect(engine.registrations.filter((r) => "name" in r.inputs).map((r) => r.name)).toEqual([]);
       expect(engine.registration("web").inputs).toMatchObject({
-        name: "web",
         image: "registry.example.com/demo/web:1.0.0",
         public: true,
         links: ["db-id"],
@@ -93,8 +94,9 @@ describe("app-with-postgres", () => {
 describe("volume", () => {
   test("a one-replica container, a volume and an attachment at /data", async () => {
     const { engine, exported, urnOf } = await runProgram("volume", {});
-    expect(engine.registration("files").inputs).toMatchObject({ name: "files", replicas: 1 });
-    expect(engine.registration("data").inputs).toEqual({ name: "files-data", sizeGb: 10 });
+    expect(engine.registrations.filter((r) => "name" in r.inputs).map((r) => r.name)).toEqual([]);
+    expect(engine.registration("files").inputs).toMatchObject({ replicas: 1 });
+    expect(engine.registration("data").inputs).toEqual({ sizeGb: 10 });
     expect(engine.registration("data-on-files").inputs).toEqual({
       volumeId: "data-id",
       containerId: "files-id",

@@ -8,7 +8,6 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
-jest.setTimeout(180_000);
 
 const ROOT = resolve(__dirname, "../..");
 const EXAMPLES = join(ROOT, "examples");

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ALICE, BOB } from "../../simulator/src";
-import { DIFF_NONE, Plugin, plain } from "../grpc/engine";
+import { DIFF_NONE, Engine, Plugin, plain } from "../grpc/engine";
 import { PROJECT, useFixture } from "../grpc/fixture";
 
 const CLI = resolve(__dirname, "../../dist/hosting-export.js");
@@ -285,12 +285,17 @@ describe("hosting-export against the simulator", () => {
   });
 
   describe("every entry through the engine's import sequence", () => {
-    /** Read(id only) → Check(olds = news = Read's inputs) → Diff(Read's properties, Check's inputs, Read's inputs). */
+    /**
+     * `pulumi import --file` (Read with only the id, Check of Read's inputs, whose failures the CLI warns
+     * of), then the generated program's preview: Check(olds = the imported inputs, news = the program,
+     * which is Read's inputs), Diff.
+     */
     async function importSequence(plugin: Plugin, entry: Entry) {
-      const read = await plugin.read(entry.type, entry.name, entry.id);
-      const checked = await plugin.check(entry.type, entry.name, read.inputs, read.inputs);
-      const diff = await plugin.diff(entry.type, entry.name, read.id, read.properties, checked.inputs, read.inputs);
-      return { read, checked, diff };
+      const engine = new Engine(plugin);
+      const { read, state, warnings } = await engine.importFile(entry.type, entry.name, entry.id);
+      const preview = await engine.preview(entry.type, entry.name, read.inputs, state);
+      if (!preview.diff) throw new Error(`${entry.name}: the preview's Check failed: ${JSON.stringify(preview)}`);
+      return { read, checked: { failures: warnings }, diff: preview.diff };
     }
 
     test("with the provider's default project: no Check failure, DIFF_NONE, and the bare id in state", async () => {

@@ -148,6 +148,7 @@ describe("the run's plan", () => {
     });
     const diff = verbs.diff(db, {
       urn: "urn:db",
+      id: "db-1",
       olds,
       news: { name: "orders-2", projectId: PROJECT },
       ignoreChanges: [],
@@ -174,6 +175,7 @@ describe("the run's plan", () => {
     const olds = { name: "orders", projectId: PROJECT };
     verbs.diff(db, {
       urn: "urn:r",
+      id: "db-1",
       olds,
       news: { name: "other", projectId: PROJECT },
       ignoreChanges: [],
@@ -187,6 +189,111 @@ describe("the run's plan", () => {
       preview: true,
     });
     expect(created.id).toBe("");
+  });
+});
+
+describe("replacements the engine makes without a Diff, and the delete of the old one", () => {
+  /** The Container declaration whose create and delete record what they are given. */
+  function recording() {
+    const seen: { replacing: unknown[]; judged: unknown[]; successors: unknown[] } = {
+      replacing: [],
+      judged: [],
+      successors: [],
+    };
+    const real = bound.resource(CONTAINER)!;
+    const lifecycle = {
+      ...real.declaration.lifecycle,
+      judge: async (_ctx: unknown, proposal: { operation: string; olds?: unknown }) => {
+        seen.judged.push({ operation: proposal.operation, olds: proposal.olds });
+        return undefined;
+      },
+      create: async (_ctx: unknown, inputs: Record<string, unknown>, options?: { replacing?: unknown }) => {
+        seen.replacing.push(options?.replacing);
+        return { id: `app-${seen.replacing.length}`, outputs: { ...inputs, status: "running" } };
+      },
+      delete: async (_ctx: unknown, _address: unknown, _outputs: unknown, options?: { successor?: unknown }) => {
+        seen.successors.push(options?.successor);
+      },
+    };
+    return { seen, resource: { ...real, declaration: { ...real.declaration, lifecycle } } };
+  }
+  const program = { image: "registry.example.com/team/web:1.0.0", name: "web" };
+  const old = { ...program, projectId: PROJECT, httpPort: 8080, running: true, rollbackOnFailure: false };
+  const call = { timeoutMs: 1, secretPaths: new Set<string>(), preview: false };
+
+  test("replacementTrigger, replaceWith, deletedWith: a Check with the old inputs, none after it, and the Create is told what it replaces", async () => {
+    const { runner: r } = runner();
+    const verbs = new ResourceVerbs("hosting", r);
+    const { seen, resource } = recording();
+    checked(verbs, "urn:forced", program, old);
+    const { inputs } = checked(verbs, "urn:forced", program); // the replacement's second Check, without olds
+    await verbs.create(resource as any, { ...call, urn: "urn:forced", inputs });
+    expect(seen.replacing).toEqual([old]);
+    expect(seen.judged).toEqual([{ operation: "replacement", olds: old }]);
+  });
+
+  test("`pulumi up --replace` and a taint send one Check without olds: the Create looks like a new resource's", async () => {
+    const { runner: r } = runner();
+    const verbs = new ResourceVerbs("hosting", r);
+    const { seen, resource } = recording();
+    const { inputs } = checked(verbs, "urn:targeted", program);
+    await verbs.create(resource as any, { ...call, urn: "urn:targeted", inputs });
+    expect(seen.replacing).toEqual([undefined]);
+    expect(seen.judged).toEqual([{ operation: "create", olds: undefined }]);
+  });
+
+  test("a Diff between the Check and the Create plans for itself: an update's Check leaves no replacement behind", async () => {
+    const { runner: r } = runner();
+    const verbs = new ResourceVerbs("hosting", r);
+    const { seen, resource } = recording();
+    const { inputs } = checked(verbs, "urn:diffed", program, old);
+    verbs.diff(resource as any, {
+      urn: "urn:diffed",
+      id: "app-0",
+      olds: old,
+      news: inputs,
+      ignoreChanges: [],
+      secretPaths: new Set(),
+    });
+    await verbs.create(resource as any, { ...call, urn: "urn:diffed", inputs });
+    expect(seen.replacing).toEqual([undefined]);
+  });
+
+  test("the Delete after a Create of the same URN is told its successor; a Delete of the one created is not", async () => {
+    const { runner: r } = runner();
+    const verbs = new ResourceVerbs("hosting", r);
+    const { seen, resource } = recording();
+    const { inputs } = checked(verbs, "urn:cbd", program);
+    const made = await verbs.create(resource as any, { ...call, urn: "urn:cbd", inputs });
+    const address = { id: "app-0" };
+    await verbs.delete(resource as any, { urn: "urn:cbd", timeoutMs: 1, address, outputs: { ...old, status: "x" } });
+    await verbs.delete(resource as any, { urn: "urn:cbd", timeoutMs: 1, address, outputs: made.outputs });
+    expect(seen.successors).toEqual([{ id: made.id, outputs: made.outputs }, undefined]);
+  });
+
+  test("a pending delete beside the resource a planning Diff was given is told its successor; a refresh's Diff tells nothing", async () => {
+    const { runner: r } = runner();
+    const verbs = new ResourceVerbs("hosting", r);
+    const { seen, resource } = recording();
+    const live = { ...old, status: "running", createdAt: "2026-11-27T10:00:00Z" };
+    const pending = { ...old, status: "running", createdAt: "2026-11-26T10:00:00Z" };
+    const diff = (urn: string) =>
+      verbs.diff(resource as any, {
+        urn,
+        id: "app-2",
+        olds: live,
+        news: old,
+        ignoreChanges: [],
+        secretPaths: new Set(),
+      });
+    diff("urn:refreshed"); // no Check before it: a refresh's
+    checked(verbs, "urn:planned", program, old);
+    diff("urn:planned");
+    for (const urn of ["urn:refreshed", "urn:planned"])
+      await verbs.delete(resource as any, { urn, timeoutMs: 1, address: { id: "app-1" }, outputs: pending });
+    // The Diff's own resource deleted (a delete-before-replace) has no successor.
+    await verbs.delete(resource as any, { urn: "urn:planned", timeoutMs: 1, address: { id: "app-2" }, outputs: live });
+    expect(seen.successors).toEqual([undefined, { id: "app-2", outputs: live }, undefined]);
   });
 });
 

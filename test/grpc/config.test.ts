@@ -95,7 +95,7 @@ test("Handshake and Configure answer the same capabilities (an engine that shook
   await withPlugin({}, async (plugin) => {
     const capabilities = {
       acceptSecrets: true,
-      acceptResources: false,
+      acceptResources: true,
       acceptOutputs: false,
       supportsAutonamingConfiguration: true,
     };

@@ -487,6 +487,19 @@ export interface ResourceState {
   refreshBeforeUpdate?: boolean;
 }
 
+/**
+ * The ways the engine replaces a resource without asking Diff (step_generator.go): `--replace` (`pulumi up --replace
+ * <urn>`) and `taint` (`pulumi state taint`) target it; a changed `replacementTrigger` option; `replaceWith` and
+ * `deletedWith` when the resource they name is replaced.
+ */
+export type ForcedReplacement = "--replace" | "taint" | "replacementTrigger" | "replaceWith" | "deletedWith";
+const TARGETED: readonly ForcedReplacement[] = ["--replace", "taint"];
+
+export interface ForcedOptions extends ResourceOptions {
+  /** Which way (default `--replace`). */
+  way?: ForcedReplacement;
+}
+
 export interface ResourceOptions {
   ignoreChanges?: string[];
   /** Paths whose change replaces the resource (the engine applies them to the detailed diff). */
@@ -614,6 +627,8 @@ export interface UpResult {
   error?: GrpcFailure;
   /** The engine refreshed the resource first, as its state asked (refresh_before_update). */
   refreshed?: boolean;
+  /** That refresh's Diff (the refreshed state against the stored inputs), which the CLI shows as `~ refresh`. */
+  refreshDiff?: Awaited<ReturnType<Plugin["diff"]>>;
 }
 
 export class Engine {
@@ -643,21 +658,23 @@ export class Engine {
 
   /**
    * deployment_executor.go: before the program runs, every resource whose state asks for it
-   * (refresh_before_update) is refreshed with Read, in `pulumi up` and `pulumi preview` alike.
+   * (refresh_before_update) is refreshed, in `pulumi up` and `pulumi preview` alike: a whole
+   * `RefreshStep` (`refresh`: Read, then the refresh's Diff, which the CLI shows as the resource's
+   * `~ refresh` line), run by a provider configured from the state's own provider inputs. The real CLI
+   * sends that Diff too (PULUMI_DEBUG_GRPC in test/e2e/recovery.test.ts's flows).
    */
-  private async refreshedFirst(type: string, name: string, old: ResourceState, options: ResourceOptions) {
+  private async refreshedFirst(
+    type: string,
+    name: string,
+    old: ResourceState,
+    options: ResourceOptions,
+  ): Promise<{ state: ResourceState } & Pick<UpResult, "refreshed" | "refreshDiff">> {
     if (!old.refreshBeforeUpdate) return { state: old, refreshed: false };
-    const read = await readOrInitFailure(
-      this.plugin.read(type, name, old.id, old.outputs, old.inputs, options.timeouts?.read),
-    );
-    const state: ResourceState = {
-      id: read.id,
-      inputs: read.inputs,
-      outputs: read.properties,
-      refreshBeforeUpdate: read.refreshBeforeUpdate,
-      ...(read.initErrors ? { initErrors: read.initErrors } : {}),
-    };
-    return { state, refreshed: true };
+    const refreshed = await this.refresh(type, name, old, options);
+    // A resource gone from the platform leaves the state, and the program's registration creates it anew.
+    if (refreshed.gone)
+      throw new Error(`${name} refreshed as gone: the engine would create it anew, which this stand-in does not play`);
+    return { state: refreshed.state, refreshed: true, refreshDiff: refreshed.diff };
   }
 
   /**
@@ -703,17 +720,20 @@ export class Engine {
     stored: ResourceState,
     options: ResourceOptions = {},
   ): Promise<UpResult> {
-    const { state: old, refreshed } = await this.refreshedFirst(type, name, stored, options);
+    const { state: old, refreshed, refreshDiff } = await this.refreshedFirst(type, name, stored, options);
     const planned = await this.plan(type, name, program, old, options);
-    if (planned.checkFailures) return { checkFailures: planned.checkFailures, state: old, steps: [], refreshed };
+    if (planned.checkFailures)
+      return { checkFailures: planned.checkFailures, state: old, steps: [], refreshed, refreshDiff };
     const { checked, diff, replacement } = planned;
     if (replacement)
       return {
         ...(await this.replace(type, name, replacement.inputs, old, replacement.deleteBeforeReplace)),
         diff,
         refreshed,
+        refreshDiff,
       };
-    if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0)) return { state: old, diff, steps: [], refreshed };
+    if (diff.changes !== DIFF_SOME && !(old.initErrors?.length ?? 0))
+      return { state: old, diff, steps: [], refreshed, refreshDiff };
     const updated = await recorded(
       this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
         timeout: options.timeouts?.update,
@@ -723,7 +743,7 @@ export class Engine {
     );
     // An Update's partial failure keeps the old inputs (UpdateStep.Apply); a success clears init errors.
     const state = updated.error ? { ...updated.state, inputs: old.inputs } : updated.state;
-    return { state, diff, error: updated.error, steps: ["update"], refreshed };
+    return { state, diff, error: updated.error, steps: ["update"], refreshed, refreshDiff };
   }
 
   /**
@@ -738,41 +758,78 @@ export class Engine {
     stored: ResourceState,
     options: ResourceOptions = {},
   ) {
-    const { state: old, refreshed } = await this.refreshedFirst(type, name, stored, options);
+    const { state: old, refreshed, refreshDiff } = await this.refreshedFirst(type, name, stored, options);
     const planned = await this.plan(type, name, program, old, options);
-    if (planned.checkFailures) return { checkFailures: planned.checkFailures, refreshed };
+    if (planned.checkFailures) return { checkFailures: planned.checkFailures, refreshed, refreshDiff };
     const { checked, diff, replacement } = planned;
-    if (diff.changes !== DIFF_SOME) return { diff, refreshed };
+    if (diff.changes !== DIFF_SOME) return { diff, refreshed, refreshDiff };
     try {
       if (replacement) {
         const created = await this.plugin.create(type, name, replacement.inputs, { preview: true });
-        return { diff, planned: created.properties, replacement, refreshed };
+        return { diff, planned: created.properties, replacement, refreshed, refreshDiff };
       }
       const updated = await this.plugin.update(type, name, old.id, old.outputs, checked.inputs, old.inputs, {
         preview: true,
         ignoreChanges: options.ignoreChanges,
       });
-      return { diff, planned: updated.properties, refreshed };
+      return { diff, planned: updated.properties, refreshed, refreshDiff };
     } catch (err) {
-      return { diff, error: err as GrpcFailure, refreshed };
+      return { diff, error: err as GrpcFailure, refreshed, refreshDiff };
     }
   }
 
   /**
-   * A replacement that does not ask Diff: `pulumi up --replace <urn>`, a tainted resource,
-   * `replacementTrigger`, `deletedWith` (step_generator.go `isTargetedReplace`). Check runs
-   * without olds; deleteBeforeReplace comes from the resource option alone, false by default.
+   * A replacement the engine makes without asking Diff (step_generator.go `diff`, which answers for the provider), in
+   * one of its ways (`ForcedReplacement`). The targeted ones (`isTargetedReplace`: `pulumi up --replace`, a taint)
+   * Check without olds, once; the others Check with the old inputs as for any update, then, as a replacement, again
+   * without olds (`continueStepsFromDiff`). deleteBeforeReplace comes from the resource option alone (no Diff said
+   * otherwise), false by default: the new one is created before the old one is deleted. Under `deletedWith`, that
+   * delete sends no Delete (step.go `isDeletedWith`): the resource it is deleted with is replaced too, and its delete
+   * takes it along.
    */
   async forceReplace(
     type: string,
     name: string,
     program: Record<string, unknown>,
     old: ResourceState,
-    options: ResourceOptions = {},
+    options: ForcedOptions = {},
   ) {
-    const checked = await this.plugin.check(type, name, program, {}, checkOptions(options));
+    const inputs = await this.checkedForced(type, name, program, old, options);
+    return this.replace(type, name, inputs, old, options.deleteBeforeReplace ?? false, options.way === "deletedWith");
+  }
+
+  /** The preview of `forceReplace`: the same Checks, then the Create with `preview: true`, whose failure it shows. */
+  async previewForced(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ForcedOptions = {},
+  ) {
+    const inputs = await this.checkedForced(type, name, program, old, options);
+    try {
+      return { planned: (await this.plugin.create(type, name, inputs, { preview: true })).properties };
+    } catch (err) {
+      return { error: err as GrpcFailure };
+    }
+  }
+
+  private async checkedForced(
+    type: string,
+    name: string,
+    program: Record<string, unknown>,
+    old: ResourceState,
+    options: ForcedOptions,
+  ) {
+    const seeded = checkOptions(options);
+    if (!TARGETED.includes(options.way ?? "--replace")) {
+      const news = processIgnoreChanges(program, old.inputs, options.ignoreChanges);
+      const first = await this.plugin.check(type, name, news, old.inputs, seeded);
+      if (first.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(first.failures)}`);
+    }
+    const checked = await this.plugin.check(type, name, program, {}, seeded);
     if (checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures)}`);
-    return this.replace(type, name, checked.inputs, old, options.deleteBeforeReplace ?? false);
+    return checked.inputs;
   }
 
   private async replace(
@@ -781,14 +838,17 @@ export class Engine {
     inputs: Record<string, unknown>,
     old: ResourceState,
     deleteBeforeReplace: boolean,
+    deletedWithAnother = false,
   ) {
     if (deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
     const created = await recorded(this.plugin.create(type, name, inputs), { id: "", inputs });
-    if (!deleteBeforeReplace) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
+    // A failed create stops the run: the old one stays, pending its delete (step.go CreateStep.Apply).
+    const deleted = !deleteBeforeReplace && !deletedWithAnother && !created.error;
+    if (deleted) await this.plugin.delete(type, name, old.id, old.outputs, old.inputs);
     return {
       state: created.state,
       error: created.error,
-      steps: deleteBeforeReplace ? ["delete", "create"] : ["create", "delete"],
+      steps: deleteBeforeReplace ? ["delete", "create"] : deleted ? ["create", "delete"] : ["create"],
     };
   }
 
@@ -821,6 +881,27 @@ export class Engine {
       options.ignoreChanges,
     );
     return { gone: false as const, state, diff };
+  }
+
+  /**
+   * `pulumi import` (`--file`, or a type, name and id: step.go ImportStep.Apply of a planned import), as
+   * the real CLI sends it: Read with only the id; then Check(olds = news = Read's inputs), whose failures
+   * the CLI prints as a warning ("One or more imported inputs failed to validate") without failing the
+   * import; no Diff. The state keeps Read's inputs and outputs, not Check's answer; the generated
+   * program's next preview Checks and Diffs against them (`preview`).
+   */
+  async importFile(type: string, name: string, id: string) {
+    const read = await readOrInitFailure(this.plugin.read(type, name, id));
+    if (!read.id) throw new Error(`resource '${id}' does not exist`);
+    const checked = await this.plugin.check(type, name, read.inputs, read.inputs);
+    const state: ResourceState = {
+      id: read.id,
+      inputs: read.inputs,
+      outputs: read.properties,
+      refreshBeforeUpdate: read.refreshBeforeUpdate,
+      ...(read.initErrors ? { initErrors: read.initErrors } : {}),
+    };
+    return { state, read, warnings: checked.failures };
   }
 
   /**

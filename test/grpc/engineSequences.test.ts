@@ -121,7 +121,7 @@ describe("ignoreChanges (processIgnoreChanges puts the old inputs back before Ch
   });
 });
 
-describe("forced replacement (isTargetedReplace: --replace, taint, replacementTrigger, deletedWith)", () => {
+describe("a targeted replacement (isTargetedReplace: --replace, taint): no Diff, create before delete", () => {
   test(
     "a named resource replaced without deleteBeforeReplace meets NAME_TAKEN, " + "and the message says what to set",
     async () => {

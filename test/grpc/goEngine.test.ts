@@ -46,7 +46,7 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
       expect(shaken.code).toBe(grpc.status.OK);
       expect(provproto.ProviderHandshakeResponse.deserializeBinary(shaken.response!).toObject()).toEqual({
         acceptSecrets: true,
-        acceptResources: false,
+        acceptResources: true,
         acceptOutputs: false,
         supportsAutonamingConfiguration: true,
       });

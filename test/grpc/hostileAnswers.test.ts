@@ -138,7 +138,6 @@ describe("answers the provider does not take", () => {
       );
       expect((await fixture.plugin.invoke("hosting:index:getRegistries", {})).failures).toEqual([]);
     },
-    30_000,
   );
 
   test("a redirect is not followed, and the message says where it pointed", async () => {

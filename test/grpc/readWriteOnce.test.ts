@@ -1,7 +1,8 @@
 // ReadWriteOnce at preview (issue 29): the rules the API enforces only at apply time (one consumer
 // a volume, one replica an app that has one, one volume a mount path, and no raising the replicas
 // of an app that has one) are judged against the live world before any write, as the engine plays
-// a preview and an `up`; and a volume moved to another app never ends up nowhere.
+// a preview and an `up`, a volume looked for twice before a 404 counts (issue 43); and a volume moved
+// to another app never ends up nowhere.
 import { DIFF_SOME, Engine, UNKNOWN, type ResourceState } from "./engine";
 import { CONTAINER, PROJECT, VOLUME, useFixture } from "./fixture";
 
@@ -180,5 +181,47 @@ describe("moving a volume to another app (a replacement that detaches first)", (
     // The next preview shows the move again.
     const again = await engine().preview(ATTACHMENT, "move-back", attachment(v, b), up.state);
     expect(again.diff).toMatchObject({ replaces: ["containerId"] });
+  });
+});
+
+describe("a volume is looked for twice before a 404 counts, as a Read looks (client.ts `findRecord`)", () => {
+  const notFoundOnce = (volumeId: string) =>
+    fixture.sim.control.injectFault({ kind: "status", status: 404, method: "GET", path: `/volumes/${volumeId}$` });
+  async function attached() {
+    const [a, v] = [await app(), await volume()];
+    const name = unique("att");
+    return { a, v, name, state: await engine().created(ATTACHMENT, name, attachment(v, a)) };
+  }
+
+  test("raising an app's replicas from 1 to 3 with a volume attached: one 404 on the volume's GET, and the preview still refuses", async () => {
+    const { a, v } = await attached();
+    notFoundOnce(v.id);
+    const mark = fixture.mark();
+    const preview = await engine().preview(CONTAINER, String(a.inputs.name), { ...a.inputs, replicas: 3 }, a);
+    expect(preview.error?.details).toMatch(
+      new RegExp(`RWO_REPLICA_LIMIT \\(ReadWriteOnce\\): app ${a.inputs.name} has volume ${v.inputs.name} at /data`),
+    );
+    expect(fixture.sim.control.faults()).toEqual([]); // the 404 was answered, and looked past
+    expect(writes(mark)).toEqual([]);
+  });
+
+  test("a second volume at a mount path in use: one 404 on the first volume's GET, and the preview still refuses", async () => {
+    const { a, v } = await attached();
+    const other = await volume();
+    notFoundOnce(v.id);
+    const mark = fixture.mark();
+    await expect(previewAttach(attachment(other, a))).rejects.toMatchObject({
+      details: expect.stringMatching(/MOUNT_PATH_IN_USE/),
+    });
+    expect(fixture.sim.control.faults()).toEqual([]);
+    expect(writes(mark)).toEqual([]);
+  });
+
+  test("a refresh of an attachment: one 404 on its volume's GET, and it still reads attached", async () => {
+    const { v, name, state } = await attached();
+    notFoundOnce(v.id);
+    const read = await fixture.plugin.read(ATTACHMENT, name, state.id, state.outputs, state.inputs);
+    expect(read.id).toBe(state.id);
+    expect(fixture.sim.control.faults()).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 // Refresh before update (DESIGN): a resource left as a partial failure asks the engine to refresh
 // it before its next update (refresh_before_update), so the next preview diffs against the live
 // platform without `--refresh`; hosting:refreshBeforeUpdate asks it for every resource. A resource
-// that is fine again clears the mark. engine.ts refreshes flagged resources first, as
-// deployment_executor.go does in `pulumi up` and `pulumi preview` alike.
+// that is fine again clears the mark. engine.ts refreshes flagged resources first (Read, then the
+// refresh's Diff), as deployment_executor.go does in `pulumi up` and `pulumi preview` alike.
 import { ALICE } from "../../simulator/src";
 import { DIFF_SOME, Engine, Plugin } from "./engine";
 import { CONTAINER, PROJECT, useFixture } from "./fixture";
@@ -24,6 +24,8 @@ test("a failed rollout asks for a refresh first; the next preview sees the live 
   fixture.sim.control.mutate("services", created.state.id, { image: GOOD, status: "running" });
   const preview = await engine().preview(CONTAINER, "rollout", { image: BAD }, created.state);
   expect(preview.refreshed).toBe(true);
+  // The refresh is a whole RefreshStep, its Diff included (the real CLI shows it as `~ refresh`): the fix is drift.
+  expect(preview.refreshDiff).toMatchObject({ changes: DIFF_SOME, diffs: ["image"] });
   expect(preview.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["image"] });
   // The program catches up with the fix: the refresh first finds it done, so nothing is left to do.
   const fixed = await engine().up(CONTAINER, "rollout", { image: GOOD }, created.state);

@@ -61,7 +61,7 @@ beforeAll(async () => {
   const command = join(copy, "bin/pulumi-resource-hosting");
   [migrating, current] = await Promise.all([Plugin.start({ command }), Plugin.start()]);
   await Promise.all([migrating.configure(config), current.configure(config)]);
-}, 120_000);
+});
 
 afterAll(async () => {
   await migrating?.stop();

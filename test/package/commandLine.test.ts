@@ -18,10 +18,13 @@ interface Ran {
   stderr: string;
 }
 
-/** Runs a plugin with `args` and no engine address; a plugin that listened would never exit. */
+/**
+ * Runs a plugin with `args` and no engine address; a plugin that listened would never exit, and is killed after
+ * two minutes: long enough for the single executable's start on a loaded machine, so only a plugin that hangs meets it.
+ */
 function run(command: string, args: string[]): Promise<Ran> {
   return new Promise((done) => {
-    execFile(command, args, { env: { PATH: process.env.PATH }, timeout: 20_000 }, (err, stdout, stderr) =>
+    execFile(command, args, { env: { PATH: process.env.PATH }, timeout: 120_000 }, (err, stdout, stderr) =>
       done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });

@@ -59,7 +59,13 @@ export async function makeEveryExample(ctx: Context, schema: PackageSpec): Promi
   for (const resource of hostingPackage.resources as ResourceDeclaration[]) {
     const news = Object.fromEntries(Object.entries(resource.examples[0].inputs).map(([k, v]) => [k, value(v)]));
     const { spec } = bound.resource(tokenOf(hostingPackage, resource.typeName))!;
-    const checked = checkInputs(spec, news as PropertyMap, { packageName: hostingPackage.name, config: ctx.config });
+    // As the engine's Check: an example that leaves `name` out is named from its name in the program.
+    const naming = { logicalName: resource.examples[0].name, randomSeed: new Uint8Array(), olds: {} };
+    const checked = checkInputs(spec, news as PropertyMap, {
+      packageName: hostingPackage.name,
+      config: ctx.config,
+      naming,
+    });
     if (checked.failures.length > 0)
       throw new Error(`${resource.typeName}'s first example fails Check: ${JSON.stringify(checked.failures)}`);
     const created = await resource.lifecycle.create(ctx, checked.inputs);

@@ -35,4 +35,4 @@ test("every example typechecks against the SDK", async () => {
     ),
   );
   expect(await typecheckAgainstSdk(programs)).toBe("");
-}, 120_000);
+});

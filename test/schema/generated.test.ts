@@ -13,7 +13,6 @@ import { ROUTES } from "../../simulator/src/routes";
 import { schemaWithExamples } from "../scripts/fixtures";
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
-jest.setTimeout(180_000);
 /** Builds (generators, tsc over a copy) are CPU-bound: minutes on a loaded 2-core machine; this catches a hang. */
 const BUILDS_MS = 600_000;
 

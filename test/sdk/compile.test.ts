@@ -16,7 +16,6 @@ const schema = require("../../schema.json");
 const RESOURCES: string[] = Object.keys(schema.resources).map((token) => token.split(":")[2]);
 
 // These tests run tsc (or make schema sdk), which a loaded machine can slow past the default 60 s.
-jest.setTimeout(180_000);
 
 let out: string;
 beforeAll(() => {

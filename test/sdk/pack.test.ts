@@ -10,8 +10,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { repositoryCopy } from "../package/helpers";
 
-jest.setTimeout(600_000);
-
 const run = promisify(execFile);
 const ROOT = join(__dirname, "../..");
 const schema = require("../../schema.json");

@@ -4,8 +4,6 @@
 // typechecked against sdk/nodejs, as a user's would be.
 import { typecheckAgainstSdk } from "./typecheck";
 
-jest.setTimeout(180_000);
-
 const program = `
 import * as pulumi from "@pulumi/pulumi";
 import * as hosting from "@hosting/pulumi";

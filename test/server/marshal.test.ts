@@ -1,4 +1,5 @@
 import {
+  RESOURCE_REFERENCE_SIG,
   SECRET_SIG,
   SPECIAL_SIG_KEY,
   UNKNOWN_SENTINEL,
@@ -76,6 +77,48 @@ describe("marshalling between the engine's Structs (as codec.ts reads them) and 
       expect(out.connection).toEqual({ host: "h", instructions: secret("i"), more: { deep: [1] } });
     },
   );
+});
+
+describe("a resource reference (where a program passed a resource) stands for its id, as the engine sends it to a provider that takes none", () => {
+  const URN = "urn:pulumi:dev::shop::hosting:index:Postgres::db";
+  const reference = (rest: Record<string, unknown>) => ({
+    [SPECIAL_SIG_KEY]: RESOURCE_REFERENCE_SIG,
+    urn: URN,
+    ...rest,
+  });
+  const ID = "0b5e5c7e-6c1a-4d2f-9a51-4c3e2f1a0b9c";
+
+  test.each([
+    ["a custom resource's id", reference({ id: ID, packageVersion: "1.0.0" }), ID],
+    [
+      "with the name and type a newer engine adds",
+      reference({ id: ID, name: "db", type: "hosting:index:Postgres" }),
+      ID,
+    ],
+    ["an id not known yet (the engine sends it empty) is unknown", reference({ id: "" }), Unknown],
+    ["an id sent as unknown is unknown", reference({ id: UNKNOWN_SENTINEL }), Unknown],
+    ["a component's, which has no id, is its URN (Check refuses it where an id is expected)", reference({}), URN],
+  ])("%s", (_name, sent, expected) => {
+    expect(fromStruct({ consumerServiceId: sent } as any).values.consumerServiceId).toBe(expected);
+  });
+
+  test("wherever it stands: in a list, in a map, under a secret; and what goes back out holds no reference", () => {
+    const db = reference({ id: ID });
+    const { values, secrets } = fromStruct({
+      links: [db, "a0000000-0000-4000-8000-000000000001", reference({ id: "" })],
+      env: { DB_ID: db },
+      hidden: secret(db),
+    } as any);
+    expect(values).toEqual({
+      links: [ID, "a0000000-0000-4000-8000-000000000001", Unknown],
+      env: { DB_ID: ID },
+      hidden: ID,
+    });
+    expect([...secrets]).toEqual(["hidden"]);
+    const out = JSON.stringify(toStruct(values, [field("links"), field("env"), field("hidden")], secrets));
+    expect(out).not.toContain(RESOURCE_REFERENCE_SIG);
+    expect(out).not.toContain(URN);
+  });
 });
 
 test("every string that arrived secret is learned, a secret under a key with a dot included", () => {

@@ -173,6 +173,23 @@ describe("the second stage (server/start.ts)", () => {
     }
   });
 
+  test("a Handshake with a field that cannot be right is refused naming it, and nothing of it reaches the provider", async () => {
+    const third = fakeThirdStage();
+    const r = await rig(third.stage);
+    try {
+      const request = new provproto.ProviderHandshakeRequest();
+      request.setEngineAddress("127.0.0.1:1\nx");
+      const { err } = await call(r.client, "handshake", request);
+      expect(err).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+      expect(err!.details).toMatch(/^Handshake\.engine_address: "127\.0\.0\.1:1\\nx" is not an address to dial: give /);
+      r.release();
+      expect((await call(r.client, "check", new provproto.CheckRequest())).err).toBeNull();
+      expect(third.seen).toMatchObject({ built: 1, handshakes: [] });
+    } finally {
+      await r.close();
+    }
+  });
+
   test("GetPluginInfo is answered at once with the version, without the provider", async () => {
     const third = fakeThirdStage();
     const r = await rig(third.stage);

@@ -62,6 +62,19 @@ describe("injected faults and the request log", () => {
     expect(res.headers.get("retry-after")).toBeNull();
   });
 
+  test("rate_limit sends any Retry-After a server might (0, a fraction, negative, a date in the past, text)", async () => {
+    for (const retryAfter of ["0", "0.0001", "-5", "Thu, 01 Jan 1970 00:00:00 GMT", "soon"]) {
+      h.sim.control.injectFault({ kind: "rate_limit", retryAfter });
+      expect((await h.alice.get("/v1/registries")).headers.get("retry-after")).toBe(retryAfter);
+    }
+    expect(() => h.sim.control.injectFault({ kind: "rate_limit", retryAfter: "1\r\nx: y" })).toThrow(
+      "fault.retryAfter: must be the Retry-After header's text (no CR, LF or NUL), or null for none",
+    );
+    expect(() => h.sim.control.injectFault({ kind: "rate_limit", retryAfter: 0 as unknown as string })).toThrow(
+      "fault.retryAfter: must be",
+    );
+  });
+
   test("reset_before drops the connection without acting", async () => {
     h.sim.control.injectFault({ kind: "reset_before" });
     await expect(h.alice.post(p("/containers"), createBody)).rejects.toThrow();
@@ -99,7 +112,8 @@ describe("injected faults and the request log", () => {
     })();
     expect(seen).toBe(false); // created before the create was answered
     expect((await slow).status).toBe(201);
-    expect(h.sim.control.requests()[0]).toMatchObject({ status: 201, fault: "latency" });
+    // The first GET may reach the server before the POST does (another connection of the pool).
+    expect(h.sim.control.requests().find((r) => r.method === "POST")).toMatchObject({ status: 201, fault: "latency" });
   });
 
   test("clearFaults drops pending faults", async () => {
@@ -191,6 +205,17 @@ describe("faults of a lagging or careless API (issue 30)", () => {
     const { links } = (await h.alice.get(p("/service-links"))).body;
     expect(links).toHaveLength(2);
     expect(links[1]).toEqual(links[0]);
+    h.sim.control.injectFault({ kind: "duplicate_record", method: "GET", path: "/containers$", id: b.id, copies: 3 });
+    expect((await h.alice.get(p("/containers"))).body.map((s: { id: string }) => s.id)).toEqual([
+      a.id,
+      b.id,
+      b.id,
+      b.id,
+      b.id,
+    ]);
+    expect(() => h.sim.control.injectFault({ kind: "duplicate_record", copies: 0 })).toThrow(
+      "fault.copies: must be an integer from 1 to 1000000",
+    );
   });
 
   test("ignored: a DELETE answered 204 that leaves the record", async () => {

@@ -85,11 +85,14 @@ export async function findService(client: Client, id: string, project = ALICE_PR
   return (res.body as Array<Record<string, any>>).find((service) => service.id === id);
 }
 
-/** Poll until `check` holds (no fixed sleeps): for asynchronous transitions. */
+/**
+ * Poll until `check` holds (no fixed sleeps): for asynchronous transitions. The limit only turns a hang into a
+ * message; it is far longer than any transition a test waits for takes, on a loaded machine too.
+ */
 export async function eventually<T>(
   read: () => Promise<T>,
   check: (value: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

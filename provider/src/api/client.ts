@@ -257,10 +257,23 @@ export class CollectionApi<R, L> {
     // Gone only after a second look, with a fresh request: one answer that omits a record (an
     // eventually consistent list, a replica behind) is no proof.
     const second = await this.visible(projectId, () => this.findOnce(projectId, id, opts, false));
-    // A GET by id answers 404 for a project the token cannot see, too: its list tells which.
-    if (second === undefined && this.collection.readById && this.collection.scope === "project")
-      await this.list(projectId, opts);
+    if (second === undefined && this.collection.readById) await this.projectSeen(projectId, opts);
     return second;
+  }
+
+  /**
+   * The record with this id as its GET answers it (what only a single record carries: a volume's `attachment`),
+   * or undefined when there is none: gone only after a second look, as `find`.
+   */
+  async findRecord(projectId: string | undefined, id: string, opts: CallOptions = {}): Promise<R | undefined> {
+    const found = (await this.getOrGone(projectId, id, opts)) ?? (await this.getOrGone(projectId, id, opts));
+    if (found === undefined) await this.projectSeen(projectId, opts);
+    return found;
+  }
+
+  /** A GET by id answers 404 for a project the token cannot see, too: its list tells which (ProjectNotVisibleError). */
+  private async projectSeen(projectId: string | undefined, opts: CallOptions): Promise<void> {
+    if (this.collection.scope === "project") await this.list(projectId, opts);
   }
 
   private findOnce(

@@ -37,12 +37,10 @@ import {
 } from "./errors";
 import { send, sharedDispatcher, type RawResponse } from "./http";
 import { RateController, type Admission, type RateControlOptions, type Ticket } from "./rateControl";
-import { backoffDelay, nextStep, parseRetryAfter } from "./retry";
+import { backoffDelay, nextStep, parseRetryAfter, rateLimitPause } from "./retry";
 import { Secrets } from "../redact";
 import { parseList, parseWire, type ListShape } from "./wire";
 
-/** Client-wide pause after a 429 that carries no usable Retry-After. */
-const DEFAULT_PAUSE_MS = 1000;
 /**
  * How long a request that no caller can cut short (no signal: a library caller's, a create's lookup) goes on being
  * answered 429 before it fails: the default customTimeouts. A request with a signal goes on until the signal ends it.
@@ -258,8 +256,8 @@ export class Transport {
       switch (next.step) {
         case "retry":
           this.log(
-            outcome.status === 429
-              ? `${method} ${path}: retrying when the client-wide pause ends (${outcome.pauseMs}ms) (rate_limited)`
+            next.reason === "rate_limited"
+              ? `${method} ${path}: retrying when the client-wide pause ends (${next.pauseMs}ms) (rate_limited)`
               : `${method} ${path}: retrying in ${next.delayMs}ms (${next.reason})`,
           );
           if (await this.gaveUpWaiting(spec, state, next.delayMs)) return this.abandon(spec, state);
@@ -332,11 +330,11 @@ export class Transport {
         this.log(
           `${method} ${path} -> ${e.code} after ${ms}ms (attempt ${attempt + 1}; ${e.mayHaveReachedServer ? "may have reached the server" : "never reached the server"})`,
         );
-        return { kind: "failed", failure: e, network: e, acted: false, pauseMs: 0 };
+        return { kind: "failed", failure: e, network: e, acted: false };
       }
       if (!(e instanceof SizeLimitError)) throw e;
       this.log(`${method} ${path} -> ${e.message}`);
-      return { kind: "failed", failure: e, status: e.status, acted: (e.status ?? 0) < 300, pauseMs: 0 };
+      return { kind: "failed", failure: e, status: e.status, acted: (e.status ?? 0) < 300 };
     }
 
     const requestId = firstHeader(res.headers["x-request-id"]);
@@ -345,12 +343,13 @@ export class Transport {
     this.noteServerClock(firstHeader(res.headers.date));
     const retryAfter = firstHeader(res.headers["retry-after"]);
     const retryAfterMs = parseRetryAfter(retryAfter, Date.now(), this.opts.retryAfterCapMs);
-    // Client-wide: after a 429 everyone waits for the Retry-After moment (1 s when the header is
-    // missing or unreadable), and the rate is cut.
-    const pauseMs = retryAfterMs ?? DEFAULT_PAUSE_MS;
-    if (res.status === 429) this.rateLimited.push(Date.now());
-    this.rate.settle(ticket, res.status === 429 ? { kind: "rate_limited", waitMs: pauseMs } : { kind: "success" });
-    const failed = { kind: "failed", status: res.status, retryAfter, pauseMs } as const;
+    if (res.status === 429) {
+      this.rateLimited.push(Date.now());
+      // Client-wide: after a 429 everyone waits (retry.ts's rule: the Retry-After, or its floor), and the rate is cut.
+      const waitMs = rateLimitPause(retryAfter, Date.now(), this.opts.retryAfterCapMs);
+      this.rate.settle(ticket, { kind: "rate_limited", waitMs });
+    } else this.rate.settle(ticket, { kind: "success" });
+    const failed = { kind: "failed", status: res.status, retryAfter } as const;
     if (res.status < 200 || res.status >= 300) {
       const failure = createApiError({
         status: res.status,
@@ -479,8 +478,6 @@ type AttemptOutcome<T> =
       retryAfter?: string;
       /** The server said it did it (a success we could not read). */
       acted: boolean;
-      /** The client-wide pause a 429 began. */
-      pauseMs: number;
     };
 
 function firstHeader(v: string | string[] | undefined): string | undefined {

@@ -97,6 +97,7 @@ export class ListAnswer<T> {
     return undefined;
   }
 
+  /** Where each id is, in one pass: linear in the list's length, however many of its records share an id. */
   private indexById() {
     const byId = new Map<string, number>();
     const withoutId: number[] = [];
@@ -105,21 +106,30 @@ export class ListAnswer<T> {
       const id = item !== null && typeof item === "object" ? (item as { id?: unknown }).id : undefined;
       if (typeof id !== "string") withoutId.push(position);
       else if (!byId.has(id)) byId.set(id, position);
-      else twice.set(id, [...(twice.get(id) ?? [byId.get(id)!]), position]);
+      else {
+        const positions = twice.get(id);
+        if (positions) positions.push(position);
+        else twice.set(id, [byId.get(id)!, position]);
+      }
     });
     return { byId, withoutId, twice };
   }
 
-  /** `[4].id: "…" is also the id of [1]: …`, naming the id and where each record is. */
+  /** `[4].id: "…" is also the id of [1]: …`, naming the id and where each record is (the first few of many). */
   private twiceProblem(id: string, positions: number[]): string {
-    const [first, ...others] = positions.map((p) => formatIssuePath(this.pathOf(p)));
-    return `${others.join(", ")}.id: ${JSON.stringify(id)} is also the id of ${first}: the answer holds ${positions.length} records with one id, so none of them is read (the API's list is inconsistent; try again, and ask the platform's support if it stays)`;
+    const [first, ...others] = positions.slice(0, TWICE_NAMED + 1).map((p) => formatIssuePath(this.pathOf(p)));
+    const more = positions.length - 1 - others.length;
+    const where = more > 0 ? `${others.join(", ")} and ${more.toLocaleString("en")} more` : others.join(", ");
+    return `${where}.id: ${JSON.stringify(id)} is also the id of ${first}: the answer holds ${positions.length.toLocaleString("en")} records with one id, so none of them is read (the API's list is inconsistent; try again, and ask the platform's support if it stays)`;
   }
 
   private pathOf(position: number): PropertyKey[] {
     return this.shape.key === undefined ? [position] : [this.shape.key, position];
   }
 }
+
+/** How many records with the same id as an earlier one a problem names before it counts the rest. */
+const TWICE_NAMED = 5;
 
 /** A list answer's records, unchecked until read (`ListAnswer`); the array itself must be there. */
 export function parseList<T>(shape: ListShape<T>, data: unknown, ctx: WireContext): ListAnswer<T> {

@@ -69,7 +69,11 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
  * refuses a declaration with an input that would change in place with nothing to send it.
  */
 export interface Lifecycle<T, C, In = T> {
-  /** `replacing`: the state of the resource this create replaces, when this run's Diff said so. */
+  /**
+   * `replacing`: the resource this create replaces, when this run's Diff said so (its state), or the engine's Check
+   * did (its old inputs: a `replacementTrigger`, `replaceWith` or `deletedWith`). A targeted replacement (`pulumi up
+   * --replace`, a taint) says nothing: its create looks like a new resource's.
+   */
   create(
     ctx: OperationContext<C>,
     inputs: In,
@@ -86,7 +90,16 @@ export interface Lifecycle<T, C, In = T> {
     address: ResourceAddress,
     change: { olds: Partial<T>; news: In; oldInputs: Partial<T> },
   ): Promise<Partial<T>>;
-  delete(ctx: OperationContext<C>, address: ResourceAddress, outputs: Partial<T>): Promise<void>;
+  /**
+   * `successor`: the resource of the same URN that outlives this delete (plan.ts `successorOf`): the delete is of
+   * the old one a replacement created before it deleted, which may share its id (`<volumeId>:<containerId>`).
+   */
+  delete(
+    ctx: OperationContext<C>,
+    address: ResourceAddress,
+    outputs: Partial<T>,
+    options?: { successor?: { id: string; outputs: Partial<T> } },
+  ): Promise<void>;
   /**
    * What a replacement would destroy ("PostgreSQL database app-db and all its data (10 GB)"): a
    * change that replaces it then fails at preview (judge.ts); `pulumi up --replace`, `pulumi

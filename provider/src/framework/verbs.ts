@@ -100,7 +100,8 @@ export class ResourceVerbs {
         olds: migrateState(declaration.migrations, request.olds),
       },
     });
-    this.plan.checked(request.urn, { autonamed: checked.autonamed });
+    const olds = Object.keys(request.olds).length > 0 ? request.olds : undefined;
+    this.plan.checked(request.urn, { autonamed: checked.autonamed, olds });
     return checked;
   }
 
@@ -112,6 +113,8 @@ export class ResourceVerbs {
     { declaration, spec }: BoundResource,
     request: {
       urn: string;
+      /** The resource's id (the engine's state of it, `olds` its outputs). */
+      id: string;
       olds: PropertyMap;
       news: PropertyMap;
       oldInputs?: PropertyMap;
@@ -129,7 +132,10 @@ export class ResourceVerbs {
       secretPaths: request.secretPaths,
     });
     if (planning)
-      this.plan.planned(request.urn, diff.replaces.length > 0 ? { olds, news, replaces: diff.replaces } : undefined);
+      this.plan.planned(request.urn, diff.replaces.length > 0 ? { olds, news, replaces: diff.replaces } : undefined, {
+        id: request.id,
+        outputs: olds,
+      });
     return diff;
   }
 
@@ -139,14 +145,17 @@ export class ResourceVerbs {
   ): Promise<Recorded> {
     const { urn, inputs } = request;
     this.refuseUnchecked(spec, inputs, request.secretPaths);
+    // The resource this one replaces: as this run's Diff planned it, or as the engine's Check without a Diff gave it
+    // (a replacement the engine made on its own: its data guard is the user's option, not a changed input).
+    const planned = this.plan.replacementOf(urn);
+    const replacing = planned?.olds ?? this.plan.replacedUnasked(urn);
     this.plan.begun(urn);
     const wanted = desiredInputs(spec, inputs, {}, this.config);
-    const replacing = this.plan.replacementOf(urn);
     await this.judged(
       declaration.lifecycle,
       request,
-      { operation: replacing ? "replacement" : "create", news: wanted, olds: replacing?.olds },
-      replacing,
+      { operation: replacing ? "replacement" : "create", news: wanted, olds: replacing },
+      planned,
     );
     if (request.preview) return this.recorded("", previewCreate(spec, inputs), inputs);
     // What the create has made so far: an error after it is a partial failure of that resource, never an orphan.
@@ -157,7 +166,7 @@ export class ResourceVerbs {
           declaration.lifecycle.create(
             { ...ctx, made: (id, outputs, refreshFirst) => (made = new PartialFailure("", id, outputs, refreshFirst)) },
             wanted,
-            { replacing: replacing?.olds },
+            { replacing },
           ),
         )
         .catch((err: unknown) => {
@@ -169,9 +178,13 @@ export class ResourceVerbs {
             made.refreshFirst,
           );
         }),
-    );
-    this.plan.created(urn);
-    return this.recorded(id, asRecorded(spec, outputs as PropertyMap, inputs), inputs);
+    ).catch((err: unknown) => {
+      if (err instanceof Unfinished) this.plan.created(urn, err.recorded);
+      throw err;
+    });
+    const recorded = this.recorded(id, asRecorded(spec, outputs as PropertyMap, inputs), inputs);
+    this.plan.created(urn, recorded);
+    return recorded;
   }
 
   /** The resource as it lives now (its outputs, and the inputs they imply), or nothing when it is gone. */
@@ -242,6 +255,7 @@ export class ResourceVerbs {
     request: Call & { address: ResourceAddress; outputs: PropertyMap },
   ): Promise<void> {
     const outputs = migrateState(declaration.migrations, request.outputs);
+    const successor = this.plan.successorOf(request.urn, outputs);
     // The delete that starts a delete-before-replace: the replacement is judged before anything is deleted.
     const replacing = this.plan.replacementOf(request.urn);
     if (replacing)
@@ -252,7 +266,7 @@ export class ResourceVerbs {
         replacing,
       );
     await this.runner.run(request.urn, request.timeoutMs, (ctx) =>
-      declaration.lifecycle.delete(ctx, request.address, outputs),
+      declaration.lifecycle.delete(ctx, request.address, outputs, { successor }),
     );
   }
 

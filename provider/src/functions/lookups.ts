@@ -55,11 +55,12 @@ function byIdOrName(
     }),
     rules: [exactlyOneOf("id", "name")],
     result: { resource },
-    examples: example?.inputs.name
+    // The name of one made elsewhere: the resource's example leaves `name` to the provider, so its name in the program.
+    examples: example
       ? [
           {
             title: `A ${noun} by its name`,
-            args: { name: example.inputs.name },
+            args: { name: example.inputs.name ?? example.name },
             show: lookup.show ?? firstOutput(resource),
           },
         ]

@@ -141,7 +141,7 @@ export async function settled<W extends { id: string }>(ctx: Context, wait: Sett
       err instanceof WaitTimeout
         ? `${err.message}; the next \`pulumi up\` waits for it again (raise customTimeouts to wait longer), or \`pulumi refresh\` picks it up`
         : err instanceof WaitCancelled
-          ? err.message
+          ? `${err.message}; the next \`pulumi up\` waits for it again`
           : `reading its status failed (${(err as Error).message})`;
     const recorded =
       wait.recordAs === undefined ? "it is recorded in state as it is" : "the resource is recorded in state";

@@ -543,13 +543,13 @@ export const container: Declaration<Container, typeof flags> = {
     {
       title: "An app",
       name: "web",
-      inputs: { name: "web", image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } },
+      inputs: { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } },
       update: { image: "registry.example.com/team/web:1.5.0" },
     },
     {
       title: "An app that needs its database's variables to start",
       name: "api",
-      inputs: { name: "api", image: "registry.example.com/team/api:2.0.1", links: [referenceTo("Postgres")] },
+      inputs: { image: "registry.example.com/team/api:2.0.1", links: [referenceTo("Postgres")] },
     },
   ],
   lifecycle: {

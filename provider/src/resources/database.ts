@@ -213,7 +213,7 @@ export function managedDatabase({
       {
         title: `A ${label} database`,
         name: example,
-        inputs: { name: example, cpuMilli: 500, memoryMb: 1024, storageGb: 10 },
+        inputs: { cpuMilli: 500, memoryMb: 1024, storageGb: 10 },
       },
     ],
     lifecycle: {

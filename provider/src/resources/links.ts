@@ -52,9 +52,13 @@ export async function linksByConsumer(
   const links = await ctx.client.of(serviceLinks).list(project, { signal: ctx.signal, alongside });
   let byConsumer = indexed.get(links);
   if (!byConsumer) {
-    byConsumer = new Map();
-    for (const link of links)
-      byConsumer.set(link.consumerServiceId, [...(byConsumer.get(link.consumerServiceId) ?? []), link]);
+    byConsumer = new Map<string, LinkRecord[]>();
+    // Appended, never copied: linear in the list, however many of its links share a consumer.
+    for (const link of links) {
+      const into = byConsumer.get(link.consumerServiceId);
+      if (into) into.push(link);
+      else byConsumer.set(link.consumerServiceId, [link]);
+    }
     indexed.set(links, byConsumer);
   }
   const index = byConsumer;

@@ -115,7 +115,6 @@ export const registry: Declaration<Registry, typeof flags> = {
       title: "Credentials for GitHub's registry",
       name: "ghcr",
       inputs: {
-        name: "ghcr",
         host: "ghcr.io",
         username: "ci",
         password: secretConfig("ghcrToken", "sample-ghcr-token"),

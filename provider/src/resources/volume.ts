@@ -193,16 +193,17 @@ async function ready(
   return volumeFromWire(volume);
 }
 
-/** Where each volume of the project is attached, read from each attached volume (the list says only whether). */
+/**
+ * Where each volume of the project is attached, read from each attached volume (the list says only whether): a volume
+ * whose GET answers 404 is looked for again, as a Read looks, before it counts as gone (and so as holding nothing).
+ */
 export async function attachmentsIn(
   ctx: Context,
   project: string,
 ): Promise<Array<{ volume: VolumeRecord; containerId: string; mountPath: string; readOnly: boolean }>> {
   const endpoints = ctx.client.of(volumes);
   const attached = (await endpoints.list(project, { signal: ctx.signal })).filter((v) => v.attached);
-  const read = await Promise.all(
-    attached.map((v) => orGone(() => endpoints.get(project, v.id, { signal: ctx.signal }))),
-  );
+  const read = await Promise.all(attached.map((v) => endpoints.findRecord(project, v.id, { signal: ctx.signal })));
   return read.flatMap((v) => (v?.attachment ? [{ volume: v, ...v.attachment }] : []));
 }
 
@@ -229,7 +230,7 @@ export const volume: Declaration<Volume, typeof flags> = {
     {
       title: "A 20 GB volume, waited for up to 20 minutes",
       name: "data",
-      inputs: { name: "data", sizeGb: 20 },
+      inputs: { sizeGb: 20 },
       update: { sizeGb: 30 },
       options: { customTimeouts: { create: "20m" } },
     },

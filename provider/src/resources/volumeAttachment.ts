@@ -1,12 +1,12 @@
 // hosting:index:VolumeAttachment — mounts a volume into an app. Any change detaches, then attaches.
 import type { z } from "zod";
-import { outcomeUnknown } from "../api/errors";
+import { isNotFound, outcomeUnknown } from "../api/errors";
 import { flag, optional, record, text } from "../api/wire";
 import { InputError, PartialFailure, referenceTo, type ResourceAddress } from "../framework/declare";
 import { containsUnknown, type PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
-import { defined, ignoringNotFound, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
+import { defined, ignoringNotFound, projectId, projectOf, type Context, type Declaration } from "./common";
 import { awaitRestart, currentService } from "./rollouts";
 import { services } from "./services";
 import { attachmentsIn, volumes, type VolumeRecord } from "./volume";
@@ -90,7 +90,7 @@ function attachmentOf(
 async function readAttachment(ctx: Context, address: ResourceAddress, outputs: Partial<VolumeAttachment>) {
   const { volumeId, containerId } = parseAttachmentId(address.id);
   const project = projectOf(ctx, address, outputs);
-  const volume = await orGone(() => ctx.client.of(volumes).get(project, volumeId, { signal: ctx.signal }));
+  const volume = await ctx.client.of(volumes).findRecord(project, volumeId, { signal: ctx.signal });
   return volume && attachmentOf(volume, containerId, project, outputs);
 }
 
@@ -115,15 +115,52 @@ async function list(ctx: Context, projectId: string | undefined) {
   });
 }
 
+/** Where a volume is attached, as its GET shows it: the hold an attachment's create may take over. */
+type Hold = Pick<VolumeAttachment, "volumeId" | "containerId" | "mountPath" | "readOnly" | "projectId">;
+
+/** The volume's hold on this app, if it is attached there. */
+function heldBy(volume: VolumeRecord, containerId: string, project: string): Hold | undefined {
+  const held = volume.attachment;
+  return held?.containerId === containerId ? { volumeId: volume.id, projectId: project, ...held } : undefined;
+}
+
+/**
+ * The hold a create takes over, read now: it detaches it first, and attaches it back if its own attach fails. This is
+ * why a replacement ends attached exactly once whichever of the engine's ways made it, with no failed `up`:
+ * - the attachment it replaces, when this run's Diff or the engine's Check named it (`replacementTrigger`, and a move
+ *   to the app that replaced the old one under `replaceWith` or `deletedWith`), while that one still holds its
+ *   volume: the engine creates a replacement before it deletes the old one unless deleteBeforeReplace says otherwise
+ *   (after a delete first there is nothing left to take over);
+ * - else the volume already attached to this same app: `pulumi up --replace` and `pulumi state taint` send no old
+ *   inputs, so their create cannot be told from a new resource's; the volume on this very app is the attachment it
+ *   replaces, or a second VolumeAttachment of the same pair (then the create warns).
+ * A volume on another app that is not the attachment replaced is never taken: VOLUME_ALREADY_ATTACHED stands.
+ * No hold is left twice, nor the volume on no app: the old attachment's delete finds its app no longer holds the
+ * volume (a 404: nothing to detach), or learns that its successor holds the same `<volumeId>:<containerId>` under a
+ * new attachmentId (see `delete`); under `deletedWith` the engine sends none when the app goes too.
+ */
+async function holdToTakeOver(
+  ctx: Context,
+  inputs: VolumeAttachment,
+  replacing: Partial<VolumeAttachment> | undefined,
+): Promise<Hold | undefined> {
+  const old = replacing?.volumeId && replacing.containerId ? replacing : undefined;
+  const [volumeId, containerId] = old ? [old.volumeId!, old.containerId!] : [inputs.volumeId, inputs.containerId];
+  const project = old?.projectId ?? inputs.projectId!;
+  const volume = await ctx.client.of(volumes).findRecord(project, volumeId, { signal: ctx.signal });
+  return volume && heldBy(volume, containerId, project);
+}
+
 /**
  * The ReadWriteOnce rules (API document, section 8) against the live world, before any write:
- * one consumer a volume, one replica an app that has one, one volume a mount path. `freed`: the
- * attachment a replacement detaches first (a move), whose hold does not count.
+ * one consumer a volume, one replica an app that has one, one volume a mount path. The hold a
+ * create takes over does not count (`holdToTakeOver`): the attachment it `replaced`, or without
+ * one the volume's hold on this same app.
  */
 async function readWriteOnceRefusal(
   ctx: Context,
   news: VolumeAttachment,
-  freed?: Partial<VolumeAttachment>,
+  replaced?: Partial<VolumeAttachment>,
 ): Promise<string | undefined> {
   if (containsUnknown(news)) return undefined; // judged again before the real write, when it is known
   const project = news.projectId!;
@@ -138,13 +175,15 @@ async function readWriteOnceRefusal(
     return `volumeId ${news.volumeId} is not a volume of project ${project} (looked for twice), so nothing was sent: use the id of a Volume of the same project (for example data.id).`;
   if (!app)
     return `containerId ${news.containerId} is not an app of project ${project} (looked for twice), so nothing was sent: use the id of a Container of the same project (for example web.id).`;
-  const holds = (volumeId: string, containerId: string) =>
-    !(freed?.volumeId === volumeId && freed?.containerId === containerId);
   const nameOf = (id: string) => apps.find((s) => s.id === id)?.name ?? id;
   const consumer = attachments.find((a) => a.volume.id === target.id);
+  const freed =
+    replaced ?? (consumer?.containerId === app.id ? { volumeId: target.id, containerId: app.id } : undefined);
+  const holds = (volumeId: string, containerId: string) =>
+    !(freed?.volumeId === volumeId && freed?.containerId === containerId);
   if (consumer && holds(target.id, consumer.containerId)) {
     if (consumer.containerId === app.id) {
-      return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
+      return `ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is already attached to app ${app.name}, at ${consumer.mountPath}, by another attachment than the one this replaces. A volume attaches once: keep the VolumeAttachment that holds it (change its mountPath there), or delete that one first.`;
     }
     return `VOLUME_ALREADY_ATTACHED (ReadWriteOnce): volume ${target.name} is attached to app ${nameOf(consumer.containerId)} at ${consumer.mountPath}, and a volume has one consumer at a time, so it cannot also be attached to app ${app.name}. To move it, change the containerId of the VolumeAttachment that holds it (it detaches first); or delete that VolumeAttachment first.`;
   }
@@ -162,6 +201,26 @@ async function readWriteOnceRefusal(
     return `MOUNT_PATH_IN_USE (ReadWriteOnce): app ${app.name} already has volume ${clash.volume.name} at ${news.mountPath}, so volume ${target.name} cannot be mounted there too. Choose another mountPath, or detach volume ${clash.volume.name} from it first.`;
   }
   return undefined;
+}
+
+/** Detaches the hold a create takes over (`holdToTakeOver`), saying so; the attach that follows restarts its app. */
+async function takenOver(ctx: Context, held: Hold, replacing: Partial<VolumeAttachment> | undefined): Promise<void> {
+  if (!replacing)
+    ctx.warn(
+      `volume ${held.volumeId} was already attached to app ${held.containerId} at ${held.mountPath}, so this VolumeAttachment detaches it and attaches it again as its own: that is how \`pulumi up --replace\` and \`pulumi state taint\` replace one (the old one's delete then leaves the volume attached). If neither ran, another VolumeAttachment holds this volume too: keep only one of them, since deleting either detaches it.`,
+    );
+  ctx.progress(`detaching volume ${held.volumeId} from app ${held.containerId} (at ${held.mountPath}) first`);
+  await ignoringNotFound(() =>
+    ctx.client
+      .of(volumes)
+      .act(
+        held.projectId,
+        held.volumeId,
+        "detach",
+        { body: { containerId: held.containerId } },
+        { signal: ctx.signal },
+      ),
+  );
 }
 
 /**
@@ -238,6 +297,8 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
     async create(ctx, inputs, { replacing } = {}) {
       const id = attachmentId(inputs.volumeId, inputs.containerId);
       const body = { containerId: inputs.containerId, mountPath: inputs.mountPath, readOnly: inputs.readOnly };
+      const held = await holdToTakeOver(ctx, inputs, replacing);
+      if (held) await takenOver(ctx, held, replacing);
       let attached: AttachmentRecord | undefined;
       try {
         attached = await ctx.client
@@ -245,7 +306,9 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
           .act(inputs.projectId, inputs.volumeId, "attach", { body, answer: AttachmentRecord }, { signal: ctx.signal });
       } catch (err) {
         if (!outcomeUnknown(err) || !(await attachedAnyway(ctx, inputs.projectId, inputs.volumeId, body))) {
-          if (replacing?.containerId && replacing.volumeId) return attachedBack(ctx, replacing, inputs, err);
+          // Detached first (here, or by the delete of a delete-before-replace): the volume goes back where it was.
+          const back = held ?? (replacing?.containerId && replacing.volumeId ? replacing : undefined);
+          if (back) return attachedBack(ctx, back, inputs, err);
           throw err;
         }
       }
@@ -269,14 +332,36 @@ export const volumeAttachment: Declaration<VolumeAttachment, typeof flags> = {
     async read(ctx, address, { outputs }) {
       return readAttachment(ctx, address, outputs);
     },
-    async delete(ctx, address, outputs) {
+    async delete(ctx, address, outputs, { successor } = {}) {
       const { volumeId, containerId } = parseAttachmentId(address.id);
       const project = projectOf(ctx, address, outputs);
-      await ignoringNotFound(() =>
-        ctx.client.of(volumes).act(project, volumeId, "detach", { body: { containerId } }, { signal: ctx.signal }),
-      );
+      // The old one of a replacement that was created first, on the same volume and app: the attachment there is its
+      // successor's, made after this one (the platform's attachment record has another id), which a detach would take
+      // away. A successor whose attach answer was lost has no attachmentId to tell by: this detaches, and the next
+      // refresh reads it gone, so that `pulumi up` attaches it again.
+      const successorHolds =
+        successor?.id === address.id &&
+        successor.outputs.attachmentId !== undefined &&
+        successor.outputs.attachmentId !== outputs.attachmentId;
+      if (successorHolds) {
+        ctx.progress(
+          `volume ${volumeId} stays attached to app ${containerId}: the VolumeAttachment that replaced this one holds it`,
+        );
+        return;
+      }
+      const detached = await ctx.client
+        .of(volumes)
+        .act(project, volumeId, "detach", { body: { containerId } }, { signal: ctx.signal })
+        .then(
+          () => true,
+          (err: unknown) => {
+            if (isNotFound(err)) return false; // already detached (a replacement moved it) or gone
+            throw err;
+          },
+        );
       // The detach restarts the app (API document, section 3): a failure to come back fails the delete, which keeps it
-      // in state. An app deleted meanwhile has nothing to restart.
+      // in state. Nothing detached, or an app deleted meanwhile, has nothing to restart.
+      if (!detached) return;
       const app = await currentService(ctx, project, containerId);
       if (!app) return;
       await awaitRestart(ctx, {

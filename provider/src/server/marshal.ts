@@ -1,6 +1,8 @@
 // Property values between the engine's Structs (as plain values: codec.ts) and the framework's.
 // Unknowns (preview) become the Unknown marker; secrets are unwrapped on the way in, with a
-// note of which properties were secret, and wrapped again on the way out.
+// note of which properties were secret, and wrapped again on the way out. A resource reference
+// (where a program passed a resource) becomes what it stands for, its id, on the way in: nothing
+// past this file sees one, so none reaches state or an HTTP body.
 import type { Field } from "../framework/spec";
 import {
   type PropertyMap,
@@ -17,6 +19,7 @@ import type { StructObject } from "./codec";
 export const UNKNOWN_SENTINEL = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const SPECIAL_SIG_KEY = "4dabf18193072939515e22adb298388d";
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const RESOURCE_REFERENCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 
 export interface Unmarshalled {
   values: PropertyMap;
@@ -41,9 +44,22 @@ function unwrap(value: unknown, path: string, found: Unwrapping): PropertyValue 
       found.texts.push(...stringsIn(unwrapped));
       return unwrapped;
     }
+    if (value[SPECIAL_SIG_KEY] === RESOURCE_REFERENCE_SIG) return referenced(value, path, found);
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, found)]));
   }
   return value as PropertyValue;
+}
+
+/**
+ * What a resource reference stands for, as the engine itself sends it to a provider that does not accept references
+ * (sdk/go/common/resource/plugin/rpc.go, `KeepResources` false): a custom resource's id, unknown while the engine does
+ * not know it yet (then it sends the id ""); a component's URN, since it has no id (where an id is expected, Check
+ * refuses it as one). `urn`, `name`, `type` and `packageVersion` say which resource it is, and are not kept.
+ */
+function referenced(reference: Record<string, unknown>, path: string, found: Unwrapping): PropertyValue {
+  if (!("id" in reference)) return typeof reference.urn === "string" ? reference.urn : Unknown;
+  const id = unwrap(reference.id, path, found);
+  return id === "" ? Unknown : id;
 }
 
 export function fromStruct(struct: StructObject | undefined): Unmarshalled {

@@ -35,12 +35,13 @@ export type AnswerOf<M extends ProviderMethod> = Partial<codec.Message<(typeof P
 
 /**
  * What this provider accepts, in Handshake's answer and again in Configure's (an engine that did
- * not shake hands reads them there; one that did ignores Configure's): secrets, but neither
- * resource references nor output values, and the engine's autonaming options in Check.
+ * not shake hands reads them there; one that did ignores Configure's): secrets and resource
+ * references (provider.proto: a provider that implements Handshake must accept both; marshal.ts
+ * takes a reference's id), but not output values, and the engine's autonaming options in Check.
  */
 export const CAPABILITIES = {
   acceptSecrets: true,
-  acceptResources: false,
+  acceptResources: true,
   acceptOutputs: false,
   supportsAutonamingConfiguration: true,
 } as const satisfies AnswerOf<"handshake">;

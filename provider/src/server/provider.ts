@@ -18,6 +18,7 @@ import type { EngineLog } from "./engineLog";
 import { type Configured, Operations } from "./operations";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
 import { missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
+import { attachProblems, configureProblems, handshakeProblems } from "./protocol";
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
 import { Secrets } from "../redact";
@@ -89,6 +90,11 @@ function addressOf(id: string, declaration: BoundResource["declaration"]): Resou
 const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) =>
   seconds > 0 ? seconds * 1000 : fallbackMs;
 
+/** A request whose fields cannot be right (protocol.ts) is refused whole, naming each. */
+function refuseProblems(problems: string[]): void {
+  if (problems.length > 0) throw plainError(grpc.status.INVALID_ARGUMENT, problems.join("; "));
+}
+
 /** How long a function may take (the engine sends Invoke no timeout). */
 const INVOKE_TIMEOUT_MS = 60_000;
 
@@ -153,6 +159,7 @@ export class HostingProviderService {
    * its address, which it need not pass on the command line then.
    */
   handshake: Handler<"handshake"> = async (request) => {
+    refuseProblems(handshakeProblems(request));
     this.engineProtocol = request;
     if (request.engineAddress) this.options.engine.attach(request.engineAddress);
     return CAPABILITIES;
@@ -169,6 +176,7 @@ export class HostingProviderService {
 
   /** A plugin started by hand (PULUMI_DEBUG_PROVIDERS) learns the engine's address here. */
   attach: Handler<"attach"> = async (request) => {
+    refuseProblems(attachProblems(request));
     this.options.engine.attach(request.address);
     return {};
   };
@@ -191,6 +199,7 @@ export class HostingProviderService {
   };
 
   configure: Handler<"configure"> = async (request) => {
+    refuseProblems(configureProblems(request, this.engineProtocol !== undefined));
     const spec = boundPackage.provider();
     const variables = new Map<string, PropertyValue>();
     for (const [key, value] of Object.entries(request.variables))
@@ -262,6 +271,7 @@ export class HostingProviderService {
     const oldInputs = request.oldInputs && this.unmarshal(request.oldInputs);
     const diff = this.verbs.diff(this.resource(typeOf(request)), {
       urn: request.urn,
+      id: request.id,
       olds: olds.values,
       news: news.values,
       oldInputs: oldInputs?.values,

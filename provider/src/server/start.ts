@@ -17,6 +17,7 @@ import { version } from "../../../package.json";
 import { connectEngineLog } from "./engineLog";
 import { SERVER_OPTIONS } from "./grpcOptions";
 import { CAPABILITIES, PROVIDER_METHODS, resourceProviderService, type AnswerOf, type RequestOf } from "./methods";
+import { handshakeProblems } from "./protocol";
 import type { HostingProviderService } from "./provider";
 import { Secrets } from "../redact";
 
@@ -74,14 +75,14 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined,
       secrets,
     });
-    if (handshake) void service.handshake(handshake);
+    if (handshake) service.handshake(handshake).catch(() => undefined); // checked before it was kept
     if (cancelled) service.cancelAll();
     return service.implementation();
   };
   const early: EarlyAnswers = {
     handshake(request) {
       handshake = request;
-      if (service) void service.handshake(request);
+      service?.handshake(request).catch(() => undefined); // checked before it was kept
     },
     cancel() {
       cancelled = true;
@@ -166,6 +167,10 @@ function lazily(
   // needs the provider sooner loads it itself. A failure is answered to the next call.
   const preload = () => setTimeout(() => loaded().catch(() => undefined), PRELOAD_AFTER_MS);
   const handshake: Answered<"handshake"> = (call, callback) => {
+    // A request that cannot be right is refused whole, and nothing of it kept: its engine address dialled for the
+    // engine log would end the process.
+    const problems = handshakeProblems(call.request);
+    if (problems.length > 0) return callback({ code: grpc.status.INVALID_ARGUMENT, details: say(problems.join("; ")) });
     early.handshake(call.request);
     callback(null, CAPABILITIES);
     preload();
