@@ -32,8 +32,6 @@ import { cliBinDir, ROOT, programFromFile, useE2E } from "./harness";
 import { goInlineProgram, javaSdkInstalled, MAVEN_REPOSITORY, pythonWithSdk } from "./languages/toolchains";
 
 const e2e = useE2E();
-// A cold run builds a virtualenv, a Go program and the Java SDK (minutes); each language's steps take a minute.
-jest.setTimeout(900_000);
 
 const [PROGRAM] = PROGRAMS;
 const language = (id: Language["id"]) => LANGUAGES.find((l) => l.id === id)!;
