@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, VERSION } from "./helpers";
 
-
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   promisify(execFile)(file, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env }).then(
     ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
