@@ -4,7 +4,7 @@ PLUGIN := bin/pulumi-resource-hosting
 VERSION := $(shell node -p "require('./package.json').version")
 JEST := node_modules/.bin/jest
 
-.PHONY: all build typecheck test pulumi-cli test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish sdk-compare sdk-languages docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
+.PHONY: all build typecheck test release-dry-run docs-languages pulumi-cli test-under-load simulator export schema sdk sdk-build sdk-pack sdk-publish docs package package-test install install-built demo bench bench-table bench-curve soak clean release-check lint-workflows record-state
 
 all: build
 
@@ -22,10 +22,11 @@ typecheck: node_modules
 
 .PHONY: lint format
 
-# Formatting and lint (biome.jsonc), then no line over 120 columns (scripts/long-lines.mjs: the formatter
-# breaks code, never a string or a comment), then shellcheck over the scripts users copy (examples/*/*.sh,
-# every finding down to style). Writes nothing; `make format` writes what biome can fix.
-lint: node_modules
+# The workflows (make lint-workflows: actionlint), formatting and lint (biome.jsonc), then no line over 120
+# columns (scripts/long-lines.mjs: the formatter breaks code, never a string or a comment), then shellcheck
+# over the scripts users copy (examples/*/*.sh, every finding down to style). Writes nothing; `make format`
+# writes what biome can fix.
+lint: node_modules lint-workflows
 	node_modules/.bin/biome check --error-on-warnings .
 	node scripts/long-lines.mjs
 	@command -v shellcheck >/dev/null || { echo "make lint: shellcheck is not installed, and it checks the scripts users copy (examples/*/*.sh): apt-get install shellcheck (Debian, Ubuntu), brew install shellcheck (macOS)" >&2; exit 1; }
@@ -79,65 +80,54 @@ install-built:
 	rm -rf "$$dir" && mkdir -p "$$dir" && cp $(PLUGIN) $(PLUGIN).server.js $(PLUGIN).server.cache $(PLUGIN).provider.js $(PLUGIN).provider.cache $(PLUGIN).undici.js "$$dir/" && \
 	echo "installed $(PLUGIN) into $$dir"
 
-# The plugin as users install it, for this machine: one executable that needs no Node.js
-# (dist/pulumi-resource-hosting) and the archive the engine downloads,
+# The plugin as users install it, for this machine: one executable that needs no Node.js, made from
+# Node.js 24 (scripts/node24.sh: the node on PATH when it is 24, or Node.js's build from the npm registry),
+# dist/pulumi-resource-hosting, and the archive the engine downloads,
 # dist/pulumi-resource-hosting-v$(VERSION)-<os>-<arch>.tar.gz (scripts/package.mjs).
 package: node_modules
-	node scripts/package.mjs
+	"$$($(SHELL) scripts/node24.sh)" scripts/package.mjs
 
 # What `make package` wrote, as a user gets it: the archive unpacked into a PULUMI_HOME, the
 # executable started with no node on PATH and driven over gRPC (the release workflow runs this).
 package-test: node_modules
 	$(JEST) --selectProjects "node script" -- test/package/archive test/package/singleExecutable
 
-# The Node.js SDK compiled in place (sdk/nodejs/bin), with its own node_modules; rebuilt only when
-# a generated file changed. The examples' `npm install` runs it (their postinstall script).
+# The Node.js SDK compiled in place, as Pulumi's providers build theirs (and the Node.js host's `pulumi package
+# pack-sdk`): npm install and tsc in sdk/nodejs, then package.json, README.md and LICENSE copied into
+# sdk/nodejs/bin, which is the npm package (the SDK's utilities read its version from ./package.json there),
+# its fields normalized as npm publish would (`npm pkg fix`: the generator's repository URL as an object).
+# Rebuilt only when a generated file changed. The examples link sdk/nodejs/bin; their `npm install` runs this
+# (their postinstall script).
 SDK_FILES := $(shell find sdk/nodejs -type f -not -path 'sdk/nodejs/node_modules/*' -not -path 'sdk/nodejs/bin/*' 2>/dev/null)
 
-sdk-build: sdk/nodejs/bin/index.js
+sdk-build: sdk/nodejs/bin/package.json
 
-sdk/nodejs/bin/index.js: $(SDK_FILES)
+sdk/nodejs/bin/package.json: $(SDK_FILES)
 	rm -rf sdk/nodejs/bin
 	cd sdk/nodejs && npm install --no-package-lock --no-audit --no-fund --loglevel=error && npm run --silent build
-	@touch $@
+	cp sdk/nodejs/package.json sdk/nodejs/README.md LICENSE sdk/nodejs/bin/
+	cd sdk/nodejs/bin && npm pkg fix
 
-# The Node.js SDK as an npm package, exactly what `npm publish` in sdk/nodejs sends (its package.json's
-# `files`): dist/hosting-pulumi-$(VERSION).tgz.
+# The Node.js SDK as an npm package, exactly what `npm publish` of sdk/nodejs/bin sends:
+# dist/hosting-pulumi-$(VERSION).tgz.
 sdk-pack: sdk-build
-	mkdir -p dist && cd sdk/nodejs && npm pack --pack-destination ../../dist --loglevel=error
+	mkdir -p dist && npm pack ./sdk/nodejs/bin --pack-destination dist --loglevel=error
 
 # The tarball make sdk-pack wrote, published to npm as @hosting/pulumi (public, a scoped package). The release
-# workflow runs it with NODE_AUTH_TOKEN set from the NPM_TOKEN secret, after the GitHub release holds the plugin the
-# SDK asks for; CI runs it with NPM_PUBLISH_FLAGS=--dry-run on every push, so the release's step is the one tested.
+# workflow runs it with NPM_PUBLISH_FLAGS=--provenance in a job npm trusts (trusted publishing: the job's OIDC
+# token, no npm token), after the GitHub release holds the plugin the SDK asks for; CI runs it with
+# NPM_PUBLISH_FLAGS=--dry-run on every push, so the release's step is the one tested.
 SDK_TARBALL := dist/hosting-pulumi-$(VERSION).tgz
 
 sdk-publish:
 	@test -f $(SDK_TARBALL) || { echo "make sdk-publish needs $(SDK_TARBALL): run make sdk-pack first" >&2; exit 1; }
 	npm publish ./$(SDK_TARBALL) --access public $(NPM_PUBLISH_FLAGS)
 
-# The Node.js SDK beside the one the Pulumi CLI generates from the same schema.json (the CLI must be on
-# PATH): fails, listing them, where their declared types differ (scripts/compare-sdk.ts; docs/sdk.md).
-# The release workflow runs it.
-sdk-compare: node_modules
-	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-compare needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
-	rm -rf dist/sdk-pulumi && mkdir -p dist/sdk-pulumi
-	pulumi package gen-sdk $(SCHEMA_JSON) --language nodejs --out dist/sdk-pulumi
-	node scripts/run-ts.mjs scripts/compare-sdk.ts $(SDK_NODEJS) dist/sdk-pulumi/nodejs
-
-# The SDKs for the other languages, generated from schema.json by the Pulumi CLI's own code
-# generators (pulumi package gen-sdk; the CLI must be on PATH): dist/sdk/<language>/ and
-# dist/hosting-sdk-<language>-$(VERSION).tar.gz for python, go and dotnet. The release workflow runs
-# it; no test here builds or runs what it writes (the CLI cannot be installed here).
-SDK_LANGUAGES := python go dotnet
-
-sdk-languages:
-	@command -v pulumi >/dev/null 2>&1 || { echo "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)" >&2; exit 1; }
-	rm -rf dist/sdk && mkdir -p dist/sdk
-	@for language in $(SDK_LANGUAGES); do \
-	  echo "pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk"; \
-	  pulumi package gen-sdk $(SCHEMA_JSON) --language $$language --out dist/sdk || exit 1; \
-	  tar -czf dist/hosting-sdk-$$language-$(VERSION).tar.gz -C dist/sdk $$language || exit 1; \
-	done
+# Every artifact a release tag publishes that this machine can build (this platform's plugin archive, the
+# npm, PyPI, Go, Maven and, where dotnet is installed, NuGet packages) into dist/release, each checked with
+# its own ecosystem's tool (scripts/release-dry-run.sh says which). CI runs it on every push.
+release-dry-run: node_modules
+	@$(SHELL) scripts/release-dry-run.sh
 
 # A release tag must name the version in package.json: make release-check TAG=v$(VERSION)
 # (on GitHub Actions TAG defaults to the pushed tag). And the release must land where package.json's
@@ -157,34 +147,42 @@ release-check:
 	esac; \
 	echo "release tag $(TAG) matches package.json's version $(VERSION)"
 
-# The GitHub Actions workflows, checked against the workflow schema (action-validator, offline).
-lint-workflows: node_modules
-	@for f in .github/workflows/*.yml examples/*/github-actions.yml; do \
-	  node_modules/.bin/action-validator "$$f" || { echo "$$f: not a valid workflow (action-validator)" >&2; exit 1; }; \
-	done; echo "workflows valid"
+# Every GitHub Actions workflow (.github/workflows, the examples'), checked by actionlint: the schema,
+# expressions, action inputs, runner labels GitHub still offers, and the run: scripts through shellcheck
+# where it is installed (scripts/actionlint.sh builds actionlint from Go modules once, into the cache).
+lint-workflows:
+	@$(SHELL) scripts/actionlint.sh
 
 clean:
 	rm -rf bin dist
 
-# Generated files: schema.json from the declarations; sdk/nodejs and docs/reference from schema.json;
+# Generated files: schema.json from the declarations; sdk/<language> and docs/reference from schema.json;
 # the generated sections of README.md, docs/functions.md and docs/simulator.md (between
 # <!-- generated: NAME --> and <!-- /generated -->) from schema.json and the simulator's tables.
 # Regenerate them with `make schema sdk docs`; the tests fail while any is stale. SCHEMA_JSON,
-# SDK_NODEJS, DOCS_REFERENCE and DOCS_PAGES (the directory that holds those pages) let the tests
+# SDK_DIR, DOCS_REFERENCE and DOCS_PAGES (the directory that holds those pages) let the tests
 # generate into a temporary directory.
 SCHEMA_JSON ?= schema.json
-SDK_NODEJS ?= sdk/nodejs
+SDK_DIR ?= sdk
 DOCS_REFERENCE ?= docs/reference
 DOCS_PAGES ?= .
 
 schema: node_modules
 	node scripts/run-ts.mjs scripts/gen-schema.ts $(SCHEMA_JSON)
 
-sdk: node_modules
-	node scripts/run-ts.mjs scripts/gen-sdk.ts $(SCHEMA_JSON) $(SDK_NODEJS)
+# Every SDK (Node.js, Python, Go, .NET, Java) by Pulumi's own generators, `pulumi package gen-sdk` at the
+# pinned CLI version (scripts/gen-sdk.sh says which language host writes each; docs/sdk.md).
+sdk:
+	@$(SHELL) scripts/gen-sdk.sh $(SCHEMA_JSON) $(SDK_DIR)
 
 docs: node_modules
 	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE) $(DOCS_PAGES)
+
+# The docs' programs in every language (TypeScript, Python, Go, C#, Java, YAML), each from one YAML source
+# converted by `pulumi convert` at the pinned CLI version (scripts/gen-languages.ts, program-languages.ts):
+# docs/_index.md's example. The end-to-end suite runs each language but C# and fails while it is stale.
+docs-languages: build pulumi-cli
+	node scripts/run-ts.mjs scripts/gen-languages.ts
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make pulumi-cli: the Pulumi CLI at the version this project pins, with the language hosts its
-# tests use, in one folder outside the repository:
+# tests use (YAML and Java) and YAML's converter (`pulumi convert --from yaml`), in one folder outside the
+# repository:
 #   ${XDG_CACHE_HOME:-~/.cache}/pulumi-hosting/pulumi-v<version>/bin
 # Each tool comes from the first of three places that has it, and the script says which and how long
 # it took:
@@ -23,6 +24,8 @@ set -euo pipefail
 # is refused). pulumi-yaml 1.25.0 is the newest served; it builds against pkg/sdk v3.206.0 only.
 PULUMI_VERSION=3.274.1
 YAML_VERSION=1.25.0
+# pulumi-java's pkg v1.22.0: the newest the proxy serves (pulumi-language-java, Java's host and generator).
+JAVA_VERSION=1.22.0
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-hosting/pulumi-v$PULUMI_VERSION"
@@ -150,6 +153,20 @@ if ! language_host pulumi-language-yaml pulumi-language-yaml github.com/pulumi/p
   rm -f "$cache/pulumi-language-yaml.unavailable"
   echo "make pulumi-cli: no pulumi-language-yaml: $unavailable. Install the Pulumi CLI (https://www.pulumi.com/docs/install/), which includes it, or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again." >&2
   exit 1
+fi
+
+build_failure=""
+if ! language_host pulumi-converter-yaml pulumi-language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml \
+  "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$YAML_VERSION"; then
+  rm -f "$cache/pulumi-converter-yaml.unavailable"
+  say "no pulumi-converter-yaml ($unavailable). make docs-languages and the end-to-end suite's languages convert YAML with it; the CLI downloads it for \`pulumi convert\` where it can reach GitHub, or install Go 1.26 or newer (https://go.dev/doc/install) and run make pulumi-cli again."
+fi
+
+build_failure=""
+if ! language_host pulumi-language-java pulumi-language-java github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java \
+  "-X github.com/pulumi/pulumi-java/pkg/version.Version=v$JAVA_VERSION"; then
+  rm -f "$cache/pulumi-language-java.unavailable"
+  say "no pulumi-language-java ($unavailable). make sdk generates sdk/java with it, and the end-to-end suite runs its Java program with it (both fail without it): install the Pulumi CLI (https://www.pulumi.com/docs/install/), which includes it, or Go 1.26 or newer (https://go.dev/doc/install), then run make pulumi-cli again."
 fi
 
 build_failure=""

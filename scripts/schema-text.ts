@@ -1,6 +1,5 @@
-// Reading schema.json, for the generators that write it out elsewhere (gen-sdk.ts: TypeScript doc
-// comments and the SDK's README; gen-docs.ts: docs/reference/ and the generated sections of the
-// docs): its descriptions, its object types, the order and the table cells they all write.
+// Reading schema.json, for the generator that writes it out as docs (gen-docs.ts: docs/reference/ and the
+// generated sections of the docs): its descriptions, its object types, the order and the table cells.
 //
 // A description is markdown. Resources and functions may carry Pulumi's example shortcodes, as
 // Pulumi's registry expects them, and a resource may end with an `## Import` section:

@@ -23,7 +23,11 @@ describe("README.md", () => {
     ]);
     for (const later of ["Configuration", "Resources and functions", "Languages", "The two commands"])
       expect(headings).toContain(later);
-    expect(readme).toMatch(/Node\.js \(TypeScript\/JavaScript\) SDK is the only\s+one tested here/);
+    // Which languages run under the real CLI here, and that C# does not.
+    const languages = readme.slice(readme.indexOf("## Languages"), readme.indexOf("## The two commands"));
+    for (const language of ["TypeScript", "Python", "Go", "Java", "YAML"])
+      expect(languages).toMatch(new RegExp(`^\\| ${language} \\|[^\\n]*\\| yes: `, "m"));
+    expect(languages).toMatch(/^\| C# \| `sdk\/dotnet` \| \*\*no\*\*: /m);
   });
 
   test("contributor material comes after the docs index: the two commands, each said for what it is, benchmark figures with the command that made them, and the API assumptions table", () => {

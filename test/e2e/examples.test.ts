@@ -47,7 +47,7 @@ function requiredConfig(code: string): pulumi.automation.ConfigMap {
 
 /** The resources a program looks up by name: `hosting.get<Type>(Output)?({ name: "..." })`. */
 const lookups = (code: string) =>
-  [...code.matchAll(/hosting\.get(\w+?)(?:Output)?\(\s*\{\s*name:\s*"([^"]+)"\s*\}/g)]
+  [...code.matchAll(/hosting\.get(\w+?)(?:Output)?\(\s*\{\s*name:\s*"([^"]+)",?\s*\}/g)]
     .map(([, typeName, name]) => ({ typeName, name }))
     .filter(({ typeName }) => hostingPackage.resources.some((r) => r.typeName === typeName));
 

@@ -1,6 +1,6 @@
 // Every example program is a complete Pulumi project that typechecks with its own tsconfig.
 // "@hosting/pulumi" is mapped onto sdk/nodejs with `paths`, so no npm install is needed here;
-// a user's `npm install` links the same directory (file:../../sdk/nodejs).
+// a user's `npm install` links what `make sdk-build` compiles from it (file:../../sdk/nodejs/bin).
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,7 +56,7 @@ describe.each(programs)("examples/%s", (name) => {
     expect(project).toMatch(new RegExp(`^name: ${name}$`, "m"));
     expect(project).toMatch(/^runtime: nodejs$/m);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    expect(pkg.dependencies["@hosting/pulumi"]).toBe("file:../../sdk/nodejs");
+    expect(pkg.dependencies["@hosting/pulumi"]).toBe("file:../../sdk/nodejs/bin");
     expect(pkg.dependencies["@pulumi/pulumi"]).toMatch(/^\^3\./);
     expect(pkg.devDependencies.typescript).toBeDefined();
     expect(JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")).compilerOptions.strict).toBe(true);

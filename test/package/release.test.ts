@@ -1,143 +1,107 @@
-// The release machinery that can run here: the workflow passes a linter of GitHub's workflow
-// schema (action-validator, which runs offline), and a release tag must name package.json's version.
-import { execFile, execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The release machinery that can run here: every workflow passes actionlint (make lint-workflows), which
+// knows the runner labels GitHub still offers; the release workflow builds every platform on a runner that
+// exists, with Node.js 24, and publishes every SDK with short-lived credentials where the registry offers
+// them (trusted publishing: OIDC) and the secrets docs/releasing.md names where it does not; and a release
+// tag must name package.json's version.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
-import { ROOT, VERSION, repositoryCopy } from "./helpers";
+import { ROOT, VERSION } from "./helpers";
 
 const run = (file: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) =>
   promisify(execFile)(file, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env }).then(
     ({ stdout, stderr }) => ({ code: 0, out: stdout + stderr }),
     (err) => ({ code: Number(err.code ?? 1), out: `${err.stdout ?? ""}${err.stderr ?? ""}` }),
   );
-const VALIDATOR = join(ROOT, "node_modules/.bin/action-validator");
 const WORKFLOW = join(ROOT, ".github/workflows/release.yml");
+const workflow = () => require("js-yaml").load(readFileSync(WORKFLOW, "utf8"));
+const ACTIONLINT_VERSION = /^require github\.com\/rhysd\/actionlint (v\S+)$/m.exec(
+  readFileSync(join(ROOT, "tools/actionlint/go.mod"), "utf8"),
+)![1];
+/** Where scripts/actionlint.sh keeps the binary it built. */
+const actionlint = () =>
+  join(
+    process.env.XDG_CACHE_HOME ?? join(require("node:os").homedir(), ".cache"),
+    "pulumi-hosting",
+    `actionlint-${ACTIONLINT_VERSION}`,
+    "actionlint",
+  );
 
-test("make lint-workflows passes the release workflow", async () => {
+test("make lint-workflows passes every workflow with actionlint", async () => {
   const result = await run("make", ["--no-print-directory", "lint-workflows"]);
-  expect(result).toEqual({ code: 0, out: expect.any(String) });
+  expect(result).toEqual({ code: 0, out: expect.stringMatching(/^actionlint v[\d.]+: \d+ workflows pass$/m) });
 });
 
-test("the linter does check: a misspelt key and a job that needs a missing one fail", async () => {
+test("actionlint does check: a retired runner, a misspelt key and a job that needs a missing one fail", async () => {
+  await run("make", ["--no-print-directory", "lint-workflows"]);
   const dir = mkdtempSync(join(tmpdir(), "hosting-workflow-"));
   try {
     const broken = join(dir, "release.yml");
     writeFileSync(
       broken,
       readFileSync(WORKFLOW, "utf8")
+        .replace("runner: macos-15-intel", "runner: macos-13")
         .replace("if-no-files-found: error", "if-no-file-found: error")
-        .replace("needs: [plugin, sdk, sdk-languages]", "needs: [plugin, sdks, sdk-languages]"),
+        .replace("needs: [plugin, sdks]", "needs: [plugin, sdk]"),
     );
-    const result = await run(VALIDATOR, [broken]);
+    const result = await run(actionlint(), [broken]);
     expect(result.code).not.toBe(0);
-    expect(result.out).toContain("unresolved job sdks");
+    expect(result.out).toContain('label "macos-13" is unknown');
+    expect(result.out).toContain('input "if-no-file-found" is not defined');
+    expect(result.out).toContain('job "release" needs job "sdk" which does not exist');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("the workflow builds every platform the engine asks for, and publishes what make writes", () => {
-  const text = readFileSync(WORKFLOW, "utf8");
-  for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"])
-    expect(text).toContain(`platform: ${platform}`);
-  for (const target of [
-    "make release-check",
-    "make package",
-    "make package-test",
-    "make sdk-pack",
-    "make sdk-compare",
-    "make sdk-languages",
-  ])
-    expect(text).toContain(target);
-  expect(text).toMatch(/tags: \["v\*"\]/);
-  expect(text).toContain("needs: [plugin, sdk, sdk-languages]");
+test("the plugin is built for every platform the engine asks for, on runners GitHub offers, with Node.js 24", () => {
+  const plugin = workflow().jobs.plugin;
+  expect(Object.fromEntries(plugin.strategy.matrix.include.map((m: any) => [m.platform, m.runner]))).toEqual({
+    "linux-amd64": "ubuntu-latest",
+    "linux-arm64": "ubuntu-24.04-arm",
+    "darwin-amd64": "macos-15-intel",
+    "darwin-arm64": "macos-15",
+    "windows-amd64": "windows-latest",
+  });
+  expect(plugin.steps.find((step: any) => step.uses?.startsWith("actions/setup-node@")).with["node-version"]).toBe(24);
+  const runs = plugin.steps.map((step: any) => step.run).filter(Boolean);
+  expect(runs).toEqual(expect.arrayContaining(["make package", "make package-test"]));
 });
 
-test("the SDK goes to npm only after the GitHub release holds the plugin, with the NPM_TOKEN secret", () => {
-  const workflow = require("js-yaml").load(readFileSync(WORKFLOW, "utf8"));
-  const npm = workflow.jobs.npm;
-  expect(npm.needs).toBe("release");
-  expect(npm.steps.find((step: any) => step.uses?.startsWith("actions/download-artifact@"))?.with).toEqual({
-    name: "sdk-nodejs",
-    path: "dist",
-  });
-  const publish = npm.steps.find((step: any) => step.run?.includes("make sdk-publish"));
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template literal
-  expect(publish.env).toEqual({ NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}" });
-  expect(publish.run).toContain("::error title=NPM_TOKEN is not set::");
-});
-
-test("the workflow installs the Pulumi CLI at the version make pulumi-cli pins", () => {
-  const text = readFileSync(WORKFLOW, "utf8");
-  const sed = /sh -s -- --version "\$\(sed -n '([^']+)' scripts\/pulumi-cli\.sh\)"/.exec(text)?.[1];
-  expect(sed).toBeDefined();
-  const version = execFileSync("sed", ["-n", sed!, "scripts/pulumi-cli.sh"], { cwd: ROOT, encoding: "utf8" }).trim();
-  expect(version).toMatch(/^\d+\.\d+\.\d+$/);
-});
-
-describe("make sdk-languages", () => {
-  let repo: string;
-  let bin: string;
-  beforeAll(() => {
-    repo = repositoryCopy("hosting-sdk-languages-");
-    // A stand-in for the Pulumi CLI (which cannot be installed here): records its arguments and
-    // writes a file where `pulumi package gen-sdk --language L --out D` writes the SDK, D/L.
-    bin = mkdtempSync(join(tmpdir(), "hosting-fake-pulumi-"));
-    writeFileSync(
-      join(bin, "pulumi"),
-      `#!/usr/bin/env bash
-echo "$@" >> "${bin}/calls"
-while [ $# -gt 0 ]; do case "$1" in --language) language=$2; shift ;; --out) out=$2; shift ;; esac; shift; done
-mkdir -p "$out/$language" && echo "the $language SDK" > "$out/$language/README.md"
-`,
-    );
-    chmodSync(join(bin, "pulumi"), 0o755);
-  });
-  afterAll(() => {
-    rmSync(repo, { recursive: true, force: true });
-    rmSync(bin, { recursive: true, force: true });
-  });
-
-  test(
-    "generates the Python, Go and .NET SDKs from schema.json with pulumi package gen-sdk, " + "one archive each",
-    async () => {
-      const result = await run("make", ["--no-print-directory", "sdk-languages"], {
-        cwd: repo,
-        env: { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}` },
-      });
-      expect(result.code).toBe(0);
-      expect(readFileSync(join(bin, "calls"), "utf8").trim().split("\n")).toEqual(
-        ["python", "go", "dotnet"].map(
-          (language) => `package gen-sdk schema.json --language ${language} --out dist/sdk`,
-        ),
-      );
-      for (const language of ["python", "go", "dotnet"]) {
-        const archive = join(repo, `dist/hosting-sdk-${language}-${VERSION}.tar.gz`);
-        expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).split("\n").filter(Boolean).sort()).toEqual(
-          [`${language}/`, `${language}/README.md`],
-        );
-      }
-    },
+test("every SDK is checked fresh and built by make release-dry-run, then published after the GitHub release", () => {
+  const { jobs } = workflow();
+  expect(jobs.sdks.steps.map((step: any) => step.run).filter(Boolean)).toEqual(
+    expect.arrayContaining(["make sdk && git diff --exit-code -- sdk", "make release-dry-run"]),
   );
+  expect(jobs.release.needs).toEqual(["plugin", "sdks"]);
+  for (const publish of ["npm", "pypi", "go", "maven", "nuget"]) expect(jobs[publish].needs).toBe("release");
+});
 
-  const pulumiOnPath = (process.env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, "pulumi")));
-  if (pulumiOnPath) console.log("make sdk-languages without a Pulumi CLI: skipped, because a pulumi is on PATH");
-  (pulumiOnPath ? test.skip : test)("without a Pulumi CLI it stops at once, saying what to install", async () => {
-    const path = (process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((dir) => dir && !existsSync(join(dir, "pulumi")))
-      .join(delimiter);
-    const result = await run("make", ["--no-print-directory", "sdk-languages"], {
-      cwd: repo,
-      env: { ...process.env, PATH: path },
-    });
-    expect(result.code).not.toBe(0);
-    expect(result.out).toContain(
-      "make sdk-languages needs the Pulumi CLI on PATH: install it (https://www.pulumi.com/docs/install/)",
-    );
-  });
+test("npm and PyPI by trusted publishing (OIDC): id-token: write, and no token anywhere", () => {
+  const { jobs } = workflow();
+  for (const job of [jobs.npm, jobs.pypi]) expect(job.permissions).toEqual({ contents: "read", "id-token": "write" });
+  expect(jobs.npm.steps.find((step: any) => step.run?.includes("make sdk-publish")).run).toContain("--provenance");
+  expect(jobs.pypi.steps.find((step: any) => step.uses?.startsWith("pypa/gh-action-pypi-publish@"))).toBeDefined();
+  const text = readFileSync(WORKFLOW, "utf8");
+  expect(text).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|PYPI_(API_)?TOKEN|password: \$\{\{ secrets\.PYPI/);
+});
+
+test("the Go SDK as the module tag sdk/v<version>; Maven Central and NuGet with the secrets docs/releasing.md names", () => {
+  const { jobs } = workflow();
+  expect(jobs.go.permissions).toEqual({ contents: "write" });
+  expect(jobs.go.steps.map((step: any) => step.run).join("\n")).toContain('tag="sdk/$GITHUB_REF_NAME"');
+  const secrets = [...readFileSync(WORKFLOW, "utf8").matchAll(/secrets\.(\w+)/g)].map((m) => m[1]).sort();
+  expect([...new Set(secrets)]).toEqual([
+    "MAVEN_CENTRAL_PASSWORD",
+    "MAVEN_CENTRAL_USERNAME",
+    "MAVEN_SIGNING_KEY",
+    "MAVEN_SIGNING_PASSWORD",
+    "NUGET_API_KEY",
+  ]);
+  const releasing = readFileSync(join(ROOT, "docs/releasing.md"), "utf8");
+  for (const secret of secrets) expect(releasing).toContain(`\`${secret}\``);
 });
 
 test("make release-check accepts the tag of package.json's version and refuses another", async () => {

@@ -1,8 +1,8 @@
-// One version, package.json's, everywhere a user or the engine meets one: the plugin's
-// GetPluginInfo (the Node.js script and the single executable), the schema, the SDK's package.json
-// and code, and the archive's name. And one pluginDownloadURL, package.json's pulumi field, in the
-// schema and in what the SDK sends. And the version the docs and the example workflows install is it, and
-// CHANGELOG.md's newest release.
+// One version, package.json's, everywhere a user or the engine meets one: the plugin's GetPluginInfo (the
+// Node.js script and the single executable), the schema, every SDK (what each tells the engine, and its
+// package's version), and the archive's name. And one pluginDownloadURL, package.json's pulumi field, in
+// the schema and in what every SDK sends. And the version the docs and the example workflows install is it,
+// and CHANGELOG.md's newest release.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -14,6 +14,13 @@ const pkg = json("package.json");
 const schema = json("schema.json");
 const sdkPackage = json("sdk/nodejs/package.json");
 const utilities = readFileSync(join(ROOT, "sdk/nodejs/utilities.ts"), "utf8");
+const text = (file: string) => readFileSync(join(ROOT, file), "utf8");
+/** What each generated SDK hands the engine about the plugin (pulumi-plugin.json, as Pulumi's generators write it). */
+const PLUGIN_FILES = [
+  "sdk/python/pulumi_hosting/pulumi-plugin.json",
+  "sdk/go/hosting/pulumi-plugin.json",
+  "sdk/dotnet/pulumi-plugin.json",
+];
 
 const versionOf = (plugin: string) => startedVersion(built(plugin, plugin === SCRIPT_PLUGIN ? "build" : "package"));
 
@@ -29,9 +36,10 @@ test("package.json's version is the version of everything", async () => {
     "schema.json version": schema.version,
     "sdk/nodejs/package.json version": sdkPackage.version,
     "sdk/nodejs/package.json pulumi.version": sdkPackage.pulumi.version,
-    "sdk/nodejs/utilities.ts getVersion()": /export function getVersion\(\): string \{\n\s+return "([^"]+)";/.exec(
-      utilities,
-    )?.[1],
+    ...Object.fromEntries(PLUGIN_FILES.map((file) => [`${file} version`, json(file).version])),
+    "sdk/python/pyproject.toml version": /^ {2}version = "([^"]+)"$/m.exec(text("sdk/python/pyproject.toml"))?.[1],
+    "sdk/dotnet/version.txt": text("sdk/dotnet/version.txt").trim(),
+    "sdk/java/build.gradle version": /\? "([^"]+)"\n\s+: project\.version/.exec(text("sdk/java/build.gradle"))?.[1],
     "the archive's name": /^pulumi-resource-hosting-v(.+)-(?:linux|darwin|windows)-(?:amd64|arm64)\.tar\.gz$/.exec(
       basename(archive),
     )?.[1],
@@ -49,10 +57,14 @@ test("package.json's pluginDownloadURL is the schema's and the SDK's, in a form 
     "sdk/nodejs/package.json pulumi.server": sdkPackage.pulumi.server,
     "sdk/nodejs/utilities.ts resourceOptsDefaults()":
       /return \{ version: getVersion\(\), pluginDownloadURL: "([^"]+)" \};/.exec(utilities)?.[1],
+    ...Object.fromEntries(PLUGIN_FILES.map((file) => [`${file} server`, json(file).server])),
+    "sdk/java/build.gradle server": /server "([^"]+)"/.exec(text("sdk/java/build.gradle"))?.[1],
   }).toEqual({
     schema: url,
     "sdk/nodejs/package.json pulumi.server": url,
     "sdk/nodejs/utilities.ts resourceOptsDefaults()": url,
+    ...Object.fromEntries(PLUGIN_FILES.map((file) => [`${file} server`, url])),
+    "sdk/java/build.gradle server": url,
   });
 });
 

@@ -256,7 +256,7 @@ test(
 
 test("`make schema sdk docs` changed only generated files, and the pages only inside their generated sections", () => {
   const generated = (file: string) =>
-    file === "schema.json" || file.startsWith("sdk/nodejs/") || file.startsWith("docs/reference/");
+    file === "schema.json" || file.startsWith("sdk/") || file.startsWith("docs/reference/");
   const { changed } = changes(copy, files, []);
   const pages = changed.filter((file) => !generated(file) && !edited.changed.includes(file));
   expect(pages).toEqual(["README.md", "docs/functions.md", "docs/simulator.md"]);

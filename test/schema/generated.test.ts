@@ -1,7 +1,7 @@
-// schema.json, sdk/nodejs, docs/reference and the generated sections of README.md, docs/functions.md
-// and docs/simulator.md are generated and committed. These tests run the real `make schema sdk docs`
-// into a temporary directory (never over the working tree) and fail when the committed files differ
-// from what it writes, and when a second run would change anything.
+// schema.json, sdk/<language> (with the Go SDK's module, sdk/go.mod), docs/reference and the generated
+// sections of README.md, docs/functions.md and docs/simulator.md are generated and committed. These tests
+// run the real `make schema sdk docs` into a temporary directory (never over the working tree) and fail
+// when the committed files differ from what it writes, and when a second run would change anything.
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,16 +17,22 @@ import { schemaWithExamples } from "../scripts/fixtures";
 const BUILDS_MS = 600_000;
 
 const ROOT = resolve(__dirname, "../..");
-/** What a build or an install leaves in sdk/nodejs; the generator neither writes nor removes it. */
-const NOT_GENERATED = new Set(["node_modules", "bin", "package-lock.json"]);
+/**
+ * What a build or an install leaves in an SDK's folder (sdk/nodejs/node_modules, sdk/nodejs/bin, a .NET
+ * build's obj, a Python build's dist); `make sdk` neither writes nor removes it (scripts/gen-sdk.sh).
+ */
+const NOT_GENERATED = new Set(["node_modules", "bin", "obj", "build", "target", ".gradle", "dist", "venv", ".venv"]);
+const LANGUAGES = ["nodejs", "python", "go", "dotnet", "java"];
 
 type Tree = Map<string, Buffer>;
 
-function readTree(dir: string): Tree {
+/** The files under dir; in each of `languages` (folders of dir), what builds leave is skipped. */
+function readTree(dir: string, languages: string[] = []): Tree {
   const tree: Tree = new Map();
+  const buildFolders = new Set(languages.map((language) => join(dir, language)));
   const walk = (at: string) => {
     for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (at === dir && NOT_GENERATED.has(entry.name)) continue;
+      if ((at === dir || buildFolders.has(at)) && NOT_GENERATED.has(entry.name)) continue;
       const path = join(at, entry.name);
       if (entry.isDirectory()) walk(path);
       else tree.set(relative(dir, path), readFileSync(path));
@@ -75,7 +81,7 @@ async function makeInto(dir: string, targets = ["schema", "sdk", "docs"]) {
   }
   const into = [
     `SCHEMA_JSON=${join(dir, "schema.json")}`,
-    `SDK_NODEJS=${join(dir, "nodejs")}`,
+    `SDK_DIR=${join(dir, "sdk")}`,
     `DOCS_REFERENCE=${join(dir, "reference")}`,
     `DOCS_PAGES=${join(dir, "pages")}`,
   ];
@@ -89,7 +95,7 @@ beforeAll(async () => {
   await makeInto(work);
   first = {
     schema: fileTree(join(work, "schema.json"), "schema.json"),
-    sdk: readTree(join(work, "nodejs")),
+    sdk: readTree(join(work, "sdk"), LANGUAGES),
     docs: readTree(join(work, "reference")),
     pages: pagesTree(join(work, "pages")),
   };
@@ -100,9 +106,11 @@ test("schema.json is exactly what `make schema` writes", () => {
   expect(staleness("schema.json", first.schema, fileTree(join(ROOT, "schema.json"), "schema.json"))).toBeUndefined();
 });
 
-test("sdk/nodejs is exactly what `make sdk` writes, file for file", () => {
-  expect(first.sdk.size).toBeGreaterThan(10);
-  expect(staleness("sdk/nodejs", first.sdk, readTree(join(ROOT, "sdk/nodejs")))).toBeUndefined();
+test("sdk/ (every language's SDK, and the Go SDK's go.mod) is exactly what `make sdk` writes, file for file", () => {
+  for (const language of LANGUAGES)
+    expect([...first.sdk.keys()].filter((path) => path.startsWith(`${language}/`)).length).toBeGreaterThan(5);
+  expect(first.sdk.has("go.mod")).toBe(true);
+  expect(staleness("sdk", first.sdk, readTree(join(ROOT, "sdk"), LANGUAGES))).toBeUndefined();
 });
 
 test("docs/reference is exactly what `make docs` writes, page for page", () => {
@@ -139,22 +147,22 @@ test(
 
 test("a hand edit, a deleted file or an extra file makes the comparison fail, saying what to run", () => {
   const copy = join(work, "hand-edited");
-  cpSync(join(ROOT, "sdk/nodejs"), copy, {
+  cpSync(join(ROOT, "sdk"), copy, {
     recursive: true,
-    filter: (src) => !NOT_GENERATED.has(relative(join(ROOT, "sdk/nodejs"), src)),
+    filter: (src) => !NOT_GENERATED.has(relative(join(ROOT, "sdk"), src).split("/")[1] ?? ""),
   });
-  const container = join(copy, "container.ts");
+  const container = join(copy, "nodejs/container.ts");
   writeFileSync(
     container,
     readFileSync(container, "utf8").replace("Port the app serves HTTP on.", "Port the app listens on."),
   );
-  rmSync(join(copy, "types/output.ts"));
-  writeFileSync(join(copy, "extra.ts"), "export const x = 1;\n");
-  const message = staleness("sdk/nodejs", first.sdk, readTree(copy));
-  expect(message).toMatch(/^sdk\/nodejs is stale: /);
-  expect(message).toMatch(/container\.ts differs from line \d+/);
-  expect(message).toContain("types/output.ts is missing");
-  expect(message).toContain("extra.ts is not generated");
+  rmSync(join(copy, "python/pulumi_hosting/volume.py"));
+  writeFileSync(join(copy, "go/hosting/extra.go"), "package hosting\n");
+  const message = staleness("sdk", first.sdk, readTree(copy, LANGUAGES));
+  expect(message).toMatch(/^sdk is stale: /);
+  expect(message).toMatch(/nodejs\/container\.ts differs from line \d+/);
+  expect(message).toContain("python/pulumi_hosting/volume.py is missing");
+  expect(message).toContain("go/hosting/extra.go is not generated");
   expect(message).toContain("Run `make schema sdk`");
 
   const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
@@ -178,42 +186,39 @@ test("a hand edit, a deleted file or an extra file makes the comparison fail, sa
 test(
   "`make schema sdk docs` is idempotent: a second run changes nothing, and clears files it did not write",
   async () => {
-    const sdk = join(work, "nodejs");
-    writeFileSync(join(sdk, "leftover.ts"), "// from an older generator\n");
+    const sdk = join(work, "sdk");
+    writeFileSync(join(sdk, "nodejs", "leftover.ts"), "// from an older generator\n");
+    writeFileSync(join(sdk, "dotnet", "Leftover.cs"), "// from an older generator\n");
     writeFileSync(join(work, "reference", "removed-resource.md"), "# gone\n");
-    mkdirSync(join(sdk, "node_modules"));
-    writeFileSync(join(sdk, "node_modules", "kept"), "");
+    mkdirSync(join(sdk, "nodejs", "node_modules"));
+    writeFileSync(join(sdk, "nodejs", "node_modules", "kept"), "");
     await makeInto(work);
     expect(readFileSync(join(work, "schema.json")).equals(first.schema.get("schema.json")!)).toBe(true);
-    expect(staleness("the second run's sdk", first.sdk, readTree(sdk))).toBeUndefined();
+    expect(staleness("the second run's sdk", first.sdk, readTree(sdk, LANGUAGES))).toBeUndefined();
     expect(staleness("the second run's docs", first.docs, readTree(join(work, "reference")))).toBeUndefined();
     expect(staleness("the second run's pages", first.pages, pagesTree(join(work, "pages")))).toBeUndefined();
-    expect(readdirSync(join(sdk, "node_modules"))).toEqual(["kept"]);
+    expect(readdirSync(join(sdk, "nodejs", "node_modules"))).toEqual(["kept"]);
   },
   BUILDS_MS,
 );
 
 test(
-  "descriptions with Pulumi's example shortcodes: the SDK's doc comments and README keep the examples, not the shortcodes",
+  "descriptions with Pulumi's example shortcodes: the SDK's doc comments keep the TypeScript example, not the shortcodes",
   async () => {
     const dir = join(work, "with-examples");
     mkdirSync(dir);
     writeFileSync(join(dir, "schema.json"), JSON.stringify(schemaWithExamples(), null, 2));
     await makeInto(dir, ["sdk", "docs"]);
-    const container = readFileSync(join(dir, "nodejs/container.ts"), "utf8");
+    const container = readFileSync(join(dir, "sdk/nodejs/container.ts"), "utf8");
     expect(container).not.toContain("{{%");
     expect(container).toMatch(
       new RegExp(
-        /^ \* ## Example Usage\n \*\n \* ### A public web app\n \*\n/.source +
+        /^ \* ## Example Usage\n \* ### A public web app\n \*\n/.source +
           / \* ```typescript\n \* import \* as hosting from "@hosting\/pulumi";$/.source,
         "m",
       ),
     );
-    expect(readFileSync(join(dir, "nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
-    const readme = readFileSync(join(dir, "nodejs/README.md"), "utf8");
-    expect(readme).toContain(
-      '## Use\n\n```typescript\nimport * as hosting from "@hosting/pulumi";\n\nconst web = new hosting.Container("web"',
-    );
+    expect(readFileSync(join(dir, "sdk/nodejs/getContainerLogs.ts"), "utf8")).not.toContain("{{%");
     expect(readFileSync(join(dir, "reference/container.md"), "utf8")).toContain("### A public web app");
   },
   BUILDS_MS,

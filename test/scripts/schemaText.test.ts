@@ -78,7 +78,7 @@ test("referencePage: the lowercased name, as Pulumi's registry names its pages",
   expect(referencePage("hosting:index:getContainerLogs")).toBe("getcontainerlogs.md");
 });
 
-describe("typesReferenced (the walk gen-sdk.ts and reference-docs.ts share)", () => {
+describe("typesReferenced (the walk reference-docs.ts takes)", () => {
   const ref = (name: string) => ({ $ref: `#/types/t:index:${name}` });
   const pkg = {
     name: "t",

@@ -1,5 +1,6 @@
-// The SDK compiles with its own tsconfig (strict), and what it emits is a loadable package:
-// bin/index.js and bin/index.d.ts where package.json says, every resource class exported.
+// The SDK compiles with its own tsconfig (strict), and what it emits, with package.json beside it (as
+// `make sdk-build` lays out sdk/nodejs/bin), is a loadable package: index.js and index.d.ts, every
+// resource class exported, its version read from that package.json.
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,20 +33,20 @@ test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that
   }).catch((e) => e);
   expect(`${tsc.stdout ?? ""}${tsc.stderr ?? ""}`).toBe("");
 
-  cpSync(join(SDK, "package.json"), join(out, "package.json"));
-  const pkg = require(join(SDK, "package.json"));
-  expect(existsSync(join(out, pkg.main))).toBe(true);
-  expect(existsSync(join(out, pkg.types))).toBe(true);
+  cpSync(join(SDK, "package.json"), join(out, "bin/package.json"));
+  expect(existsSync(join(out, "bin/index.js"))).toBe(true);
+  expect(existsSync(join(out, "bin/index.d.ts"))).toBe(true);
 
   // Load the compiled package in a plain Node.js process, resolving @pulumi/pulumi from the repo.
   const probe = `
-    const sdk = require(${JSON.stringify(out)});
+    const sdk = require(${JSON.stringify(join(out, "bin"))});
     const pulumi = require("@pulumi/pulumi");
     console.log(JSON.stringify({
       exports: Object.keys(sdk).sort(),
       types: ${JSON.stringify(RESOURCES)}.map((n) => sdk[n].__pulumiType),
       module: typeof pulumi.runtime.getResourceModule("hosting", "index", ${JSON.stringify(schema.version)})?.construct,
       config: Object.keys(sdk.config).sort(),
+      version: require(${JSON.stringify(join(out, "bin/utilities.js"))}).getVersion(),
     }));`;
   const { stdout } = await run(process.execPath, ["-e", probe], {
     env: { ...process.env, NODE_PATH: join(ROOT, "node_modules") },
@@ -63,4 +64,5 @@ test("tsc -p sdk/nodejs (strict) compiles it without errors, into a package that
   expect(loaded.types).toEqual(Object.keys(schema.resources));
   expect(loaded.module).toBe("function");
   expect(loaded.config).toEqual(Object.keys(schema.config.variables).sort());
+  expect(loaded.version).toBe(schema.version);
 });

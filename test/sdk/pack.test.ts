@@ -1,7 +1,8 @@
 // `make sdk-pack`, on a copy of the repository with nothing built: the tarball is what `npm publish`
-// in sdk/nodejs would send (npm's own dry run lists the same files), and it holds the SDK as users
-// install it (README.md, which is its npm page, LICENSE, package.json, the compiled code and its
-// types) and nothing else: no TypeScript sources, source maps, tsconfig or node_modules.
+// of sdk/nodejs/bin would send (npm's own dry run lists the same files), the package as Pulumi's providers
+// publish theirs, and it holds the SDK as users install it (README.md, which is its npm page, LICENSE,
+// package.json, the compiled code with its types and their maps) and nothing else: no TypeScript
+// sources, tsconfig or node_modules.
 // This needs the npm registry (or npm's cache): the build installs the SDK's own dependencies.
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -27,7 +28,8 @@ beforeAll(async () => {
     .map((path) => path.replace(/^package\//, ""))
     .sort();
   const [report] = JSON.parse(
-    (await run("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: join(repo, "sdk/nodejs") })).stdout,
+    (await run("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], { cwd: join(repo, "sdk/nodejs/bin") }))
+      .stdout,
   );
   dryRun = report.files.map((file: { path: string }) => file.path).sort();
 });
@@ -49,7 +51,7 @@ test("make sdk-publish, the release's npm step, publishes that tarball as the pu
   expect(out).toMatch(new RegExp(`version: +${VERSION.replace(/\./g, "\\.")}\\b`));
   expect(out).toMatch(/with tag latest and public access \(dry-run\)/);
   expect(out).toContain(`+ @hosting/pulumi@${VERSION}`);
-  for (const file of ["README.md", "LICENSE", "package.json", "bin/index.js", "bin/index.d.ts"])
+  for (const file of ["README.md", "LICENSE", "package.json", "index.js", "index.d.ts"])
     expect(out).toMatch(new RegExp(` ${file.replace(/\./g, "\\.")}\n`));
 });
 
@@ -67,10 +69,10 @@ test("it has the README, the license, package.json, and the compiled code with i
       "README.md",
       "LICENSE",
       "package.json",
-      "bin/index.js",
-      "bin/index.d.ts",
-      "bin/config/index.js",
-      "bin/types/input.d.ts",
+      "index.js",
+      "index.d.ts",
+      "config/index.js",
+      "types/input.d.ts",
     ]),
   );
   const modules = [
@@ -78,13 +80,12 @@ test("it has the README, the license, package.json, and the compiled code with i
     ...Object.keys(schema.functions).map((token) => token.split(":")[2]),
     "provider",
   ];
-  for (const module of modules)
-    expect(packed).toEqual(expect.arrayContaining([`bin/${module}.js`, `bin/${module}.d.ts`]));
+  for (const module of modules) expect(packed).toEqual(expect.arrayContaining([`${module}.js`, `${module}.d.ts`]));
 });
 
-test("and nothing else: no TypeScript sources, source maps, tsconfig, lockfile or node_modules", () => {
+test("and nothing else: no TypeScript sources, tsconfig, lockfile or node_modules", () => {
   const stray = packed.filter(
-    (path) => !["README.md", "LICENSE", "package.json"].includes(path) && !/^bin\/.+\.(js|d\.ts)$/.test(path),
+    (path) => !["README.md", "LICENSE", "package.json"].includes(path) && !/^.+\.(js|d\.ts)(\.map)?$/.test(path),
   );
   expect(stray).toEqual([]);
 });
@@ -101,6 +102,6 @@ test("its README and LICENSE are the generated ones, and its package.json says w
     version: VERSION,
     license: "Apache-2.0",
     homepage: schema.homepage,
-    repository: schema.repository,
+    repository: { type: "git", url: `git+${schema.repository}.git` },
   });
 });

@@ -6,3 +6,7 @@
 package tools
 
 import _ "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
+
+// pulumi-converter-yaml, YAML's converter (`pulumi convert --from yaml`), from the same module: the docs'
+// programs in every language are converted from their YAML.
+import _ "github.com/pulumi/pulumi-yaml/cmd/pulumi-converter-yaml"

@@ -54,17 +54,20 @@ export interface PackageSpec {
     nodejs?: {
       packageName?: string;
       packageDescription?: string;
+      readme?: string;
       dependencies?: Record<string, string>;
       typescriptVersion?: string;
       respectSchemaVersion?: boolean;
     };
     python?: {
       packageName?: string;
+      readme?: string;
       requires?: Record<string, string>;
       pyproject?: { enabled?: boolean };
       respectSchemaVersion?: boolean;
     };
     go?: { importBasePath?: string; generateResourceContainerTypes?: boolean; respectSchemaVersion?: boolean };
     csharp?: { packageReferences?: Record<string, string>; rootNamespace?: string; respectSchemaVersion?: boolean };
+    java?: { basePackage?: string; buildFiles?: string; dependencies?: Record<string, string> };
   };
 }

@@ -27,11 +27,22 @@ export interface PackageOptions {
   pulumiNodejsRange: string;
 }
 
-/** Where the Go SDK lives as a Go package: the repository's host and path, then sdk/go/<package>. */
-function goImportBasePath(repository: string, packageName: string): string {
+/**
+ * The Go SDK's module: sdk/go.mod in the repository (`make sdk` writes it), so its release is the tag
+ * `sdk/v<version>`; from version 2 on, Go's module path ends in the major version (`sdk/v2`).
+ */
+export function goModulePath(repository: string, version: string): string {
   const url = new URL(repository);
-  return `${url.host}${url.pathname.replace(/\/$/, "")}/sdk/go/${packageName}`;
+  const major = Number(version.split(".")[0]);
+  return `${url.host}${url.pathname.replace(/\/$/, "")}/sdk${major >= 2 ? `/v${major}` : ""}`;
 }
+
+/**
+ * The repository's owner as the first part of a .NET namespace and a Java package (`pulumi-hosting` gives
+ * `PulumiHosting` and `pulumihosting`): NuGet reserves the `Pulumi.` prefix for Pulumi's own packages, and
+ * Maven Central publishes a group only under a namespace its publisher has verified (docs/releasing.md).
+ */
+const ownerWords = (repository: string) => new URL(repository).pathname.split("/")[1].split(/[^A-Za-z0-9]+/);
 
 /** The sentence each flag adds to a property's documentation. */
 export function flagSentences(flags: FieldFlags): string[] {
@@ -322,36 +333,67 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
     types: sortedByKey(Object.entries(types)),
     resources,
     functions,
-    language: {
-      nodejs: {
-        packageName: pkg.nodejsPackage,
-        packageDescription: "Pulumi SDK for the container hosting platform.",
-        dependencies: { "@pulumi/pulumi": options.pulumiNodejsRange },
-        typescriptVersion: "^5.0.0",
-        respectSchemaVersion: true,
-      },
-      // What `pulumi package gen-sdk schema.json --language python|go|dotnet` reads (the release
-      // workflow generates those SDKs; pulumi/pulumi's pkg/codegen/<language>/importer.go, and
-      // pulumi/pulumi-dotnet's for C#, define the fields).
-      python: {
-        packageName: `pulumi_${pkg.name}`,
-        requires: { pulumi: ">=3.142.0,<4.0.0" },
-        pyproject: { enabled: true },
-        respectSchemaVersion: true,
-      },
-      ...(options.repository
-        ? {
-            go: {
-              importBasePath: goImportBasePath(options.repository, pkg.name),
-              generateResourceContainerTypes: true,
-              respectSchemaVersion: true,
-            },
-          }
-        : {}),
-      csharp: {
-        packageReferences: { Pulumi: "3.*" },
-        respectSchemaVersion: true,
-      },
+    language: languageSection(pkg, options),
+  };
+}
+
+/**
+ * What each language's generator (`pulumi package gen-sdk`, `make sdk`) reads: the package's name in that
+ * language's registry and where its SDK lives (pulumi/pulumi's pkg/codegen/<language>/importer.go,
+ * pulumi-dotnet's and pulumi-java's codegen define the fields). The Python SDK depends on the
+ * generator's own minimum of the Pulumi SDK (the code it writes calls `exists_resource`, new in 3.269).
+ */
+function languageSection(pkg: PackageDeclaration, options: PackageOptions): PackageSpec["language"] {
+  const owner = options.repository ? ownerWords(options.repository) : undefined;
+  return {
+    nodejs: {
+      packageName: pkg.nodejsPackage,
+      packageDescription: "Pulumi SDK for the container hosting platform.",
+      readme: registryPage(pkg, options, "Node.js (TypeScript and JavaScript)", `npm install ${pkg.nodejsPackage}`),
+      dependencies: { "@pulumi/pulumi": options.pulumiNodejsRange },
+      typescriptVersion: "^5.0.0",
+      respectSchemaVersion: true,
+    },
+    python: {
+      packageName: `pulumi_${pkg.name}`,
+      readme: registryPage(pkg, options, "Python", `pip install pulumi_${pkg.name}`),
+      pyproject: { enabled: true },
+      respectSchemaVersion: true,
+    },
+    ...(options.repository
+      ? {
+          go: {
+            importBasePath: `${goModulePath(options.repository, options.version)}/go/${pkg.name}`,
+            generateResourceContainerTypes: true,
+            respectSchemaVersion: true,
+          },
+        }
+      : {}),
+    csharp: {
+      ...(owner ? { rootNamespace: owner.map((w) => w[0].toUpperCase() + w.slice(1)).join("") } : {}),
+      packageReferences: { Pulumi: "3.*" },
+      respectSchemaVersion: true,
+    },
+    java: {
+      ...(owner ? { basePackage: `io.github.${owner.join("").toLowerCase()}` } : {}),
+      dependencies: { "com.pulumi:pulumi": JAVA_SDK_VERSION },
     },
   };
+}
+
+/** com.pulumi:pulumi on Maven Central, which the Java SDK is built against (its build.gradle's dependency). */
+const JAVA_SDK_VERSION = "1.36.1";
+
+/** The SDK's page on its registry (npm, PyPI): what it is, how to install it and the plugin, where the docs are. */
+function registryPage(pkg: PackageDeclaration, options: PackageOptions, language: string, install: string): string {
+  const docs = options.repository && `${options.repository}/blob/v${options.version}/docs/_index.md`;
+  const server = options.pluginDownloadURL ? ` --server ${options.pluginDownloadURL}` : "";
+  return [
+    pkg.about.description,
+    `The ${language} SDK of the Pulumi provider \`${pkg.name}\` ${options.version}.${docs ? ` [Documentation](${docs})` : ""}`,
+    "## Install",
+    `\`\`\`sh\n${install}\n\`\`\``,
+    `Programs also need the provider plugin, \`pulumi-resource-${pkg.name}\` ${options.version}: the SDK tells the engine which version and where it is published, so \`pulumi up\` (or \`pulumi install\`) installs it. By hand:`,
+    `\`\`\`sh\npulumi plugin install resource ${pkg.name} ${options.version}${server}\n\`\`\``,
+  ].join("\n\n");
 }
