@@ -13,7 +13,6 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { createsAndDeletes, useE2E } from "./harness";
 
 const e2e = useE2E({ traceGrpc: true });
-jest.setTimeout(300_000);
 
 const image = "registry.example.com/team/web:1.0.0";
 const autonaming = (value: Record<string, unknown>) => ({ config: { "pulumi:autonaming": { value } } });

@@ -19,7 +19,6 @@ import { ALICE } from "../../simulator/src";
 import { PROJECT_ID, type ProviderCall, useE2E } from "./harness";
 
 const e2e = useE2E({ traceGrpc: true });
-jest.setTimeout(300_000);
 
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -17,7 +17,6 @@ import { KINDS } from "../../simulator/src/collections";
 import { EngineEvents, exampleProgram, useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 /**
  * A change made outside Pulumi: the new wire fields of the resource's record (e2e.recordOf finds it, whatever its

@@ -14,7 +14,6 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { EngineEvents, createsAndDeletes, useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const image = "registry.example.com/team/app:1.0.0";
 /** What the next run's program declares: the tests change it between runs. */

@@ -15,7 +15,6 @@ import { KINDS } from "../../simulator/src/collections";
 import { EngineEvents, useE2E } from "./harness";
 
 const e2e = useE2E({ plugin: "single executable" });
-jest.setTimeout(300_000);
 
 let image = "registry.example.com/team/web:1.0.0";
 let stack: Stack;
