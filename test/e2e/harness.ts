@@ -12,16 +12,29 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { EventEmitter } from "node:events";
 import { constants, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import * as hosting from "@hosting/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import {
   type ConfigMap,
+  type EngineEvent,
   LocalWorkspace,
   PulumiCommand,
   type PulumiFn,
   type Stack,
+  type StepEventMetadata,
   type UpResult,
 } from "@pulumi/pulumi/automation";
 import * as ts from "typescript";
-import { ALICE, type SimKind, type Simulator, type SimulatorOptions, startSimulator } from "../../simulator/src";
+import { type ExampleValue, isExampleSecret, isReference } from "../../provider/src/framework/declare";
+import { hostingPackage } from "../../provider/src/package";
+import {
+  ALICE,
+  type RequestLogEntry,
+  type SimKind,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from "../../simulator/src";
 
 export const ROOT = resolve(__dirname, "../..");
 export const PROJECT_ID = ALICE.projects[0];
@@ -74,6 +87,25 @@ export interface E2EOptions {
    * simulator starts with. It is copied into the test's folder first, since the simulator writes to its file.
    */
   world?: string;
+  /**
+   * Have the CLI log every gRPC call it makes (PULUMI_DEBUG_GRPC, a file in `work`), for `providerCalls()`: what the
+   * real engine sends the plugin and what it answers, to hold test/grpc/engine.ts's sequences to.
+   */
+  traceGrpc?: boolean;
+}
+
+/** One call the engine made to the plugin (PULUMI_DEBUG_GRPC's log): `Check`, its request, its answer or its errors. */
+export interface ProviderCall {
+  method: string;
+  request: any;
+  response?: any;
+  errors?: string[];
+}
+
+/** Settings of a stack's project beyond its name and runtime. */
+export interface ProjectOptions {
+  /** The project's configuration in Pulumi.yaml (`config: { key: { value } }`), as Pulumi documents autonaming's. */
+  config?: Record<string, unknown>;
 }
 
 /** A `pulumi` command still running (e2e.spawnCli), for a test that acts on what it prints (a SIGINT). */
@@ -98,7 +130,13 @@ export interface E2E {
   /** The provider's stack configuration for the simulator's first user. */
   providerConfig: ConfigMap;
   /** A stack of an inline program, created (or selected) with the provider configured. */
-  stack(project: string, stackName: string, program: PulumiFn, config?: ConfigMap): Promise<Stack>;
+  stack(
+    project: string,
+    stackName: string,
+    program: PulumiFn,
+    config?: ConfigMap,
+    projectOptions?: ProjectOptions,
+  ): Promise<Stack>;
   /** A YAML project in a folder of its own (Pulumi.yaml from `program`), for the CLI run in that folder. */
   yamlProject(name: string, program: Record<string, unknown>): string;
   /** `pulumi <args>` in `cwd`, never throwing: the exit code, stdout and stderr. */
@@ -123,6 +161,8 @@ export interface E2E {
    * id is `<volumeId>:<containerId>`).
    */
   recordOf(id: string): { kind: SimKind; record: any } | undefined;
+  /** With `traceGrpc`: every call the engine made to the plugin so far, in order (slice from a count taken before). */
+  providerCalls(): ProviderCall[];
 }
 
 /** One simulator, one Pulumi home with the plugin installed, one backend per test file. */
@@ -149,6 +189,7 @@ export function useE2E(options: E2EOptions = {}): E2E {
       PULUMI_CONFIG_PASSPHRASE: "e2e passphrase",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      ...(options.traceGrpc ? { PULUMI_DEBUG_GRPC: join(e2e.work, "grpc.jsonl") } : {}),
     };
     e2e.providerConfig = {
       "hosting:baseUrl": { value: e2e.sim.url },
@@ -170,7 +211,7 @@ export function useE2E(options: E2EOptions = {}): E2E {
     if (e2e.work) rmSync(e2e.work, { recursive: true, force: true });
   });
 
-  e2e.stack = async (project, stackName, program, config = {}) => {
+  e2e.stack = async (project, stackName, program, config = {}, projectOptions = {}) => {
     const dir = join(e2e.work, "projects", project);
     mkdirSync(dir, { recursive: true });
     const stack = await LocalWorkspace.createOrSelectStack(
@@ -179,7 +220,13 @@ export function useE2E(options: E2EOptions = {}): E2E {
         workDir: dir,
         pulumiCommand: command,
         envVars: e2e.env,
-        projectSettings: { name: project, runtime: "nodejs", backend: { url: e2e.env.PULUMI_BACKEND_URL } },
+        projectSettings: {
+          name: project,
+          runtime: "nodejs",
+          backend: { url: e2e.env.PULUMI_BACKEND_URL },
+          // ProjectSettings types `config` as the folder of stack files; Pulumi.yaml's `config` is this map.
+          ...(projectOptions.config ? { config: projectOptions.config as unknown as string } : {}),
+        },
       },
     );
     await stack.setAllConfig({ ...e2e.providerConfig, ...config });
@@ -286,6 +333,17 @@ export function useE2E(options: E2EOptions = {}): E2E {
     }
     return undefined;
   };
+  e2e.providerCalls = () => {
+    if (!options.traceGrpc) throw new Error("providerCalls() needs useE2E({ traceGrpc: true })");
+    const log = join(e2e.work, "grpc.jsonl");
+    if (!existsSync(log)) return [];
+    return readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line.includes('"response_completed"'))
+      .map((line) => JSON.parse(line))
+      .filter(({ method }) => method.startsWith("/pulumirpc.ResourceProvider/"))
+      .map(({ method, request, response, errors }) => ({ method: method.split("/").pop(), request, response, errors }));
+  };
   return e2e;
 }
 
@@ -326,3 +384,122 @@ export function programFromSource(source: string, fileName = "index.ts"): Pulumi
 
 /** The count of each step kind in an `up`'s summary (create, update, replace, delete, same). */
 export const changes = (result: UpResult) => result.summary.resourceChanges ?? {};
+
+/**
+ * A resource's first example (its declaration's, the one the docs show) as an inline program: what the example
+ * refers to first, each from its own first example, then the resource itself with the example's options (and
+ * `options`, e.g. a test's `ignoreChanges`). A secret is read from the stack configuration the example names, which
+ * `config` holds. The program exports each resource's id under its type name (`ids.Container`).
+ */
+export function exampleProgram(
+  typeName: string,
+  project: string,
+  options: pulumi.CustomResourceOptions = {},
+): { program: PulumiFn; config: ConfigMap } {
+  const declarations = new Map(hostingPackage.resources.map((r) => [r.typeName, r]));
+  const config: ConfigMap = {};
+  const learnSecrets = (value: ExampleValue): void => {
+    if (isExampleSecret(value)) config[`${project}:${value.secretConfig}`] = { value: value.sample, secret: true };
+    else if (value && typeof value === "object" && !isReference(value)) Object.values(value).forEach(learnSecrets);
+  };
+  const program: PulumiFn = async () => {
+    const made = new Map<string, pulumi.CustomResource>();
+    const declare = (name: string): pulumi.CustomResource => {
+      const declaration = declarations.get(name);
+      if (!declaration) throw new Error(`an example refers to ${name}, which the package does not declare`);
+      const example = declaration.examples[0];
+      const value = (v: ExampleValue): unknown => {
+        if (isReference(v)) return (made.get(v.reference) ?? declare(v.reference))[v.output as "id"];
+        if (isExampleSecret(v)) return new pulumi.Config().requireSecret(v.secretConfig);
+        if (Array.isArray(v)) return v.map(value);
+        if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, value(e)]));
+        return v;
+      };
+      const inputs = value(example.inputs);
+      const Resource = (hosting as unknown as Record<string, new (...args: unknown[]) => pulumi.CustomResource>)[name];
+      const resource = new Resource(example.name, inputs, {
+        ...example.options,
+        ...(name === typeName ? options : {}),
+      });
+      made.set(name, resource);
+      return resource;
+    };
+    declare(typeName);
+    return { ids: Object.fromEntries([...made].map(([name, resource]) => [name, resource.id])) };
+  };
+  const walk = (name: string): void => {
+    const example = declarations.get(name)!.examples[0];
+    learnSecrets(example.inputs);
+    const refs = (v: ExampleValue): string[] =>
+      isReference(v) ? [v.reference] : v && typeof v === "object" ? Object.values(v).flatMap(refs) : [];
+    refs(example.inputs).forEach(walk);
+  };
+  walk(typeName);
+  return { program, config };
+}
+
+/**
+ * The creates and deletes of one collection's records that the simulator answered with success, in the order it
+ * served them (`e2e.sim.control.requests().slice(mark)`): `create`, `delete <id>`. What a replacement did first.
+ */
+export function createsAndDeletes(requests: RequestLogEntry[], collection: string): string[] {
+  return requests
+    .filter((r) => r.status !== "reset" && r.status < 300)
+    .flatMap((r) => {
+      const path = r.path.split("?")[0];
+      if (r.method === "POST" && path.endsWith(`/${collection}`)) return ["create"];
+      const deleted = r.method === "DELETE" && path.match(new RegExp(`/${collection}/([^/]+)$`));
+      return deleted ? [`delete ${deleted[1]}`] : [];
+    });
+}
+
+/** `name` (a logical name, or `type::name`) is the resource of this URN. */
+const isResource = (urn: string | undefined, name: string) => urn?.endsWith(`::${name}`) ?? false;
+
+/**
+ * One operation's engine events (pass `onEvent` to up, preview, refresh or destroy), and what a test reads from
+ * them: the steps the engine took, the detailed diff it showed and the warnings, per resource (by its logical name,
+ * or `type::name`).
+ */
+export class EngineEvents {
+  readonly all: EngineEvent[] = [];
+  readonly onEvent = (event: EngineEvent) => {
+    this.all.push(event);
+  };
+
+  /** Each step as it began, in the engine's order. */
+  steps(name?: string): StepEventMetadata[] {
+    return this.all
+      .flatMap((e) => (e.resourcePreEvent ? [e.resourcePreEvent.metadata] : []))
+      .filter((m) => name === undefined || isResource(m.urn, name));
+  }
+
+  /** The ops of a resource's steps, in order (`["create-replacement", "replace", "delete-replaced"]`). */
+  ops(name: string): string[] {
+    return this.steps(name).map((m) => m.op);
+  }
+
+  /** The detailed diff the engine showed for a resource: each property path and its kind (`update`, `add`…). */
+  detailedDiff(name: string): Record<string, string> {
+    const diff: Record<string, string> = {};
+    for (const e of this.all) {
+      const metadata = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+      if (!metadata || !isResource(metadata.urn, name)) continue;
+      for (const [path, { diffKind }] of Object.entries(metadata.detailedDiff ?? {})) diff[path] = diffKind;
+    }
+    return diff;
+  }
+
+  /** The diagnostics of one severity (`warning`, `error`, `info`), of a resource or of all, each once, trimmed. */
+  diagnostics(severity: string, name?: string): string[] {
+    const messages = this.all
+      .flatMap((e) => (e.diagnosticEvent ? [e.diagnosticEvent] : []))
+      .filter((d) => d.severity === severity && (name === undefined || isResource(d.urn, name)))
+      .map((d) => d.message.trim());
+    return [...new Set(messages)];
+  }
+
+  warnings(name?: string): string[] {
+    return this.diagnostics("warning", name);
+  }
+}

@@ -36,6 +36,8 @@ export function plain(value: any): any {
   return value;
 }
 
+/** The id the engine gives the default provider's resource (a UUID), sent with Configure. */
+const PROVIDER_ID = "6b0a4b8e-2f3c-4d7e-9a1b-0c5d8e7f6a21";
 export const urn = (type: string, name: string) => `urn:pulumi:test::hosting-tests::${type}::${name}`;
 const struct = (value: Record<string, unknown> | undefined) => Struct.fromJavaScript((value ?? {}) as any);
 
@@ -297,6 +299,7 @@ export class Plugin {
     request.setUrn("urn:pulumi:test::hosting-tests::pulumi:providers:hosting::default");
     request.setName("default");
     request.setType("pulumi:providers:hosting");
+    request.setId(PROVIDER_ID);
     request.setArgs(struct(config));
     for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
     request.setAcceptsecrets(true);
@@ -305,6 +308,23 @@ export class Plugin {
     request.setSendsOldInputsToDelete(true);
     const response = await this.call<provproto.ConfigureResponse>("configure", request);
     return response.toObject();
+  }
+
+  /**
+   * Configure as the engine sends it (provider_plugin.go `Configure`, seen in test/e2e/engineCalls.test.ts):
+   * CheckConfig first, its answer (defaults filled in, the token secret) as the args, and each key but `version` again
+   * as a `hosting:config:<key>` variable (secrets unwrapped, other values as JSON). While a setting is not known yet
+   * the engine sends no Configure at all, and answers Check, Diff and previews for the provider itself: undefined then.
+   */
+  async configureAsEngine(config: Record<string, unknown>) {
+    const { inputs, failures } = await this.checkConfig(config);
+    if (failures.length > 0) throw new Error(`CheckConfig failed: ${JSON.stringify(failures)}`);
+    if (JSON.stringify(inputs).includes(UNKNOWN)) return undefined;
+    const variables = Object.entries(inputs)
+      .filter(([key]) => key !== "version")
+      .map(([key, value]) => [`hosting:config:${key}`, plain(value)] as const)
+      .map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]);
+    return this.configure(inputs, Object.fromEntries(variables));
   }
 
   async checkConfig(news: Record<string, unknown>, olds: Record<string, unknown> = {}) {

@@ -4,6 +4,8 @@ import { DIFF_NONE, DIFF_SOME, KIND, Plugin, UNKNOWN, plain } from "./engine";
 import { GoEngine, goEngineExecutable } from "./goEngine";
 
 export const PROJECT = ALICE.projects[0];
+/** The plugin's version, which the engine adds to the provider's settings (CheckConfig's `version`). */
+const version: string = require("../../package.json").version;
 export const CONTAINER = "hosting:index:Container";
 export const POSTGRES = "hosting:index:Postgres";
 export const VOLUME = "hosting:index:Volume";
@@ -38,7 +40,12 @@ export function useFixture(options: FixtureOptions = {}): Fixture {
       fixture.plugin.useTransport(goEngine.transport());
       await fixture.plugin.handshake();
     }
-    await fixture.plugin.configure({ baseUrl: fixture.sim.url, token: ALICE.token, projectId: PROJECT });
+    await fixture.plugin.configureAsEngine({
+      baseUrl: fixture.sim.url,
+      token: ALICE.token,
+      projectId: PROJECT,
+      version,
+    });
     fixture.mark = () => fixture.sim.control.requests().length;
     fixture.requestsSince = (mark) => fixture.sim.control.requests().slice(mark);
   });

@@ -1,6 +1,8 @@
-// A provider whose settings come from another resource's outputs is configured, at preview, with
-// values not known yet (plain or secret-wrapped). That must never crash the plugin: Check, Diff
-// and the previews work without the API, and whatever needs the API says which setting it waits for.
+// A provider whose settings come from another resource's outputs has values not known yet at preview
+// (plain or secret-wrapped). Pulumi's engine then sends CheckConfig but no Configure, and answers Check,
+// Diff and the previews for the provider itself (provider_plugin.go `Configure`; test/e2e/engineCalls):
+// this plays an engine that configures it anyway. That must never crash the plugin: Check, Diff and the
+// previews work without the API, and whatever needs the API says which setting it waits for.
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { ALICE } from "../../simulator/src";
