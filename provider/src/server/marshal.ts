@@ -3,6 +3,7 @@
 // note of which properties were secret, and wrapped again on the way out. A resource reference
 // (where a program passed a resource) becomes what it stands for, its id, on the way in: nothing
 // past this file sees one, so none reaches state or an HTTP body.
+import { childPath } from "../framework/paths";
 import type { Field } from "../framework/spec";
 import {
   type PropertyMap,
@@ -11,6 +12,7 @@ import {
   containsUnknown,
   isPlainObject,
   isUnknown,
+  recordOf,
   stringsIn,
 } from "../framework/values";
 import type { StructObject } from "./codec";
@@ -25,7 +27,10 @@ export interface Unmarshalled {
   values: PropertyMap;
   /** Paths ("env", "connection.instructions") of the values that arrived secret. */
   secrets: Set<string>;
-  /** The strings inside the values that arrived secret (taken as they were unwrapped: a path can hold a dot). */
+  /**
+   * The strings inside the values that arrived secret, the keys of their maps included (a map secret
+   * as a whole keeps its keys secret too); taken as they were unwrapped: a path can hold a dot.
+   */
   secretTexts: string[];
 }
 
@@ -34,18 +39,26 @@ interface Unwrapping {
   texts: string[];
 }
 
+/** Every string in a secret value: its strings, and the keys of its maps at any depth. */
+function secretTextsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(secretTextsIn);
+  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...secretTextsIn(item)]);
+  return stringsIn(value);
+}
+
+/** Maps come out without a prototype (values.ts `recordOf`): a key named `__proto__` or `constructor` is a key. */
 function unwrap(value: unknown, path: string, found: Unwrapping): PropertyValue {
   if (value === UNKNOWN_SENTINEL) return Unknown;
-  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, `${path}[${i}]`, found));
+  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, childPath(path, i), found));
   if (isPlainObject(value)) {
     if (value[SPECIAL_SIG_KEY] === SECRET_SIG) {
       found.secrets.add(path);
       const unwrapped = unwrap(value.value, path, found);
-      found.texts.push(...stringsIn(unwrapped));
+      found.texts.push(...secretTextsIn(unwrapped));
       return unwrapped;
     }
     if (value[SPECIAL_SIG_KEY] === RESOURCE_REFERENCE_SIG) return referenced(value, path, found);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, found)]));
+    return recordOf(Object.entries(value).map(([k, v]) => [k, unwrap(v, childPath(path, k), found)]));
   }
   return value as PropertyValue;
 }
@@ -64,9 +77,7 @@ function referenced(reference: Record<string, unknown>, path: string, found: Unw
 
 export function fromStruct(struct: StructObject | undefined): Unmarshalled {
   const found: Unwrapping = { secrets: new Set(), texts: [] };
-  // fromEntries defines each key as its own property: an assignment of `__proto__` would set the
-  // object's prototype instead, and the key would vanish before Check could refuse it.
-  const values: PropertyMap = Object.fromEntries(
+  const values: PropertyMap = recordOf(
     Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, found)]),
   );
   return { values, secrets: found.secrets, secretTexts: found.texts };
@@ -127,17 +138,20 @@ function marshalValue(
   let out: unknown = value;
   const deeper = marshalling.above.has(shape) || marshalling.above.has(path) || containsUnknown(value);
   if (deeper && Array.isArray(value))
-    out = value.map((item, i) => marshalValue(item, `${path}[${i}]`, `${shape}[]`, marshalling));
+    out = value.map((item, i) => marshalValue(item, childPath(path, i), `${shape}[]`, marshalling));
   else if (deeper && isPlainObject(value)) {
-    out = Object.fromEntries(
+    out = recordOf(
       Object.entries(value).map(([k, v]) => [
         k,
-        marshalValue(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, marshalling),
+        marshalValue(v as PropertyValue, childPath(path, k), `${shape}.${k}`, marshalling),
       ]),
     );
   }
-  if (!marshalling.declared.has(shape) && !marshalling.arrived.has(path)) return out;
-  marshalling.learn?.(stringsIn(value));
+  const arrived = marshalling.arrived.has(path);
+  if (!marshalling.declared.has(shape) && !arrived) return out;
+  // A value that arrived secret keeps its keys secret, as it was unwrapped; a declared secret's keys
+  // (`injectedEnv`'s DATABASE_URL) are the schema's names, not secrets.
+  marshalling.learn?.(arrived ? secretTextsIn(value) : stringsIn(value));
   return secret(out);
 }
 
