@@ -133,3 +133,15 @@ test("every string that arrived secret is learned, a secret under a key with a d
   );
   expect(unmarshalled.secrets).toEqual(new Set(["env.db.url", "token", "nested"]));
 });
+
+test("the keys of a property the resource declares secret are not learned: the provider made it secret, not the program", () => {
+  const wrapped = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
+  const unmarshalled = fromStruct({
+    injectedEnv: wrapped({ DATABASE_URL: "postgres://u:p4ssw0rd@db" }) as any,
+    env: wrapped({ BILLING_LEDGER_KEY: "v" }) as any,
+  });
+  const fields = [{ name: "injectedEnv", secret: true }, { name: "env" }] as Field[];
+  expect(new Set(secretStrings(unmarshalled, fields))).toEqual(
+    new Set(["postgres://u:p4ssw0rd@db", "v", "BILLING_LEDGER_KEY"]),
+  );
+});

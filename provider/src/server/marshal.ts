@@ -27,23 +27,23 @@ export interface Unmarshalled {
   values: PropertyMap;
   /** Paths ("env", "connection.instructions") of the values that arrived secret. */
   secrets: Set<string>;
-  /**
-   * The strings inside the values that arrived secret, the keys of their maps included (a map secret
-   * as a whole keeps its keys secret too); taken as they were unwrapped: a path can hold a dot.
-   */
+  /** The strings inside the values that arrived secret (taken as they were unwrapped: a path can hold a dot). */
   secretTexts: string[];
+  /** The keys of the maps inside each value that arrived secret, by its path (`secretStrings` says which are secret). */
+  secretKeys: Array<{ path: string; keys: string[] }>;
 }
 
 interface Unwrapping {
   secrets: Set<string>;
   texts: string[];
+  keys: Unmarshalled["secretKeys"];
 }
 
-/** Every string in a secret value: its strings, and the keys of its maps at any depth. */
-function secretTextsIn(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(secretTextsIn);
-  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...secretTextsIn(item)]);
-  return stringsIn(value);
+/** The keys of every map in a value, at any depth. */
+function keysIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysIn);
+  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...keysIn(item)]);
+  return [];
 }
 
 /** Maps come out without a prototype (values.ts `recordOf`): a key named `__proto__` or `constructor` is a key. */
@@ -54,7 +54,9 @@ function unwrap(value: unknown, path: string, found: Unwrapping): PropertyValue 
     if (value[SPECIAL_SIG_KEY] === SECRET_SIG) {
       found.secrets.add(path);
       const unwrapped = unwrap(value.value, path, found);
-      found.texts.push(...secretTextsIn(unwrapped));
+      found.texts.push(...stringsIn(unwrapped));
+      const keys = keysIn(unwrapped);
+      if (keys.length > 0) found.keys.push({ path, keys });
       return unwrapped;
     }
     if (value[SPECIAL_SIG_KEY] === RESOURCE_REFERENCE_SIG) return referenced(value, path, found);
@@ -76,11 +78,11 @@ function referenced(reference: Record<string, unknown>, path: string, found: Unw
 }
 
 export function fromStruct(struct: StructObject | undefined): Unmarshalled {
-  const found: Unwrapping = { secrets: new Set(), texts: [] };
+  const found: Unwrapping = { secrets: new Set(), texts: [], keys: [] };
   const values: PropertyMap = recordOf(
     Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, found)]),
   );
-  return { values, secrets: found.secrets, secretTexts: found.texts };
+  return { values, secrets: found.secrets, secretTexts: found.texts, secretKeys: found.keys };
 }
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
@@ -147,11 +149,10 @@ function marshalValue(
       ]),
     );
   }
-  const arrived = marshalling.arrived.has(path);
-  if (!marshalling.declared.has(shape) && !arrived) return out;
-  // A value that arrived secret keeps its keys secret, as it was unwrapped; a declared secret's keys
-  // (`injectedEnv`'s DATABASE_URL) are the schema's names, not secrets.
-  marshalling.learn?.(arrived ? secretTextsIn(value) : stringsIn(value));
+  const declared = marshalling.declared.has(shape);
+  if (!declared && !marshalling.arrived.has(path)) return out;
+  // A value the program made secret keeps its keys secret, as it was unwrapped (`secretStrings`).
+  marshalling.learn?.(declared ? stringsIn(value) : [...stringsIn(value), ...keysIn(value)]);
   return secret(out);
 }
 
@@ -176,5 +177,14 @@ export function toStruct(
   return out as StructObject;
 }
 
-/** The strings inside the values that arrived secret, so that no message can repeat them. */
-export const secretStrings = ({ secretTexts }: Unmarshalled): string[] => secretTexts;
+/**
+ * The strings inside the values that arrived secret, so that no message can repeat them, and the keys
+ * of a map that arrived secret as a whole: a program that makes its env secret keeps its variable names
+ * secret too. Not the keys of a property the resource declares secret (`fields`), which come back
+ * secret from the engine because the provider made them so: `injectedEnv`'s DATABASE_URL is a name
+ * every app has, and blanking it wherever it appears would say nothing and hide the message.
+ */
+export function secretStrings({ secretTexts, secretKeys }: Unmarshalled, fields: readonly Field[] = []): string[] {
+  const declared = new Set(fields.filter((field) => field.secret).map((field) => field.name));
+  return [...secretTexts, ...secretKeys.filter(({ path }) => !declared.has(path)).flatMap(({ keys }) => keys)];
+}
