@@ -17,6 +17,7 @@ import {
   isPlainObject,
   isUnknown,
   ownValue,
+  recordOf,
 } from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
@@ -205,6 +206,23 @@ function current(spec: ObjectSpec, olds: PropertyMap, oldInputs: PropertyMap): P
   return Object.fromEntries(
     inputFields(spec).map((f) => [f.name, f.notReturned ? oldInputs[f.name] : (olds[f.name] ?? oldInputs[f.name])]),
   );
+}
+
+/**
+ * `sent`, a value of the property `name`, with every ignored path inside it holding its value in `live`
+ * (what the platform has now): what an update that sends the whole value keeps of what is ignored.
+ */
+export function keptIgnored<V extends PropertyValue>(
+  name: string,
+  live: V,
+  sent: V,
+  ignoreChanges: readonly string[],
+): V {
+  return ignoreChanges.reduce((value, ignored) => {
+    const path = parsePropertyPath(ignored);
+    if (path?.[0] !== name) return value;
+    return resetPath(recordOf([[name, live]]), recordOf([[name, value]]), path)[name] as V;
+  }, sent);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AutonamingOptions } from "./autoname";
 import type { BoundFunction, BoundResource } from "./bind";
 import { type CheckResult, checkInputs, refusedChange } from "./check";
 import { InputError, PartialFailure, type OperationContext, type Proposal, type ResourceAddress } from "./declare";
-import { type DiffResult, diffInputs, ignoredAsCurrent } from "./diff";
+import { type DiffResult, diffInputs, ignoredAsCurrent, keptIgnored } from "./diff";
 import { driftWarning } from "./drift";
 import { judge } from "./judge";
 import { migrateState } from "./migrations";
@@ -247,7 +247,14 @@ export class ResourceVerbs {
     const live = await this.unfinishedAs(spec, wanted, oldInputs, () =>
       this.runner.run(urn, request.timeoutMs, async (ctx) =>
         // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
-        update ? update(ctx, address, { olds, news: wanted, oldInputs }) : olds,
+        update
+          ? update(ctx, address, {
+              olds,
+              news: wanted,
+              oldInputs,
+              keepIgnored: (name, live, sent) => keptIgnored(name, live, sent, request.ignoreChanges),
+            })
+          : olds,
       ),
     );
     return this.recorded(address.id, asRecorded(spec, live as PropertyMap, wanted), news);
