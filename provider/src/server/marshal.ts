@@ -29,7 +29,7 @@ export interface Unmarshalled {
   secrets: Set<string>;
   /** The strings inside the values that arrived secret (taken as they were unwrapped: a path can hold a dot). */
   secretTexts: string[];
-  /** The keys of the maps inside each value that arrived secret, by its path (`secretStrings` says which are secret). */
+  /** The keys of the maps inside each value that arrived secret, by its path (which are secret: `secretStrings`). */
   secretKeys: Array<{ path: string; keys: string[] }>;
 }
 
