@@ -133,9 +133,17 @@ function written(changes: Array<[PathElement[], Change]>): Array<[string, Change
   return [...byPath];
 }
 
-/** The paths at which two values of a property differ, as the engine writes them (`env.LOG_LEVEL`, `links[2]`). */
-export function changedPaths(name: string, before: PropertyValue, after: PropertyValue): string[] {
-  return written(valueChanges({ elements: [name], written: name }, before, after)).map(([path]) => path);
+/**
+ * The paths at which two values of a property differ, as the engine writes them (`env.LOG_LEVEL`,
+ * `links[2]`), none deeper than a value that arrived secret.
+ */
+export function changedPaths(
+  name: string,
+  before: PropertyValue,
+  after: PropertyValue,
+  secretPaths: ReadonlySet<string> = new Set(),
+): string[] {
+  return written(valueChanges({ elements: [name], written: name }, before, after, secretPaths)).map(([path]) => path);
 }
 
 /** Where a value is: its path's elements, and the path as the secret paths write it (paths.ts `childPath`). */
