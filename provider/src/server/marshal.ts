@@ -170,7 +170,7 @@ export function toStruct(
   const above =
     arrivedSecret.size === 0 ? aboveDeclared : new Set([...aboveDeclared, ...[...arrivedSecret].flatMap(prefixes)]);
   const marshalling: Marshalling = { declared, arrived: arrivedSecret, above, learn };
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = recordOf([]);
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) out[key] = marshalValue(value, key, key, marshalling);
   }
