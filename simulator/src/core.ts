@@ -6,7 +6,7 @@ import { Store } from "./state";
 import type { Ctx, Reply } from "./context";
 import { DEFAULT_SWITCHES, DEFAULT_USERS } from "./defaults";
 import { ApiFailure, codeForStatus, errorBody, notFound } from "./errors";
-import { FaultQueue } from "./faults";
+import { FaultQueue, echoedEnv } from "./faults";
 import { TokenBucket } from "./ratelimit";
 import { findRoute } from "./routes";
 import { checkSwitches } from "./switches";
@@ -55,7 +55,9 @@ export class Core {
   }
 
   /** The reply an injected fault gives instead of acting, for the kinds that answer at once. */
-  faultReply(fault: Fault, requestId: string): Reply | undefined {
+  faultReply(fault: Fault, requestId: string, rawBody = ""): Reply | undefined {
+    if (fault.kind === "echo_env")
+      return this.errorReply(new ApiFailure(400, "VALIDATION_FAILED", echoedEnv(rawBody)), requestId);
     if (fault.kind === "status") {
       const status = fault.status ?? 500;
       return this.errorReply(new ApiFailure(status, codeForStatus(status), "injected fault"), requestId);

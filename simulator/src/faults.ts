@@ -15,6 +15,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "omit_record",
   "duplicate_record",
   "ignored",
+  "echo_env",
 ];
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -169,6 +170,23 @@ function withRecords(reply: Reply, fault: Fault, change: (records: unknown[], in
   const json = reply.json as Record<string, unknown>;
   const key = Object.keys(json).find((k) => Array.isArray(json[k]));
   return key === undefined ? reply : { ...reply, json: { ...json, [key]: changed(json[key] as unknown[]) } };
+}
+
+/**
+ * What an echo_env fault answers, without acting: 400 VALIDATION_FAILED whose message quotes every
+ * variable of the request's `env`, name and value, as an API that echoes what it refuses.
+ */
+export function echoedEnv(rawBody: string): string {
+  let env: unknown;
+  try {
+    env = (JSON.parse(rawBody) as { env?: unknown })?.env;
+  } catch {
+    env = undefined;
+  }
+  const variables = env !== null && typeof env === "object" ? Object.entries(env) : [];
+  if (variables.length === 0) return "env: the platform refuses this request's variables (it sent none)";
+  const quoted = variables.map(([name, value]) => `"${name}" = "${String(value)}"`).join(", ");
+  return `env: the platform refuses the variables ${quoted}`;
 }
 
 /** What an ignored fault answers, without acting: its 2xx (default 204), no body. */

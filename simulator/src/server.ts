@@ -89,7 +89,7 @@ export function createHttpFront(
     const acted =
       fault?.kind === "ignored"
         ? ignoredAnswer(fault)
-        : ((fault && core.faultReply(fault, requestId)) ??
+        : ((fault && core.faultReply(fault, requestId, rawBody)) ??
           core.handleApi(method, path, req.headers.authorization, rawBody, requestId));
     const reply =
       fault?.kind === "omit_record"

@@ -70,7 +70,8 @@ export type FaultKind =
   | "redirect"
   | "omit_record"
   | "duplicate_record"
-  | "ignored";
+  | "ignored"
+  | "echo_env";
 
 export interface Fault {
   kind: FaultKind;

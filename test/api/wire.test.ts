@@ -49,6 +49,30 @@ describe("wire schemas", () => {
     expect(s.publicUrl).toBeUndefined();
   });
 
+  test("an env keeps keys named like Object.prototype members, __proto__ included, as the answer holds them", () => {
+    const answer = JSON.parse(
+      JSON.stringify({ ...service, env: { KEY: "a", constructor: "b", toString: "c" } }).replace(
+        '"KEY"',
+        '"__proto__"',
+      ),
+    );
+    const { env } = parseWire(ServiceRecordSchema, answer, ctx);
+    expect(Object.entries(env)).toEqual([
+      ["__proto__", "a"],
+      ["constructor", "b"],
+      ["toString", "c"],
+    ]);
+    expect(Object.getPrototypeOf(env)).toBeNull();
+    expect(JSON.stringify(toWire({ env }))).toBe('{"env":{"__proto__":"a","constructor":"b","toString":"c"}}');
+  });
+
+  test("an env value of another type is named at its key", () => {
+    expect(() => parseWire(ServiceRecordSchema, { ...service, env: { A: 1 } }, ctx)).toThrow(
+      "env.A: expected string, received number",
+    );
+    expect(() => parseWire(ServiceRecordSchema, { ...service, env: "A=1" }, ctx)).toThrow("env: expected record");
+  });
+
   test("unknown extra fields are dropped", () => {
     const s = parseWire(ServiceRecordSchema, { ...service, surprise: 1 }, ctx) as Record<string, unknown>;
     expect("surprise" in s).toBe(false);

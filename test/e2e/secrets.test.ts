@@ -76,7 +76,7 @@ test("no secret appears in plain text in the stack's export or in anything the C
   // A secret changed outside Pulumi: refresh shows the drift, never the value.
   e2e.sim.control.mutate("services", web.id, { env: { ...web.env, API_KEY: SECRETS.drifted } });
   const refresh = await run("refresh", ["refresh", "--yes", "--diff"], { events: true });
-  expect(refresh).toMatch(/changed outside Pulumi .*\(env\)/);
+  expect(refresh).toMatch(/changed outside Pulumi .*\(env\.API_KEY\)/); // a secret value keeps its path
   await run("up after drift", ["up", "--yes"], { events: true });
   expect(e2e.records("services").find((s) => s.id === web.id).env.API_KEY).toBe(SECRETS.newApiKey);
 

@@ -1,11 +1,14 @@
 import { autoname, SUFFIX_LENGTH, suffixOf } from "../../provider/src/framework/autoname";
 import { checkInputs } from "../../provider/src/framework/check";
-import { DNS_LABEL_NAMES, fitDnsLabel } from "../../provider/src/framework/validators";
+import { createHash } from "node:crypto";
+import { DNS_LABEL_NAMES, MIDDLE_DIGEST_LENGTH, fitDnsLabel } from "../../provider/src/framework/validators";
 import { spec } from "./cases";
 
 const seed = (byte: number) => new Uint8Array(32).fill(byte);
+const digestOf = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, MIDDLE_DIGEST_LENGTH);
+const valid = (name: string) => DNS_LABEL_NAMES.validate(name, "name") === undefined;
 
-describe("fitDnsLabel: any text made the beginning of a DNS label", () => {
+describe("fitDnsLabel: any text made a DNS label", () => {
   test.each([
     ["web", 63, "web"],
     ["Web_API", 63, "web-api"],
@@ -13,8 +16,11 @@ describe("fitDnsLabel: any text made the beginning of a DNS label", () => {
     ["123abc", 63, "abc"],
     ["-db-", 63, "db"],
     ["café", 63, "cafe"],
-    ["a".repeat(70), 55, "a".repeat(55)],
-    [`${"a".repeat(54)}-b`, 55, "a".repeat(54)],
+    ["a".repeat(55), 55, "a".repeat(55)],
+    [`${"a".repeat(54)}-`, 55, "a".repeat(54)],
+    // Too long: the start and the tail, and a digest of the whole for the middle.
+    ["a".repeat(70), 55, `${"a".repeat(24)}-${digestOf("a".repeat(70))}-${"a".repeat(23)}`],
+    [`${"a".repeat(54)}-b`, 55, `${"a".repeat(24)}-${digestOf(`${"a".repeat(54)}-b`)}-${"a".repeat(21)}-b`],
   ])("%s (at most %i) → %s", (text, max, fitted) => {
     expect(fitDnsLabel(text, max)).toBe(fitted);
     expect(DNS_LABEL_NAMES.validate(fitted, "name")).toBeUndefined();
@@ -47,6 +53,64 @@ describe("autoname: the name a resource gets when the program sets none", () => 
   test("a long logical name is cut so that the whole name fits 63 characters", () => {
     const named = autoname("name", DNS_LABEL_NAMES, { ...request, logicalName: "x".repeat(100) });
     expect("name" in named && named.name.length).toBe(63);
+  });
+
+  // A pattern puts the stack and the random part at the tail: a name cut at its end lost them, so the
+  // stacks of two pull requests proposed one name, and the second met 409.
+  describe("a proposal over 63 characters keeps its start and its tail", () => {
+    const long = "customer-facing-checkout-service-with-a-long-descriptive-logical-name";
+    const named = (proposedName: string, mode: "propose" | "enforce" = "propose") =>
+      autoname("name", DNS_LABEL_NAMES, { ...request, autonaming: { mode, proposedName } });
+    const nameOf = (naming: ReturnType<typeof autoname>) => ("name" in naming ? naming.name : naming.failure);
+
+    test.each([
+      ["the pattern name-stack", (stack: string) => `${long}-${stack}`, "pr-12", "pr-13"],
+      ["the pattern stack-name", (stack: string) => `${stack}-${long}`, "pr-12", "pr-13"],
+      ["the pattern name-stack-hex(7)", (hex: string) => `${long}-pr-12-${hex}`, "4f2a9c1", "4f2a9c2"],
+      ["the pattern project-name-stack", (stack: string) => `shop-${long}-${long}-${stack}`, "staging", "production"],
+    ] as const)("%s: two stacks, two distinct valid names", (_pattern, proposal, first, second) => {
+      const [a, b] = [nameOf(named(proposal(first))), nameOf(named(proposal(second)))];
+      for (const [name, part] of [
+        [a, first],
+        [b, second],
+      ]) {
+        expect(valid(name)).toBe(true);
+        expect(name.length).toBeLessThanOrEqual(63);
+        expect(name.startsWith(proposal(part).slice(0, 20))).toBe(true);
+        expect(name.endsWith(proposal(part).slice(-20))).toBe(true);
+      }
+      expect(a).not.toBe(b);
+    });
+
+    test("the same proposal gives the same name every time (a preview and its up agree)", () => {
+      expect(named(`${long}-pr-12`)).toEqual(named(`${long}-pr-12`));
+    });
+
+    test("the default name of a long logical name keeps its random part", () => {
+      const one = autoname("name", DNS_LABEL_NAMES, { logicalName: long, randomSeed: seed(1) });
+      const two = autoname("name", DNS_LABEL_NAMES, { logicalName: long, randomSeed: seed(2) });
+      expect(nameOf(one)).toMatch(new RegExp(`^customer-facing-.*-${suffixOf(seed(1))}$`));
+      expect(nameOf(two)).toMatch(new RegExp(`-${suffixOf(seed(2))}$`));
+      expect(valid(nameOf(one)) && nameOf(one).length === 63).toBe(true);
+    });
+
+    test.each([
+      [
+        "enforce: a proposal over 63 characters is used exactly or not at all",
+        `${long}-pr-12`,
+        "enforce",
+        /characters long; use at most 63.*change the pattern, or set name in the program/,
+      ],
+      [
+        "propose: a proposal with no letter to start a name",
+        "2026-11-27-42",
+        "propose",
+        /from which no valid name can be made \(name "2026-11-27-42" is not valid: use lowercase letters/,
+      ],
+    ] as const)("%s: Check fails, naming the rule", (_title, proposal, mode, reason) => {
+      const naming = named(proposal, mode);
+      expect(naming).toEqual({ failure: expect.stringMatching(reason) });
+    });
   });
 
   test("a logical name that cannot become a name says to set name", () => {

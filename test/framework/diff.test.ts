@@ -251,3 +251,69 @@ describe("diffInputs: deleteBeforeReplace for a name the replacement keeps", () 
     expect(diff.deleteBeforeReplace).toBe(expected);
   });
 });
+
+describe("diffInputs: map keys named like Object.prototype members are keys like any other", () => {
+  // Maps as the engine's Structs bring them (JSON.parse makes `__proto__` an own key, as codec.ts does).
+  const envOf = (entries: Record<string, string>) =>
+    JSON.parse(JSON.stringify(entries).replace(/"KEY"/g, '"__proto__"'));
+  const withEnv = (env: Record<string, string>) => ({ ...oldInputs, env });
+  test.each(["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"])("%s", (key) => {
+    const env = (extra: Record<string, string>) => (key === "__proto__" ? envOf(extra) : extra);
+    const name = key === "__proto__" ? "KEY" : key;
+    const [without, withKey, changed] = [env({ A: "1" }), env({ A: "1", [name]: "x" }), env({ A: "1", [name]: "y" })];
+    const diffOf = (before: object, after: object) =>
+      kinds(
+        diffInputs(spec, { ...live, env: before } as any, withEnv(after as any) as any, withEnv(before as any) as any)
+          .detailedDiff,
+      );
+    expect(diffOf(without, withKey)).toEqual({ [`env.${key}`]: "ADD" });
+    expect(diffOf(withKey, without)).toEqual({ [`env.${key}`]: "DELETE" });
+    expect(diffOf(withKey, changed)).toEqual({ [`env.${key}`]: "UPDATE" });
+    expect(diffOf(withKey, env({ A: "1", [name]: "x" }))).toEqual({});
+  });
+});
+
+describe("diffInputs: secret values keep their paths", () => {
+  const news = (env: Record<string, string>) => ({ ...oldInputs, env }) as any;
+  const olds = { ...live, env: { DATABASE_HOST: "a", PASSWORD: "p1", LOG: "info" } } as any;
+  const inputs = { ...oldInputs, env: olds.env } as any;
+
+  test("one secret value in a map: every key is still named, the secret one at its own path", () => {
+    const diff = diffInputs(spec, olds, news({ DATABASE_HOST: "b", PASSWORD: "p2", LOG: "info" }), inputs, {
+      secretPaths: new Set(["env.PASSWORD"]),
+    });
+    expect(kinds(diff.detailedDiff)).toEqual({ "env.DATABASE_HOST": "UPDATE", "env.PASSWORD": "UPDATE" });
+  });
+
+  test("a map secret as a whole: its keys are secrets too, so only the property is named", () => {
+    const diff = diffInputs(spec, olds, news({ DATABASE_HOST: "b", PASSWORD: "p1", LOG: "info" }), inputs, {
+      secretPaths: new Set(["env"]),
+    });
+    expect(kinds(diff.detailedDiff)).toEqual({ env: "UPDATE" });
+  });
+});
+
+describe("diffInputs: paths the engine can parse, whatever the key", () => {
+  test.each([
+    ["an empty key", { A: "1", "": "x" }, { 'env[""]': "ADD" }],
+    ["a key ending in a backslash", { A: "1", "C:\\": "x" }, { "env.C:\\": "ADD" }],
+    ["a key no path can spell: named as the map", { A: "1", "a.b\\": "x" }, { env: "UPDATE" }],
+    ["two such keys: the map once", { A: "1", "a.b\\": "x", "c[d\\": "y" }, { env: "UPDATE" }],
+  ])("%s", (_name, env, expected) => {
+    const diff = diffInputs(spec, live as any, { ...oldInputs, env } as any, oldInputs as any);
+    expect(kinds(diff.detailedDiff)).toEqual(expected);
+  });
+});
+
+describe("diffInputs: ignoreChanges paths as the engine reads them", () => {
+  const changed = { ...oldInputs, port: 9090, env: { A: "2" } };
+  test.each([
+    ["the empty path ignores nothing", [""], { port: "UPDATE", "env.A": "UPDATE" }],
+    ["a path the engine cannot parse ignores nothing", ["env["], { port: "UPDATE", "env.A": "UPDATE" }],
+    ["one key", ["env.A"], { port: "UPDATE" }],
+    ["every key", ["env[*]"], { port: "UPDATE" }],
+  ])("%s", (_name, ignoreChanges, expected) => {
+    const diff = diffInputs(spec, live as any, changed as any, oldInputs as any, { ignoreChanges });
+    expect(kinds(diff.detailedDiff)).toEqual(expected);
+  });
+});

@@ -66,9 +66,10 @@ describe("driftedPaths", () => {
     expect(driftedPaths(spec, composed, decomposed, oldInputs)).toEqual([]);
   });
 
-  test("a property whose value arrived secret is named whole", () => {
+  test("a property whose value arrived secret is named whole; a secret inside it at its own path", () => {
     const live = { ...recorded, env: { LOG_LEVEL: "debug", "my.key": "a" } };
-    expect(driftedPaths(spec, recorded, live, oldInputs, new Set(["env.LOG_LEVEL"]))).toEqual(["env"]);
+    expect(driftedPaths(spec, recorded, live, oldInputs, new Set(["env"]))).toEqual(["env"]);
+    expect(driftedPaths(spec, recorded, live, oldInputs, new Set(["env.LOG_LEVEL"]))).toEqual(["env.LOG_LEVEL"]);
   });
 
   test("a property the state has no value for (written before it existed) is not drift", () => {

@@ -99,6 +99,53 @@ describe("Check names what the program leaves unnamed", () => {
     expect(checked.failures).toEqual([{ property: "name", reason: expect.stringContaining(reason) }]);
   });
 
+  test("a proposal over 63 characters keeps its tail: the stacks pr-12 and pr-13 get two names, and both are made", async () => {
+    const logical = "customer-facing-checkout-service-with-a-long-descriptive-name";
+    const named = async (stack: string) => {
+      const proposedName = `${logical}-${stack}`; // the pattern name-stack, as the engine fills it in
+      const checked = await fixture.plugin.check(
+        CONTAINER,
+        logical,
+        { image: IMAGE },
+        {},
+        { randomSeed: seed(6), autonaming: { mode: "propose", proposedName } },
+      );
+      expect(checked.failures).toEqual([]);
+      return checked.inputs.name as string;
+    };
+    const [first, second] = [await named("pr-12"), await named("pr-13")];
+    for (const [name, stack] of [
+      [first, "pr-12"],
+      [second, "pr-13"],
+    ]) {
+      expect(name).toMatch(/^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/);
+      expect(name.startsWith("customer-facing-")).toBe(true);
+      expect(name.endsWith(`-${stack}`)).toBe(true);
+    }
+    expect(first).not.toBe(second);
+    for (const name of [first, second]) await engine().created(CONTAINER, name, { name, image: IMAGE });
+    expect(apps().filter((s) => s.name === first || s.name === second)).toHaveLength(2);
+  });
+
+  test("enforce: a proposal over 63 characters fails Check, naming the rule", async () => {
+    const proposedName = `customer-facing-checkout-service-with-a-long-descriptive-name-pr-12`;
+    const checked = await fixture.plugin.check(
+      CONTAINER,
+      "web",
+      { image: IMAGE },
+      {},
+      { randomSeed: seed(6), autonaming: { mode: "enforce", proposedName } },
+    );
+    expect(checked.failures).toEqual([
+      {
+        property: "name",
+        reason: expect.stringContaining(
+          `enforces the name "${proposedName}", which breaks the API's name rule (name is ${proposedName.length} characters long; use at most 63)`,
+        ),
+      },
+    ]);
+  });
+
   test("a name the program sets wins over the engine's autonaming", async () => {
     const checked = await fixture.plugin.check(
       CONTAINER,

@@ -1,7 +1,19 @@
 // Diffs that name the exact key (DESIGN "Diffs"): the detailed diff says `env.DATABASE_HOST`, a
 // link by its index; `diffs` keeps the top-level names. The engine applies the resource options
 // replaceOnChanges and ignoreChanges to those paths (engine.ts plays step_generator.go).
-import { DIFF_NONE, DIFF_SOME, Engine, KIND } from "./engine";
+import {
+  CheckRequest,
+  CheckResponse,
+  CreateRequest,
+  CreateResponse,
+  DiffRequest,
+  DiffResponse,
+  ReadRequest,
+  ReadResponse,
+  decode,
+  encode,
+} from "../../provider/src/server/codec";
+import { DIFF_NONE, DIFF_SOME, Engine, KIND, secret, urn } from "./engine";
 import { CONTAINER, POSTGRES, useFixture } from "./fixture";
 
 const fixture = useFixture();
@@ -93,4 +105,121 @@ test("a refresh's diff names the key that drifted", async () => {
   const refreshed = await engine().refresh(CONTAINER, "drift", state);
   if (refreshed.gone) throw new Error("gone");
   expect(refreshed.diff).toMatchObject({ diffs: ["env"], detailedDiff: { "env.LOG": KIND.UPDATE } });
+});
+
+test("one secret value in env: the diff still names every key, so replaceOnChanges on env.DATABASE_HOST replaces", async () => {
+  const program = (host: string, password = "pw-0001-s3cret") => ({
+    image: IMAGE,
+    env: { DATABASE_HOST: host, DB_PASSWORD: secret(password), LOG: "info" },
+  });
+  const state = await engine().created(CONTAINER, "roc-secret", program("a"));
+  const options = { replaceOnChanges: ["env.DATABASE_HOST"] };
+  const host = await engine().preview(CONTAINER, "roc-secret", program("b"), state, options);
+  expect(host.diff?.detailedDiff).toEqual({ "env.DATABASE_HOST": KIND.UPDATE_REPLACE });
+  expect(host).toHaveProperty("replacement");
+  const password = await engine().preview(CONTAINER, "roc-secret", program("a", "pw-0002-s3cret"), state, options);
+  expect(password.diff?.detailedDiff).toEqual({ "env.DB_PASSWORD": KIND.UPDATE });
+  expect(password).not.toHaveProperty("replacement");
+});
+
+test("env keys only the platform can make (empty, ending in a backslash): paths the engine parses, and the app previews", async () => {
+  const program = { image: IMAGE, env: { LOG: "info" } };
+  const state = await engine().created(CONTAINER, "odd-keys", program);
+  fixture.sim.control.mutate("services", state.id, { env: { LOG: "info", "": "empty", "C:\\": "drive" } });
+  const refreshed = await engine().refresh(CONTAINER, "odd-keys", state);
+  if (refreshed.gone) throw new Error("gone");
+  expect(refreshed.diff.detailedDiff).toEqual({ 'env[""]': KIND.DELETE, "env.C:\\": KIND.DELETE });
+  // The stand-in parses every path of a diff, as step_generator.go applyReplaceOnChanges does.
+  const preview = await engine().preview(CONTAINER, "odd-keys", program, refreshed.state);
+  expect(preview).not.toHaveProperty("error");
+  expect(preview.diff?.detailedDiff).toEqual({ 'env[""]': KIND.DELETE, "env.C:\\": KIND.DELETE });
+  const up = await engine().up(CONTAINER, "odd-keys", program, refreshed.state);
+  expect(up).toMatchObject({ steps: ["update"], error: undefined });
+  expect(app(state.id).env).toEqual({ LOG: "info" });
+});
+
+test('ignoreChanges: [""] ignores nothing, as the engine (the empty path resets nothing)', async () => {
+  const state = await engine().created(CONTAINER, "ignore-empty", { image: IMAGE, env: { LOG: "info" } });
+  const up = await engine().up(CONTAINER, "ignore-empty", { image: IMAGE, env: { LOG: "debug" } }, state, {
+    ignoreChanges: [""],
+  });
+  expect(up.diff?.detailedDiff).toEqual({ "env.LOG": KIND.UPDATE });
+  expect(up.steps).toEqual(["update"]);
+  expect(app(state.id).env).toEqual({ LOG: "debug" });
+});
+
+describe("env keys named like Object.prototype members are keys like any other", () => {
+  // google-protobuf's Struct drops a `__proto__` key before it is sent, so these calls are written
+  // with the plugin's own codec (byte for byte google-protobuf's), as the engine (Go) sends them.
+  const env = (extra = "") => JSON.parse(`{"__proto__": "p", "constructor": "c", "toString": "t"${extra}}`);
+  const at = { urn: urn(CONTAINER, "proto-keys"), type: CONTAINER, name: "proto-keys" };
+  const randomSeed = new Uint8Array(32).fill(9);
+  const program = { image: IMAGE, env: env() };
+  const kinds = (diff: { detailedDiff: Record<string, { kind: unknown }> }) =>
+    Object.fromEntries(Object.entries(diff.detailedDiff).map(([path, { kind }]) => [path, kind]));
+  let id: string;
+  let read: { properties: Record<string, any>; inputs: Record<string, any> };
+  let checked: Record<string, any>;
+
+  test("created, read back as the simulator stores them, and diffed as no change", async () => {
+    const created = decode(
+      CreateResponse,
+      await fixture.plugin.callBytes(
+        "create",
+        encode(CreateRequest, {
+          ...at,
+          properties: decode(
+            CheckResponse,
+            await fixture.plugin.callBytes("check", encode(CheckRequest, { ...at, news: program, randomSeed })),
+          ).inputs,
+        }),
+      ),
+    );
+    id = created.id;
+    expect(Object.keys(app(id).env).sort()).toEqual(["__proto__", "constructor", "toString"]);
+    read = decode(
+      ReadResponse,
+      await fixture.plugin.callBytes(
+        "read",
+        encode(ReadRequest, { ...at, id, properties: created.properties, inputs: created.properties }),
+      ),
+    ) as typeof read;
+    expect(Object.entries(read.properties.env).sort()).toEqual([
+      ["__proto__", "p"],
+      ["constructor", "c"],
+      ["toString", "t"],
+    ]);
+    const check = decode(
+      CheckResponse,
+      await fixture.plugin.callBytes(
+        "check",
+        encode(CheckRequest, { ...at, news: program, olds: read.inputs, randomSeed }),
+      ),
+    );
+    expect(check.failures).toEqual([]);
+    checked = check.inputs!;
+    const diff = decode(
+      DiffResponse,
+      await fixture.plugin.callBytes(
+        "diff",
+        encode(DiffRequest, { ...at, id, olds: read.properties, news: checked, oldInputs: read.inputs }),
+      ),
+    );
+    expect(diff.changes).toBe("DIFF_NONE");
+  });
+
+  test("valueOf added, then removed: ADD and DELETE at its exact path", async () => {
+    const diffOf = async (olds: Record<string, any>, news: Record<string, any>, oldInputs: Record<string, any>) =>
+      kinds(
+        decode(
+          DiffResponse,
+          await fixture.plugin.callBytes("diff", encode(DiffRequest, { ...at, id, olds, news, oldInputs })),
+        ),
+      );
+    const withValueOf = (map: Record<string, any>) => ({ ...map, env: env(', "valueOf": "v"') });
+    expect(await diffOf(read.properties, withValueOf(checked), read.inputs)).toEqual({ "env.valueOf": "ADD" });
+    expect(await diffOf(withValueOf(read.properties), checked, withValueOf(read.inputs))).toEqual({
+      "env.valueOf": "DELETE",
+    });
+  });
 });

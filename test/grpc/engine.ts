@@ -12,7 +12,12 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { randomBytes } from "node:crypto";
-import { type PathElement, parsePropertyPath, resetPath } from "../../provider/src/framework/paths";
+import {
+  type PathElement,
+  parsePropertyPath,
+  resetPath,
+  type SecretWrapping,
+} from "../../provider/src/framework/paths";
 
 /**
  * The plugin the tests start: bin/'s Node.js script, or HOSTING_PLUGIN (an absolute path, or one
@@ -532,9 +537,18 @@ export interface ResourceOptions {
   timeouts?: { create?: number; update?: number; delete?: number; read?: number };
 }
 
+/** How the engine's Structs hold a secret: the signature key and the value (the engine unwraps them to walk a path). */
+const STRUCT_SECRETS: SecretWrapping = {
+  isSecret,
+  inner: (value) => (value as { value: unknown }).value,
+  wrap: secret,
+};
+
 /**
  * step_generator.go `processIgnoreChanges`: before Check, each ignored path of the program's
- * inputs is reset to the old input (or removed when the old inputs lack it), nested paths too.
+ * inputs is reset to the old input (or removed when the old inputs lack it), nested paths and paths
+ * inside a secret too (properties_path.go `PropertyPath.Reset`, which paths.ts `resetPath` plays); a
+ * path ParsePropertyPath refuses is skipped, and the empty path resets nothing (Reset fails on it).
  */
 export function processIgnoreChanges(
   news: Record<string, unknown>,
@@ -543,7 +557,9 @@ export function processIgnoreChanges(
 ) {
   return ignoreChanges.reduce((ignored, text) => {
     const path = parsePropertyPath(text);
-    return path ? (resetPath(oldInputs as any, ignored as any, path) as Record<string, unknown>) : ignored;
+    return path
+      ? (resetPath(oldInputs as any, ignored as any, path, STRUCT_SECRETS) as Record<string, unknown>)
+      : ignored;
   }, news);
 }
 
@@ -563,18 +579,32 @@ const REPLACE_KINDS = new Set(Object.values(TO_REPLACE));
 
 /**
  * step_generator.go `applyReplaceOnChanges`: a detailed diff path that a `replaceOnChanges` path
- * contains becomes a replacement, and so does a top-level key of `diffs` it contains.
+ * contains becomes a replacement, and so does a top-level key of `diffs` it contains. Every detailed
+ * diff path of a diff with changes is parsed, with `replaceOnChanges` or without: one the engine's
+ * ParsePropertyPath refuses fails the step, and so the preview (thrown here).
  */
 export function applyReplaceOnChanges<
   D extends { changes: number; diffs: string[]; replaces: string[]; detailedDiff: Record<string, number> },
 >(diff: D, replaceOnChanges: string[] = []): D {
-  if (diff.changes !== DIFF_SOME || replaceOnChanges.length === 0) return diff;
-  const options = replaceOnChanges.map((p) => parsePropertyPath(p)!);
-  const replaced = (key: string) => options.some((option) => contains(option, parsePropertyPath(key)!));
+  if (diff.changes !== DIFF_SOME) return diff;
+  const parsed = (path: string) => {
+    const elements = parsePropertyPath(path);
+    if (!elements) throw new Error(`the engine cannot parse the property path ${JSON.stringify(path)}`);
+    return elements;
+  };
+  const options = replaceOnChanges.map(parsed);
+  const replaced = (path: PathElement[]) => options.some((option) => contains(option, path));
   const detailedDiff = Object.fromEntries(
-    Object.entries(diff.detailedDiff).map(([key, kind]) => [key, replaced(key) ? (TO_REPLACE[kind] ?? kind) : kind]),
+    Object.entries(diff.detailedDiff).map(([key, kind]) => [
+      key,
+      replaced(parsed(key)) ? (TO_REPLACE[kind] ?? kind) : kind,
+    ]),
   );
-  const replaces = [...new Set([...diff.replaces, ...diff.diffs.filter(replaced)])];
+  const keyReplaced = (key: string) => {
+    const path = parsePropertyPath(key);
+    return path !== undefined && replaced(path);
+  };
+  const replaces = [...new Set([...diff.replaces, ...diff.diffs.filter(keyReplaced)])];
   return { ...diff, detailedDiff, replaces };
 }
 

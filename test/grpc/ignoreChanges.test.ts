@@ -1,7 +1,7 @@
 // ignoreChanges as the engine uses it: passed to every Diff, a refresh's included (RefreshStep.Apply
 // calls diffResource with the resource's ignoreChanges and does not filter the answer), and to
 // Update; applied to the program's inputs before Check (processIgnoreChanges).
-import { DIFF_NONE, DIFF_SOME, Engine, secret, type ResourceState } from "./engine";
+import { DIFF_NONE, DIFF_SOME, Engine, KIND, plain, secret, type ResourceState } from "./engine";
 import { CONTAINER, REGISTRY, useFixture } from "./fixture";
 
 const fixture = useFixture();
@@ -52,6 +52,41 @@ describe("up", () => {
     expect(up.steps).toEqual([]);
     expect(up.diff?.changes).toBe(DIFF_NONE);
     expect(fixture.requestsSince(mark)).toEqual([]);
+  });
+});
+
+describe("an ignored key changed outside Pulumi", () => {
+  // The engine puts the old input at an ignored path (processIgnoreChanges); the diff compares with the
+  // state's view of the platform. What up sends must be what the preview showed: the ignored key keeps
+  // the value the platform has when the update is sent, never the old input (which would revert it).
+  const program = (name: string) => ({ name, image: IMAGE, env: { X: "a", Y: "2" } });
+  const options = { ignoreChanges: ["env.X"] };
+
+  test("the preview shows only the other key, and up changes only that key", async () => {
+    const state = await engine().created(CONTAINER, "portal", { ...program("portal"), env: { X: "a", Y: "1" } });
+    fixture.sim.control.mutate("services", state.id, { env: { X: "set-in-the-portal", Y: "1" } });
+    const preview = await engine().preview(CONTAINER, "portal", program("portal"), state, options);
+    expect(preview.diff?.detailedDiff).toEqual({ "env.Y": KIND.UPDATE });
+    const up = await engine().up(CONTAINER, "portal", program("portal"), state, options);
+    expect(up).toMatchObject({ steps: ["update"], error: undefined });
+    const live = fixture.sim.control.snapshot().services.find((s) => s.id === state.id)!;
+    expect(live.env).toEqual({ X: "set-in-the-portal", Y: "2" });
+    expect(plain(up.state.outputs).env).toEqual({ X: "set-in-the-portal", Y: "2" });
+    const again = await engine().preview(CONTAINER, "portal", program("portal"), up.state, options);
+    expect(again.diff?.changes).toBe(DIFF_NONE);
+  });
+
+  test("refreshed first, the same: the preview and the platform agree", async () => {
+    const name = "portal-refreshed";
+    const state = await engine().created(CONTAINER, name, { ...program(name), env: { X: "a", Y: "1" } });
+    fixture.sim.control.mutate("services", state.id, { env: { X: "set-in-the-portal", Y: "1" } });
+    const refreshed = await engine().refresh(CONTAINER, name, state, options);
+    if (refreshed.gone) throw new Error("gone");
+    const preview = await engine().preview(CONTAINER, name, program(name), refreshed.state, options);
+    expect(preview.diff?.detailedDiff).toEqual({ "env.Y": KIND.UPDATE });
+    await engine().up(CONTAINER, name, program(name), refreshed.state, options);
+    const live = fixture.sim.control.snapshot().services.find((s) => s.id === state.id)!;
+    expect(live.env).toEqual({ X: "set-in-the-portal", Y: "2" });
   });
 });
 

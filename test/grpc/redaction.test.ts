@@ -87,9 +87,27 @@ test("a secret env value of another resource sent in this process is blanked fro
   expect(failure.details).not.toContain("holder-api-key-123");
 });
 
+/** A variable name that says too much, in a map the program made secret as a whole. */
+const SECRET_KEY = "BILLING_LEDGER_SIGNING_KEY_PATH";
+
+test("an API error that echoes the keys of an env secret as a whole shows neither its keys nor its values", async () => {
+  // echo_env: a 400 that quotes every variable of the request, name and value, before the API acts.
+  fixture.sim.control.injectFault({ kind: "echo_env", method: "PATCH", path: "/containers/" });
+  const created = await engine().create(CONTAINER, "keyed", {
+    name: "keyed",
+    image: IMAGE,
+    env: secret({ [SECRET_KEY]: "ledger-v4lue-77", DB_PASS: "pw-0003-s3cret" }),
+  });
+  expect(fixture.sim.control.requests().some((r) => r.fault === "echo_env")).toBe(true);
+  const texts = [created.error!.details, ...(initFailure(created.error!)?.reasons ?? [])];
+  expect(texts[0]).toMatch(/refuses the variables "\[secret\]" = "\[secret\]", "\[secret\]" = "\[secret\]"/);
+  for (const text of texts)
+    for (const value of [SECRET_KEY, "DB_PASS", "ledger-v4lue-77"]) expect(text).not.toContain(value);
+});
+
 test("engine log lines say no secret either", async () => {
   const everything = fixture.plugin.engine.messages.map((m) => m.message).join("\n");
-  for (const value of ["first-secret-pw", "second-secret-pw", "holder-api-key-123"])
+  for (const value of ["first-secret-pw", "second-secret-pw", "holder-api-key-123", SECRET_KEY, "DB_PASS"])
     expect(everything).not.toContain(value);
 });
 
@@ -106,6 +124,7 @@ const NEVER_SHOWN = [
   ACCENTED.normalize("NFD").slice(3, 21),
   "hunter2",
   SECRET_ID,
+  SECRET_KEY,
 ];
 
 /** The failure of a registry lookup whose answer is replaced by a 400 that says `message`. */

@@ -121,7 +121,7 @@ describe("a resource reference (where a program passed a resource) stands for it
   });
 });
 
-test("every string that arrived secret is learned, a secret under a key with a dot included", () => {
+test("every string that arrived secret is learned, a secret under a key with a dot and a secret map's keys included", () => {
   const wrapped = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
   const unmarshalled = fromStruct({
     env: { "db.url": wrapped("postgres://u:p4ssw0rd@db") as any, PLAIN: "x" },
@@ -129,7 +129,19 @@ test("every string that arrived secret is learned, a secret under a key with a d
     nested: wrapped({ list: ["a-secret-item"] }) as any,
   });
   expect(new Set(secretStrings(unmarshalled))).toEqual(
-    new Set(["postgres://u:p4ssw0rd@db", "tok-123456", "a-secret-item"]),
+    new Set(["postgres://u:p4ssw0rd@db", "tok-123456", "list", "a-secret-item"]),
   );
   expect(unmarshalled.secrets).toEqual(new Set(["env.db.url", "token", "nested"]));
+});
+
+test("the keys of a property the resource declares secret are not learned: the provider made it secret, not the program", () => {
+  const wrapped = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
+  const unmarshalled = fromStruct({
+    injectedEnv: wrapped({ DATABASE_URL: "postgres://u:p4ssw0rd@db" }) as any,
+    env: wrapped({ BILLING_LEDGER_KEY: "v" }) as any,
+  });
+  const fields = [{ name: "injectedEnv", secret: true }, { name: "env" }] as Field[];
+  expect(new Set(secretStrings(unmarshalled, fields))).toEqual(
+    new Set(["postgres://u:p4ssw0rd@db", "v", "BILLING_LEDGER_KEY"]),
+  );
 });

@@ -236,6 +236,18 @@ describe("faults of a lagging or careless API (issue 30)", () => {
     },
   );
 
+  test("echo_env: a 400 VALIDATION_FAILED quoting every env variable of the request, name and value, without acting", async () => {
+    const a = await createContainer(h.alice);
+    h.sim.control.injectFault({ kind: "echo_env", method: "PATCH" });
+    const res = await h.alice.patch(p(`/containers/${a.id}`), { env: { LEDGER_KEY: "v1", "": "empty" } });
+    expect([res.status, codeOf(res)]).toEqual([400, "VALIDATION_FAILED"]);
+    expect(res.body.message).toBe('env: the platform refuses the variables "LEDGER_KEY" = "v1", "" = "empty"');
+    expect(h.sim.control.snapshot().services.find((s) => s.id === a.id)?.env).toEqual({});
+    h.sim.control.injectFault({ kind: "echo_env" });
+    const none = await h.alice.post("/v1/registries", { name: "r", host: "h" });
+    expect(none.body.message).toBe("env: the platform refuses this request's variables (it sent none)");
+  });
+
   test("bad fields are refused, naming them", () => {
     expect(() => h.sim.control.injectFault({ kind: "ignored", status: 500 })).toThrow(
       /fault.status: must be the 2xx status/,

@@ -175,12 +175,27 @@ export function optional<T extends z.ZodType>(schema: T) {
 export const text = () => z.string();
 export const integer = () => z.number().int();
 export const flag = () => z.boolean();
-/** A map of strings; missing or null is `{}`. */
+const STRING_MAP = z.record(z.string(), z.string()).nullish();
+
+/**
+ * A map of strings; missing or null is `{}`. Checked as zod checks a record, and read from the
+ * answer itself into a map without a prototype: zod's record drops a `__proto__` key, which an env
+ * may hold (the platform stores it), and every Read would then miss it.
+ */
 export const stringMap = () =>
   z
-    .record(z.string(), z.string())
-    .nullish()
-    .transform((v) => v ?? {});
+    .unknown()
+    .optional()
+    .transform((raw, ctx): Record<string, string> => {
+      const checked = STRING_MAP.safeParse(raw);
+      if (!checked.success) {
+        for (const issue of checked.error.issues) ctx.addIssue({ ...issue } as never);
+        return z.NEVER;
+      }
+      const map: Record<string, string> = Object.create(null);
+      for (const [key, value] of Object.entries((raw ?? {}) as Record<string, string>)) map[key] = value;
+      return map;
+    });
 /** A string the API documents as a string but that a server might send as a number or a boolean. */
 export const textual = () => z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v));
 

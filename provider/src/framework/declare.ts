@@ -88,7 +88,17 @@ export interface Lifecycle<T, C, In = T> {
   update?(
     ctx: OperationContext<C>,
     address: ResourceAddress,
-    change: { olds: Partial<T>; news: In; oldInputs: Partial<T> },
+    change: {
+      olds: Partial<T>;
+      news: In;
+      oldInputs: Partial<T>;
+      /**
+       * `sent` with every `ignoreChanges` path inside `property` holding its value in `live`: for an update
+       * that sends a whole map, what it keeps of the platform's map as read just before (a key ignored, and
+       * changed outside Pulumi since the state last saw it, is kept, never sent back to the old input).
+       */
+      keepIgnored?<V extends PropertyValue>(property: string, live: V, sent: V): V;
+    },
   ): Promise<Partial<T>>;
   /**
    * `successor`: the resource of the same URN that outlives this delete (plan.ts `successorOf`): the delete is of

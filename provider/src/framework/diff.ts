@@ -7,9 +7,18 @@
 // engine's own diff does: the engine applies `replaceOnChanges` to a detailed diff path that an
 // option path contains (step_generator.go `applyReplaceOnChanges`), and `pulumi preview --json`
 // and pull-request comments show these paths. `diffs` keeps the top-level names.
-import { formatPropertyPath, type PathElement, parsePropertyPath, resetPath, within } from "./paths";
+import { childPath, formatPropertyPath, type PathElement, parsePropertyPath, resetPath, writablePath } from "./paths";
 import { type Field, type ObjectSpec, inputFields, sameValue } from "./spec";
-import { type PropertyMap, type PropertyValue, containsUnknown, deepEqual, isPlainObject, isUnknown } from "./values";
+import {
+  type PropertyMap,
+  type PropertyValue,
+  containsUnknown,
+  deepEqual,
+  isPlainObject,
+  isUnknown,
+  ownValue,
+  recordOf,
+} from "./values";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "UPDATE" | "UPDATE_REPLACE" | "DELETE" | "DELETE_REPLACE";
 type Change = "ADD" | "UPDATE" | "DELETE";
@@ -33,7 +42,11 @@ export interface DiffOptions {
   ignoreChanges?: readonly string[];
   /** The inputs flagged `autoname` that this run's Check named: a replacement gives them a fresh name. */
   autonamed?: readonly string[];
-  /** Paths of values that arrived secret: their keys are not named in the detailed diff, only the property. */
+  /**
+   * Paths of values that arrived secret (as server/marshal.ts writes them: `env`, `env.PASSWORD`): a
+   * change inside one is named at its path, never below it (the keys of a map secret as a whole are
+   * secret too), while the paths of the values around it are named as ever.
+   */
   secretPaths?: ReadonlySet<string>;
 }
 
@@ -51,13 +64,13 @@ export function diffInputs(
   oldInputs: PropertyMap = {},
   { ignoreChanges = [], autonamed = [], secretPaths = new Set() }: DiffOptions = {},
 ): DiffResult {
-  const compared = withIgnoredAsCurrent(spec, olds, news, oldInputs, ignoreChanges);
+  const compared = ignoredAsCurrent(spec, olds, news, oldInputs, ignoreChanges);
   // Kept by the replacement, as far as a preview knows: a value not known yet may be the same.
   const same = (name: string) => isUnknown(compared[name]) || deepEqual(compared[name], olds[name] ?? oldInputs[name]);
   const detailedDiff: Record<string, PropertyChange> = {};
   const diffs: string[] = [];
   for (const field of inputFields(spec)) {
-    const changes = fieldChanges(field, olds, compared, oldInputs, holdsSecret(field.name, secretPaths));
+    const changes = fieldChanges(field, olds, compared, oldInputs, secretPaths);
     if (changes.length > 0) diffs.push(field.name);
     for (const [path, change] of changes) detailedDiff[path] = change;
   }
@@ -74,16 +87,13 @@ export function diffInputs(
   };
 }
 
-const holdsSecret = (name: string, secretPaths: ReadonlySet<string>) =>
-  [...secretPaths].some((path) => within(path, name));
-
-/** The changes of one input, each at the deepest path that tells it (a secret's only at the property). */
+/** The changes of one input, each at the deepest path that tells it and no deeper than a secret. */
 function fieldChanges(
   field: Field,
   olds: PropertyMap,
   news: PropertyMap,
   oldInputs: PropertyMap,
-  secret: boolean,
+  secretPaths: ReadonlySet<string>,
 ): Array<[string, PropertyChange]> {
   const kind = (change: Change): DiffKind => (field.replaceOnChange ? `${change}_REPLACE` : change);
   const next = news[field.name];
@@ -101,47 +111,86 @@ function fieldChanges(
   const changes: Array<[PathElement[], Change]> =
     current === undefined
       ? [[[field.name], "ADD"]]
-      : secret || field.secret
+      : field.secret || secretPaths.has(field.name)
         ? [[[field.name], "UPDATE"]]
         : field.unordered && Array.isArray(current) && Array.isArray(next)
           ? membershipChanges(field.name, current, next)
-          : valueChanges([field.name], current, next);
-  return changes.map(([path, change]) => [formatPropertyPath(path), { kind: kind(change), inputDiff }]);
+          : valueChanges({ elements: [field.name], written: field.name }, current, next, secretPaths);
+  return written(changes).map(([path, change]) => [path, { kind: kind(change), inputDiff }]);
 }
 
-/** The paths at which two values of a property differ, as the engine writes them (`env.LOG_LEVEL`, `links[2]`). */
-export function changedPaths(name: string, before: PropertyValue, after: PropertyValue): string[] {
-  return valueChanges([name], before, after).map(([path]) => formatPropertyPath(path));
+/**
+ * The changes as the engine writes their paths. A change at a path no path can spell is named at its
+ * parent (writablePath), where it may meet another: a parent named twice is one UPDATE.
+ */
+function written(changes: Array<[PathElement[], Change]>): Array<[string, Change]> {
+  const byPath = new Map<string, Change>();
+  for (const [path, change] of changes) {
+    const exact = formatPropertyPath(path);
+    const at = exact ?? writablePath(path);
+    byPath.set(at, byPath.has(at) || exact === undefined ? "UPDATE" : change);
+  }
+  return [...byPath];
 }
 
-/** Where two values differ: a key or an item added, deleted or updated, or the value itself. */
+/**
+ * The paths at which two values of a property differ, as the engine writes them (`env.LOG_LEVEL`,
+ * `links[2]`), none deeper than a value that arrived secret.
+ */
+export function changedPaths(
+  name: string,
+  before: PropertyValue,
+  after: PropertyValue,
+  secretPaths: ReadonlySet<string> = new Set(),
+): string[] {
+  return written(valueChanges({ elements: [name], written: name }, before, after, secretPaths)).map(([path]) => path);
+}
+
+/** Where a value is: its path's elements, and the path as the secret paths write it (paths.ts `childPath`). */
+interface Place {
+  elements: PathElement[];
+  written: string;
+}
+
+const child = (place: Place, element: PathElement): Place => ({
+  elements: [...place.elements, element],
+  written: childPath(place.written, element),
+});
+
+/**
+ * Where two values differ: a key or an item added, deleted or updated, or the value itself; a value
+ * that arrived secret (`secretPaths`) as a whole, whatever differs inside it.
+ */
 function valueChanges(
-  path: PathElement[],
+  place: Place,
   current: PropertyValue,
   next: PropertyValue,
+  secretPaths: ReadonlySet<string> = new Set(),
 ): Array<[PathElement[], Change]> {
-  if (isUnknown(next) || isUnknown(current)) return [[path, "UPDATE"]];
+  if (isUnknown(next) || isUnknown(current) || secretPaths.has(place.written)) return [[place.elements, "UPDATE"]];
   if (isPlainObject(current) && isPlainObject(next)) {
     const keys = [...new Set([...Object.keys(current), ...Object.keys(next)])].sort();
     return keys.flatMap((key): Array<[PathElement[], Change]> => {
-      const [before, after] = [current[key] as PropertyValue | undefined, next[key] as PropertyValue | undefined];
-      if (after === undefined) return before === undefined ? [] : [[[...path, key], "DELETE"]];
-      if (before === undefined) return [[[...path, key], "ADD"]];
-      return deepEqual(before, after) && !containsUnknown(after) ? [] : valueChanges([...path, key], before, after);
+      const [before, after] = [ownValue(current, key), ownValue(next, key)] as Array<PropertyValue | undefined>;
+      const at = child(place, key);
+      if (after === undefined) return before === undefined ? [] : [[at.elements, "DELETE"]];
+      if (before === undefined) return [[at.elements, "ADD"]];
+      return deepEqual(before, after) && !containsUnknown(after) ? [] : valueChanges(at, before, after, secretPaths);
     });
   }
   if (Array.isArray(current) && Array.isArray(next)) {
     const length = Math.max(current.length, next.length);
     const changes: Array<[PathElement[], Change]> = [];
     for (let i = 0; i < length; i++) {
-      if (i >= current.length) changes.push([[...path, i], "ADD"]);
-      else if (i >= next.length) changes.push([[...path, i], "DELETE"]);
+      const at = child(place, i);
+      if (i >= current.length) changes.push([at.elements, "ADD"]);
+      else if (i >= next.length) changes.push([at.elements, "DELETE"]);
       else if (!deepEqual(current[i], next[i]) || containsUnknown(next[i]))
-        changes.push(...valueChanges([...path, i], current[i], next[i]));
+        changes.push(...valueChanges(at, current[i], next[i], secretPaths));
     }
     return changes;
   }
-  return [[path, "UPDATE"]];
+  return [[place.elements, "UPDATE"]];
 }
 
 /** A list whose order means nothing: an item new to it is added at its index, one gone is deleted at its old one. */
@@ -167,8 +216,31 @@ function current(spec: ObjectSpec, olds: PropertyMap, oldInputs: PropertyMap): P
   );
 }
 
-/** The new inputs with every ignored path holding its current value, so that it compares as unchanged. */
-function withIgnoredAsCurrent(
+/**
+ * `sent`, a value of the property `name`, with every ignored path inside it holding its value in `live`
+ * (what the platform has now): what an update that sends the whole value keeps of what is ignored.
+ */
+export function keptIgnored<V extends PropertyValue>(
+  name: string,
+  live: V,
+  sent: V,
+  ignoreChanges: readonly string[],
+): V {
+  return ignoreChanges.reduce((value, ignored) => {
+    const path = parsePropertyPath(ignored);
+    if (path?.[0] !== name) return value;
+    return resetPath(recordOf([[name, live]]), recordOf([[name, value]]), path)[name] as V;
+  }, sent);
+}
+
+/**
+ * The new inputs with every ignored path holding its current value (the live one, or the old input
+ * where the API never returns it), reset the engine's way (paths.ts `resetPath`: an empty path
+ * ignores nothing). What Diff compares, and what Update sends: the engine puts the old input at an
+ * ignored path (processIgnoreChanges), and sending it would undo a change made outside Pulumi that
+ * the diff, comparing with the live value, does not show. Ignoring a path keeps what the platform has.
+ */
+export function ignoredAsCurrent(
   spec: ObjectSpec,
   olds: PropertyMap,
   news: PropertyMap,

@@ -6,7 +6,6 @@
 // live value differs from the recorded one, compared as Diff compares them (an unordered list as a
 // set, strings in NFC); a value the API never returns cannot drift.
 import { changedPaths } from "./diff";
-import { within } from "./paths";
 import { type ObjectSpec, inputFields, sameValue } from "./spec";
 import { type PropertyMap, type PropertyValue, containsUnknown } from "./values";
 
@@ -31,8 +30,8 @@ export function driftedPaths(
     if (field.notReturned || oldInputs[field.name] === undefined || before === undefined || before === null) return [];
     if (containsUnknown(before) || containsUnknown(now)) return [];
     if (sameValue(field, before, now)) return [];
-    const whole = field.secret || field.unordered || [...secretPaths].some((path) => within(path, field.name));
-    return whole ? [field.name] : changedPaths(field.name, before, now as PropertyValue);
+    const whole = field.secret || field.unordered || secretPaths.has(field.name);
+    return whole ? [field.name] : changedPaths(field.name, before, now as PropertyValue, secretPaths);
   });
 }
 

@@ -23,7 +23,10 @@ export type Validator = (value: PropertyValue, path: string) => string | undefin
 export interface NameRule {
   /** What is wrong with a name (starting with the property's path), or nothing. */
   validate: Validator;
-  /** The text made a valid name's beginning (lowercased, other characters dashed), or nothing when none can be made. */
+  /**
+   * The text made a valid name of at most `maxLength` (lowercased, other characters dashed, the middle of a text too
+   * long shortened so that its start and its tail stay), or nothing when none can be made.
+   */
   fit(text: string, maxLength: number): string | undefined;
   maxLength: number;
 }

@@ -2,6 +2,7 @@
 // parameterised factory, the result receives the property's path and returns what is wrong
 // and what would be right, starting with the path. They only see known values of the
 // declared type, and name no property themselves.
+import { createHash } from "node:crypto";
 import type { NameRule, ObjectRule, Validator } from "./spec";
 import type { PropertyValue } from "./values";
 
@@ -87,10 +88,15 @@ export const dnsLabel =
     return undefined;
   };
 
+/** Hex characters of the digest that stands for the middle of a name too long to keep whole. */
+export const MIDDLE_DIGEST_LENGTH = 6;
+
 /**
- * Any text made the beginning of a DNS label of at most `maxLength` characters: accents dropped,
- * lowercased, every run of other characters one dash, up to the first letter, without a dash at the
- * end; nothing when no letter is left ("123", "日本").
+ * Any text made a DNS label of at most `maxLength` characters: accents dropped, lowercased, every
+ * run of other characters one dash, from the first letter on, without a dash at the end; nothing
+ * when no letter is left ("123", "日本"). A text too long keeps its start and its tail and loses its
+ * middle, which a digest of the whole text stands for: an autonaming pattern puts the stack and the
+ * random part at the tail (`${name}-${stack}`), so two long names that differ anywhere stay two names.
  */
 export function fitDnsLabel(text: string, maxLength: number): string | undefined {
   const dashed = text
@@ -98,9 +104,18 @@ export function fitDnsLabel(text: string, maxLength: number): string | undefined
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^[^a-z]+/, "");
-  const fitted = dashed.slice(0, maxLength).replace(/-+$/, "");
-  return fitted.length > 0 ? fitted : undefined;
+    .replace(/^[^a-z]+/, "")
+    .replace(/-+$/, "");
+  if (dashed.length === 0) return undefined;
+  if (dashed.length <= maxLength) return dashed;
+  const room = maxLength - MIDDLE_DIGEST_LENGTH - 2;
+  // Too short a label for both ends and a digest (no rule here is): its beginning.
+  if (room < 2) return dashed.slice(0, maxLength).replace(/-+$/, "");
+  const digest = createHash("sha256").update(dashed).digest("hex").slice(0, MIDDLE_DIGEST_LENGTH);
+  const tailLength = Math.floor(room / 2);
+  const head = dashed.slice(0, room - tailLength).replace(/-+$/, "");
+  const tail = dashed.slice(dashed.length - tailLength).replace(/^-+/, "");
+  return `${head}-${digest}-${tail}`;
 }
 
 /** The API's name rule (DESIGN: a DNS label), for names the provider makes (autonaming). */

@@ -32,6 +32,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * A map from its entries, without a prototype: a key named like an `Object.prototype` member
+ * (`__proto__`, `constructor`, `toString`) is a key like any other, never the prototype's (an
+ * assignment of `__proto__` on a plain object sets its prototype, and `{}.constructor` is a function).
+ */
+export function recordOf<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
+  const map: Record<string, V> = Object.create(null);
+  for (const [key, value] of entries) map[key] = value;
+  return map;
+}
+
+/** The map's own value at `key`, never one inherited from its prototype. */
+export const ownValue = <V>(map: Record<string, V>, key: string): V | undefined =>
+  Object.hasOwn(map, key) ? map[key] : undefined;
+
+/**
  * Structural equality of JSON values; key order does not matter, and strings compare in Unicode's
  * NFC form: an API that normalizes what it stores (NFD in, NFC back) must not read as drift.
  */
@@ -45,7 +60,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     const keys = Object.keys(a).filter((k) => a[k] !== undefined);
     const otherKeys = Object.keys(b).filter((k) => b[k] !== undefined);
     if (keys.length !== otherKeys.length) return false;
-    if (keys.every((k) => deepEqual(a[k], b[k]))) return true;
+    if (keys.every((k) => deepEqual(a[k], ownValue(b, k)))) return true;
     // Keys in another normal form (a name normalized by the API) are the same keys.
     const nfc = (map: Record<string, unknown>) => new Map(Object.entries(map).map(([k, v]) => [k.normalize("NFC"), v]));
     const [left, right] = [nfc(a), nfc(b)];

@@ -7,7 +7,7 @@ import type { AutonamingOptions } from "./autoname";
 import type { BoundFunction, BoundResource } from "./bind";
 import { type CheckResult, checkInputs, refusedChange } from "./check";
 import { InputError, PartialFailure, type OperationContext, type Proposal, type ResourceAddress } from "./declare";
-import { type DiffResult, diffInputs } from "./diff";
+import { type DiffResult, diffInputs, ignoredAsCurrent, keptIgnored } from "./diff";
 import { driftWarning } from "./drift";
 import { judge } from "./judge";
 import { migrateState } from "./migrations";
@@ -229,10 +229,13 @@ export class ResourceVerbs {
       preview: boolean;
     },
   ): Promise<Recorded> {
-    const { urn, address, news } = request;
+    const { urn, address } = request;
     const olds = migrateState(declaration.migrations, request.olds);
     const oldInputs = request.oldInputs ? migrateState(declaration.migrations, request.oldInputs) : olds;
-    this.refuseUnchecked(spec, news, request.secretPaths);
+    this.refuseUnchecked(spec, request.news, request.secretPaths);
+    // What Diff compared, and so what the preview showed: an ignored path keeps the live value, not
+    // the old input the engine put there (which would undo a change made outside Pulumi unseen).
+    const news = ignoredAsCurrent(spec, olds, request.news, oldInputs, request.ignoreChanges);
     this.plan.begun(urn);
     const refused = refusedChange(spec, olds, news, request.ignoreChanges);
     if (refused) throw new InputError(refused.reason);
@@ -244,7 +247,14 @@ export class ResourceVerbs {
     const live = await this.unfinishedAs(spec, wanted, oldInputs, () =>
       this.runner.run(urn, request.timeoutMs, async (ctx) =>
         // Without an update of its own every input replaces (bind.ts): no input changed, so it stays as it is.
-        update ? update(ctx, address, { olds, news: wanted, oldInputs }) : olds,
+        update
+          ? update(ctx, address, {
+              olds,
+              news: wanted,
+              oldInputs,
+              keepIgnored: (name, live, sent) => keptIgnored(name, live, sent, request.ignoreChanges),
+            })
+          : olds,
       ),
     );
     return this.recorded(address.id, asRecorded(spec, live as PropertyMap, wanted), news);

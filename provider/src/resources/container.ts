@@ -248,7 +248,7 @@ export function ownEnv(
   injected: ReadonlySet<string>,
   program: Record<string, string> = {},
 ): Record<string, string> {
-  return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || key in program));
+  return Object.fromEntries(Object.entries(live).filter(([key]) => !injected.has(key) || Object.hasOwn(program, key)));
 }
 
 /** The ids in `live`, those the program lists first and in its order (so a refresh reads back what it wrote). */
@@ -345,18 +345,24 @@ async function asItIs(
   return new PartialFailure(`${message}${note}`, id, (outputs ?? known) as PropertyMap, uncarried.length === 0);
 }
 
-/** An update of env must keep what links put there (where the platform shows them in env at all). */
+/**
+ * An update of env must keep what links put there (where the platform shows them in env at all), and
+ * `keepIgnored` the app's own variables as they are now where the program's env is ignored.
+ */
 async function withLinkedVariables(
   ctx: Context,
   project: string,
   id: string,
-  env: Record<string, string>,
+  program: Record<string, string>,
+  keepIgnored = (_live: Record<string, string>, sent: Record<string, string>) => sent,
 ): Promise<Record<string, string>> {
   const [injected, service] = await Promise.all([
     injectedEnvNames(ctx, project, { alongside: true }),
     kind.read(ctx, project, id),
   ]);
-  const kept = Object.entries(service?.env ?? {}).filter(([key]) => injected(id).has(key) && !(key in env));
+  const live = service?.env ?? {};
+  const env = keepIgnored(ownEnv(live, injected(id)), program);
+  const kept = Object.entries(live).filter(([key]) => injected(id).has(key) && !Object.hasOwn(env, key));
   return { ...Object.fromEntries(kept), ...env };
 }
 
@@ -619,7 +625,7 @@ export const container: Declaration<Container, typeof flags> = {
       return service && withLinks(service, linksInto?.(service.id) ?? [], inputs);
     },
 
-    async update(ctx, address, { olds, news, oldInputs }) {
+    async update(ctx, address, { olds, news, oldInputs, keepIgnored }) {
       const project = projectOf(ctx, address, olds);
       const id = address.id;
       const added = droppedItems(news.links ?? [], olds.links ?? []) as string[];
@@ -639,7 +645,10 @@ export const container: Declaration<Container, typeof flags> = {
         wrote = linked.made;
         carried ||= linked.platformRestarted;
         const settings = containerSettings(olds, news);
-        if (settings.env) settings.env = await withLinkedVariables(ctx, project, id, settings.env);
+        if (settings.env)
+          settings.env = await withLinkedVariables(ctx, project, id, settings.env, (live, sent) =>
+            keepIgnored ? keepIgnored("env", live, sent) : sent,
+          );
         if (Object.keys(settings).length > 0) {
           patched = await ctx.client.of(services).update(project, id, settings, { signal: ctx.signal });
           wrote = true;

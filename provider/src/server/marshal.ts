@@ -3,6 +3,7 @@
 // note of which properties were secret, and wrapped again on the way out. A resource reference
 // (where a program passed a resource) becomes what it stands for, its id, on the way in: nothing
 // past this file sees one, so none reaches state or an HTTP body.
+import { childPath } from "../framework/paths";
 import type { Field } from "../framework/spec";
 import {
   type PropertyMap,
@@ -11,6 +12,7 @@ import {
   containsUnknown,
   isPlainObject,
   isUnknown,
+  recordOf,
   stringsIn,
 } from "../framework/values";
 import type { StructObject } from "./codec";
@@ -27,25 +29,38 @@ export interface Unmarshalled {
   secrets: Set<string>;
   /** The strings inside the values that arrived secret (taken as they were unwrapped: a path can hold a dot). */
   secretTexts: string[];
+  /** The keys of the maps inside each value that arrived secret, by its path (which are secret: `secretStrings`). */
+  secretKeys: Array<{ path: string; keys: string[] }>;
 }
 
 interface Unwrapping {
   secrets: Set<string>;
   texts: string[];
+  keys: Unmarshalled["secretKeys"];
 }
 
+/** The keys of every map in a value, at any depth. */
+function keysIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysIn);
+  if (isPlainObject(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...keysIn(item)]);
+  return [];
+}
+
+/** Maps come out without a prototype (values.ts `recordOf`): a key named `__proto__` or `constructor` is a key. */
 function unwrap(value: unknown, path: string, found: Unwrapping): PropertyValue {
   if (value === UNKNOWN_SENTINEL) return Unknown;
-  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, `${path}[${i}]`, found));
+  if (Array.isArray(value)) return value.map((item, i) => unwrap(item, childPath(path, i), found));
   if (isPlainObject(value)) {
     if (value[SPECIAL_SIG_KEY] === SECRET_SIG) {
       found.secrets.add(path);
       const unwrapped = unwrap(value.value, path, found);
       found.texts.push(...stringsIn(unwrapped));
+      const keys = keysIn(unwrapped);
+      if (keys.length > 0) found.keys.push({ path, keys });
       return unwrapped;
     }
     if (value[SPECIAL_SIG_KEY] === RESOURCE_REFERENCE_SIG) return referenced(value, path, found);
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unwrap(v, `${path}.${k}`, found)]));
+    return recordOf(Object.entries(value).map(([k, v]) => [k, unwrap(v, childPath(path, k), found)]));
   }
   return value as PropertyValue;
 }
@@ -63,13 +78,11 @@ function referenced(reference: Record<string, unknown>, path: string, found: Unw
 }
 
 export function fromStruct(struct: StructObject | undefined): Unmarshalled {
-  const found: Unwrapping = { secrets: new Set(), texts: [] };
-  // fromEntries defines each key as its own property: an assignment of `__proto__` would set the
-  // object's prototype instead, and the key would vanish before Check could refuse it.
-  const values: PropertyMap = Object.fromEntries(
+  const found: Unwrapping = { secrets: new Set(), texts: [], keys: [] };
+  const values: PropertyMap = recordOf(
     Object.entries(struct ?? {}).map(([key, raw]) => [key, unwrap(raw, key, found)]),
   );
-  return { values, secrets: found.secrets, secretTexts: found.texts };
+  return { values, secrets: found.secrets, secretTexts: found.texts, secretKeys: found.keys };
 }
 
 const secret = (value: unknown) => ({ [SPECIAL_SIG_KEY]: SECRET_SIG, value });
@@ -127,17 +140,19 @@ function marshalValue(
   let out: unknown = value;
   const deeper = marshalling.above.has(shape) || marshalling.above.has(path) || containsUnknown(value);
   if (deeper && Array.isArray(value))
-    out = value.map((item, i) => marshalValue(item, `${path}[${i}]`, `${shape}[]`, marshalling));
+    out = value.map((item, i) => marshalValue(item, childPath(path, i), `${shape}[]`, marshalling));
   else if (deeper && isPlainObject(value)) {
-    out = Object.fromEntries(
+    out = recordOf(
       Object.entries(value).map(([k, v]) => [
         k,
-        marshalValue(v as PropertyValue, `${path}.${k}`, `${shape}.${k}`, marshalling),
+        marshalValue(v as PropertyValue, childPath(path, k), `${shape}.${k}`, marshalling),
       ]),
     );
   }
-  if (!marshalling.declared.has(shape) && !marshalling.arrived.has(path)) return out;
-  marshalling.learn?.(stringsIn(value));
+  const declared = marshalling.declared.has(shape);
+  if (!declared && !marshalling.arrived.has(path)) return out;
+  // A value the program made secret keeps its keys secret, as it was unwrapped (`secretStrings`).
+  marshalling.learn?.(declared ? stringsIn(value) : [...stringsIn(value), ...keysIn(value)]);
   return secret(out);
 }
 
@@ -155,12 +170,21 @@ export function toStruct(
   const above =
     arrivedSecret.size === 0 ? aboveDeclared : new Set([...aboveDeclared, ...[...arrivedSecret].flatMap(prefixes)]);
   const marshalling: Marshalling = { declared, arrived: arrivedSecret, above, learn };
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = recordOf([]);
   for (const [key, value] of Object.entries(values)) {
     if (value !== undefined) out[key] = marshalValue(value, key, key, marshalling);
   }
   return out as StructObject;
 }
 
-/** The strings inside the values that arrived secret, so that no message can repeat them. */
-export const secretStrings = ({ secretTexts }: Unmarshalled): string[] => secretTexts;
+/**
+ * The strings inside the values that arrived secret, so that no message can repeat them, and the keys
+ * of a map that arrived secret as a whole: a program that makes its env secret keeps its variable names
+ * secret too. Not the keys of a property the resource declares secret (`fields`), which come back
+ * secret from the engine because the provider made them so: `injectedEnv`'s DATABASE_URL is a name
+ * every app has, and blanking it wherever it appears would say nothing and hide the message.
+ */
+export function secretStrings({ secretTexts, secretKeys }: Unmarshalled, fields: readonly Field[] = []): string[] {
+  const declared = new Set(fields.filter((field) => field.secret).map((field) => field.name));
+  return [...secretTexts, ...secretKeys.filter(({ path }) => !declared.has(path)).flatMap(({ keys }) => keys)];
+}

@@ -118,10 +118,13 @@ export class HostingProviderService {
   /** Every text the provider says, with every secret it knows blanked out. */
   private readonly redact = (text: string) => this.secrets.redact(text);
 
-  /** What the engine sent, as plain values; its secrets are learned, so that nothing said can repeat them. */
-  private unmarshal(struct: StructObject | undefined): Unmarshalled {
+  /**
+   * What the engine sent, as plain values; its secrets are learned, so that nothing said can repeat them
+   * (`fields`: the resource's, whose declared secrets keep their keys plain).
+   */
+  private unmarshal(struct: StructObject | undefined, fields?: readonly Field[]): Unmarshalled {
     const unmarshalled = fromStruct(struct);
-    this.secrets.learn(secretStrings(unmarshalled));
+    this.secrets.learn(secretStrings(unmarshalled, fields));
     return unmarshalled;
   }
 
@@ -252,12 +255,12 @@ export class HostingProviderService {
 
   check: Handler<"check"> = async (request) => {
     const bound = this.resource(typeOf(request));
-    const news = this.unmarshal(request.news);
+    const news = this.unmarshal(request.news, bound.spec.fields);
     const { inputs, failures } = this.verbs.check(bound, {
       urn: request.urn,
       logicalName: request.name || nameOf(request.urn),
       news: news.values,
-      olds: this.unmarshal(request.olds).values,
+      olds: this.unmarshal(request.olds, bound.spec.fields).values,
       secretPaths: news.secrets,
       randomSeed: request.randomSeed,
       autonaming: autonamingOf(request.autonaming),
@@ -267,9 +270,11 @@ export class HostingProviderService {
 
   diff: Handler<"diff"> = async (request) => {
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
-    const [olds, news] = [this.unmarshal(request.olds), this.unmarshal(request.news)];
-    const oldInputs = request.oldInputs && this.unmarshal(request.oldInputs);
-    const diff = this.verbs.diff(this.resource(typeOf(request)), {
+    const bound = this.resource(typeOf(request));
+    const fields = bound.spec.fields;
+    const [olds, news] = [this.unmarshal(request.olds, fields), this.unmarshal(request.news, fields)];
+    const oldInputs = request.oldInputs && this.unmarshal(request.oldInputs, fields);
+    const diff = this.verbs.diff(bound, {
       urn: request.urn,
       id: request.id,
       olds: olds.values,
@@ -284,7 +289,7 @@ export class HostingProviderService {
 
   create: Handler<"create"> = async (request) => {
     const bound = this.resource(typeOf(request));
-    const inputs = this.unmarshal(request.properties);
+    const inputs = this.unmarshal(request.properties, bound.spec.fields);
     const encoded = this.encoder(bound, inputs.secrets);
     const created = await this.unfinished(encoded, () =>
       this.verbs.create(bound, {
@@ -300,8 +305,8 @@ export class HostingProviderService {
 
   read: Handler<"read"> = async (request) => {
     const bound = this.resource(typeOf(request));
-    const outputs = this.unmarshal(request.properties);
-    const oldInputs = this.unmarshal(request.inputs);
+    const outputs = this.unmarshal(request.properties, bound.spec.fields);
+    const oldInputs = this.unmarshal(request.inputs, bound.spec.fields);
     const secrets = new Set([...outputs.secrets, ...oldInputs.secrets]);
     const encoded = this.encoder(bound, secrets);
     const live = await this.unfinished(
@@ -328,8 +333,8 @@ export class HostingProviderService {
 
   update: Handler<"update"> = async (request) => {
     const bound = this.resource(typeOf(request));
-    const olds = this.unmarshal(request.olds);
-    const news = this.unmarshal(request.news);
+    const olds = this.unmarshal(request.olds, bound.spec.fields);
+    const news = this.unmarshal(request.news, bound.spec.fields);
     const encoded = this.encoder(bound, new Set([...olds.secrets, ...news.secrets]));
     const updated = await this.unfinished(encoded, () =>
       this.verbs.update(bound, {
@@ -338,7 +343,7 @@ export class HostingProviderService {
         address: addressOf(request.id, bound.declaration),
         olds: olds.values,
         news: news.values,
-        oldInputs: request.oldInputs && this.unmarshal(request.oldInputs).values,
+        oldInputs: request.oldInputs && this.unmarshal(request.oldInputs, bound.spec.fields).values,
         ignoreChanges: request.ignoreChanges,
         secretPaths: news.secrets,
         preview: request.preview,
@@ -353,7 +358,7 @@ export class HostingProviderService {
       urn: request.urn,
       timeoutMs: operationTimeoutMs(request.timeout),
       address: addressOf(request.id, bound.declaration),
-      outputs: this.unmarshal(request.properties).values,
+      outputs: this.unmarshal(request.properties, bound.spec.fields).values,
     });
     return {};
   };
