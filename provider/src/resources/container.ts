@@ -653,6 +653,7 @@ export const container: Declaration<Container, typeof flags> = {
           known = { ...known, running: news.running, status: news.running ? "provisioning" : "stopped" };
           wrote = carried = true;
           rollout ||= news.running;
+          patched = undefined; // the PATCH's answer no longer says how the app stands: a stopped app is read again
         } else if (
           news.running &&
           news.restartTrigger !== oldInputs.restartTrigger &&
