@@ -5,7 +5,7 @@ import { matches, uuid } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
 import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 import { CONTAINER_LINK_TYPE, serviceLinks, type LinkRecord } from "./links";
-import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollouts";
+import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollout/rollouts";
 import { notServices } from "./services";
 
 /**

@@ -4,7 +4,7 @@
 import { PartialFailure } from "../../framework/declare";
 import type { PropertyMap } from "../../framework/values";
 import type { Context } from "../common";
-import { awaitRollout, failedRollout, linkApp, restartForLinks } from "../rollouts";
+import { awaitRollout, failedRollout, linkApp, restartForLinks } from "./rollouts";
 import { services, type ServiceRecord } from "../services";
 import { apps, lastSeen, outputsOf, withAdded, withLinkedVariables, type App, type Program } from "./app";
 import { AppFailed, RolledBack, recordingOf, type Recording } from "./failure";
