@@ -122,6 +122,12 @@ export interface Container {
   marketplaceApp?: string;
   /** The variables the app's links inject into it (`DATABASE_URL`, …): the links', never part of `env`. */
   injectedEnv: Record<string, string>;
+  /**
+   * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+   * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+   * unless the app has been stopped since (its next start reads every link).
+   */
+  linksAwaitingRestart?: string[];
 }
 
 /** Why `links` only grows, and the ways out. */
@@ -169,6 +175,7 @@ const flags = {
   updatedAt: movingOutput,
   marketplaceApp: output,
   injectedEnv: { output: true, secret: true, movesOnUpdate: ["links"] },
+  linksAwaitingRestart: { output: true, movesOnUpdate: ["links"] },
 } satisfies FlagsOf<Container>;
 
 /** RWO_REPLICA_LIMIT at preview: an app that has a ReadWriteOnce volume attached runs one replica. */
@@ -205,7 +212,9 @@ export const container: Declaration<Container, typeof flags> = {
       ? `container ${live.name} failed to start: its status is "failed" (image ${live.image}); hosting.getContainerLogs has its logs`
       : live.status === "provisioning"
         ? `container ${live.name} is still provisioning (a rollout is under way); the next \`pulumi up\` waits for it again`
-        : undefined,
+        : live.linksAwaitingRestart?.length
+          ? `container ${live.name} has not read the variables of its link to ${live.linksAwaitingRestart.join(", ")} (restarting it after the link was made failed); the next \`pulumi up\` restarts it`
+          : undefined,
   list: async (ctx, projectId) => (await everyService(ctx, projectId)).filter((s) => s.type === apps.type),
   lookups: {
     byIdOrName: {
@@ -266,7 +275,9 @@ export const container: Declaration<Container, typeof flags> = {
         orGone(() => linksByConsumer(ctx, project, { alongside: true })),
         apps.read(ctx, project, address.id),
       ]);
-      return service && withLinks(service, linksInto?.(service.id) ?? [], inputs);
+      // A restart a link still owes (linksAwaitingRestart) is carried forward until the app is stopped or restarted.
+      const owed = service?.status === "stopped" ? [] : (outputs.linksAwaitingRestart ?? []);
+      return service && withLinks(service, linksInto?.(service.id) ?? [], inputs, owed);
     },
 
     async update(ctx, address, { olds, news, oldInputs }) {

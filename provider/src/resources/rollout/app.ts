@@ -33,7 +33,11 @@ export function containerFromWire(service: ServiceRecord) {
 }
 
 /** An app's properties as a record and the links into it show them: a Container's outputs. */
-export type App = ReturnType<typeof containerFromWire> & { links?: string[]; injectedEnv?: Record<string, string> };
+export type App = ReturnType<typeof containerFromWire> & {
+  links?: string[];
+  injectedEnv?: Record<string, string>;
+  linksAwaitingRestart?: string[];
+};
 
 /** What a program asks of an app: a Container's inputs (those no record shows as well). */
 export type Program = App & { restartTrigger?: string; rollbackOnFailure?: boolean };
@@ -58,7 +62,8 @@ export function inProgramOrder(live: readonly string[], program: readonly string
 /**
  * A live service record in a Container's terms, with the links into it: its `links`, `injectedEnv`, and its own `env`.
  * `uncarried`: services linked whose variables no rollout has carried into the app yet; they stay out of `links` and
- * `injectedEnv`, so that the next `pulumi up` sees them missing and makes that rollout.
+ * `injectedEnv`, so that the next `pulumi up` sees them missing and makes that rollout, and those linked are
+ * `linksAwaitingRestart`, which a Read carries forward.
  */
 export function withLinks(
   service: ServiceRecord,
@@ -66,14 +71,15 @@ export function withLinks(
   program: App = {},
   uncarried: readonly string[] = [],
 ): App {
-  const carried = links.filter(
-    (link) => link.linkType === CONTAINER_LINK_TYPE && !uncarried.includes(link.providerServiceId),
-  );
+  const own = links.filter((link) => link.linkType === CONTAINER_LINK_TYPE);
+  const carried = own.filter((link) => !uncarried.includes(link.providerServiceId));
+  const awaiting = uncarried.filter((id) => own.some((link) => link.providerServiceId === id));
   return {
     ...containerFromWire(service),
     env: ownEnv(service.env, new Set(Object.keys(injectedBy(links))), program.env),
     links: inProgramOrder([...new Set(carried.map((link) => link.providerServiceId))], program.links),
     injectedEnv: injectedBy(carried),
+    ...(awaiting.length > 0 ? { linksAwaitingRestart: awaiting } : {}),
   };
 }
 
@@ -103,8 +109,8 @@ export function lastSeen(
   return { ...known, ...containerFromWire(service), env: ownEnv(service.env, injected, program.env) };
 }
 
-/** `known` with the links an update made (or adopted), and the variables they inject. */
-export const withAdded = (known: App, links: readonly LinkRecord[]): App => ({
+/** `known` with the links an update made (or adopted), and the variables they inject: none awaits a restart. */
+export const withAdded = ({ linksAwaitingRestart: _, ...known }: App, links: readonly LinkRecord[]): App => ({
   ...known,
   links: [...new Set([...(known.links ?? []), ...links.map((link) => link.providerServiceId)])],
   injectedEnv: { ...known.injectedEnv, ...injectedBy(links) },

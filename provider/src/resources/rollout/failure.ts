@@ -78,7 +78,11 @@ export function recordingOf(
   }
   if (!progress.wrote && !outcomeUnknown(err)) return { record: "nothing", error: explained(err, program.name) };
   const owed = progress.owed;
-  const known = owed.length === 0 ? withAdded(progress.known, progress.links) : progress.known;
+  const awaiting = owed.filter((id) => progress.links.some((link) => link.providerServiceId === id));
+  const known =
+    owed.length === 0
+      ? withAdded(progress.known, progress.links)
+      : { ...progress.known, ...(awaiting.length > 0 ? { linksAwaitingRestart: awaiting } : {}) };
   const message = `container "${program.name}" was updated only in part: ${why}`;
   // A link left out (made, not yet carried into the app) is what a Read cannot tell: no refresh first.
   return { record: "as it is", message, known, owed, refreshFirst: owed.length === 0 };
