@@ -26,8 +26,6 @@
 // redaction of ../redact.ts.
 import { Secrets } from "../redact";
 
-export { redact } from "../redact";
-
 export class HostingApiClientError extends Error {
   constructor(message?: string, options?: ErrorOptions) {
     super(message, options);
