@@ -17,7 +17,7 @@ import { hostingPackage as pkg } from "../package";
 import type { EngineLog } from "./engineLog";
 import { type Configured, Operations } from "./operations";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
-import { missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
+import { missingConfigKeys, plainError, resourceInitFailed, grpcStatusOf, withRedactedFailures } from "./errors";
 import { attachProblems, configureProblems, handshakeProblems } from "./protocol";
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
@@ -428,7 +428,7 @@ export class HostingProviderService {
         name,
         (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
           handler(call.request).then(
-            (response) => callback(null, withSaidFailures(response, this.secrets)),
+            (response) => callback(null, withRedactedFailures(response, this.secrets)),
             (err) => callback(this.asGrpcError(err) as any),
           );
         },
@@ -437,6 +437,6 @@ export class HostingProviderService {
   }
 
   private asGrpcError(err: unknown) {
-    return said(err, this.secrets);
+    return grpcStatusOf(err, this.secrets);
   }
 }

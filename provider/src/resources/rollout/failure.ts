@@ -1,6 +1,6 @@
 // What a failed step of a rollout leaves in state: one pure function, `recordingOf`, from the step, the progress
 // (what the platform had after the steps before it) and the error to what state records and whether the engine is to
-// refresh the app before its next update. run.ts reads the app again and records it (`asItIs`).
+// refresh the app before its next update. run.ts reads the app again and records it (`partialFailureAsItIs`).
 //
 // Rules:
 //  - After a write, or a request that may have acted, the app exists as the platform has it: a partial failure that

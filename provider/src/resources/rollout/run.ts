@@ -1,6 +1,6 @@
 // An app's rollout, carried out: the steps plan.ts gives, one at a time, each moving the progress on (progress.ts)
 // with what the platform then has. A step that fails is recorded as failure.ts says: the app read again after the
-// failure (`asItIs`), never as the program asked.
+// failure (`partialFailureAsItIs`), never as the program asked.
 import { PartialFailure } from "../../framework/declare";
 import type { PropertyMap } from "../../framework/values";
 import type { Context } from "../common";
@@ -159,7 +159,7 @@ async function recorded(ctx: Context, target: Target, recording: Recording): Pro
       return new PartialFailure(message, id, outputs as PropertyMap);
     }
     case "as it is":
-      return asItIs(ctx, target, recording);
+      return partialFailureAsItIs(ctx, target, recording);
   }
 }
 
@@ -169,7 +169,7 @@ async function recorded(ctx: Context, target: Target, recording: Recording): Pro
  * fails, or the operation was cancelled, `known`: what the platform last showed, and the message says so. The `owed`
  * links stay out of `links` (a stopped app carries every link into its next start).
  */
-async function asItIs(
+async function partialFailureAsItIs(
   ctx: Context,
   { project, id, program }: Target,
   { message, known, owed, refreshFirst }: Extract<Recording, { record: "as it is" }>,
