@@ -14,6 +14,7 @@ import type { CheckFailure, Field } from "../framework/spec";
 import { Unknown, type PropertyMap, type PropertyValue } from "../framework/values";
 import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs";
 import { hostingPackage as pkg } from "../package";
+import type { ProviderSettings } from "../providerConfig";
 import type { EngineLog } from "./engineLog";
 import { type Configured, Operations } from "./operations";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
@@ -219,14 +220,7 @@ export class HostingProviderService {
         failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "),
       );
     }
-    const settings = values as {
-      baseUrl: string;
-      token: string;
-      projectId?: string;
-      requestTimeoutSeconds: number;
-      maxRetries: number;
-      maxResponseMegabytes: number;
-    };
+    const settings = values as unknown as ProviderSettings;
     if (typeof settings.token === "string") this.secrets.learn([settings.token]);
     // A setting not known yet (another resource's output, at preview): Check, Diff and previews work
     // without the API; whatever needs it says which setting it waits for (`operation`).
