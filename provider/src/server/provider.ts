@@ -2,12 +2,12 @@
 // (framework/verbs.ts, run with the API by operations.ts), and encodes the answers. It holds no
 // rule: Check, Diff, what is refused before a write and what state records are the framework's.
 import * as grpc from "@grpc/grpc-js";
-import { HostingClient, segment } from "../api/client";
+import { HostingClient } from "../api/client";
 import type { Admission } from "../api/rateControl";
 import type { AutonamingOptions } from "../framework/autoname";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkConfig, resolveConfig } from "../framework/configure";
-import { DEFAULT_OPERATION_TIMEOUT_MS, parseResourceId, type ResourceAddress } from "../framework/declare";
+import { DEFAULT_OPERATION_TIMEOUT_MS, resourceAddress } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
 import type { CheckFailure, Field } from "../framework/spec";
@@ -73,19 +73,6 @@ const diffResponse = (diff: DiffResult): AnswerOf<"diff"> => ({
   hasDetailedDiff: true,
   detailedDiff: diff.detailedDiff,
 });
-
-/**
- * Where a resource is, from the id the engine sends (`<id>` or `<projectId>/<id>`), each part
- * refused unless it can only be an id: an id is data, never a path (`<project>/..` must not
- * reach the project itself). An attachment's `<volumeId>:<containerId>` is checked part by part.
- */
-function addressOf(id: string, declaration: BoundResource["declaration"]): ResourceAddress {
-  const address = parseResourceId(id, declaration.scope);
-  for (const part of address.id.split(":")) segment(part);
-  // The project in front, which a resource outside projects ignores but must still be one.
-  if (id.includes("/")) segment(id.slice(0, id.indexOf("/")), "project id");
-  return address;
-}
 
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
 const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) =>
@@ -304,7 +291,7 @@ export class HostingProviderService {
         this.verbs.read(bound, {
           urn: request.urn,
           timeoutMs: operationTimeoutMs(request.timeout),
-          address: addressOf(request.id, bound.declaration),
+          address: resourceAddress(request.id, bound.declaration.scope),
           outputs: outputs.values,
           inputs: oldInputs.values,
           secretPaths: secrets,
@@ -329,7 +316,7 @@ export class HostingProviderService {
       this.verbs.update(bound, {
         urn: request.urn,
         timeoutMs: operationTimeoutMs(request.timeout),
-        address: addressOf(request.id, bound.declaration),
+        address: resourceAddress(request.id, bound.declaration.scope),
         olds: olds.values,
         news: news.values,
         oldInputs: request.oldInputs && this.unmarshal(request.oldInputs).values,
@@ -346,7 +333,7 @@ export class HostingProviderService {
     await this.verbs.delete(bound, {
       urn: request.urn,
       timeoutMs: operationTimeoutMs(request.timeout),
-      address: addressOf(request.id, bound.declaration),
+      address: resourceAddress(request.id, bound.declaration.scope),
       outputs: this.unmarshal(request.properties).values,
     });
     return {};
