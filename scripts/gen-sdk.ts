@@ -7,7 +7,7 @@
 // written against this SDK runs unchanged against the one the CLI generates, and the Python, Go and
 // .NET SDKs (which the CLI generates) have the same shape. docs/sdk.md lists what was compared and
 // the few deliberate differences (none in the declared types; the release workflow checks that with
-// the CLI, scripts/compare-sdk.mjs). Everything is derived from schema.json, so the generator
+// the CLI, scripts/compare-sdk.ts). Everything is derived from schema.json, so the generator
 // itself is the one place to change when Pulumi's changes.
 //
 // It is deterministic (sorted, no timestamps) and replaces the whole directory except what a
