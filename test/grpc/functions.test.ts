@@ -1,6 +1,14 @@
 // The lookup functions through Invoke, as the engine sends it, against the simulator: found by
 // id and by name, not found, the wrong kind, both or neither of id and name, unknown arguments in
-// a preview, and secrets wrapped in the result as the resource of that kind wraps them.
+// a preview, and secrets wrapped in the result as the resource of that kind wraps them. The world is
+// every resource's first example (the one the docs show), made through the plugin in the package's
+// order, and the lookups by id or name are the package's, each looking for its resource's example.
+import {
+  isExampleSecret,
+  isReference,
+  type ExampleValue,
+  type ResourceDeclaration,
+} from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
 import { ALICE, BOB } from "../../simulator/src";
 import { UNKNOWN, isSecret, plain, secret } from "./engine";
@@ -8,12 +16,15 @@ import { PROJECT, useFixture, type Fixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 20 });
 const tok = (name: string) => `hosting:index:${name}`;
-const IMAGE = "registry.example.com/team/app:1.0.0";
 /** The list functions the package declares. */
 const LISTS = hostingPackage.functions.filter((fn) => "resource" in fn.result && fn.result.list).map((fn) => fn.name);
+const RESOURCES = hostingPackage.resources as ResourceDeclaration[];
+const exampleOf = (typeName: string) => RESOURCES.find((r) => r.typeName === typeName)!.examples[0];
 
-/** What the world holds: name -> id. */
+/** What the world holds: each example's logical name (and the two the list filters add) -> id. */
 const ids: Record<string, string> = {};
+/** The ids made, by type name: what an example's references point to. */
+const byType: Record<string, string> = {};
 
 async function create(f: Fixture, type: string, name: string, props: Record<string, unknown>) {
   const { inputs, failures } = await f.plugin.check(tok(type), name, props);
@@ -23,31 +34,29 @@ async function create(f: Fixture, type: string, name: string, props: Record<stri
   return created.id;
 }
 
+/** An example's inputs as the engine sends them: references as the ids made, secrets wrapped. */
+const program = (values: Record<string, ExampleValue>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [
+      k,
+      isReference(v) ? byType[v.reference] : isExampleSecret(v) ? secret(v.sample) : v,
+    ]),
+  );
+
 beforeAll(async () => {
-  await create(fixture, "Container", "web", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" } });
-  await create(fixture, "Container", "worker", { name: "worker", image: IMAGE, replicas: 1 });
-  await create(fixture, "Postgres", "orders-db", { name: "orders-db" });
-  await create(fixture, "Mysql", "legacy", { name: "legacy" });
-  await create(fixture, "Redis", "cache", { name: "cache" });
-  await create(fixture, "Volume", "data", { name: "data", sizeGb: 5 });
-  await create(fixture, "Registry", "ghcr", {
-    name: "ghcr",
-    host: "ghcr.io",
-    username: "ci",
-    password: secret("registry-pass"),
-  });
-  await create(fixture, "ServiceLink", "web-to-orders-db", {
-    consumerServiceId: ids.web,
-    providerServiceId: ids["orders-db"],
+  for (const resource of RESOURCES) {
+    const example = resource.examples[0];
+    byType[resource.typeName] = await create(fixture, resource.typeName, example.name, program(example.inputs));
+  }
+  // A second app, linked to the cache: what keeps the list filters from passing with one of each.
+  await create(fixture, "Container", "worker", {
+    name: "worker",
+    image: exampleOf("Container").inputs.image,
+    replicas: 1,
   });
   await create(fixture, "ServiceLink", "worker-to-cache", {
     consumerServiceId: ids.worker,
-    providerServiceId: ids.cache,
-  });
-  await create(fixture, "VolumeAttachment", "data-on-worker", {
-    volumeId: ids.data,
-    containerId: ids.worker,
-    mountPath: "/data",
+    providerServiceId: byType.Redis,
   });
 });
 
@@ -66,49 +75,43 @@ const failureOf = (fn: string, args: Record<string, unknown>) =>
     (err) => err as { code: number; details: string },
   );
 
-/** One case per lookup by id or name: what it finds, and what it says of something else. */
-const lookups = [
-  {
-    fn: "getContainer",
-    name: "web",
-    kind: "container",
-    expected: { image: IMAGE, env: { LOG_LEVEL: "info" }, httpPort: 8080, running: true, type: "container" },
-  },
-  {
-    fn: "getPostgres",
-    name: "orders-db",
-    kind: "Postgres database",
-    expected: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) },
-  },
-  {
-    fn: "getMysql",
-    name: "legacy",
-    kind: "MySQL database",
-    expected: { connection: expect.objectContaining({ port: "3306" }) },
-  },
-  {
-    fn: "getRedis",
-    name: "cache",
-    kind: "Redis database",
-    expected: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) },
-  },
-  {
-    fn: "getVolume",
-    name: "data",
-    kind: "volume",
-    expected: { sizeGb: 5, attached: true, accessMode: "ReadWriteOnce" },
-  },
-  { fn: "getRegistry", name: "ghcr", kind: "registry", expected: { host: "ghcr.io", username: "ci" } },
-] as const;
+/** What a lookup shows beyond its example's inputs, where its kind has something to show (a new kind needs none). */
+const SHOWS: Record<string, Record<string, unknown>> = {
+  getContainer: { httpPort: 8080, running: true, type: "container" },
+  getPostgres: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) },
+  getMysql: { connection: expect.objectContaining({ port: "3306" }) },
+  getRedis: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) },
+  getVolume: { attached: true, accessMode: "ReadWriteOnce" },
+};
 
-describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
+/**
+ * One case per lookup by id or name: the resource's example, found by its name, with its inputs (but secrets and
+ * references); what it says of something else names its noun.
+ */
+const lookups = hostingPackage.functions.flatMap((fn) => {
+  if (!("resource" in fn.result) || fn.result.list) return [];
+  const resource = fn.result.resource as ResourceDeclaration;
+  const example = resource.examples[0];
+  const plainInputs = Object.entries(example.inputs).filter(([, v]) => !isReference(v) && !isExampleSecret(v));
+  return [
+    {
+      fn: fn.name,
+      name: String(example.inputs.name),
+      logicalName: example.name,
+      kind: resource.lookups!.byIdOrName!.noun,
+      expected: { ...Object.fromEntries(plainInputs), ...SHOWS[fn.name] },
+    },
+  ];
+});
+
+describe.each(lookups)("$fn", ({ fn, name, logicalName, kind, expected }) => {
   const inProject = fn !== "getRegistry";
 
   test("finds it by id, with the resource's properties and its id", async () => {
-    const found = await invoke(fn, { id: ids[name] });
+    const found = await invoke(fn, { id: ids[logicalName] });
     expect(found.failures).toEqual([]);
     expect(plain(found.return)).toMatchObject({
-      id: ids[name],
+      id: ids[logicalName],
       name,
       ...expected,
       ...(inProject ? { projectId: PROJECT } : {}),
@@ -116,7 +119,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   });
 
   test("finds it by name, the same as by id", async () => {
-    const [byName, byId] = [await invoke(fn, { name }), await invoke(fn, { id: ids[name] })];
+    const [byName, byId] = [await invoke(fn, { name }), await invoke(fn, { id: ids[logicalName] })];
     expect(byName.failures).toEqual([]);
     expect(plain(byName.return)).toEqual(plain(byId.return));
   });
@@ -124,7 +127,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   if (inProject) {
     test("takes the project from its arguments as well as from the provider", async () => {
       const found = await invoke(fn, { name, projectId: PROJECT });
-      expect(plain(found.return)).toMatchObject({ id: ids[name] });
+      expect(plain(found.return)).toMatchObject({ id: ids[logicalName] });
     });
   }
 
@@ -141,7 +144,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   });
 
   test("both id and name, or neither, fail at Check, naming the property, before any API call", async () => {
-    const both = await invoke(fn, { id: ids[name], name });
+    const both = await invoke(fn, { id: ids[logicalName], name });
     expect(both.failures).toEqual([
       { property: "name", reason: "set exactly one of id or name: id and name were both given" },
     ]);
@@ -170,7 +173,7 @@ describe("the wrong kind", () => {
   test.each([
     ["getPostgres", "web", "container", "postgres"],
     ["getMysql", "cache", "redis", "mysql"],
-    ["getRedis", "legacy", "mysql", "redis"],
+    ["getRedis", "legacy-db", "mysql", "redis"],
     ["getContainer", "cache", "redis", "container"],
   ])("%s of %s (a %s) says it is a %s, by id and by name", async (fn, name, is, wanted) => {
     for (const args of [{ id: ids[name] }, { name }]) {
@@ -207,7 +210,7 @@ describe("secrets in lookups' results are wrapped as in the resource", () => {
   test.each(["getPostgres", "getMysql", "getRedis"])(
     "%s: connection.instructions is secret, the rest of the connection is not",
     async (fn) => {
-      const name = { getPostgres: "orders-db", getMysql: "legacy", getRedis: "cache" }[fn]!;
+      const name = String(exampleOf(fn.slice(3)).inputs.name);
       const { return: found } = await invoke(fn, { name });
       const connection = found.connection as Record<string, unknown>;
       expect(isSecret(connection.instructions)).toBe(true);
@@ -235,10 +238,10 @@ describe("getContainers", () => {
     const { return: result, failures } = await invoke("getContainers", {});
     expect(failures).toEqual([]);
     const services = plain(result.services) as Array<Record<string, unknown>>;
-    expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy", "orders-db", "web", "worker"]);
+    expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy-db", "orders-db", "web", "worker"]);
     expect(services.find((s) => s.name === "web")).toMatchObject({
       id: ids.web,
-      image: IMAGE,
+      image: exampleOf("Container").inputs.image,
       env: { LOG_LEVEL: "info" },
       type: "container",
       projectId: PROJECT,
@@ -267,7 +270,7 @@ describe("getVolumes", () => {
     const { return: result, failures } = await invoke("getVolumes", {});
     expect(failures).toEqual([]);
     expect(plain(result.volumes)).toEqual([
-      expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT }),
+      expect.objectContaining({ id: ids.data, name: "data", sizeGb: 20, attached: true, projectId: PROJECT }),
     ]);
   });
 
@@ -312,7 +315,7 @@ describe("getServiceLinks", () => {
     expect(plain(links)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          id: ids["web-to-orders-db"],
+          id: ids["web-db"],
           consumerServiceId: ids.web,
           providerServiceId: ids["orders-db"],
           linkType: "http",
@@ -325,9 +328,7 @@ describe("getServiceLinks", () => {
 
   test("consumerServiceId and providerServiceId keep the links of one service", async () => {
     const byConsumer = await invoke("getServiceLinks", { consumerServiceId: ids.web });
-    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
-      ids["web-to-orders-db"],
-    ]);
+    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["web-db"]]);
     const byProvider = await invoke("getServiceLinks", { providerServiceId: ids.cache });
     expect((plain(byProvider.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
       ids["worker-to-cache"],
