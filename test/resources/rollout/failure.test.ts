@@ -69,12 +69,12 @@ const cases: Case[] = [
     { record: "as it is", known, owed: [DB], refreshFirst: false },
   ],
   [
-    "the restart after a link was made: the link left out (not carried), no refresh first (a Read would find it)",
+    "the restart after a link was made: the link left out (not carried) and awaiting its restart, no refresh first",
     "update",
     restart,
     linked,
     unknownOutcome,
-    { record: "as it is", known, owed: [DB], refreshFirst: false },
+    { record: "as it is", known: { ...known, linksAwaitingRestart: [DB] }, owed: [DB], refreshFirst: false },
   ],
   [
     "a PATCH after the platform restarted the app for its link: the link counts (carried), refresh first",
