@@ -21,16 +21,19 @@ const LISTS = hostingPackage.functions.filter((fn) => "resource" in fn.result &&
 const RESOURCES = hostingPackage.resources as ResourceDeclaration[];
 const exampleOf = (typeName: string) => RESOURCES.find((r) => r.typeName === typeName)!.examples[0];
 
-/** What the world holds: each example's logical name (and the two the list filters add) -> id. */
+/** What the world holds: each example's logical name (and the two the list filters add) -> id, and -> name. */
 const ids: Record<string, string> = {};
 /** The ids made, by type name: what an example's references point to. */
 const byType: Record<string, string> = {};
+/** The names the resources took (the examples leave `name` out: the provider names them from their logical name). */
+const names: Record<string, string> = {};
 
 async function create(f: Fixture, type: string, name: string, props: Record<string, unknown>) {
   const { inputs, failures } = await f.plugin.check(tok(type), name, props);
   expect(failures).toEqual([]);
   const created = await f.plugin.create(tok(type), name, inputs);
   ids[name] = created.id;
+  if (typeof created.properties.name === "string") names[name] = created.properties.name;
   return created.id;
 }
 
@@ -96,7 +99,6 @@ const lookups = hostingPackage.functions.flatMap((fn) => {
   return [
     {
       fn: fn.name,
-      name: String(example.inputs.name),
       logicalName: example.name,
       kind: resource.lookups!.byIdOrName!.noun,
       expected: { ...Object.fromEntries(plainInputs), ...SHOWS[fn.name] },
@@ -104,8 +106,12 @@ const lookups = hostingPackage.functions.flatMap((fn) => {
   ];
 });
 
-describe.each(lookups)("$fn", ({ fn, name, logicalName, kind, expected }) => {
+describe.each(lookups)("$fn", ({ fn, logicalName, kind, expected }) => {
   const inProject = fn !== "getRegistry";
+  let name: string;
+  beforeAll(() => {
+    name = names[logicalName];
+  });
 
   test("finds it by id, with the resource's properties and its id", async () => {
     const found = await invoke(fn, { id: ids[logicalName] });
@@ -176,7 +182,7 @@ describe("the wrong kind", () => {
     ["getRedis", "legacy-db", "mysql", "redis"],
     ["getContainer", "cache", "redis", "container"],
   ])("%s of %s (a %s) says it is a %s, by id and by name", async (fn, name, is, wanted) => {
-    for (const args of [{ id: ids[name] }, { name }]) {
+    for (const args of [{ id: ids[name] }, { name: names[name] }]) {
       await expect(failureOf(fn, args)).resolves.toMatchObject({
         details: expect.stringContaining(`is a ${is}, not a ${wanted}`),
       });
@@ -194,7 +200,7 @@ describe("another user's project", () => {
   test("a lookup there fails, saying the token cannot see the project (not that nothing is there)", async () => {
     const project = BOB.projects[0];
     for (const args of [
-      { name: "web", projectId: project },
+      { name: names.web, projectId: project },
       { id: ids.web, projectId: project },
     ]) {
       await expect(failureOf("getContainer", args)).resolves.toMatchObject({
@@ -210,7 +216,7 @@ describe("secrets in lookups' results are wrapped as in the resource", () => {
   test.each(["getPostgres", "getMysql", "getRedis"])(
     "%s: connection.instructions is secret, the rest of the connection is not",
     async (fn) => {
-      const name = String(exampleOf(fn.slice(3)).inputs.name);
+      const name = names[exampleOf(fn.slice(3)).name];
       const { return: found } = await invoke(fn, { name });
       const connection = found.connection as Record<string, unknown>;
       expect(isSecret(connection.instructions)).toBe(true);
@@ -221,13 +227,13 @@ describe("secrets in lookups' results are wrapped as in the resource", () => {
   );
 
   test("getRegistry never returns a password", async () => {
-    const { return: found } = await invoke("getRegistry", { name: "ghcr" });
+    const { return: found } = await invoke("getRegistry", { name: names.ghcr });
     expect(found).not.toHaveProperty("password");
     expect(JSON.stringify(found)).not.toContain("registry-pass");
   });
 
   test("an argument given as a secret stays a secret in the result", async () => {
-    const { return: found } = await invoke("getContainer", { name: secret("web") });
+    const { return: found } = await invoke("getContainer", { name: secret(names.web) });
     expect(isSecret(found.name)).toBe(true);
     expect(isSecret(found.image)).toBe(false);
   });
@@ -238,27 +244,34 @@ describe("getContainers", () => {
     const { return: result, failures } = await invoke("getContainers", {});
     expect(failures).toEqual([]);
     const services = plain(result.services) as Array<Record<string, unknown>>;
-    expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy-db", "orders-db", "web", "worker"]);
-    expect(services.find((s) => s.name === "web")).toMatchObject({
+    expect(services.map((s) => s.name).sort()).toEqual(
+      [names.cache, names["legacy-db"], names["orders-db"], names.web, "worker"].sort(),
+    );
+    expect(services.find((s) => s.name === names.web)).toMatchObject({
       id: ids.web,
       image: exampleOf("Container").inputs.image,
       env: { LOG_LEVEL: "info" },
       type: "container",
       projectId: PROJECT,
     });
-    expect(services.find((s) => s.name === "orders-db")).toMatchObject({ id: ids["orders-db"], type: "postgres" });
+    expect(services.find((s) => s.name === names["orders-db"])).toMatchObject({
+      id: ids["orders-db"],
+      type: "postgres",
+    });
   });
 
   test("`type` keeps one kind", async () => {
     const { return: result } = await invoke("getContainers", { type: "container" });
-    expect((plain(result.services) as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(["web", "worker"]);
+    expect((plain(result.services) as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(
+      [names.web, "worker"].sort(),
+    );
     const { return: redis } = await invoke("getContainers", { type: "redis" });
     expect(plain(redis.services)).toEqual([expect.objectContaining({ id: ids.cache, type: "redis" })]);
   });
 
   test("env is not secret (a Container's is not), and holds no variable a link injects", async () => {
     const { return: result } = await invoke("getContainers", { type: "container" });
-    const web = (result.services as Array<Record<string, unknown>>).find((s) => plain(s.name) === "web")!;
+    const web = (result.services as Array<Record<string, unknown>>).find((s) => plain(s.name) === names.web)!;
     expect(isSecret(web.env)).toBe(false);
     expect(web.env).toEqual({ LOG_LEVEL: "info" });
     expect(isSecret(result.services)).toBe(false);
@@ -270,7 +283,7 @@ describe("getVolumes", () => {
     const { return: result, failures } = await invoke("getVolumes", {});
     expect(failures).toEqual([]);
     expect(plain(result.volumes)).toEqual([
-      expect.objectContaining({ id: ids.data, name: "data", sizeGb: 20, attached: true, projectId: PROJECT }),
+      expect.objectContaining({ id: ids.data, name: names.data, sizeGb: 20, attached: true, projectId: PROJECT }),
     ]);
   });
 
@@ -286,7 +299,7 @@ describe("getRegistries", () => {
   test("lists the user's registries, never a password", async () => {
     const { return: result, failures } = await invoke("getRegistries", {});
     expect(failures).toEqual([]);
-    expect(plain(result.registries)).toEqual([{ id: ids.ghcr, name: "ghcr", host: "ghcr.io", username: "ci" }]);
+    expect(plain(result.registries)).toEqual([{ id: ids.ghcr, name: names.ghcr, host: "ghcr.io", username: "ci" }]);
     expect(JSON.stringify(result)).not.toContain("registry-pass");
   });
 

@@ -163,7 +163,9 @@ describe("the lists", () => {
     expect((await hosting.getVolumes()).volumes.map((v: { sizeGb: number }) => v.sizeGb)).toEqual([
       example("getVolumes").sizeGb,
     ]);
-    expect((await hosting.getRegistries()).registries.map((r: { name: string }) => r.name)).toEqual(["ghcr"]);
+    expect((await hosting.getRegistries()).registries.map((r: { name: string }) => r.name)).toEqual([
+      example("getRegistries").name,
+    ]);
     const consumer = example("getServiceLinks").consumerServiceId;
     const links = (await hosting.getServiceLinks({ consumerServiceId: consumer })).links;
     expect(lastInvocation()).toMatchObject({
