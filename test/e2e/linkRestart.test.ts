@@ -5,7 +5,6 @@ import * as hosting from "@hosting/pulumi";
 import { PROJECT_ID, useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(300_000);
 
 const IMAGE = "registry.example.com/team/api:1.0.0";
 const restartsSince = (mark: number, id: string) =>
