@@ -19,14 +19,8 @@ import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
 import type { CheckFailure } from "../framework/spec";
-import {
-  ConfigureErrorMissingKeys,
-  ErrorResourceInitFailed,
-  Status,
-  encode,
-  encodeStruct,
-  type StructObject,
-} from "./codec";
+import { encode, encodeStruct, type StructObject } from "./codec";
+import { ConfigureErrorMissingKeys, ErrorResourceInitFailed, Status } from "./messages";
 import { MESSAGE_LIMIT_BYTES } from "../redact";
 import { withHint } from "./hints";
 
