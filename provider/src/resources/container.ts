@@ -275,7 +275,7 @@ export const container: Declaration<Container, typeof flags> = {
         orGone(() => linksByConsumer(ctx, project, { alongside: true })),
         apps.read(ctx, project, address.id),
       ]);
-      // A restart a link still owes (linksAwaitingRestart) is carried forward until the app is stopped or restarted.
+      // A restart a link still owes (linksAwaitingRestart) is carried forward until the app stops or an up restarts it.
       const owed = service?.status === "stopped" ? [] : (outputs.linksAwaitingRestart ?? []);
       return service && withLinks(service, linksInto?.(service.id) ?? [], inputs, owed);
     },
