@@ -2,7 +2,7 @@
 // `new hosting.Provider(...)`, or the environment. Declared like a resource, checked like one.
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_REQUEST_TIMEOUT_MS } from "./api/client";
 import { parseBaseUrl } from "./api/http";
-import type { FlagsOf, Validator } from "./framework/spec";
+import type { Checked, FlagsOf, Validator } from "./framework/spec";
 import { between, matches, uuid } from "./framework/validators";
 
 /** Configuration of the hosting provider. */
@@ -58,7 +58,7 @@ const httpsUnlessLoopback = (): Validator => (value) => {
   }
 };
 
-export const configFlags: FlagsOf<HostingProviderConfig> = {
+export const configFlags = {
   baseUrl: { env: ["HOSTING_BASE_URL"], validate: httpsUnlessLoopback() },
   token: { env: ["HOSTING_TOKEN"], secret: true },
   projectId: { env: ["HOSTING_PROJECT_ID"], validate: uuid() },
@@ -73,6 +73,9 @@ export const configFlags: FlagsOf<HostingProviderConfig> = {
     default: DEFAULT_MAX_RESPONSE_BYTES / 1024 / 1024,
     validate: between(1, 1024, "a project's list of 10,000 apps is about 6 MB"),
   },
-};
+} satisfies FlagsOf<HostingProviderConfig>;
+
+/** The provider's settings as Configure resolves them: checked, every default filled in. */
+export type ProviderSettings = Checked<HostingProviderConfig, typeof configFlags>;
 
 export const providerConfig = { typeName: "HostingProviderConfig", flags: configFlags };

@@ -81,8 +81,9 @@ const formsOf = (secret: string) => [...new Set([secret, secret.normalize("NFC")
  * text against them. The multi-pattern matchers (modern-ahocorasick,
  * @monyone/aho-corasick, ahocorasick and their kin) find whole patterns only, so a partial echo
  * would need every 16-character window of every secret as a pattern (16 times the memory), and
- * modern-ahocorasick matches whole grapheme clusters (Intl.Segmenter), so it misses a secret that
- * ends inside one (a combining mark after it), and does not normalize. Of the redactors,
+ * modern-ahocorasick builds its patterns by code point (`for…of`) but reads a text by code unit
+ * (`str[i]`), so it never finds a secret that holds a character outside the Basic Multilingual
+ * Plane (an emoji), and does not normalize. Of the redactors,
  * fast-redact and @pinojs/redact blank object paths, not values inside text; @zapier/secret-scrubber
  * does blank known values in text, but whole only, one replaceAll pass per secret (time in text
  * times secrets), and its marker (`:censored:20:7991f05acc:`) tells the secret's length and a

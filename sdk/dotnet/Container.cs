@@ -91,6 +91,14 @@ namespace PulumiHosting.Hosting
         public Output<ImmutableArray<string>> Links { get; private set; } = null!;
 
         /// <summary>
+        /// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        /// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        /// unless the app has been stopped since (its next start reads every link).
+        /// </summary>
+        [Output("linksAwaitingRestart")]
+        public Output<ImmutableArray<string>> LinksAwaitingRestart { get; private set; } = null!;
+
+        /// <summary>
         /// Name of the marketplace app it came from, if any.
         /// </summary>
         [Output("marketplaceApp")]
@@ -441,6 +449,20 @@ namespace PulumiHosting.Hosting
         {
             get => _links ?? (_links = new InputList<string>());
             set => _links = value;
+        }
+
+        [Input("linksAwaitingRestart")]
+        private InputList<string>? _linksAwaitingRestart;
+
+        /// <summary>
+        /// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        /// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        /// unless the app has been stopped since (its next start reads every link).
+        /// </summary>
+        public InputList<string> LinksAwaitingRestart
+        {
+            get => _linksAwaitingRestart ?? (_linksAwaitingRestart = new InputList<string>());
+            set => _linksAwaitingRestart = value;
         }
 
         /// <summary>

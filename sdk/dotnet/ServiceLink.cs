@@ -35,6 +35,13 @@ namespace PulumiHosting.Hosting
     public partial class ServiceLink : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        /// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        /// </summary>
+        [Output("awaitingRestart")]
+        public Output<bool?> AwaitingRestart { get; private set; } = null!;
+
+        /// <summary>
         /// Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
         /// </summary>
         [Output("consumerServiceId")]
@@ -155,6 +162,13 @@ namespace PulumiHosting.Hosting
 
     public sealed class ServiceLinkState : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        /// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        /// </summary>
+        [Input("awaitingRestart")]
+        public Input<bool>? AwaitingRestart { get; set; }
+
         /// <summary>
         /// Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
         /// </summary>

@@ -118,6 +118,12 @@ export class Container extends pulumi.CustomResource {
      */
     declare public readonly links: pulumi.Output<string[] | undefined>;
     /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     */
+    declare public /*out*/ readonly linksAwaitingRestart: pulumi.Output<string[] | undefined>;
+    /**
      * Name of the marketplace app it came from, if any.
      */
     declare public /*out*/ readonly marketplaceApp: pulumi.Output<string | undefined>;
@@ -206,6 +212,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["injectedEnv"] = state?.injectedEnv;
             resourceInputs["internalHost"] = state?.internalHost;
             resourceInputs["links"] = state?.links;
+            resourceInputs["linksAwaitingRestart"] = state?.linksAwaitingRestart;
             resourceInputs["marketplaceApp"] = state?.marketplaceApp;
             resourceInputs["memoryMb"] = state?.memoryMb;
             resourceInputs["name"] = state?.name;
@@ -244,6 +251,7 @@ export class Container extends pulumi.CustomResource {
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["injectedEnv"] = undefined /*out*/;
             resourceInputs["internalHost"] = undefined /*out*/;
+            resourceInputs["linksAwaitingRestart"] = undefined /*out*/;
             resourceInputs["marketplaceApp"] = undefined /*out*/;
             resourceInputs["publicUrl"] = undefined /*out*/;
             resourceInputs["runtime"] = undefined /*out*/;
@@ -303,6 +311,12 @@ export interface ContainerState {
      * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
      */
     links?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     */
+    linksAwaitingRestart?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
      * Name of the marketplace app it came from, if any.
      */

@@ -86,6 +86,12 @@ export interface GetContainerResult {
      */
     readonly links?: string[];
     /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     */
+    readonly linksAwaitingRestart?: string[];
+    /**
      * Name of the marketplace app it came from, if any.
      */
     readonly marketplaceApp?: string;

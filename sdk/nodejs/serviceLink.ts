@@ -74,6 +74,11 @@ export class ServiceLink extends pulumi.CustomResource {
     }
 
     /**
+     * Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     */
+    declare public /*out*/ readonly awaitingRestart: pulumi.Output<boolean | undefined>;
+    /**
      * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */
     declare public readonly consumerServiceId: pulumi.Output<string>;
@@ -107,6 +112,7 @@ export class ServiceLink extends pulumi.CustomResource {
         opts = opts || {};
         if (opts.id) {
             const state = argsOrState as ServiceLinkState | undefined;
+            resourceInputs["awaitingRestart"] = state?.awaitingRestart;
             resourceInputs["consumerServiceId"] = state?.consumerServiceId;
             resourceInputs["injectedEnv"] = state?.injectedEnv;
             resourceInputs["linkType"] = state?.linkType;
@@ -124,6 +130,7 @@ export class ServiceLink extends pulumi.CustomResource {
             resourceInputs["linkType"] = (args?.linkType) ?? "http";
             resourceInputs["projectId"] = args?.projectId;
             resourceInputs["providerServiceId"] = args?.providerServiceId;
+            resourceInputs["awaitingRestart"] = undefined /*out*/;
             resourceInputs["injectedEnv"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -139,6 +146,11 @@ export class ServiceLink extends pulumi.CustomResource {
  * Input properties used for looking up and filtering ServiceLink resources.
  */
 export interface ServiceLinkState {
+    /**
+     * Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     */
+    awaitingRestart?: pulumi.Input<boolean | undefined>;
     /**
      * Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
      */

@@ -32,6 +32,22 @@ describe("Container behaviour", () => {
     expect(paths).toContain(`POST /v1/projects/${PROJECT}/containers/${app.id}/start`);
   });
 
+  test("running: false with another setting in the same update records the app stopped, not the PATCH's answer", async () => {
+    const app = await createApp("stop-and-scale");
+    const next = await fixture.plugin.check(
+      TYPE,
+      "stop-and-scale",
+      { ...app.inputs, running: false, replicas: 2 },
+      app.inputs,
+    );
+    const updated = await fixture.plugin.update(TYPE, "stop-and-scale", app.id, app.outputs, next.inputs, app.inputs);
+    expect(fixture.sim.control.snapshot().services.find((s) => s.id === app.id)).toMatchObject({
+      status: "stopped",
+      replicas: 2,
+    });
+    expect(updated.properties).toMatchObject({ running: false, status: "stopped", replicas: 2 });
+  });
+
   test("a changed restartTrigger restarts the app (and is kept in state)", async () => {
     const app = await createApp("restarter", { restartTrigger: "a" });
     const next = await fixture.plugin.check(TYPE, "restarter", { ...app.inputs, restartTrigger: "b" }, app.inputs);

@@ -1,6 +1,7 @@
 // Diffs that name the exact key (DESIGN "Diffs"): the detailed diff says `env.DATABASE_HOST`, a
 // link by its index; `diffs` keeps the top-level names. The engine applies the resource options
 // replaceOnChanges and ignoreChanges to those paths (engine.ts plays step_generator.go).
+import { decode, encode } from "../../provider/src/server/codec";
 import {
   CheckRequest,
   CheckResponse,
@@ -10,9 +11,7 @@ import {
   DiffResponse,
   ReadRequest,
   ReadResponse,
-  decode,
-  encode,
-} from "../../provider/src/server/codec";
+} from "../../provider/src/server/messages";
 import { DIFF_NONE, DIFF_SOME, Engine, KIND, secret, urn } from "./engine";
 import { CONTAINER, POSTGRES, useFixture } from "./fixture";
 

@@ -1,6 +1,14 @@
 // The lookup functions through Invoke, as the engine sends it, against the simulator: found by
 // id and by name, not found, the wrong kind, both or neither of id and name, unknown arguments in
-// a preview, and secrets wrapped in the result as the resource of that kind wraps them.
+// a preview, and secrets wrapped in the result as the resource of that kind wraps them. The world is
+// every resource's first example (the one the docs show), made through the plugin in the package's
+// order, and the lookups by id or name are the package's, each looking for its resource's example.
+import {
+  isExampleSecret,
+  isReference,
+  type ExampleValue,
+  type ResourceDeclaration,
+} from "../../provider/src/framework/declare";
 import { hostingPackage } from "../../provider/src/package";
 import { ALICE, BOB } from "../../simulator/src";
 import { UNKNOWN, isSecret, plain, secret } from "./engine";
@@ -8,46 +16,50 @@ import { PROJECT, useFixture, type Fixture } from "./fixture";
 
 const fixture = useFixture({ volumeProvisioningMs: 20 });
 const tok = (name: string) => `hosting:index:${name}`;
-const IMAGE = "registry.example.com/team/app:1.0.0";
 /** The list functions the package declares. */
 const LISTS = hostingPackage.functions.filter((fn) => "resource" in fn.result && fn.result.list).map((fn) => fn.name);
+const RESOURCES = hostingPackage.resources as ResourceDeclaration[];
+const exampleOf = (typeName: string) => RESOURCES.find((r) => r.typeName === typeName)!.examples[0];
 
-/** What the world holds: name -> id. */
+/** What the world holds: each example's logical name (and the two the list filters add) -> id, and -> name. */
 const ids: Record<string, string> = {};
+/** The ids made, by type name: what an example's references point to. */
+const byType: Record<string, string> = {};
+/** The names the resources took (the examples leave `name` out: the provider names them from their logical name). */
+const names: Record<string, string> = {};
 
 async function create(f: Fixture, type: string, name: string, props: Record<string, unknown>) {
   const { inputs, failures } = await f.plugin.check(tok(type), name, props);
   expect(failures).toEqual([]);
   const created = await f.plugin.create(tok(type), name, inputs);
   ids[name] = created.id;
+  if (typeof created.properties.name === "string") names[name] = created.properties.name;
   return created.id;
 }
 
+/** An example's inputs as the engine sends them: references as the ids made, secrets wrapped. */
+const program = (values: Record<string, ExampleValue>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [
+      k,
+      isReference(v) ? byType[v.reference] : isExampleSecret(v) ? secret(v.sample) : v,
+    ]),
+  );
+
 beforeAll(async () => {
-  await create(fixture, "Container", "web", { name: "web", image: IMAGE, env: { LOG_LEVEL: "info" } });
-  await create(fixture, "Container", "worker", { name: "worker", image: IMAGE, replicas: 1 });
-  await create(fixture, "Postgres", "orders-db", { name: "orders-db" });
-  await create(fixture, "Mysql", "legacy", { name: "legacy" });
-  await create(fixture, "Redis", "cache", { name: "cache" });
-  await create(fixture, "Volume", "data", { name: "data", sizeGb: 5 });
-  await create(fixture, "Registry", "ghcr", {
-    name: "ghcr",
-    host: "ghcr.io",
-    username: "ci",
-    password: secret("registry-pass"),
-  });
-  await create(fixture, "ServiceLink", "web-to-orders-db", {
-    consumerServiceId: ids.web,
-    providerServiceId: ids["orders-db"],
+  for (const resource of RESOURCES) {
+    const example = resource.examples[0];
+    byType[resource.typeName] = await create(fixture, resource.typeName, example.name, program(example.inputs));
+  }
+  // A second app, linked to the cache: what keeps the list filters from passing with one of each.
+  await create(fixture, "Container", "worker", {
+    name: "worker",
+    image: exampleOf("Container").inputs.image,
+    replicas: 1,
   });
   await create(fixture, "ServiceLink", "worker-to-cache", {
     consumerServiceId: ids.worker,
-    providerServiceId: ids.cache,
-  });
-  await create(fixture, "VolumeAttachment", "data-on-worker", {
-    volumeId: ids.data,
-    containerId: ids.worker,
-    mountPath: "/data",
+    providerServiceId: byType.Redis,
   });
 });
 
@@ -66,49 +78,46 @@ const failureOf = (fn: string, args: Record<string, unknown>) =>
     (err) => err as { code: number; details: string },
   );
 
-/** One case per lookup by id or name: what it finds, and what it says of something else. */
-const lookups = [
-  {
-    fn: "getContainer",
-    name: "web",
-    kind: "container",
-    expected: { image: IMAGE, env: { LOG_LEVEL: "info" }, httpPort: 8080, running: true, type: "container" },
-  },
-  {
-    fn: "getPostgres",
-    name: "orders-db",
-    kind: "Postgres database",
-    expected: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) },
-  },
-  {
-    fn: "getMysql",
-    name: "legacy",
-    kind: "MySQL database",
-    expected: { connection: expect.objectContaining({ port: "3306" }) },
-  },
-  {
-    fn: "getRedis",
-    name: "cache",
-    kind: "Redis database",
-    expected: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) },
-  },
-  {
-    fn: "getVolume",
-    name: "data",
-    kind: "volume",
-    expected: { sizeGb: 5, attached: true, accessMode: "ReadWriteOnce" },
-  },
-  { fn: "getRegistry", name: "ghcr", kind: "registry", expected: { host: "ghcr.io", username: "ci" } },
-] as const;
+/** What a lookup shows beyond its example's inputs, where its kind has something to show (a new kind needs none). */
+const SHOWS: Record<string, Record<string, unknown>> = {
+  getContainer: { httpPort: 8080, running: true, type: "container" },
+  getPostgres: { connection: expect.objectContaining({ envVar: "DATABASE_URL" }) },
+  getMysql: { connection: expect.objectContaining({ port: "3306" }) },
+  getRedis: { connection: expect.objectContaining({ envVar: "REDIS_URL" }) },
+  getVolume: { attached: true, accessMode: "ReadWriteOnce" },
+};
 
-describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
+/**
+ * One case per lookup by id or name: the resource's example, found by its name, with its inputs (but secrets and
+ * references); what it says of something else names its noun.
+ */
+const lookups = hostingPackage.functions.flatMap((fn) => {
+  if (!("resource" in fn.result) || fn.result.list) return [];
+  const resource = fn.result.resource as ResourceDeclaration;
+  const example = resource.examples[0];
+  const plainInputs = Object.entries(example.inputs).filter(([, v]) => !isReference(v) && !isExampleSecret(v));
+  return [
+    {
+      fn: fn.name,
+      logicalName: example.name,
+      kind: resource.lookups!.byIdOrName!.noun,
+      expected: { ...Object.fromEntries(plainInputs), ...SHOWS[fn.name] },
+    },
+  ];
+});
+
+describe.each(lookups)("$fn", ({ fn, logicalName, kind, expected }) => {
   const inProject = fn !== "getRegistry";
+  let name: string;
+  beforeAll(() => {
+    name = names[logicalName];
+  });
 
   test("finds it by id, with the resource's properties and its id", async () => {
-    const found = await invoke(fn, { id: ids[name] });
+    const found = await invoke(fn, { id: ids[logicalName] });
     expect(found.failures).toEqual([]);
     expect(plain(found.return)).toMatchObject({
-      id: ids[name],
+      id: ids[logicalName],
       name,
       ...expected,
       ...(inProject ? { projectId: PROJECT } : {}),
@@ -116,7 +125,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   });
 
   test("finds it by name, the same as by id", async () => {
-    const [byName, byId] = [await invoke(fn, { name }), await invoke(fn, { id: ids[name] })];
+    const [byName, byId] = [await invoke(fn, { name }), await invoke(fn, { id: ids[logicalName] })];
     expect(byName.failures).toEqual([]);
     expect(plain(byName.return)).toEqual(plain(byId.return));
   });
@@ -124,7 +133,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   if (inProject) {
     test("takes the project from its arguments as well as from the provider", async () => {
       const found = await invoke(fn, { name, projectId: PROJECT });
-      expect(plain(found.return)).toMatchObject({ id: ids[name] });
+      expect(plain(found.return)).toMatchObject({ id: ids[logicalName] });
     });
   }
 
@@ -141,7 +150,7 @@ describe.each(lookups)("$fn", ({ fn, name, kind, expected }) => {
   });
 
   test("both id and name, or neither, fail at Check, naming the property, before any API call", async () => {
-    const both = await invoke(fn, { id: ids[name], name });
+    const both = await invoke(fn, { id: ids[logicalName], name });
     expect(both.failures).toEqual([
       { property: "name", reason: "set exactly one of id or name: id and name were both given" },
     ]);
@@ -170,10 +179,10 @@ describe("the wrong kind", () => {
   test.each([
     ["getPostgres", "web", "container", "postgres"],
     ["getMysql", "cache", "redis", "mysql"],
-    ["getRedis", "legacy", "mysql", "redis"],
+    ["getRedis", "legacy-db", "mysql", "redis"],
     ["getContainer", "cache", "redis", "container"],
   ])("%s of %s (a %s) says it is a %s, by id and by name", async (fn, name, is, wanted) => {
-    for (const args of [{ id: ids[name] }, { name }]) {
+    for (const args of [{ id: ids[name] }, { name: names[name] }]) {
       await expect(failureOf(fn, args)).resolves.toMatchObject({
         details: expect.stringContaining(`is a ${is}, not a ${wanted}`),
       });
@@ -191,7 +200,7 @@ describe("another user's project", () => {
   test("a lookup there fails, saying the token cannot see the project (not that nothing is there)", async () => {
     const project = BOB.projects[0];
     for (const args of [
-      { name: "web", projectId: project },
+      { name: names.web, projectId: project },
       { id: ids.web, projectId: project },
     ]) {
       await expect(failureOf("getContainer", args)).resolves.toMatchObject({
@@ -207,7 +216,7 @@ describe("secrets in lookups' results are wrapped as in the resource", () => {
   test.each(["getPostgres", "getMysql", "getRedis"])(
     "%s: connection.instructions is secret, the rest of the connection is not",
     async (fn) => {
-      const name = { getPostgres: "orders-db", getMysql: "legacy", getRedis: "cache" }[fn]!;
+      const name = names[exampleOf(fn.slice(3)).name];
       const { return: found } = await invoke(fn, { name });
       const connection = found.connection as Record<string, unknown>;
       expect(isSecret(connection.instructions)).toBe(true);
@@ -218,13 +227,13 @@ describe("secrets in lookups' results are wrapped as in the resource", () => {
   );
 
   test("getRegistry never returns a password", async () => {
-    const { return: found } = await invoke("getRegistry", { name: "ghcr" });
+    const { return: found } = await invoke("getRegistry", { name: names.ghcr });
     expect(found).not.toHaveProperty("password");
     expect(JSON.stringify(found)).not.toContain("registry-pass");
   });
 
   test("an argument given as a secret stays a secret in the result", async () => {
-    const { return: found } = await invoke("getContainer", { name: secret("web") });
+    const { return: found } = await invoke("getContainer", { name: secret(names.web) });
     expect(isSecret(found.name)).toBe(true);
     expect(isSecret(found.image)).toBe(false);
   });
@@ -235,27 +244,34 @@ describe("getContainers", () => {
     const { return: result, failures } = await invoke("getContainers", {});
     expect(failures).toEqual([]);
     const services = plain(result.services) as Array<Record<string, unknown>>;
-    expect(services.map((s) => s.name).sort()).toEqual(["cache", "legacy", "orders-db", "web", "worker"]);
-    expect(services.find((s) => s.name === "web")).toMatchObject({
+    expect(services.map((s) => s.name).sort()).toEqual(
+      [names.cache, names["legacy-db"], names["orders-db"], names.web, "worker"].sort(),
+    );
+    expect(services.find((s) => s.name === names.web)).toMatchObject({
       id: ids.web,
-      image: IMAGE,
+      image: exampleOf("Container").inputs.image,
       env: { LOG_LEVEL: "info" },
       type: "container",
       projectId: PROJECT,
     });
-    expect(services.find((s) => s.name === "orders-db")).toMatchObject({ id: ids["orders-db"], type: "postgres" });
+    expect(services.find((s) => s.name === names["orders-db"])).toMatchObject({
+      id: ids["orders-db"],
+      type: "postgres",
+    });
   });
 
   test("`type` keeps one kind", async () => {
     const { return: result } = await invoke("getContainers", { type: "container" });
-    expect((plain(result.services) as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(["web", "worker"]);
+    expect((plain(result.services) as Array<{ name: string }>).map((s) => s.name).sort()).toEqual(
+      [names.web, "worker"].sort(),
+    );
     const { return: redis } = await invoke("getContainers", { type: "redis" });
     expect(plain(redis.services)).toEqual([expect.objectContaining({ id: ids.cache, type: "redis" })]);
   });
 
   test("env is not secret (a Container's is not), and holds no variable a link injects", async () => {
     const { return: result } = await invoke("getContainers", { type: "container" });
-    const web = (result.services as Array<Record<string, unknown>>).find((s) => plain(s.name) === "web")!;
+    const web = (result.services as Array<Record<string, unknown>>).find((s) => plain(s.name) === names.web)!;
     expect(isSecret(web.env)).toBe(false);
     expect(web.env).toEqual({ LOG_LEVEL: "info" });
     expect(isSecret(result.services)).toBe(false);
@@ -267,7 +283,7 @@ describe("getVolumes", () => {
     const { return: result, failures } = await invoke("getVolumes", {});
     expect(failures).toEqual([]);
     expect(plain(result.volumes)).toEqual([
-      expect.objectContaining({ id: ids.data, name: "data", sizeGb: 5, attached: true, projectId: PROJECT }),
+      expect.objectContaining({ id: ids.data, name: names.data, sizeGb: 20, attached: true, projectId: PROJECT }),
     ]);
   });
 
@@ -283,7 +299,7 @@ describe("getRegistries", () => {
   test("lists the user's registries, never a password", async () => {
     const { return: result, failures } = await invoke("getRegistries", {});
     expect(failures).toEqual([]);
-    expect(plain(result.registries)).toEqual([{ id: ids.ghcr, name: "ghcr", host: "ghcr.io", username: "ci" }]);
+    expect(plain(result.registries)).toEqual([{ id: ids.ghcr, name: names.ghcr, host: "ghcr.io", username: "ci" }]);
     expect(JSON.stringify(result)).not.toContain("registry-pass");
   });
 
@@ -312,7 +328,7 @@ describe("getServiceLinks", () => {
     expect(plain(links)).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          id: ids["web-to-orders-db"],
+          id: ids["web-db"],
           consumerServiceId: ids.web,
           providerServiceId: ids["orders-db"],
           linkType: "http",
@@ -325,9 +341,7 @@ describe("getServiceLinks", () => {
 
   test("consumerServiceId and providerServiceId keep the links of one service", async () => {
     const byConsumer = await invoke("getServiceLinks", { consumerServiceId: ids.web });
-    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
-      ids["web-to-orders-db"],
-    ]);
+    expect((plain(byConsumer.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([ids["web-db"]]);
     const byProvider = await invoke("getServiceLinks", { providerServiceId: ids.cache });
     expect((plain(byProvider.return.links) as Array<{ id: string }>).map((l) => l.id)).toEqual([
       ids["worker-to-cache"],

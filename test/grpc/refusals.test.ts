@@ -2,7 +2,8 @@
 // that never passed Check, settings no timer can hold. And an operation that runs out of time
 // while the API rate-limits it says so.
 import * as grpc from "@grpc/grpc-js";
-import { CheckRequest, CheckResponse, decode, encode } from "../../provider/src/server/codec";
+import { decode, encode } from "../../provider/src/server/codec";
+import { CheckRequest, CheckResponse } from "../../provider/src/server/messages";
 import { Engine, Plugin, type GrpcFailure, urn } from "./engine";
 import { CONTAINER, PROJECT, REGISTRY, VOLUME, useFixture } from "./fixture";
 import { ALICE } from "../../simulator/src";

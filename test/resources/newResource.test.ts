@@ -9,7 +9,10 @@
 //   fails when its list envelope is wrong);
 // - the provider serves it against the copy's simulator (newResource.probe.ts: the client, the
 //   lookups, hosting-export), and the simulator keeps it (test/simulator/newCollection.probe.ts: its
-//   routes, the world, the admin API, and a delete of the app it refers to).
+//   routes, the world, the admin API, and a delete of the app it refers to);
+// - docs/development.md's table of "Adding a resource" is what the copy shows: the files its steps
+//   name are the ones the kind touched, and each gate it names fails in the copy until its step is
+//   done (`make record-state`, a corpus case), then passes.
 import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -175,6 +178,34 @@ const EDITS: Record<string, (text: string) => string> = {
   "simulator/src/collections.ts": (text) =>
     text.replace(/^import type \{ WorldRules \}/m, `${SIM_IMPORT}\n$&`).replace(/^};$/m, `${SIM_ENTRY}\n};`),
 };
+
+/** One row of docs/development.md's table of "Adding a resource": the files its step touches, the tests it gates. */
+interface Step {
+  step: number;
+  doing: string;
+  files: string[];
+  gates: string[];
+}
+
+/** docs/development.md's table of "Adding a resource", with `<name>` and `<plural>` the throwaway kind's. */
+function adding(page: string): Step[] {
+  const section = page.slice(page.indexOf("## Adding a resource"), page.indexOf("## Adding a flag"));
+  const code = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  return section
+    .split("\n")
+    .filter((line) => /^\| \d+ \|/.test(line))
+    .map((line) => {
+      const [step, doing, files, gates] = line.split(" | ").map((cell) => cell.replace(/^\| |\s*\|$/g, ""));
+      const named = (path: string) => path.replace("<name>", "domain").replace("<plural>", "domains");
+      return {
+        step: Number(step),
+        doing,
+        files: code(files).map(named),
+        gates: code(gates).filter((path) => path.startsWith("test/")),
+      };
+    });
+}
+const STEPS = adding(readFileSync(join(ROOT, "docs/development.md"), "utf8"));
 
 /** The tests that take their kinds from the package or the collections' table, run in the copy. */
 const DERIVED_TESTS = [
@@ -421,3 +452,76 @@ test(
   },
   BUILDS_MS,
 );
+
+describe("docs/development.md's table of the steps is what the suite asks for", () => {
+  test("its steps are numbered in order, and every gate it names is a test of the suite", () => {
+    expect(STEPS.map((s) => s.step)).toEqual(STEPS.map((_, i) => i + 1));
+    expect(STEPS.length).toBeGreaterThanOrEqual(6);
+    for (const gate of STEPS.flatMap((s) => s.gates)) expect(existsSync(join(ROOT, gate))).toBe(true);
+  });
+
+  test("the files its hand-written steps name are the ones the kind touched, and its generated ones what `make schema sdk docs` changed", () => {
+    const written = STEPS.filter((s) => !/`make /.test(s.doing) && !s.files.includes("test/corpus/corpus.test.ts"));
+    expect(written.flatMap((s) => s.files).sort()).toEqual([...edited.changed, ...edited.added].sort());
+    const generated = STEPS.find((s) => s.doing === "`make schema sdk docs`")!.files;
+    const { changed } = changes(copy, files, []);
+    const unnamed = changed
+      .filter((file) => !edited.changed.includes(file))
+      .filter((file) => !generated.some((named) => file === named || (named.endsWith("/") && file.startsWith(named))));
+    expect(unnamed).toEqual([]);
+  });
+
+  test(
+    "each gate fails in the copy until its step is done, then passes: `make record-state`, a corpus case",
+    async () => {
+      const build = await runInCopy("make", ["--no-print-directory", "build"]);
+      if (build.code !== 0) throw new Error(`make build failed in the copy:\n${build.output}`);
+      const jest = (tests: string[]) =>
+        runInCopy(join(ROOT, "node_modules/.bin/jest"), ["--selectProjects", "node script", "--", ...tests]);
+      const recordState = STEPS.find((s) => s.doing === "`make record-state`")!;
+      const corpusCase = STEPS.find((s) => s.doing === "a corpus case")!;
+      const gates = [...recordState.gates, ...corpusCase.gates];
+      expect(gates).toEqual(["test/grpc/upgrades.test.ts", "test/corpus/corpus.test.ts"]);
+      for (const gate of gates) {
+        const before = await jest([gate]);
+        expect({ gate, code: before.code }).toEqual({ gate, code: 1 });
+      }
+      // `make record-state` notes the commit it recorded at: the copy becomes a repository of one empty commit.
+      await runInCopy("git", ["init", "-q"]);
+      await runInCopy("git", [
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "copy",
+      ]);
+      const recorded = await runInCopy("make", ["--no-print-directory", "record-state"]);
+      expect({ code: recorded.code, output: recorded.output }).toEqual({
+        code: 0,
+        output: expect.stringMatching(/hosting:index:Domain\.name: \(none\) → input, string/),
+      });
+      const corpus = join(copy, "test/corpus/corpus.test.ts");
+      writeFileSync(
+        corpus,
+        readFileSync(corpus, "utf8").replace(
+          "const CASES: Case[] = [",
+          `$&
+  {
+    typed: "an app id that is not one",
+    type: "Domain",
+    inputs: { name: "www", containerId: "web" },
+    property: "containerId",
+    says: /not an id; use the UUID/,
+  },`,
+        ),
+      );
+      const after = await jest(gates);
+      expect(after.output).toContain(`Test Suites: ${gates.length} passed, ${gates.length} total`);
+    },
+    BUILDS_MS,
+  );
+});

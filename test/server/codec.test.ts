@@ -12,6 +12,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import { Writer } from "protobufjs/minimal";
 import * as codec from "../../provider/src/server/codec";
+import * as messages from "../../provider/src/server/messages";
 import { CAPABILITIES, PROVIDER_METHODS, pathOf, resourceProviderService } from "../../provider/src/server/methods";
 import type { StructObject, StructValue } from "../../provider/src/server/codec";
 
@@ -177,11 +178,11 @@ const fieldsOf = (schema: Schema) => Object.entries(schema) as unknown as Array<
 
 /** The stub classes of the messages nested in others. */
 const NESTED = new Map<unknown, new () => Stub>([
-  [codec.CheckRequest.autonaming[2], provproto.CheckRequest.AutonamingOptions],
-  [codec.CheckResponse.failures[2], provproto.CheckFailure],
-  [codec.DiffResponse.detailedDiff[2], provproto.PropertyDiff],
-  [codec.ConfigureErrorMissingKeys.missingKeys[2], provproto.ConfigureErrorMissingKeys.MissingKey],
-  [codec.Status.details[2], Any],
+  [messages.CheckRequest.autonaming[2], provproto.CheckRequest.AutonamingOptions],
+  [messages.CheckResponse.failures[2], provproto.CheckFailure],
+  [messages.DiffResponse.detailedDiff[2], provproto.PropertyDiff],
+  [messages.ConfigureErrorMissingKeys.missingKeys[2], provproto.ConfigureErrorMissingKeys.MissingKey],
+  [messages.Status.details[2], Any],
 ]);
 const nestedClass = (schema: Schema) => {
   const Class = NESTED.get(schema);
@@ -260,10 +261,10 @@ const { container, unknowns, assets, numbers, unicode, nested, references } = ST
 
 /** Every request the engine sends a provider, with every field this provider reads or passes over. */
 const REQUESTS: Array<[string, Schema, Stub]> = [
-  ["Empty (GetPluginInfo, Cancel)", codec.Empty, new Empty()],
+  ["Empty (GetPluginInfo, Cancel)", messages.Empty, new Empty()],
   [
     "ProviderHandshakeRequest, every field",
-    codec.ProviderHandshakeRequest,
+    messages.ProviderHandshakeRequest,
     (() => {
       const r = new provproto.ProviderHandshakeRequest();
       r.setEngineAddress("127.0.0.1:50051");
@@ -281,7 +282,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "ProviderHandshakeRequest of an attached plugin: no directories, an optional field set to empty",
-    codec.ProviderHandshakeRequest,
+    messages.ProviderHandshakeRequest,
     (() => {
       const r = new provproto.ProviderHandshakeRequest();
       r.setEngineAddress("127.0.0.1:50051");
@@ -291,7 +292,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "GetSchemaRequest",
-    codec.GetSchemaRequest,
+    messages.GetSchemaRequest,
     (() => {
       const r = new provproto.GetSchemaRequest();
       r.setVersion(2);
@@ -302,7 +303,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "PluginAttach",
-    codec.PluginAttach,
+    messages.PluginAttach,
     (() => {
       const r = new plugproto.PluginAttach();
       r.setAddress("127.0.0.1:50051");
@@ -311,7 +312,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "ConfigureRequest, every field, variables of several keys",
-    codec.ConfigureRequest,
+    messages.ConfigureRequest,
     (() => {
       const r = new provproto.ConfigureRequest();
       for (const [key, value] of [
@@ -334,10 +335,10 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
       return r;
     })(),
   ],
-  ["ConfigureRequest of nothing", codec.ConfigureRequest, new provproto.ConfigureRequest()],
+  ["ConfigureRequest of nothing", messages.ConfigureRequest, new provproto.ConfigureRequest()],
   [
     "CheckRequest (CheckConfig's too)",
-    codec.CheckRequest,
+    messages.CheckRequest,
     (() => {
       const r = address(new provproto.CheckRequest());
       r.setOlds(structOf(container));
@@ -352,7 +353,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   ...(["PROPOSE", "DISABLE"] as const).map((mode): [string, Schema, Stub] => [
     `CheckRequest with autonaming ${mode}`,
-    codec.CheckRequest,
+    messages.CheckRequest,
     (() => {
       const r = address(new provproto.CheckRequest());
       r.setNews(structOf(container));
@@ -363,10 +364,10 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
       return r;
     })(),
   ]),
-  ["CheckRequest of nothing", codec.CheckRequest, new provproto.CheckRequest()],
+  ["CheckRequest of nothing", messages.CheckRequest, new provproto.CheckRequest()],
   [
     "CheckRequest with empty news",
-    codec.CheckRequest,
+    messages.CheckRequest,
     (() => {
       const r = address(new provproto.CheckRequest());
       r.setNews(new Struct());
@@ -375,7 +376,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "DiffRequest",
-    codec.DiffRequest,
+    messages.DiffRequest,
     (() => {
       const r = address(new provproto.DiffRequest(), "app-1");
       r.setOlds(structOf(container));
@@ -387,7 +388,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "CreateRequest",
-    codec.CreateRequest,
+    messages.CreateRequest,
     (() => {
       const r = address(new provproto.CreateRequest());
       r.setProperties(structOf({ ...container, ...assets }));
@@ -399,7 +400,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "CreateRequest at preview",
-    codec.CreateRequest,
+    messages.CreateRequest,
     (() => {
       const r = address(new provproto.CreateRequest());
       r.setProperties(structOf(unknowns));
@@ -409,7 +410,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "ReadRequest",
-    codec.ReadRequest,
+    messages.ReadRequest,
     (() => {
       const r = address(new provproto.ReadRequest(), "proj-1/app-1");
       r.setProperties(structOf(container));
@@ -419,10 +420,10 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
       return r;
     })(),
   ],
-  ["ReadRequest of an import (no state)", codec.ReadRequest, address(new provproto.ReadRequest(), "app-1")],
+  ["ReadRequest of an import (no state)", messages.ReadRequest, address(new provproto.ReadRequest(), "app-1")],
   [
     "UpdateRequest",
-    codec.UpdateRequest,
+    messages.UpdateRequest,
     (() => {
       const r = address(new provproto.UpdateRequest(), "app-1");
       r.setOlds(structOf({ ...container, ...numbers }));
@@ -437,7 +438,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "DeleteRequest",
-    codec.DeleteRequest,
+    messages.DeleteRequest,
     (() => {
       const r = address(new provproto.DeleteRequest(), "app-1");
       r.setProperties(structOf(references));
@@ -449,7 +450,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "InvokeRequest",
-    codec.InvokeRequest,
+    messages.InvokeRequest,
     (() => {
       const r = new provproto.InvokeRequest();
       r.setTok("hosting:index:getContainers");
@@ -460,7 +461,7 @@ const REQUESTS: Array<[string, Schema, Stub]> = [
   ],
   [
     "InvokeRequest without args",
-    codec.InvokeRequest,
+    messages.InvokeRequest,
     (() => {
       const r = new provproto.InvokeRequest();
       r.setTok("hosting:index:getContainerLogs");
@@ -485,8 +486,8 @@ describe("every request the engine sends", () => {
       .uint32((98 << 3) | 0)
       .uint32(7)
       .finish();
-    expect(codec.decode(codec.CreateRequest, Buffer.concat([known, unknown]))).toEqual(
-      codec.decode(codec.CreateRequest, known),
+    expect(codec.decode(messages.CreateRequest, Buffer.concat([known, unknown]))).toEqual(
+      codec.decode(messages.CreateRequest, known),
     );
   });
 });
@@ -497,24 +498,24 @@ const failures = [
   { property: "", reason: "" },
 ];
 const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]> = [
-  ["Empty (Cancel, Attach, Delete)", codec.Empty, Empty, {}],
-  ["PluginInfo", codec.PluginInfo, plugproto.PluginInfo, { version: "1.2.3-alpha.1+dirty" }],
+  ["Empty (Cancel, Attach, Delete)", messages.Empty, Empty, {}],
+  ["PluginInfo", messages.PluginInfo, plugproto.PluginInfo, { version: "1.2.3-alpha.1+dirty" }],
   [
     "ProviderHandshakeResponse, every field",
-    codec.ProviderHandshakeResponse,
+    messages.ProviderHandshakeResponse,
     provproto.ProviderHandshakeResponse,
     { acceptSecrets: true, acceptResources: true, acceptOutputs: true, supportsAutonamingConfiguration: true },
   ],
   [
     "ProviderHandshakeResponse as this provider answers",
-    codec.ProviderHandshakeResponse,
+    messages.ProviderHandshakeResponse,
     provproto.ProviderHandshakeResponse,
     CAPABILITIES,
   ],
-  ["GetSchemaResponse", codec.GetSchemaResponse, provproto.GetSchemaResponse, { schema: '{"name":"hosting"}' }],
+  ["GetSchemaResponse", messages.GetSchemaResponse, provproto.GetSchemaResponse, { schema: '{"name":"hosting"}' }],
   [
     "ConfigureResponse, every field",
-    codec.ConfigureResponse,
+    messages.ConfigureResponse,
     provproto.ConfigureResponse,
     {
       acceptSecrets: true,
@@ -526,7 +527,7 @@ const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]
   ],
   [
     "DiffResponse, every field, a detailed diff of several keys",
-    codec.DiffResponse,
+    messages.DiffResponse,
     provproto.DiffResponse,
     {
       replaces: ["name", "region"],
@@ -547,61 +548,61 @@ const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]
   ],
   [
     "DiffResponse of no change",
-    codec.DiffResponse,
+    messages.DiffResponse,
     provproto.DiffResponse,
     { changes: "DIFF_NONE", diffs: [], replaces: [], detailedDiff: {}, hasDetailedDiff: true },
   ],
-  ["CheckResponse", codec.CheckResponse, provproto.CheckResponse, { inputs: container, failures }],
-  ["CheckResponse, no failures", codec.CheckResponse, provproto.CheckResponse, { inputs: {}, failures: [] }],
+  ["CheckResponse", messages.CheckResponse, provproto.CheckResponse, { inputs: container, failures }],
+  ["CheckResponse, no failures", messages.CheckResponse, provproto.CheckResponse, { inputs: {}, failures: [] }],
   [
     "CreateResponse",
-    codec.CreateResponse,
+    messages.CreateResponse,
     provproto.CreateResponse,
     { id: "app-1", properties: { ...container, ...assets } },
   ],
-  ["CreateResponse at preview", codec.CreateResponse, provproto.CreateResponse, { properties: unknowns }],
+  ["CreateResponse at preview", messages.CreateResponse, provproto.CreateResponse, { properties: unknowns }],
   [
     "ReadResponse",
-    codec.ReadResponse,
+    messages.ReadResponse,
     provproto.ReadResponse,
     { id: "proj-1/app-1", properties: { ...container, ...numbers }, inputs: unicode },
   ],
-  ["ReadResponse of a resource gone", codec.ReadResponse, provproto.ReadResponse, {}],
-  ["UpdateResponse", codec.UpdateResponse, provproto.UpdateResponse, { properties: { ...nested, ...references } }],
+  ["ReadResponse of a resource gone", messages.ReadResponse, provproto.ReadResponse, {}],
+  ["UpdateResponse", messages.UpdateResponse, provproto.UpdateResponse, { properties: { ...nested, ...references } }],
   [
     "ReadResponse asking for a refresh before update",
-    codec.ReadResponse,
+    messages.ReadResponse,
     provproto.ReadResponse,
     { id: "app-1", properties: container, inputs: {}, refreshBeforeUpdate: true },
   ],
   [
     "CreateResponse asking for a refresh before update",
-    codec.CreateResponse,
+    messages.CreateResponse,
     provproto.CreateResponse,
     { id: "app-1", properties: container, refreshBeforeUpdate: true },
   ],
   [
     "UpdateResponse asking for a refresh before update",
-    codec.UpdateResponse,
+    messages.UpdateResponse,
     provproto.UpdateResponse,
     { properties: container, refreshBeforeUpdate: true },
   ],
   [
     "InvokeResponse",
-    codec.InvokeResponse,
+    messages.InvokeResponse,
     provproto.InvokeResponse,
     { return: { containers: [container, container] } },
   ],
-  ["InvokeResponse with failures", codec.InvokeResponse, provproto.InvokeResponse, { failures }],
+  ["InvokeResponse with failures", messages.InvokeResponse, provproto.InvokeResponse, { failures }],
   [
     "ErrorResourceInitFailed",
-    codec.ErrorResourceInitFailed,
+    messages.ErrorResourceInitFailed,
     provproto.ErrorResourceInitFailed,
     { id: "app-1", properties: container, reasons: ["not ready"], inputs: {} },
   ],
   [
     "ErrorResourceInitFailed, every field",
-    codec.ErrorResourceInitFailed,
+    messages.ErrorResourceInitFailed,
     provproto.ErrorResourceInitFailed,
     {
       id: "app-1",
@@ -613,7 +614,7 @@ const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]
   ],
   [
     "ConfigureErrorMissingKeys",
-    codec.ConfigureErrorMissingKeys,
+    messages.ConfigureErrorMissingKeys,
     provproto.ConfigureErrorMissingKeys,
     {
       missingKeys: [
@@ -624,7 +625,7 @@ const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]
   ],
   [
     "Status with a detail",
-    codec.Status,
+    messages.Status,
     statusproto.Status,
     {
       code: 3,
@@ -634,14 +635,14 @@ const RESPONSES: Array<[string, Schema, new () => Stub, Record<string, unknown>]
       ],
     },
   ],
-  ["Status of a negative code", codec.Status, statusproto.Status, { code: -2, message: "", details: [] }],
+  ["Status of a negative code", messages.Status, statusproto.Status, { code: -2, message: "", details: [] }],
   [
     "LogRequest (the engine's Log)",
-    codec.LogRequest,
+    messages.LogRequest,
     engineproto.LogRequest,
     { severity: "WARNING", message: "waiting for volume data", urn: URN, streamId: -7, ephemeral: true },
   ],
-  ["LogRequest at DEBUG", codec.LogRequest, engineproto.LogRequest, { severity: "DEBUG", message: "x" }],
+  ["LogRequest at DEBUG", messages.LogRequest, engineproto.LogRequest, { severity: "DEBUG", message: "x" }],
 ];
 
 describe("every answer the provider gives", () => {
@@ -661,11 +662,11 @@ describe("the messages' schemas", () => {
     autonaming.setProposedName("web-3f2a");
     autonaming.setMode(provproto.CheckRequest.AutonamingOptions.Mode.ENFORCE);
     r.setAutonaming(autonaming);
-    expect(codec.decode(codec.CheckRequest, bytesOf(r)).autonaming).toEqual({
+    expect(codec.decode(messages.CheckRequest, bytesOf(r)).autonaming).toEqual({
       proposedName: "web-3f2a",
       mode: "ENFORCE",
     });
-    expect(codec.decode(codec.CheckRequest, bytesOf(new provproto.CheckRequest())).autonaming).toBeUndefined();
+    expect(codec.decode(messages.CheckRequest, bytesOf(new provproto.CheckRequest())).autonaming).toBeUndefined();
   });
 
   test("a map in any order (as Go writes one) is read whole; a repeated key keeps its last value, a missing value is empty", () => {
@@ -682,7 +683,7 @@ describe("the messages' schemas", () => {
       entry(undefined, "x"),
       entry("c", undefined),
     ]);
-    const read = codec.decode(codec.ConfigureRequest, bytes).variables;
+    const read = codec.decode(messages.ConfigureRequest, bytes).variables;
     expect(read).toEqual({ a: "2", b: "3", "": "x", c: "" });
     const stub = provproto.ConfigureRequest.deserializeBinary(bytes);
     expect(Object.fromEntries(stub.getVariablesMap().entries() as unknown as Iterable<[string, string]>)).toEqual(read);
@@ -690,15 +691,15 @@ describe("the messages' schemas", () => {
 
   test("an enum number the schema does not name (a newer engine's) is read as the number and written back", () => {
     const bytes = Writer.create().uint32(16).int32(7).finish();
-    const read = codec.decode(codec.CheckRequest, Writer.create().uint32(66).bytes(bytes).finish());
+    const read = codec.decode(messages.CheckRequest, Writer.create().uint32(66).bytes(bytes).finish());
     expect(read.autonaming).toEqual({ proposedName: "", mode: 7 });
-    expect(codec.encode(codec.CheckRequest, read)).toEqual(
+    expect(codec.encode(messages.CheckRequest, read)).toEqual(
       Buffer.from(Writer.create().uint32(66).bytes(bytes).finish()),
     );
   });
 
   test("an enum value that is none of its names is refused, naming the field", () => {
-    expect(() => codec.encode(codec.DiffResponse, { changes: "DIFF_MANY" as never })).toThrow(
+    expect(() => codec.encode(messages.DiffResponse, { changes: "DIFF_MANY" as never })).toThrow(
       'changes is "DIFF_MANY", which is none of DIFF_UNKNOWN, DIFF_NONE, DIFF_SOME',
     );
   });
@@ -730,7 +731,7 @@ describe("the messages' schemas", () => {
     const { check } = resourceProviderService();
     const request = address(new provproto.CheckRequest());
     request.setNews(structOf(container));
-    expect(check.requestDeserialize(bytesOf(request))).toEqual(codec.decode(codec.CheckRequest, bytesOf(request)));
+    expect(check.requestDeserialize(bytesOf(request))).toEqual(codec.decode(messages.CheckRequest, bytesOf(request)));
     const answer = new provproto.CheckResponse();
     answer.setInputs(structOf(container));
     expect(check.responseSerialize({ inputs: container, failures: [] })).toEqual(bytesOf(answer));

@@ -1,6 +1,11 @@
 import type * as grpc from "@grpc/grpc-js";
 import { Secrets } from "../../provider/src/redact";
-import { STATUS_DETAILS_LIMIT_BYTES, fittedState, resourceInitFailed, said } from "../../provider/src/server/errors";
+import {
+  STATUS_DETAILS_LIMIT_BYTES,
+  fittedState,
+  grpcStatusOf,
+  resourceInitFailed,
+} from "../../provider/src/server/errors";
 import { encodeStruct } from "../../provider/src/server/codec";
 
 const size = (state: Record<string, unknown>) => encodeStruct(state as any).length;
@@ -35,7 +40,7 @@ describe("fittedState: the state a partial failure carries in its trailer", () =
 
 describe("resourceInitFailed: the whole trailer of a partial failure", () => {
   const details = (err: unknown) => {
-    const status = said(err, new Secrets());
+    const status = grpcStatusOf(err, new Secrets());
     return (status.metadata as grpc.Metadata).get("grpc-status-details-bin")[0] as Buffer;
   };
 

@@ -2,7 +2,8 @@
 // when it runs past it, whatever it was doing, and says which limit it was.
 import * as grpc from "@grpc/grpc-js";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
-import { ConfigureRequest, InvokeRequest, decode } from "../../provider/src/server/codec";
+import { decode } from "../../provider/src/server/codec";
+import { ConfigureRequest, InvokeRequest } from "../../provider/src/server/messages";
 import { HostingProviderService } from "../../provider/src/server/provider";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";

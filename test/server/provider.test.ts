@@ -1,6 +1,7 @@
 // The service's own answers to the engine's first calls, in-process (the gRPC suite drives the rest).
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { ProviderHandshakeRequest, decode } from "../../provider/src/server/codec";
+import { decode } from "../../provider/src/server/codec";
+import { ProviderHandshakeRequest } from "../../provider/src/server/messages";
 import { CAPABILITIES } from "../../provider/src/server/methods";
 import { HostingProviderService } from "../../provider/src/server/provider";
 

@@ -3,7 +3,8 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Outcome, Ticket } from "../../provider/src/api/rateControl";
-import { ConfigureRequest, CreateRequest, decode } from "../../provider/src/server/codec";
+import { decode } from "../../provider/src/server/codec";
+import { ConfigureRequest, CreateRequest } from "../../provider/src/server/messages";
 import { closeSharedDispatcher } from "../../provider/src/api/http";
 import { HostingProviderService } from "../../provider/src/server/provider";
 import { ALICE, startSimulator, type Simulator } from "../../simulator/src";

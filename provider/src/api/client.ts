@@ -30,6 +30,7 @@ import { DEFAULT_RETRY_AFTER_CAP_MS } from "./retry";
 import { Transport, raceSignal, type CallOptions } from "./transport";
 export { DEFAULT_MAX_RESPONSE_BYTES } from "./transport";
 import { toWire, type ListAnswer, type ListShape } from "./wire";
+import { notAnId } from "../ids";
 
 export type { CallOptions } from "./transport";
 
@@ -156,10 +157,8 @@ export interface HostingClientOptions {
 
 /** An id or a project as one path segment. Ids are data, never paths: `..`, `/` and the like are refused. */
 export function segment(value: string, what = "id"): string {
-  if (typeof value !== "string" || value === "") throw new InvalidIdError(what, value, "it is empty");
-  if (value === "." || value === "..") throw new InvalidIdError(what, value, "it would name another path");
-  if (/[/\\?#%\s\p{Cc}]/u.test(value))
-    throw new InvalidIdError(what, value, "it holds a character that is not part of an id");
+  const why = notAnId(value);
+  if (why) throw new InvalidIdError(what, value, why);
   return encodeURIComponent(value);
 }
 

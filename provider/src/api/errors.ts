@@ -24,9 +24,8 @@
 // Messages never contain the bearer token: the factory blanks any secret it is given from
 // server-provided text (a server or proxy could echo the Authorization header), by the one
 // redaction of ../redact.ts.
+import { notAnIdMessage } from "../ids";
 import { Secrets } from "../redact";
-
-export { redact } from "../redact";
 
 export class HostingApiClientError extends Error {
   constructor(message?: string, options?: ErrorOptions) {
@@ -204,7 +203,7 @@ export class InvalidIdError extends HostingApiClientError {
     value: unknown,
     readonly why: string,
   ) {
-    super(`${JSON.stringify(value)} is not a valid ${what}: ${why}; use the id the API assigned (a UUID)`);
+    super(notAnIdMessage(what, value, why));
   }
 }
 

@@ -87,14 +87,19 @@ export function backoffDelay(
   return Math.floor(ceiling * Math.min(Math.max(r, 0), 1));
 }
 
-/** What a failed attempt came to, in facts (no error classes), with what the request's earlier attempts left. */
-export interface StepInput {
+/** The request whose attempt failed: what it is, whatever its attempts came to. */
+export interface RetriedRequest {
   method: string;
+  /** The request can look for what an earlier attempt made (a create's `recover`). */
+  canRecover: boolean;
+  /** The request expects no body (a DELETE's answer). */
+  emptyAnswer: boolean;
+}
+
+/** What the attempt that just failed came to, in facts (no error classes). */
+export interface FailedAttempt {
   /** Zero-based number of the attempt that just failed (0 = the first send). */
   attempt: number;
-  /** Retries this request has spent of `maxRetries` (a retry after a 429 spends none). */
-  retriesSpent: number;
-  maxRetries: number;
   status?: number;
   /** True when there was no HTTP response at all. */
   networkError?: boolean;
@@ -102,10 +107,29 @@ export interface StepInput {
   mayHaveReachedServer?: boolean;
   /** Raw Retry-After header value. */
   retryAfter?: string | null;
-  /** Epoch ms, for HTTP-date Retry-After. */
-  now: number;
+  /** This failure may have acted on the server (errors.ts `outcomeUnknown`). */
+  outcomeUnknown: boolean;
+  /** The server answered that it did it (a 2xx that could not be read): not to be sent again. */
+  acted: boolean;
+  notFound: boolean;
+  conflict: boolean;
+}
+
+/** What the request's attempts so far left. */
+export interface AttemptsSoFar {
+  /** Retries this request has spent of `maxRetries` (a retry after a 429 spends none). */
+  retriesSpent: number;
   /** How long this request has been answered 429, from its first 429 (0 at the first). */
   rateLimitedForMs: number;
+  /** An earlier attempt, or this one, may have acted. */
+  mayHaveActed: boolean;
+  /** A lookup was already made for this request. */
+  recovering: boolean;
+}
+
+/** The client's limits on retrying, and its clock and dice (given, so that `nextStep` stays pure). */
+export interface RetryLimits {
+  maxRetries: number;
   /** How long a request may go on being answered 429: Infinity when its caller's signal bounds it. */
   rateLimitPatienceMs: number;
   /** Cap for any wait taken from Retry-After. Default 30 s. */
@@ -114,23 +138,14 @@ export interface StepInput {
   baseDelayMs?: number;
   /** Backoff ceiling. Default 10 s. */
   maxDelayMs?: number;
+  /** Epoch ms, for HTTP-date Retry-After. */
+  now: number;
   /** Injected randomness in [0, 1) for full jitter. Default Math.random. */
   random?: () => number;
-  /** This failure may have acted on the server (errors.ts `outcomeUnknown`). */
-  outcomeUnknown: boolean;
-  /** The server answered that it did it (a 2xx that could not be read): not to be sent again. */
-  acted: boolean;
-  /** An earlier attempt, or this one, may have acted. */
-  mayHaveActed: boolean;
-  /** The request can look for what an earlier attempt made (a create's `recover`). */
-  canRecover: boolean;
-  /** A lookup was already made for this request. */
-  recovering: boolean;
-  /** The request expects no body (a DELETE's answer). */
-  emptyAnswer: boolean;
-  notFound: boolean;
-  conflict: boolean;
 }
+
+/** What a failed attempt came to, with what the request's earlier attempts left: `nextStep`'s facts. */
+export type StepInput = RetriedRequest & FailedAttempt & AttemptsSoFar & RetryLimits;
 
 export type NextStep =
   /**

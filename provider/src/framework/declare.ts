@@ -3,6 +3,7 @@
 // the lookups and export it takes part in, and its examples. Everything else (Check, Diff,
 // previews, the schema, the lookup functions, hosting-export's file, the docs' examples) derives
 // from the declarations. The framework knows nothing of the API: lifecycles reach it as `C`.
+import { notAnId, notAnIdMessage } from "../ids";
 import type { StateMigration } from "./migrations";
 import type { SharedPoll } from "./polling";
 import type { JsonSchema, TypeReader } from "./jsonSchema";
@@ -60,6 +61,26 @@ export function parseResourceId(id: string, scope: Scope): ResourceAddress {
   if (slash < 0) return { id };
   const address = id.slice(slash + 1);
   return scope === "project" ? { projectId: id.slice(0, slash), id: address } : { id: address };
+}
+
+/**
+ * Where a resource is, from the id the engine sends (`<id>` or `<projectId>/<id>`), each part refused unless it can
+ * only be an id: an id is data, never a path (`<project>/..` must not reach the project itself). An id of parts (a
+ * VolumeAttachment's `<volumeId>:<containerId>`) is checked part by part; the project in front, which a resource
+ * outside projects ignores, must still be one.
+ */
+export function resourceAddress(id: string, scope: Scope): ResourceAddress {
+  const address = parseResourceId(id, scope);
+  const slash = id.indexOf("/");
+  const parts: Array<[string, string]> = [
+    ...address.id.split(":").map((part): [string, string] => [part, "id"]),
+    ...(slash >= 0 ? [[id.slice(0, slash), "project id"] as [string, string]] : []),
+  ];
+  for (const [part, what] of parts) {
+    const why = notAnId(part);
+    if (why) throw new InputError(notAnIdMessage(what, part, why));
+  }
+  return address;
 }
 
 /**

@@ -80,7 +80,7 @@ export interface FieldFlags {
   /** Format check run by Check on known values. */
   validate?: Validator;
   /**
-   * Check names the resource when the program leaves this out (autonaming.ts): the name it has
+   * Check names the resource when the program leaves this out (autoname.ts): the name it has
    * (an update), the engine's autonaming proposal, or the logical name plus a random suffix, each
    * fitted to this rule.
    */

@@ -5,7 +5,7 @@ import { matches, uuid } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
 import { defined, orGone, projectId, projectOf, type Context, type Declaration } from "./common";
 import { CONTAINER_LINK_TYPE, serviceLinks, type LinkRecord } from "./links";
-import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollouts";
+import { awaitRestart, currentService, linkApp, restartForLinks } from "./rollout/rollouts";
 import { notServices } from "./services";
 
 /**
@@ -29,6 +29,11 @@ export interface ServiceLink {
   projectId?: string;
   /** Environment variables injected into the consumer. Secret. */
   injectedEnv: Record<string, string>;
+  /**
+   * Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+   * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+   */
+  awaitingRestart?: boolean;
 }
 
 const flags = {
@@ -37,7 +42,15 @@ const flags = {
   linkType: { replaceOnChange: true, default: "http", validate: matches(/^[a-z]+$/, 'lowercase letters, e.g. "http"') },
   projectId,
   injectedEnv: { output: true, secret: true },
+  awaitingRestart: { output: true, movesOnUpdate: true },
 } satisfies FlagsOf<ServiceLink>;
+
+/** What state records of a link whose consumer still has to restart to read it. */
+const awaitingRestart = (outputs: PropertyMap): PropertyMap => ({ ...outputs, awaitingRestart: true });
+
+/** Whether the consumer reads a new link only when it (re)starts: an app that is not stopped. */
+const runs = (consumer: { type: string; status: string } | undefined) =>
+  consumer?.type === "container" && consumer.status !== "stopped";
 
 export function serviceLinkFromWire(link: LinkRecord): Partial<ServiceLink> {
   return defined({
@@ -71,8 +84,8 @@ async function restartedWithLink(
     throw new PartialFailure(
       `the link was made, but restarting container ${consumer.name} so that it reads the link's variables failed: ${(err as Error).message}`,
       link.id,
-      outputs,
-      // A Read finds the link made, and cannot tell that no restart has carried it: no refresh first.
+      // A Read finds the link made: the mark that the restart is owed is what it carries forward.
+      awaitingRestart(outputs),
       false,
     );
   }
@@ -90,6 +103,10 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
   typeName: "ServiceLink",
   flags,
   scope: "project",
+  unfinished: (live) =>
+    live.awaitingRestart
+      ? `app ${live.consumerServiceId} has not restarted to read the variables of the link to ${live.providerServiceId} (restarting it after the link was made failed); the next \`pulumi up\` restarts it`
+      : undefined,
   list,
   lookups: {
     list: {
@@ -138,33 +155,37 @@ export const serviceLink: Declaration<ServiceLink, typeof flags> = {
         [inputs.providerServiceId],
         inputs.linkType,
         // Made: recorded whatever fails after, and retried by an Update that restarts the consumer (no refresh first).
-        (link) => ctx.made(link.id, serviceLinkFromWire(link) as PropertyMap, false),
+        (link) => {
+          const made = serviceLinkFromWire(link) as PropertyMap;
+          ctx.made(link.id, runs(consumer) ? awaitingRestart(made) : made, false);
+        },
       );
       const [link] = linked.links;
       const outputs = serviceLinkFromWire(link);
       if (!linked.made)
         ctx.warn(`an identical service link already exists (${link.id}); it is adopted rather than created again.`);
       // A new link reaches an app that runs only when it (re)starts; a stopped app reads it when it starts.
-      if (!linked.made || consumer?.type !== "container" || consumer.status === "stopped")
-        return { id: link.id, outputs };
+      if (!linked.made || !consumer || !runs(consumer)) return { id: link.id, outputs };
       await restartedWithLink(ctx, consumer, link, outputs as PropertyMap, linked.platformRestarted);
       return { id: link.id, outputs };
     },
     // Every input replaces, so an Update comes only to retry a partial failure: a link made whose consumer did not
     // restart with it (the restart failed, or the app did). The consumer restarts again, awaited, if it runs.
-    async update(ctx, address, { olds }) {
+    async update(ctx, address, { olds: { awaitingRestart: _, ...olds } }) {
       const project = projectOf(ctx, address, olds);
       const consumer = await currentService(ctx, project, olds.consumerServiceId!);
-      if (consumer?.type !== "container" || consumer.status === "stopped") return olds;
+      if (!consumer || !runs(consumer)) return olds;
       const link = { id: address.id, providerServiceId: olds.providerServiceId! };
       await restartedWithLink(ctx, consumer, link, olds as PropertyMap, false);
       return olds;
     },
     async read(ctx, address, { outputs }) {
-      const link = await orGone(() =>
-        ctx.client.of(serviceLinks).find(projectOf(ctx, address, outputs), address.id, { signal: ctx.signal }),
-      );
-      return link && serviceLinkFromWire(link);
+      const project = projectOf(ctx, address, outputs);
+      const link = await orGone(() => ctx.client.of(serviceLinks).find(project, address.id, { signal: ctx.signal }));
+      if (!link || !outputs.awaitingRestart) return link && serviceLinkFromWire(link);
+      // A restart the link still owes is carried forward while its consumer runs (a stopped app reads it as it starts).
+      const consumer = await currentService(ctx, project, link.consumerServiceId);
+      return runs(consumer) ? { ...serviceLinkFromWire(link), awaitingRestart: true } : serviceLinkFromWire(link);
     },
     async delete(ctx, address) {
       ctx.warn(

@@ -7,7 +7,7 @@ import { containsUnknown, type PropertyMap } from "../framework/values";
 import type { FlagsOf } from "../framework/spec";
 import { absolutePath, all, maxBytes, uuid } from "../framework/validators";
 import { defined, ignoringNotFound, projectId, projectOf, type Context, type Declaration } from "./common";
-import { awaitRestart, currentService } from "./rollouts";
+import { awaitRestart, currentService } from "./rollout/rollouts";
 import { services } from "./services";
 import { attachmentsIn, volumes, type VolumeRecord } from "./volume";
 

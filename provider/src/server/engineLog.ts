@@ -5,7 +5,8 @@
 // `bounded`): an app's log tail or an API's echo can be megabytes.
 import * as grpc from "@grpc/grpc-js";
 import { bounded } from "../redact";
-import { Empty, LogRequest, decode, encode, type Message } from "./codec";
+import { decode, encode, type Message } from "./codec";
+import { Empty, LogRequest } from "./messages";
 import { ENGINE_CLIENT_OPTIONS } from "./grpcOptions";
 
 export type Severity = "debug" | "info" | "warning" | "error";

@@ -1,7 +1,7 @@
 // gRPC errors the engine understands: a partial failure with the resource that exists
 // (ErrorResourceInitFailed), missing configuration (ConfigureErrorMissingKeys), and the status
 // code of every other failure. A failure is put into words for the engine once, on its way out
-// (`said`): every text in it redacted, then bounded, and only then written into the status and
+// (`grpcStatusOf`): every text in it redacted, then bounded, and only then written into the status and
 // its details, which travel in HTTP/2 trailers (a trailer block too large is never sent, and the
 // engine would wait for ever).
 import * as grpc from "@grpc/grpc-js";
@@ -19,14 +19,8 @@ import { ClientConfigError } from "../api/http";
 import { InputError } from "../framework/declare";
 import { WaitTimeout } from "../framework/polling";
 import type { CheckFailure } from "../framework/spec";
-import {
-  ConfigureErrorMissingKeys,
-  ErrorResourceInitFailed,
-  Status,
-  encode,
-  encodeStruct,
-  type StructObject,
-} from "./codec";
+import { encode, encodeStruct, type StructObject } from "./codec";
+import { ConfigureErrorMissingKeys, ErrorResourceInitFailed, Status } from "./messages";
 import { MESSAGE_LIMIT_BYTES } from "../redact";
 import { withHint } from "./hints";
 
@@ -38,7 +32,7 @@ export interface Speaker {
 /** A status detail, built when the failure is said, from its texts as said: its bytes and its message's name. */
 type Detail = (say: (text: string) => string) => { detail: Uint8Array; typeName: string };
 
-/** A failure as the provider states it; `said` turns it into the status grpc-js sends. */
+/** A failure as the provider states it; `grpcStatusOf` turns it into the status grpc-js sends. */
 export class GrpcError {
   constructor(
     readonly code: grpc.status,
@@ -48,7 +42,7 @@ export class GrpcError {
 }
 
 /** The status grpc-js sends for a failure (a GrpcError, or anything a handler threw), every text in it said. */
-export function said(err: unknown, speaker: Speaker): Partial<grpc.StatusObject> & { message: string } {
+export function grpcStatusOf(err: unknown, speaker: Speaker): Partial<grpc.StatusObject> & { message: string } {
   const failure = err instanceof GrpcError ? err : new GrpcError(statusOf(err), withHint(err));
   const say = (text: string) => speaker.say(text);
   const message = say(failure.message);
@@ -67,10 +61,10 @@ export function said(err: unknown, speaker: Speaker): Partial<grpc.StatusObject>
 }
 
 /**
- * An answer with Check failures (Check, CheckConfig, Invoke), their texts said: a validator quotes
+ * An answer with Check failures (Check, CheckConfig, Invoke), their texts redacted and bounded: a validator quotes
  * the value it refuses, which may be a secret sent elsewhere, or 100 KB long.
  */
-export function withSaidFailures<T>(answer: T, speaker: Speaker): T {
+export function withRedactedFailures<T>(answer: T, speaker: Speaker): T {
   const failures = (answer as { failures?: CheckFailure[] } | null)?.failures;
   if (!Array.isArray(failures) || failures.length === 0) return answer;
   return {

@@ -1,30 +1,31 @@
 // The ResourceProvider methods this provider implements, named as grpc-js names them, each with
-// its request's and its answer's message (codec.ts): every handler takes a plain request and gives
-// a plain answer. The second stage (start.ts) hands them to the provider once it is loaded, except
-// three it answers itself: Handshake and GetPluginInfo (the engine's first calls, before the
-// provider is loaded) and Cancel (noted, and applied to the provider whenever it exists). grpc-js
-// answers every other method UNIMPLEMENTED. provider.ts implements every one of the list (its
-// `implementation()` is typed by it), so that it can also be served whole, with no second stage
-// (bench/windowPlugin.ts).
+// its request's and its answer's message (messages.ts, read and written by codec.ts): every handler
+// takes a plain request and gives a plain answer. The second stage (start.ts) hands them to the
+// provider once it is loaded, except three it answers itself: Handshake and GetPluginInfo (the
+// engine's first calls, before the provider is loaded) and Cancel (noted, and applied to the
+// provider whenever it exists). grpc-js answers every other method UNIMPLEMENTED. provider.ts
+// implements every one of the list (its `implementation()` is typed by it), so that it can also
+// be served whole, with no second stage (bench/windowPlugin.ts).
 import type * as grpc from "@grpc/grpc-js";
 import * as codec from "./codec";
+import * as messages from "./messages";
 
 export const PROVIDER_METHODS = {
-  handshake: { request: codec.ProviderHandshakeRequest, answer: codec.ProviderHandshakeResponse },
-  getPluginInfo: { request: codec.Empty, answer: codec.PluginInfo },
-  getSchema: { request: codec.GetSchemaRequest, answer: codec.GetSchemaResponse },
-  cancel: { request: codec.Empty, answer: codec.Empty },
-  attach: { request: codec.PluginAttach, answer: codec.Empty },
-  checkConfig: { request: codec.CheckRequest, answer: codec.CheckResponse },
-  diffConfig: { request: codec.DiffRequest, answer: codec.DiffResponse },
-  configure: { request: codec.ConfigureRequest, answer: codec.ConfigureResponse },
-  check: { request: codec.CheckRequest, answer: codec.CheckResponse },
-  diff: { request: codec.DiffRequest, answer: codec.DiffResponse },
-  create: { request: codec.CreateRequest, answer: codec.CreateResponse },
-  read: { request: codec.ReadRequest, answer: codec.ReadResponse },
-  update: { request: codec.UpdateRequest, answer: codec.UpdateResponse },
-  delete: { request: codec.DeleteRequest, answer: codec.Empty },
-  invoke: { request: codec.InvokeRequest, answer: codec.InvokeResponse },
+  handshake: { request: messages.ProviderHandshakeRequest, answer: messages.ProviderHandshakeResponse },
+  getPluginInfo: { request: messages.Empty, answer: messages.PluginInfo },
+  getSchema: { request: messages.GetSchemaRequest, answer: messages.GetSchemaResponse },
+  cancel: { request: messages.Empty, answer: messages.Empty },
+  attach: { request: messages.PluginAttach, answer: messages.Empty },
+  checkConfig: { request: messages.CheckRequest, answer: messages.CheckResponse },
+  diffConfig: { request: messages.DiffRequest, answer: messages.DiffResponse },
+  configure: { request: messages.ConfigureRequest, answer: messages.ConfigureResponse },
+  check: { request: messages.CheckRequest, answer: messages.CheckResponse },
+  diff: { request: messages.DiffRequest, answer: messages.DiffResponse },
+  create: { request: messages.CreateRequest, answer: messages.CreateResponse },
+  read: { request: messages.ReadRequest, answer: messages.ReadResponse },
+  update: { request: messages.UpdateRequest, answer: messages.UpdateResponse },
+  delete: { request: messages.DeleteRequest, answer: messages.Empty },
+  invoke: { request: messages.InvokeRequest, answer: messages.InvokeResponse },
 } as const;
 
 export type ProviderMethod = keyof typeof PROVIDER_METHODS;

@@ -2,22 +2,23 @@
 // (framework/verbs.ts, run with the API by operations.ts), and encodes the answers. It holds no
 // rule: Check, Diff, what is refused before a write and what state records are the framework's.
 import * as grpc from "@grpc/grpc-js";
-import { HostingClient, segment } from "../api/client";
+import { HostingClient } from "../api/client";
 import type { Admission } from "../api/rateControl";
 import type { AutonamingOptions } from "../framework/autoname";
 import { bindPackage, type BoundResource } from "../framework/bind";
 import { checkConfig, resolveConfig } from "../framework/configure";
-import { DEFAULT_OPERATION_TIMEOUT_MS, parseResourceId, type ResourceAddress } from "../framework/declare";
+import { DEFAULT_OPERATION_TIMEOUT_MS, resourceAddress } from "../framework/declare";
 import { diffInputs, type DiffResult } from "../framework/diff";
 import type { PackageSpec } from "../framework/packageSchema";
 import type { CheckFailure, Field } from "../framework/spec";
 import { Unknown, type PropertyMap, type PropertyValue } from "../framework/values";
 import { checkedArguments, ResourceVerbs, Unfinished } from "../framework/verbs";
 import { hostingPackage as pkg } from "../package";
+import type { ProviderSettings } from "../providerConfig";
 import type { EngineLog } from "./engineLog";
 import { type Configured, Operations } from "./operations";
 import { CAPABILITIES, type AnswerOf, type EngineProtocol, type ProviderMethod, type RequestOf } from "./methods";
-import { missingConfigKeys, plainError, resourceInitFailed, said, withSaidFailures } from "./errors";
+import { missingConfigKeys, plainError, resourceInitFailed, grpcStatusOf, withRedactedFailures } from "./errors";
 import { attachProblems, configureProblems, handshakeProblems } from "./protocol";
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
@@ -72,19 +73,6 @@ const diffResponse = (diff: DiffResult): AnswerOf<"diff"> => ({
   hasDetailedDiff: true,
   detailedDiff: diff.detailedDiff,
 });
-
-/**
- * Where a resource is, from the id the engine sends (`<id>` or `<projectId>/<id>`), each part
- * refused unless it can only be an id: an id is data, never a path (`<project>/..` must not
- * reach the project itself). An attachment's `<volumeId>:<containerId>` is checked part by part.
- */
-function addressOf(id: string, declaration: BoundResource["declaration"]): ResourceAddress {
-  const address = parseResourceId(id, declaration.scope);
-  for (const part of address.id.split(":")) segment(part);
-  // The project in front, which a resource outside projects ignores but must still be one.
-  if (id.includes("/")) segment(id.slice(0, id.indexOf("/")), "project id");
-  return address;
-}
 
 /** Seconds from the engine (0 = none given) to milliseconds, with our default. */
 const operationTimeoutMs = (seconds: number, fallbackMs = DEFAULT_OPERATION_TIMEOUT_MS) =>
@@ -222,14 +210,7 @@ export class HostingProviderService {
         failures.map((f) => `${pkg.name}:${f.property}: ${f.reason}`).join("; "),
       );
     }
-    const settings = values as {
-      baseUrl: string;
-      token: string;
-      projectId?: string;
-      requestTimeoutSeconds: number;
-      maxRetries: number;
-      maxResponseMegabytes: number;
-    };
+    const settings = values as unknown as ProviderSettings;
     if (typeof settings.token === "string") this.secrets.learn([settings.token]);
     // A setting not known yet (another resource's output, at preview): Check, Diff and previews work
     // without the API; whatever needs it says which setting it waits for (`operation`).
@@ -315,7 +296,7 @@ export class HostingProviderService {
         this.verbs.read(bound, {
           urn: request.urn,
           timeoutMs: operationTimeoutMs(request.timeout),
-          address: addressOf(request.id, bound.declaration),
+          address: resourceAddress(request.id, bound.declaration.scope),
           outputs: outputs.values,
           inputs: oldInputs.values,
           secretPaths: secrets,
@@ -340,7 +321,7 @@ export class HostingProviderService {
       this.verbs.update(bound, {
         urn: request.urn,
         timeoutMs: operationTimeoutMs(request.timeout),
-        address: addressOf(request.id, bound.declaration),
+        address: resourceAddress(request.id, bound.declaration.scope),
         olds: olds.values,
         news: news.values,
         oldInputs: request.oldInputs && this.unmarshal(request.oldInputs, bound.spec.fields).values,
@@ -357,7 +338,7 @@ export class HostingProviderService {
     await this.verbs.delete(bound, {
       urn: request.urn,
       timeoutMs: operationTimeoutMs(request.timeout),
-      address: addressOf(request.id, bound.declaration),
+      address: resourceAddress(request.id, bound.declaration.scope),
       outputs: this.unmarshal(request.properties, bound.spec.fields).values,
     });
     return {};
@@ -433,7 +414,7 @@ export class HostingProviderService {
         name,
         (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
           handler(call.request).then(
-            (response) => callback(null, withSaidFailures(response, this.secrets)),
+            (response) => callback(null, withRedactedFailures(response, this.secrets)),
             (err) => callback(this.asGrpcError(err) as any),
           );
         },
@@ -442,6 +423,6 @@ export class HostingProviderService {
   }
 
   private asGrpcError(err: unknown) {
-    return said(err, this.secrets);
+    return grpcStatusOf(err, this.secrets);
   }
 }

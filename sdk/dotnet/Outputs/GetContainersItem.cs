@@ -61,6 +61,12 @@ namespace PulumiHosting.Hosting.Outputs
         /// </summary>
         public readonly ImmutableArray<string> Links;
         /// <summary>
+        /// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        /// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        /// unless the app has been stopped since (its next start reads every link).
+        /// </summary>
+        public readonly ImmutableArray<string> LinksAwaitingRestart;
+        /// <summary>
         /// Name of the marketplace app it came from, if any.
         /// </summary>
         public readonly string? MarketplaceApp;
@@ -139,6 +145,8 @@ namespace PulumiHosting.Hosting.Outputs
 
             ImmutableArray<string> links,
 
+            ImmutableArray<string> linksAwaitingRestart,
+
             string? marketplaceApp,
 
             int? memoryMb,
@@ -175,6 +183,7 @@ namespace PulumiHosting.Hosting.Outputs
             InjectedEnv = injectedEnv;
             InternalHost = internalHost;
             Links = links;
+            LinksAwaitingRestart = linksAwaitingRestart;
             MarketplaceApp = marketplaceApp;
             MemoryMb = memoryMb;
             Name = name;

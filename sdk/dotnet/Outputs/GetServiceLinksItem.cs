@@ -18,6 +18,11 @@ namespace PulumiHosting.Hosting.Outputs
     public sealed class GetServiceLinksItem
     {
         /// <summary>
+        /// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        /// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        /// </summary>
+        public readonly bool? AwaitingRestart;
+        /// <summary>
         /// Id of the service that receives the settings (usually a Container's `id`).
         /// </summary>
         public readonly string? ConsumerServiceId;
@@ -44,6 +49,8 @@ namespace PulumiHosting.Hosting.Outputs
 
         [OutputConstructor]
         private GetServiceLinksItem(
+            bool? awaitingRestart,
+
             string? consumerServiceId,
 
             string id,
@@ -56,6 +63,7 @@ namespace PulumiHosting.Hosting.Outputs
 
             string? providerServiceId)
         {
+            AwaitingRestart = awaitingRestart;
             ConsumerServiceId = consumerServiceId;
             Id = id;
             InjectedEnv = injectedEnv;

@@ -54,6 +54,10 @@ type Container struct {
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
 	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
 	Links pulumi.StringArrayOutput `pulumi:"links"`
+	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+	// unless the app has been stopped since (its next start reads every link).
+	LinksAwaitingRestart pulumi.StringArrayOutput `pulumi:"linksAwaitingRestart"`
 	// Name of the marketplace app it came from, if any.
 	MarketplaceApp pulumi.StringPtrOutput `pulumi:"marketplaceApp"`
 	// Memory in megabytes.
@@ -164,6 +168,10 @@ type containerState struct {
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
 	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
 	Links []string `pulumi:"links"`
+	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+	// unless the app has been stopped since (its next start reads every link).
+	LinksAwaitingRestart []string `pulumi:"linksAwaitingRestart"`
 	// Name of the marketplace app it came from, if any.
 	MarketplaceApp *string `pulumi:"marketplaceApp"`
 	// Memory in megabytes.
@@ -224,6 +232,10 @@ type ContainerState struct {
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
 	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
 	Links pulumi.StringArrayInput
+	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+	// unless the app has been stopped since (its next start reads every link).
+	LinksAwaitingRestart pulumi.StringArrayInput
 	// Name of the marketplace app it came from, if any.
 	MarketplaceApp pulumi.StringPtrInput
 	// Memory in megabytes.
@@ -490,6 +502,13 @@ func (o ContainerOutput) InternalHost() pulumi.StringOutput {
 // API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
 func (o ContainerOutput) Links() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Container) pulumi.StringArrayOutput { return v.Links }).(pulumi.StringArrayOutput)
+}
+
+// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+// unless the app has been stopped since (its next start reads every link).
+func (o ContainerOutput) LinksAwaitingRestart() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Container) pulumi.StringArrayOutput { return v.LinksAwaitingRestart }).(pulumi.StringArrayOutput)
 }
 
 // Name of the marketplace app it came from, if any.

@@ -57,6 +57,10 @@ type LookupContainerResult struct {
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
 	// API cannot remove a link.
 	Links []string `pulumi:"links"`
+	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+	// unless the app has been stopped since (its next start reads every link).
+	LinksAwaitingRestart []string `pulumi:"linksAwaitingRestart"`
 	// Name of the marketplace app it came from, if any.
 	MarketplaceApp *string `pulumi:"marketplaceApp"`
 	// Memory in megabytes.
@@ -172,6 +176,13 @@ func (o LookupContainerResultOutput) InternalHost() pulumi.StringOutput {
 // API cannot remove a link.
 func (o LookupContainerResultOutput) Links() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v LookupContainerResult) []string { return v.Links }).(pulumi.StringArrayOutput)
+}
+
+// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+// unless the app has been stopped since (its next start reads every link).
+func (o LookupContainerResultOutput) LinksAwaitingRestart() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupContainerResult) []string { return v.LinksAwaitingRestart }).(pulumi.StringArrayOutput)
 }
 
 // Name of the marketplace app it came from, if any.

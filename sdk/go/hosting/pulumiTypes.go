@@ -254,6 +254,10 @@ type GetContainersItem struct {
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
 	// API cannot remove a link.
 	Links []string `pulumi:"links"`
+	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+	// unless the app has been stopped since (its next start reads every link).
+	LinksAwaitingRestart []string `pulumi:"linksAwaitingRestart"`
 	// Name of the marketplace app it came from, if any.
 	MarketplaceApp *string `pulumi:"marketplaceApp"`
 	// Memory in megabytes.
@@ -352,6 +356,13 @@ func (o GetContainersItemOutput) InternalHost() pulumi.StringPtrOutput {
 // API cannot remove a link.
 func (o GetContainersItemOutput) Links() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetContainersItem) []string { return v.Links }).(pulumi.StringArrayOutput)
+}
+
+// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+// unless the app has been stopped since (its next start reads every link).
+func (o GetContainersItemOutput) LinksAwaitingRestart() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetContainersItem) []string { return v.LinksAwaitingRestart }).(pulumi.StringArrayOutput)
 }
 
 // Name of the marketplace app it came from, if any.
@@ -512,6 +523,9 @@ func (o GetRegistriesItemArrayOutput) Index(i pulumi.IntInput) GetRegistriesItem
 
 // One item of getServiceLinks.
 type GetServiceLinksItem struct {
+	// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+	// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+	AwaitingRestart *bool `pulumi:"awaitingRestart"`
 	// Id of the service that receives the settings (usually a Container's `id`).
 	ConsumerServiceId *string `pulumi:"consumerServiceId"`
 	// The id the API assigned.
@@ -539,6 +553,12 @@ func (o GetServiceLinksItemOutput) ToGetServiceLinksItemOutput() GetServiceLinks
 
 func (o GetServiceLinksItemOutput) ToGetServiceLinksItemOutputWithContext(ctx context.Context) GetServiceLinksItemOutput {
 	return o
+}
+
+// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+func (o GetServiceLinksItemOutput) AwaitingRestart() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetServiceLinksItem) *bool { return v.AwaitingRestart }).(pulumi.BoolPtrOutput)
 }
 
 // Id of the service that receives the settings (usually a Container's `id`).

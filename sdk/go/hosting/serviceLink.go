@@ -34,6 +34,9 @@ import (
 type ServiceLink struct {
 	pulumi.CustomResourceState
 
+	// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+	// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+	AwaitingRestart pulumi.BoolPtrOutput `pulumi:"awaitingRestart"`
 	// Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
 	ConsumerServiceId pulumi.StringOutput `pulumi:"consumerServiceId"`
 	// Environment variables injected into the consumer. Secret.
@@ -96,6 +99,9 @@ func GetServiceLink(ctx *pulumi.Context,
 
 // Input properties used for looking up and filtering ServiceLink resources.
 type serviceLinkState struct {
+	// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+	// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+	AwaitingRestart *bool `pulumi:"awaitingRestart"`
 	// Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
 	ConsumerServiceId *string `pulumi:"consumerServiceId"`
 	// Environment variables injected into the consumer. Secret.
@@ -109,6 +115,9 @@ type serviceLinkState struct {
 }
 
 type ServiceLinkState struct {
+	// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+	// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+	AwaitingRestart pulumi.BoolPtrInput
 	// Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
 	ConsumerServiceId pulumi.StringPtrInput
 	// Environment variables injected into the consumer. Secret.
@@ -239,6 +248,12 @@ func (o ServiceLinkOutput) ToServiceLinkOutput() ServiceLinkOutput {
 
 func (o ServiceLinkOutput) ToServiceLinkOutputWithContext(ctx context.Context) ServiceLinkOutput {
 	return o
+}
+
+// Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+// failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+func (o ServiceLinkOutput) AwaitingRestart() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ServiceLink) pulumi.BoolPtrOutput { return v.AwaitingRestart }).(pulumi.BoolPtrOutput)
 }
 
 // Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.

@@ -79,6 +79,12 @@ export interface GetContainersItem {
      */
     links?: string[];
     /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     */
+    linksAwaitingRestart?: string[];
+    /**
      * Name of the marketplace app it came from, if any.
      */
     marketplaceApp?: string;
@@ -162,6 +168,11 @@ export interface GetRegistriesItem {
  * One item of getServiceLinks.
  */
 export interface GetServiceLinksItem {
+    /**
+     * Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     */
+    awaitingRestart?: boolean;
     /**
      * Id of the service that receives the settings (usually a Container's `id`).
      */

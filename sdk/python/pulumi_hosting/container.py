@@ -300,6 +300,7 @@ class _ContainerState:
                  injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  internal_host: pulumi.Input[Optional[_builtins.str]] = None,
                  links: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 links_awaiting_restart: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  marketplace_app: pulumi.Input[Optional[_builtins.str]] = None,
                  memory_mb: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -330,6 +331,9 @@ class _ContainerState:
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
                API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links_awaiting_restart: Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+               failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+               unless the app has been stopped since (its next start reads every link).
         :param pulumi.Input[_builtins.str] marketplace_app: Name of the marketplace app it came from, if any.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in megabytes.
         :param pulumi.Input[_builtins.str] name: Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
@@ -370,6 +374,8 @@ class _ContainerState:
             pulumi.set(__self__, "internal_host", internal_host)
         if links is not None:
             pulumi.set(__self__, "links", links)
+        if links_awaiting_restart is not None:
+            pulumi.set(__self__, "links_awaiting_restart", links_awaiting_restart)
         if marketplace_app is not None:
             pulumi.set(__self__, "marketplace_app", marketplace_app)
         if memory_mb is not None:
@@ -511,6 +517,20 @@ class _ContainerState:
     @links.setter
     def links(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "links", value)
+
+    @_builtins.property
+    @pulumi.getter(name="linksAwaitingRestart")
+    def links_awaiting_restart(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        unless the app has been stopped since (its next start reads every link).
+        """
+        return pulumi.get(self, "links_awaiting_restart")
+
+    @links_awaiting_restart.setter
+    def links_awaiting_restart(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "links_awaiting_restart", value)
 
     @_builtins.property
     @pulumi.getter(name="marketplaceApp")
@@ -859,6 +879,7 @@ class Container(pulumi.CustomResource):
             __props__.__dict__["created_at"] = None
             __props__.__dict__["injected_env"] = None
             __props__.__dict__["internal_host"] = None
+            __props__.__dict__["links_awaiting_restart"] = None
             __props__.__dict__["marketplace_app"] = None
             __props__.__dict__["public_url"] = None
             __props__.__dict__["runtime"] = None
@@ -888,6 +909,7 @@ class Container(pulumi.CustomResource):
             injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
             internal_host: pulumi.Input[Optional[_builtins.str]] = None,
             links: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+            links_awaiting_restart: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
             marketplace_app: pulumi.Input[Optional[_builtins.str]] = None,
             memory_mb: pulumi.Input[Optional[_builtins.int]] = None,
             name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -922,6 +944,9 @@ class Container(pulumi.CustomResource):
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
                API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links_awaiting_restart: Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+               failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+               unless the app has been stopped since (its next start reads every link).
         :param pulumi.Input[_builtins.str] marketplace_app: Name of the marketplace app it came from, if any.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in megabytes.
         :param pulumi.Input[_builtins.str] name: Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
@@ -957,6 +982,7 @@ class Container(pulumi.CustomResource):
         __props__.__dict__["injected_env"] = injected_env
         __props__.__dict__["internal_host"] = internal_host
         __props__.__dict__["links"] = links
+        __props__.__dict__["links_awaiting_restart"] = links_awaiting_restart
         __props__.__dict__["marketplace_app"] = marketplace_app
         __props__.__dict__["memory_mb"] = memory_mb
         __props__.__dict__["name"] = name
@@ -986,6 +1012,7 @@ class Container(pulumi.CustomResource):
             injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
             internal_host: pulumi.Input[Optional[_builtins.str]] = None,
             links: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+            links_awaiting_restart: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
             marketplace_app: pulumi.Input[Optional[_builtins.str]] = None,
             memory_mb: pulumi.Input[Optional[_builtins.int]] = None,
             name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1011,6 +1038,7 @@ class Container(pulumi.CustomResource):
         __props__["injectedEnv"] = injected_env
         __props__["internalHost"] = internal_host
         __props__["links"] = links
+        __props__["linksAwaitingRestart"] = links_awaiting_restart
         __props__["marketplaceApp"] = marketplace_app
         __props__["memoryMb"] = memory_mb
         __props__["name"] = name
@@ -1102,6 +1130,16 @@ class Container(pulumi.CustomResource):
         API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
         """
         return pulumi.get(self, "links")
+
+    @_builtins.property
+    @pulumi.getter(name="linksAwaitingRestart")
+    def links_awaiting_restart(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        unless the app has been stopped since (its next start reads every link).
+        """
+        return pulumi.get(self, "links_awaiting_restart")
 
     @_builtins.property
     @pulumi.getter(name="marketplaceApp")

@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetContainerResult:
-    def __init__(__self__, cpu_milli=None, created_at=None, display_name=None, env=None, http_port=None, id=None, image=None, injected_env=None, internal_host=None, links=None, marketplace_app=None, memory_mb=None, name=None, project_id=None, public=None, public_url=None, replicas=None, running=None, runtime=None, status=None, storage_gb=None, type=None, updated_at=None):
+    def __init__(__self__, cpu_milli=None, created_at=None, display_name=None, env=None, http_port=None, id=None, image=None, injected_env=None, internal_host=None, links=None, links_awaiting_restart=None, marketplace_app=None, memory_mb=None, name=None, project_id=None, public=None, public_url=None, replicas=None, running=None, runtime=None, status=None, storage_gb=None, type=None, updated_at=None):
         if cpu_milli and not isinstance(cpu_milli, int):
             raise TypeError("Expected argument 'cpu_milli' to be a int")
         pulumi.set(__self__, "cpu_milli", cpu_milli)
@@ -54,6 +54,9 @@ class GetContainerResult:
         if links and not isinstance(links, list):
             raise TypeError("Expected argument 'links' to be a list")
         pulumi.set(__self__, "links", links)
+        if links_awaiting_restart and not isinstance(links_awaiting_restart, list):
+            raise TypeError("Expected argument 'links_awaiting_restart' to be a list")
+        pulumi.set(__self__, "links_awaiting_restart", links_awaiting_restart)
         if marketplace_app and not isinstance(marketplace_app, str):
             raise TypeError("Expected argument 'marketplace_app' to be a str")
         pulumi.set(__self__, "marketplace_app", marketplace_app)
@@ -176,6 +179,16 @@ class GetContainerResult:
         API cannot remove a link.
         """
         return pulumi.get(self, "links")
+
+    @_builtins.property
+    @pulumi.getter(name="linksAwaitingRestart")
+    def links_awaiting_restart(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        unless the app has been stopped since (its next start reads every link).
+        """
+        return pulumi.get(self, "links_awaiting_restart")
 
     @_builtins.property
     @pulumi.getter(name="marketplaceApp")
@@ -302,6 +315,7 @@ class AwaitableGetContainerResult(GetContainerResult):
             injected_env=self.injected_env,
             internal_host=self.internal_host,
             links=self.links,
+            links_awaiting_restart=self.links_awaiting_restart,
             marketplace_app=self.marketplace_app,
             memory_mb=self.memory_mb,
             name=self.name,
@@ -348,6 +362,7 @@ def get_container(id: Optional[_builtins.str] = None,
         injected_env=pulumi.get(__ret__, 'injected_env'),
         internal_host=pulumi.get(__ret__, 'internal_host'),
         links=pulumi.get(__ret__, 'links'),
+        links_awaiting_restart=pulumi.get(__ret__, 'links_awaiting_restart'),
         marketplace_app=pulumi.get(__ret__, 'marketplace_app'),
         memory_mb=pulumi.get(__ret__, 'memory_mb'),
         name=pulumi.get(__ret__, 'name'),
@@ -391,6 +406,7 @@ def get_container_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
         injected_env=pulumi.get(__response__, 'injected_env'),
         internal_host=pulumi.get(__response__, 'internal_host'),
         links=pulumi.get(__response__, 'links'),
+        links_awaiting_restart=pulumi.get(__response__, 'links_awaiting_restart'),
         marketplace_app=pulumi.get(__response__, 'marketplace_app'),
         memory_mb=pulumi.get(__response__, 'memory_mb'),
         name=pulumi.get(__response__, 'name'),

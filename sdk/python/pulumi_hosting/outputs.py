@@ -125,6 +125,7 @@ class GetContainersItem(dict):
                  injected_env: Optional[Mapping[str, _builtins.str]] = None,
                  internal_host: Optional[_builtins.str] = None,
                  links: Optional[Sequence[_builtins.str]] = None,
+                 links_awaiting_restart: Optional[Sequence[_builtins.str]] = None,
                  marketplace_app: Optional[_builtins.str] = None,
                  memory_mb: Optional[_builtins.int] = None,
                  project_id: Optional[_builtins.str] = None,
@@ -154,6 +155,9 @@ class GetContainersItem(dict):
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
                API cannot remove a link.
+        :param Sequence[_builtins.str] links_awaiting_restart: Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+               failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+               unless the app has been stopped since (its next start reads every link).
         :param _builtins.str marketplace_app: Name of the marketplace app it came from, if any.
         :param _builtins.int memory_mb: Memory in megabytes.
         :param _builtins.str project_id: Project to create the app in.
@@ -191,6 +195,8 @@ class GetContainersItem(dict):
             pulumi.set(__self__, "internal_host", internal_host)
         if links is not None:
             pulumi.set(__self__, "links", links)
+        if links_awaiting_restart is not None:
+            pulumi.set(__self__, "links_awaiting_restart", links_awaiting_restart)
         if marketplace_app is not None:
             pulumi.set(__self__, "marketplace_app", marketplace_app)
         if memory_mb is not None:
@@ -306,6 +312,16 @@ class GetContainersItem(dict):
         API cannot remove a link.
         """
         return pulumi.get(self, "links")
+
+    @_builtins.property
+    @pulumi.getter(name="linksAwaitingRestart")
+    def links_awaiting_restart(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+        failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+        unless the app has been stopped since (its next start reads every link).
+        """
+        return pulumi.get(self, "links_awaiting_restart")
 
     @_builtins.property
     @pulumi.getter(name="marketplaceApp")
@@ -473,6 +489,7 @@ class GetServiceLinksItem(dict):
     """
     def __init__(__self__, *,
                  id: _builtins.str,
+                 awaiting_restart: Optional[_builtins.bool] = None,
                  consumer_service_id: Optional[_builtins.str] = None,
                  injected_env: Optional[Mapping[str, _builtins.str]] = None,
                  link_type: Optional[_builtins.str] = None,
@@ -482,6 +499,8 @@ class GetServiceLinksItem(dict):
         One item of getServiceLinks.
 
         :param _builtins.str id: The id the API assigned.
+        :param _builtins.bool awaiting_restart: Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+               failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
         :param _builtins.str consumer_service_id: Id of the service that receives the settings (usually a Container's `id`).
         :param Mapping[str, _builtins.str] injected_env: Environment variables injected into the consumer. Secret.
         :param _builtins.str link_type: Kind of link.
@@ -489,6 +508,8 @@ class GetServiceLinksItem(dict):
         :param _builtins.str provider_service_id: Id of the service that is linked to (for example a Postgres database's `id`).
         """
         pulumi.set(__self__, "id", id)
+        if awaiting_restart is not None:
+            pulumi.set(__self__, "awaiting_restart", awaiting_restart)
         if consumer_service_id is not None:
             pulumi.set(__self__, "consumer_service_id", consumer_service_id)
         if injected_env is not None:
@@ -507,6 +528,15 @@ class GetServiceLinksItem(dict):
         The id the API assigned.
         """
         return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="awaitingRestart")
+    def awaiting_restart(self) -> Optional[_builtins.bool]:
+        """
+        Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        """
+        return pulumi.get(self, "awaiting_restart")
 
     @_builtins.property
     @pulumi.getter(name="consumerServiceId")

@@ -92,6 +92,7 @@ class ServiceLinkArgs:
 @pulumi.input_type
 class _ServiceLinkState:
     def __init__(__self__, *,
+                 awaiting_restart: pulumi.Input[Optional[_builtins.bool]] = None,
                  consumer_service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  link_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -100,12 +101,16 @@ class _ServiceLinkState:
         """
         Input properties used for looking up and filtering ServiceLink resources.
 
+        :param pulumi.Input[_builtins.bool] awaiting_restart: Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+               failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
         :param pulumi.Input[_builtins.str] consumer_service_id: Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] injected_env: Environment variables injected into the consumer. Secret.
         :param pulumi.Input[_builtins.str] link_type: Kind of link. Changing it replaces the resource. Defaults to `"http"`.
         :param pulumi.Input[_builtins.str] project_id: Project of both services. Changing it replaces the resource. Defaults to the provider's `projectId`.
         :param pulumi.Input[_builtins.str] provider_service_id: Id of the service that is linked to (for example a Postgres database's `id`). Changing it replaces the resource.
         """
+        if awaiting_restart is not None:
+            pulumi.set(__self__, "awaiting_restart", awaiting_restart)
         if consumer_service_id is not None:
             pulumi.set(__self__, "consumer_service_id", consumer_service_id)
         if injected_env is not None:
@@ -116,6 +121,19 @@ class _ServiceLinkState:
             pulumi.set(__self__, "project_id", project_id)
         if provider_service_id is not None:
             pulumi.set(__self__, "provider_service_id", provider_service_id)
+
+    @_builtins.property
+    @pulumi.getter(name="awaitingRestart")
+    def awaiting_restart(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        """
+        return pulumi.get(self, "awaiting_restart")
+
+    @awaiting_restart.setter
+    def awaiting_restart(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "awaiting_restart", value)
 
     @_builtins.property
     @pulumi.getter(name="consumerServiceId")
@@ -282,6 +300,7 @@ class ServiceLink(pulumi.CustomResource):
             if provider_service_id is None and not opts.urn:
                 raise TypeError("Missing required property 'provider_service_id'")
             __props__.__dict__["provider_service_id"] = provider_service_id
+            __props__.__dict__["awaiting_restart"] = None
             __props__.__dict__["injected_env"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["injectedEnv"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
@@ -297,6 +316,7 @@ class ServiceLink(pulumi.CustomResource):
     def get(resource_name: str,
             id: pulumi.Input[str],
             opts: Optional[pulumi.ResourceOptions] = None,
+            awaiting_restart: pulumi.Input[Optional[_builtins.bool]] = None,
             consumer_service_id: pulumi.Input[Optional[_builtins.str]] = None,
             injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
             link_type: pulumi.Input[Optional[_builtins.str]] = None,
@@ -309,6 +329,8 @@ class ServiceLink(pulumi.CustomResource):
         :param str resource_name: The unique name of the resulting resource.
         :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] awaiting_restart: Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+               failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
         :param pulumi.Input[_builtins.str] consumer_service_id: Id of the service that receives the settings (usually a Container's `id`). Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] injected_env: Environment variables injected into the consumer. Secret.
         :param pulumi.Input[_builtins.str] link_type: Kind of link. Changing it replaces the resource. Defaults to `"http"`.
@@ -319,6 +341,7 @@ class ServiceLink(pulumi.CustomResource):
 
         __props__ = _ServiceLinkState.__new__(_ServiceLinkState)
 
+        __props__.__dict__["awaiting_restart"] = awaiting_restart
         __props__.__dict__["consumer_service_id"] = consumer_service_id
         __props__.__dict__["injected_env"] = injected_env
         __props__.__dict__["link_type"] = link_type
@@ -329,18 +352,29 @@ class ServiceLink(pulumi.CustomResource):
     @staticmethod
     def exists(id: pulumi.Input[str],
             opts: Optional[pulumi.ResourceOptions] = None,
+            awaiting_restart: pulumi.Input[Optional[_builtins.bool]] = None,
             consumer_service_id: pulumi.Input[Optional[_builtins.str]] = None,
             injected_env: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
             link_type: pulumi.Input[Optional[_builtins.str]] = None,
             project_id: pulumi.Input[Optional[_builtins.str]] = None,
             provider_service_id: pulumi.Input[Optional[_builtins.str]] = None) -> pulumi.Output[bool]:
         __props__: dict = {}
+        __props__["awaitingRestart"] = awaiting_restart
         __props__["consumerServiceId"] = consumer_service_id
         __props__["injectedEnv"] = injected_env
         __props__["linkType"] = link_type
         __props__["projectId"] = project_id
         __props__["providerServiceId"] = provider_service_id
         return pulumi.runtime.exists_resource(None, 'hosting:index:ServiceLink', id, __props__, opts or pulumi.ResourceOptions())
+
+    @_builtins.property
+    @pulumi.getter(name="awaitingRestart")
+    def awaiting_restart(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether the consumer app has not read the link's variables yet, because its restart after the link was made
+        failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+        """
+        return pulumi.get(self, "awaiting_restart")
 
     @_builtins.property
     @pulumi.getter(name="consumerServiceId")

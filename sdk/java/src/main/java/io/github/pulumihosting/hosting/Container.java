@@ -174,6 +174,24 @@ public class Container extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.links);
     }
     /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    @Export(name="linksAwaitingRestart", refs={List.class,String.class}, tree="[0,1]")
+    private Output</* @Nullable */ List<String>> linksAwaitingRestart;
+
+    /**
+     * @return Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    public Output<Optional<List<String>>> linksAwaitingRestart() {
+        return Codegen.optional(this.linksAwaitingRestart);
+    }
+    /**
      * Name of the marketplace app it came from, if any.
      * 
      */

@@ -10,9 +10,11 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumihosting.hosting.ServiceLinkArgs;
 import io.github.pulumihosting.hosting.Utilities;
 import io.github.pulumihosting.hosting.inputs.ServiceLinkState;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -39,6 +41,22 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="hosting:index:ServiceLink")
 public class ServiceLink extends com.pulumi.resources.CustomResource {
+    /**
+     * Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    @Export(name="awaitingRestart", refs={Boolean.class}, tree="[0]")
+    private Output</* @Nullable */ Boolean> awaitingRestart;
+
+    /**
+     * @return Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    public Output<Optional<Boolean>> awaitingRestart() {
+        return Codegen.optional(this.awaitingRestart);
+    }
     /**
      * Id of the service that receives the settings (usually a Container&#39;s `id`). Changing it replaces the resource.
      * 

@@ -161,6 +161,25 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    @Import(name="linksAwaitingRestart")
+    private @Nullable Output<List<String>> linksAwaitingRestart;
+
+    /**
+     * @return Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    public Optional<Output<List<String>>> linksAwaitingRestart() {
+        return Optional.ofNullable(this.linksAwaitingRestart);
+    }
+
+    /**
      * Name of the marketplace app it came from, if any.
      * 
      */
@@ -409,6 +428,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
         this.injectedEnv = $.injectedEnv;
         this.internalHost = $.internalHost;
         this.links = $.links;
+        this.linksAwaitingRestart = $.linksAwaitingRestart;
         this.marketplaceApp = $.marketplaceApp;
         this.memoryMb = $.memoryMb;
         this.name = $.name;
@@ -650,6 +670,43 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
          */
         public Builder links(String... links) {
             return links(List.of(links));
+        }
+
+        /**
+         * @param linksAwaitingRestart Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+         * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+         * unless the app has been stopped since (its next start reads every link).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder linksAwaitingRestart(@Nullable Output<List<String>> linksAwaitingRestart) {
+            $.linksAwaitingRestart = linksAwaitingRestart;
+            return this;
+        }
+
+        /**
+         * @param linksAwaitingRestart Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+         * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+         * unless the app has been stopped since (its next start reads every link).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder linksAwaitingRestart(List<String> linksAwaitingRestart) {
+            return linksAwaitingRestart(Output.of(linksAwaitingRestart));
+        }
+
+        /**
+         * @param linksAwaitingRestart Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+         * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+         * unless the app has been stopped since (its next start reads every link).
+         * 
+         * @return builder
+         * 
+         */
+        public Builder linksAwaitingRestart(String... linksAwaitingRestart) {
+            return linksAwaitingRestart(List.of(linksAwaitingRestart));
         }
 
         /**

@@ -5,6 +5,7 @@ package io.github.pulumihosting.hosting.inputs;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,23 @@ import javax.annotation.Nullable;
 public final class ServiceLinkState extends com.pulumi.resources.ResourceArgs {
 
     public static final ServiceLinkState Empty = new ServiceLinkState();
+
+    /**
+     * Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    @Import(name="awaitingRestart")
+    private @Nullable Output<Boolean> awaitingRestart;
+
+    /**
+     * @return Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    public Optional<Output<Boolean>> awaitingRestart() {
+        return Optional.ofNullable(this.awaitingRestart);
+    }
 
     /**
      * Id of the service that receives the settings (usually a Container&#39;s `id`). Changing it replaces the resource.
@@ -94,6 +112,7 @@ public final class ServiceLinkState extends com.pulumi.resources.ResourceArgs {
     private ServiceLinkState() {}
 
     private ServiceLinkState(ServiceLinkState $) {
+        this.awaitingRestart = $.awaitingRestart;
         this.consumerServiceId = $.consumerServiceId;
         this.injectedEnv = $.injectedEnv;
         this.linkType = $.linkType;
@@ -117,6 +136,29 @@ public final class ServiceLinkState extends com.pulumi.resources.ResourceArgs {
 
         public Builder(ServiceLinkState defaults) {
             $ = new ServiceLinkState(Objects.requireNonNull(defaults));
+        }
+
+        /**
+         * @param awaitingRestart Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+         * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder awaitingRestart(@Nullable Output<Boolean> awaitingRestart) {
+            $.awaitingRestart = awaitingRestart;
+            return this;
+        }
+
+        /**
+         * @param awaitingRestart Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+         * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder awaitingRestart(Boolean awaitingRestart) {
+            return awaitingRestart(Output.of(awaitingRestart));
         }
 
         /**

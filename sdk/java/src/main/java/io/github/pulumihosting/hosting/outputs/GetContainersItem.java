@@ -70,6 +70,13 @@ public final class GetContainersItem {
      */
     private @Nullable List<String> links;
     /**
+     * @return Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    private @Nullable List<String> linksAwaitingRestart;
+    /**
      * @return Name of the marketplace app it came from, if any.
      * 
      */
@@ -214,6 +221,15 @@ public final class GetContainersItem {
         return this.links == null ? List.of() : this.links;
     }
     /**
+     * @return Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
+     * failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
+     * unless the app has been stopped since (its next start reads every link).
+     * 
+     */
+    public List<String> linksAwaitingRestart() {
+        return this.linksAwaitingRestart == null ? List.of() : this.linksAwaitingRestart;
+    }
+    /**
      * @return Name of the marketplace app it came from, if any.
      * 
      */
@@ -328,6 +344,7 @@ public final class GetContainersItem {
         private @Nullable Map<String,String> injectedEnv;
         private @Nullable String internalHost;
         private @Nullable List<String> links;
+        private @Nullable List<String> linksAwaitingRestart;
         private @Nullable String marketplaceApp;
         private @Nullable Integer memoryMb;
         private String name;
@@ -354,6 +371,7 @@ public final class GetContainersItem {
     	      this.injectedEnv = defaults.injectedEnv;
     	      this.internalHost = defaults.internalHost;
     	      this.links = defaults.links;
+    	      this.linksAwaitingRestart = defaults.linksAwaitingRestart;
     	      this.marketplaceApp = defaults.marketplaceApp;
     	      this.memoryMb = defaults.memoryMb;
     	      this.name = defaults.name;
@@ -433,6 +451,15 @@ public final class GetContainersItem {
         }
         public Builder links(String... links) {
             return links(List.of(links));
+        }
+        @CustomType.Setter
+        public Builder linksAwaitingRestart(@Nullable List<String> linksAwaitingRestart) {
+
+            this.linksAwaitingRestart = linksAwaitingRestart;
+            return this;
+        }
+        public Builder linksAwaitingRestart(String... linksAwaitingRestart) {
+            return linksAwaitingRestart(List.of(linksAwaitingRestart));
         }
         @CustomType.Setter
         public Builder marketplaceApp(@Nullable String marketplaceApp) {
@@ -526,6 +553,7 @@ public final class GetContainersItem {
             _resultValue.injectedEnv = injectedEnv;
             _resultValue.internalHost = internalHost;
             _resultValue.links = links;
+            _resultValue.linksAwaitingRestart = linksAwaitingRestart;
             _resultValue.marketplaceApp = marketplaceApp;
             _resultValue.memoryMb = memoryMb;
             _resultValue.name = name;

@@ -5,6 +5,7 @@ package io.github.pulumihosting.hosting.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
+import java.lang.Boolean;
 import java.lang.String;
 import java.util.Map;
 import java.util.Objects;
@@ -13,6 +14,12 @@ import javax.annotation.Nullable;
 
 @CustomType
 public final class GetServiceLinksItem {
+    /**
+     * @return Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    private @Nullable Boolean awaitingRestart;
     /**
      * @return Id of the service that receives the settings (usually a Container&#39;s `id`).
      * 
@@ -45,6 +52,14 @@ public final class GetServiceLinksItem {
     private @Nullable String providerServiceId;
 
     private GetServiceLinksItem() {}
+    /**
+     * @return Whether the consumer app has not read the link&#39;s variables yet, because its restart after the link was made
+     * failed: the next `pulumi up` restarts it. A refresh keeps it until then, unless the app has been stopped since.
+     * 
+     */
+    public Optional<Boolean> awaitingRestart() {
+        return Optional.ofNullable(this.awaitingRestart);
+    }
     /**
      * @return Id of the service that receives the settings (usually a Container&#39;s `id`).
      * 
@@ -97,6 +112,7 @@ public final class GetServiceLinksItem {
     }
     @CustomType.Builder
     public static final class Builder {
+        private @Nullable Boolean awaitingRestart;
         private @Nullable String consumerServiceId;
         private String id;
         private @Nullable Map<String,String> injectedEnv;
@@ -106,6 +122,7 @@ public final class GetServiceLinksItem {
         public Builder() {}
         public Builder(GetServiceLinksItem defaults) {
     	      Objects.requireNonNull(defaults);
+    	      this.awaitingRestart = defaults.awaitingRestart;
     	      this.consumerServiceId = defaults.consumerServiceId;
     	      this.id = defaults.id;
     	      this.injectedEnv = defaults.injectedEnv;
@@ -114,6 +131,12 @@ public final class GetServiceLinksItem {
     	      this.providerServiceId = defaults.providerServiceId;
         }
 
+        @CustomType.Setter
+        public Builder awaitingRestart(@Nullable Boolean awaitingRestart) {
+
+            this.awaitingRestart = awaitingRestart;
+            return this;
+        }
         @CustomType.Setter
         public Builder consumerServiceId(@Nullable String consumerServiceId) {
 
@@ -154,6 +177,7 @@ public final class GetServiceLinksItem {
         }
         public GetServiceLinksItem build() {
             final var _resultValue = new GetServiceLinksItem();
+            _resultValue.awaitingRestart = awaitingRestart;
             _resultValue.consumerServiceId = consumerServiceId;
             _resultValue.id = id;
             _resultValue.injectedEnv = injectedEnv;

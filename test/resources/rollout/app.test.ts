@@ -1,7 +1,9 @@
 // The Container's pure pieces: record -> outputs, the settings an update sends, and the env that
 // is the app's own (not what links inject).
-import { containerFromWire, containerSettings, ownEnv, type Container } from "../../provider/src/resources/container";
-import type { ServiceRecord } from "../../provider/src/resources/services";
+import type { Container } from "../../../provider/src/resources/container";
+import { containerFromWire, ownEnv } from "../../../provider/src/resources/rollout/app";
+import { containerSettings } from "../../../provider/src/resources/rollout/plan";
+import type { ServiceRecord } from "../../../provider/src/resources/services";
 
 const record: ServiceRecord = {
   id: "c1",

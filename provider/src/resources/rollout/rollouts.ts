@@ -2,11 +2,11 @@
 // that runs, a volume attached or detached. Each is awaited until the app leaves `provisioning`;
 // an app that ends `failed` fails the operation with the last lines of its logs. A link restarts
 // its consumer where the platform does not, so that the app reads the variables it injects.
-import { PartialFailure } from "../framework/declare";
-import type { PropertyMap } from "../framework/values";
-import { settled, type Context } from "./common";
-import { CONTAINER_LINK_TYPE, linkServices, type LinkRecord } from "./links";
-import { services, type ServiceRecord } from "./services";
+import { PartialFailure } from "../../framework/declare";
+import type { PropertyMap } from "../../framework/values";
+import { settled, type Context } from "../common";
+import { CONTAINER_LINK_TYPE, linkServices, type LinkRecord } from "../links";
+import { services, type ServiceRecord } from "../services";
 
 /** How many lines of an app's logs a failed rollout quotes, and at most how many bytes. */
 const LOG_TAIL_LINES = 20;
