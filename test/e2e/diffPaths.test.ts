@@ -5,7 +5,6 @@
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
-jest.setTimeout(600_000);
 
 const IMAGE = "registry.example.com/team/web:1.0.0";
 

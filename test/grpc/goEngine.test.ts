@@ -49,6 +49,11 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
         acceptResources: true,
         acceptOutputs: false,
         supportsAutonamingConfiguration: true,
+        // Newer engines' capabilities (byte strings, outputs in Check, Invoke and Call), which this plugin does not take.
+        acceptsByteString: false,
+        acceptsOutputsInCheck: false,
+        acceptsOutputsInInvoke: false,
+        acceptsOutputsInCall: false,
       });
       // Older engines (and today's for other plugin kinds): a call of "" with no message; anything but UNAVAILABLE
       // means alive.

@@ -143,6 +143,11 @@ describe("the second stage (server/start.ts)", () => {
         acceptResources: CAPABILITIES.acceptResources,
         acceptOutputs: CAPABILITIES.acceptOutputs,
         supportsAutonamingConfiguration: CAPABILITIES.supportsAutonamingConfiguration,
+        // Newer engines' capabilities (byte strings, outputs in Check, Invoke and Call), which this plugin does not take.
+        acceptsByteString: false,
+        acceptsOutputsInCheck: false,
+        acceptsOutputsInInvoke: false,
+        acceptsOutputsInCall: false,
       });
       expect(CAPABILITIES).toMatchObject({ acceptSecrets: true, supportsAutonamingConfiguration: true });
       expect(third.seen.built).toBe(0);
