@@ -49,7 +49,7 @@ withGo("the plugin through grpc-go, the engine's gRPC library", () => {
         acceptResources: true,
         acceptOutputs: false,
         supportsAutonamingConfiguration: true,
-        // Newer engines' capabilities (byte strings, outputs in Check, Invoke and Call), which this plugin does not take.
+        // Newer engines' capabilities (byte strings, outputs in Check, Invoke, Call): this plugin takes none.
         acceptsByteString: false,
         acceptsOutputsInCheck: false,
         acceptsOutputsInInvoke: false,

@@ -143,7 +143,7 @@ describe("the second stage (server/start.ts)", () => {
         acceptResources: CAPABILITIES.acceptResources,
         acceptOutputs: CAPABILITIES.acceptOutputs,
         supportsAutonamingConfiguration: CAPABILITIES.supportsAutonamingConfiguration,
-        // Newer engines' capabilities (byte strings, outputs in Check, Invoke and Call), which this plugin does not take.
+        // Newer engines' capabilities (byte strings, outputs in Check, Invoke, Call): this plugin takes none.
         acceptsByteString: false,
         acceptsOutputsInCheck: false,
         acceptsOutputsInInvoke: false,
