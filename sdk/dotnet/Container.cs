@@ -85,7 +85,7 @@ namespace PulumiHosting.Hosting
         /// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         /// Postgres database: a create links the app to each before its first start, and awaits that
         /// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         /// </summary>
         [Output("links")]
         public Output<ImmutableArray<string>> Links { get; private set; } = null!;
@@ -293,7 +293,7 @@ namespace PulumiHosting.Hosting
         /// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         /// Postgres database: a create links the app to each before its first start, and awaits that
         /// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         /// </summary>
         public InputList<string> Links
         {
@@ -443,7 +443,7 @@ namespace PulumiHosting.Hosting
         /// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         /// Postgres database: a create links the app to each before its first start, and awaits that
         /// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        /// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         /// </summary>
         public InputList<string> Links
         {

@@ -114,7 +114,7 @@ export class Container extends pulumi.CustomResource {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
      */
     declare public readonly links: pulumi.Output<string[] | undefined>;
     /**
@@ -308,7 +308,7 @@ export interface ContainerState {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
      */
     links?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
@@ -413,7 +413,7 @@ export interface ContainerArgs {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
      */
     links?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -3,7 +3,6 @@
 // every kind (a registry, two databases, an app that links one in `links` and has a volume mounted, a second app that
 // a ServiceLink links to the other) through up, preview and refresh with no changes, an in-place update, and destroy,
 // with the platform's records read at each step. The other e2e files run the development build (bin/).
-// (A ServiceLink to an app whose `links` the program sets reads back as drift in those `links`: not done here.)
 // 19 s here (2 cores, load 11 to 16).
 // Run: make package && node_modules/.bin/jest --selectProjects e2e -- test/e2e/singleExecutable
 import { openSync, readdirSync, readSync } from "node:fs";

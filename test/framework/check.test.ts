@@ -191,6 +191,15 @@ describe("refusedChange: what an update cannot do, judged against the live outpu
   ])("%s: refused, naming the property", (_name, olds, news, property, reason) => {
     expect(refusedChange(spec, olds as any, news as any)).toEqual({ property, reason: expect.stringMatching(reason) });
   });
+
+  test("an append-only list's live item that the program never listed (made outside it) is not dropped by leaving it out", () => {
+    const [olds, oldInputs] = [{ links: ["a", "b"] }, { links: ["a"] }];
+    expect(refusedChange(spec, olds as any, { links: ["a", "c"] } as any, [], oldInputs as any)).toBeUndefined();
+    expect(refusedChange(spec, olds as any, { links: ["c"] } as any, [], oldInputs as any)).toMatchObject({
+      property: "links",
+      reason: expect.stringMatching(/links cannot drop "a"/),
+    });
+  });
 });
 
 describe("refusedChange: a value the API never returns, resent whole by every update", () => {

@@ -15,7 +15,15 @@ const live = {
   image: "r.io/a/b:1",
   password: "old",
 };
-const oldInputs = { name: "web", projectId: "p1", port: 8080, size: 10, env: { A: "1" }, password: "old" };
+const oldInputs = {
+  name: "web",
+  projectId: "p1",
+  port: 8080,
+  size: 10,
+  env: { A: "1" },
+  links: ["a", "b"],
+  password: "old",
+};
 const kinds = (detailed: Record<string, { kind: string }>) =>
   Object.fromEntries(Object.entries(detailed).map(([k, v]) => [k, v.kind]));
 
@@ -175,6 +183,16 @@ describe("diffInputs with ignoreChanges: an ignored path reads as unchanged, wha
     const news = { ...oldInputs, env: { A: "2" } };
     diffInputs(spec, live as any, news as any, oldInputs as any, { ignoreChanges: ["env", "env.A"] });
     expect(news.env).toEqual({ A: "2" });
+  });
+});
+
+test("an append-only list: a live item the program never listed (made outside it) is no change, and listing it adopts it", () => {
+  const program = { ...oldInputs, links: ["a"] };
+  expect(diffInputs(spec, live as any, program as any, program as any).changed).toBe(false);
+  const adopting = { ...program, links: ["a", "b"] };
+  expect(diffInputs(spec, live as any, adopting as any, program as any).changed).toBe(false);
+  expect(kinds(diffInputs(spec, live as any, { ...program, links: [] } as any, program as any).detailedDiff)).toEqual({
+    "links[0]": "DELETE",
   });
 });
 

@@ -37,6 +37,13 @@ const service = (id: string) => fixture.sim.control.snapshot().services.find((s)
 const linksOf = (consumer: string) =>
   fixture.sim.control.snapshot().links.filter((l) => l.consumer_service_id === consumer);
 
+/** The warnings the plugin logged on a Container since `mark`. */
+const warningsOn = (name: string, mark: number) =>
+  fixture.plugin.engine.messages
+    .slice(mark)
+    .filter((m) => m.severity === 2 && m.urn === urn(CONTAINER, name)) // pulumirpc.LogSeverity.WARNING
+    .map((m) => m.message);
+
 let counter = 0;
 const unique = (base: string) => `${base}-${++counter}`;
 
@@ -197,15 +204,48 @@ describe("changes to links", () => {
 });
 
 describe("refresh and import read the links back", () => {
-  test("an unchanged app refreshes as no change; a link made out of band is drift in links", async () => {
+  test("an unchanged app refreshes as no change; a link made out of band reads back and warns, but is not the program's", async () => {
     const [db, other] = [await database(), await database()];
     const name = unique("api");
     const state = await engine().created(CONTAINER, name, { name, image: IMAGE, links: [db.id] });
     expect((await engine().refresh(CONTAINER, name, state)).diff).toMatchObject({ changes: DIFF_NONE });
     await linkOutOfBand(state.id, other.id);
+    const mark = fixture.plugin.engine.messages.length;
     const refreshed = await engine().refresh(CONTAINER, name, state);
-    expect(refreshed.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["links"] });
+    // Read back in the outputs, and warned of as drift; the program could not remove it, so it is no change to make.
     expect(refreshed.state!.outputs.links).toEqual([db.id, other.id]);
+    expect(refreshed.state!.inputs.links).toEqual([db.id]);
+    expect(warningsOn(name, mark)).toEqual([expect.stringMatching(/^changed outside Pulumi .*\(links\)/)]);
+    expect(refreshed.diff).toMatchObject({ changes: DIFF_NONE });
+    const preview = await engine().preview(CONTAINER, name, { name, image: IMAGE, links: [db.id] }, refreshed.state!);
+    expect(preview.diff?.changes).toBe(DIFF_NONE);
+    // The program may adopt it: listing it is no change either, since it is linked already.
+    const adopted = await engine().preview(
+      CONTAINER,
+      name,
+      { name, image: IMAGE, links: [db.id, other.id] },
+      refreshed.state!,
+    );
+    expect(adopted.diff?.changes).toBe(DIFF_NONE);
+  });
+
+  test("an app whose program sets links, with a ServiceLink to it beside: refresh, preview and update as usual", async () => {
+    const [db, cache] = [await database(), await database()];
+    const name = unique("api");
+    const state = await engine().created(CONTAINER, name, { name, image: IMAGE, links: [db.id] });
+    await engine().created(LINK, `${name}-cache`, { consumerServiceId: state.id, providerServiceId: cache.id });
+    const refreshed = (await engine().refresh(CONTAINER, name, state)).state!;
+    const news = { name, image: "registry.example.com/team/api:1.1.0", links: [db.id] };
+    const preview = await engine().preview(CONTAINER, name, news, refreshed);
+    expect(preview.diff).toMatchObject({ changes: DIFF_SOME, diffs: ["image"] });
+    const updated = await engine().up(CONTAINER, name, news, refreshed);
+    expect(updated.error).toBeUndefined();
+    expect(service(state.id).image).toBe("registry.example.com/team/api:1.1.0");
+    expect(
+      linksOf(state.id)
+        .map((l) => l.provider_service_id)
+        .sort(),
+    ).toEqual([db.id, cache.id].sort());
   });
 
   test("import reads the links into the inputs, and a program that lists them imports with no diff", async () => {

@@ -2,6 +2,7 @@
 // Runs at preview, before any API call; every failure names the property and says what
 // would be right. Changes the API cannot make (grow-only, fixed after creation) are not judged
 // here but in `refusedChange`, against the live outputs, which Check never sees.
+import { managedItems } from "./diff";
 import { blankQuoted } from "../redact";
 import { within } from "./paths";
 import { autoname, type NamingRequest } from "./autoname";
@@ -110,6 +111,7 @@ export function refusedChange(
   olds: PropertyMap,
   news: PropertyMap,
   ignoreChanges: readonly string[] = [],
+  oldInputs: PropertyMap = olds,
 ): CheckFailure | undefined {
   const stale = inputFields(spec).find(
     (f) => f.resentOnUpdate && f.notReturned && ignoreChanges.some((path) => within(path, f.name)),
@@ -121,7 +123,8 @@ export function refusedChange(
   );
   if (unknowable) return { property: unknowable.name, reason: unrecordedResend(spec, unknowable, olds, news) };
   for (const field of inputFields(spec)) {
-    const [current, next] = [olds[field.name], news[field.name]];
+    const next = news[field.name];
+    const current = managedItems(field, olds[field.name], oldInputs[field.name], next);
     if (next === undefined || next === null || containsUnknown(next)) continue;
     if (
       current === undefined ||

@@ -105,7 +105,12 @@ function fieldChanges(
   // What the API returns is the truth, except for what it never returns: there the old input is
   // (or its default, for a state written before the property existed).
   const live = field.notReturned ? undefined : olds[field.name];
-  const current = live ?? oldInputs[field.name] ?? (field.notReturned ? field.default : undefined);
+  const current = managedItems(
+    field,
+    live ?? oldInputs[field.name] ?? (field.notReturned ? field.default : undefined),
+    oldInputs[field.name],
+    next,
+  );
   if (!containsUnknown(next) && sameValue(field, next, current)) return [];
   const inputDiff = live === undefined;
   const changes: Array<[PathElement[], Change]> =
@@ -117,6 +122,22 @@ function fieldChanges(
           ? membershipChanges(field.name, current, next)
           : valueChanges({ elements: [field.name], written: field.name }, current, next, secretPaths);
   return written(changes).map(([path, change]) => [path, { kind: kind(change), inputDiff }]);
+}
+
+/**
+ * Of an append-only list on the platform, the items the program manages: those it listed before or
+ * lists now. Another item was made outside it (the portal, a ServiceLink), which the program could
+ * not remove: it reads back in the outputs and warns as drift, but is never a change to make.
+ */
+export function managedItems(
+  field: Field,
+  live: PropertyValue | undefined,
+  before: PropertyValue | undefined,
+  next: PropertyValue | undefined,
+): PropertyValue | undefined {
+  if (!field.appendOnly || !Array.isArray(live)) return live;
+  const listed = [before, next].flatMap((list) => (Array.isArray(list) ? list : []));
+  return live.filter((item) => listed.some((mine) => deepEqual(mine, item)));
 }
 
 /**

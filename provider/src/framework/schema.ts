@@ -53,7 +53,8 @@ export function flagSentences(flags: FieldFlags): string[] {
     flags.growOnly && "It can only grow: a smaller value fails at preview.",
     flags.fixedAfterCreate && "Fixed at creation: a change fails at preview.",
     flags.unordered && "Its order does not matter.",
-    flags.appendOnly && "Items can be added, not removed: dropping one fails at preview.",
+    flags.appendOnly &&
+      "Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.",
     flags.default !== undefined && `Defaults to \`${JSON.stringify(flags.default)}\`.`,
     flags.configDefault && `Defaults to the provider's \`${flags.configDefault}\`.`,
     flags.env &&

@@ -74,7 +74,10 @@ export interface FieldFlags {
   unordered?: boolean;
   /**
    * A list the API can add items to but never remove them from: an update that drops an item
-   * fails at preview with this explanation (why, and what the user can do instead).
+   * fails at preview with this explanation (why, and what the user can do instead). An item on the
+   * platform that the program never listed (made in the portal, or by another resource) is read back
+   * as an output and warned of as drift, but is not the program's: it never diffs, nor blocks an
+   * update, since the program could not remove it (managedItems).
    */
   appendOnly?: string;
   /** Format check run by Check on known values. */

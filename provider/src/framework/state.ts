@@ -1,5 +1,6 @@
 // What the flags say about a resource's state around a lifecycle call: the inputs an update
 // works towards, the outputs a call records, and the inputs a read implies.
+import { managedItems } from "./diff";
 import { type ObjectSpec, alwaysFilled, clearedValue, filledIn, inputFields } from "./spec";
 import { deepEqual, type PropertyMap, type PropertyValue } from "./values";
 
@@ -54,7 +55,9 @@ export function impliedInputs(
   const inputs: PropertyMap = {};
   for (const field of inputFields(spec)) {
     if (!importing && !alwaysFilled(field) && oldInputs[field.name] === undefined) continue;
-    const value: PropertyValue | undefined = field.notReturned ? oldInputs[field.name] : outputs[field.name];
+    const read = field.notReturned ? oldInputs[field.name] : outputs[field.name];
+    // On refresh, an append-only list's items made outside the program stay out of its inputs (managedItems).
+    const value = importing ? read : managedItems(field, read, oldInputs[field.name], undefined);
     if (value === undefined || value === null) continue;
     if (importing && (field.clearedWhenRemoved || field.appendOnly) && isEmpty(value)) continue;
     if (importing && field.configDefault && deepEqual(config[field.configDefault], value)) continue;

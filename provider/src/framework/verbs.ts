@@ -237,7 +237,7 @@ export class ResourceVerbs {
     // the old input the engine put there (which would undo a change made outside Pulumi unseen).
     const news = ignoredAsCurrent(spec, olds, request.news, oldInputs, request.ignoreChanges);
     this.plan.begun(urn);
-    const refused = refusedChange(spec, olds, news, request.ignoreChanges);
+    const refused = refusedChange(spec, olds, news, request.ignoreChanges, oldInputs);
     if (refused) throw new InputError(refused.reason);
     const wanted = desiredInputs(spec, news, oldInputs, this.config);
     await this.judged(declaration.lifecycle, request, { operation: "update", news: wanted, olds, id: address.id });

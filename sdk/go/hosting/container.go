@@ -52,7 +52,7 @@ type Container struct {
 	// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 	// Postgres database: a create links the app to each before its first start, and awaits that
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 	Links pulumi.StringArrayOutput `pulumi:"links"`
 	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
 	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
@@ -166,7 +166,7 @@ type containerState struct {
 	// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 	// Postgres database: a create links the app to each before its first start, and awaits that
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 	Links []string `pulumi:"links"`
 	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
 	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
@@ -230,7 +230,7 @@ type ContainerState struct {
 	// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 	// Postgres database: a create links the app to each before its first start, and awaits that
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 	Links pulumi.StringArrayInput
 	// Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
 	// failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
@@ -298,7 +298,7 @@ type containerArgs struct {
 	// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 	// Postgres database: a create links the app to each before its first start, and awaits that
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 	Links []string `pulumi:"links"`
 	// Memory in megabytes.
 	MemoryMb *int `pulumi:"memoryMb"`
@@ -341,7 +341,7 @@ type ContainerArgs struct {
 	// Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 	// Postgres database: a create links the app to each before its first start, and awaits that
 	// start. Adding an id links it and restarts the app; removing one fails at preview, since the
-	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+	// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 	Links pulumi.StringArrayInput
 	// Memory in megabytes.
 	MemoryMb pulumi.IntPtrInput
@@ -499,7 +499,7 @@ func (o ContainerOutput) InternalHost() pulumi.StringOutput {
 // Ids of the services whose connection variables the app needs, such as `[db.id]` for a
 // Postgres database: a create links the app to each before its first start, and awaits that
 // start. Adding an id links it and restarts the app; removing one fails at preview, since the
-// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+// API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
 func (o ContainerOutput) Links() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Container) pulumi.StringArrayOutput { return v.Links }).(pulumi.StringArrayOutput)
 }

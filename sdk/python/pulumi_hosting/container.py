@@ -45,7 +45,7 @@ class ContainerArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links: Ids of the services whose connection variables the app needs, such as `[db.id]` for a
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
-               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in megabytes.
         :param pulumi.Input[_builtins.str] name: Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
         :param pulumi.Input[_builtins.str] project_id: Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
@@ -165,7 +165,7 @@ class ContainerArgs:
         Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         Postgres database: a create links the app to each before its first start, and awaits that
         start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         """
         return pulumi.get(self, "links")
 
@@ -330,7 +330,7 @@ class _ContainerState:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links: Ids of the services whose connection variables the app needs, such as `[db.id]` for a
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
-               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links_awaiting_restart: Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
                failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
                unless the app has been stopped since (its next start reads every link).
@@ -510,7 +510,7 @@ class _ContainerState:
         Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         Postgres database: a create links the app to each before its first start, and awaits that
         start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         """
         return pulumi.get(self, "links")
 
@@ -771,7 +771,7 @@ class Container(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links: Ids of the services whose connection variables the app needs, such as `[db.id]` for a
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
-               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         :param pulumi.Input[_builtins.int] memory_mb: Memory in megabytes.
         :param pulumi.Input[_builtins.str] name: Name of the app, unique within its project: lowercase letters, digits and dashes. Changing it replaces the resource. Left out, the provider names the resource: its name in the program and a random suffix (`db` becomes `db-3f9a1c2`), or the name the project's `pulumi:autonaming` configuration gives it; an update keeps the name it has, and a replacement takes a fresh one.
         :param pulumi.Input[_builtins.str] project_id: Project to create the app in. Changing it replaces the resource. Defaults to the provider's `projectId`.
@@ -943,7 +943,7 @@ class Container(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links: Ids of the services whose connection variables the app needs, such as `[db.id]` for a
                Postgres database: a create links the app to each before its first start, and awaits that
                start. Adding an id links it and restarts the app; removing one fails at preview, since the
-               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+               API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] links_awaiting_restart: Ids of services linked to the app whose variables it has not read yet, because the restart that carries them
                failed: they stay out of `links`, and the next `pulumi up` restarts the app. A refresh keeps them until then,
                unless the app has been stopped since (its next start reads every link).
@@ -1127,7 +1127,7 @@ class Container(pulumi.CustomResource):
         Ids of the services whose connection variables the app needs, such as `[db.id]` for a
         Postgres database: a create links the app to each before its first start, and awaits that
         start. Adding an id links it and restarts the app; removing one fails at preview, since the
-        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+        API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program's to manage.
         """
         return pulumi.get(self, "links")
 

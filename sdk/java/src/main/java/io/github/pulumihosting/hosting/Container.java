@@ -157,7 +157,7 @@ public class Container extends com.pulumi.resources.CustomResource {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     @Export(name="links", refs={List.class,String.class}, tree="[0,1]")
@@ -167,7 +167,7 @@ public class Container extends com.pulumi.resources.CustomResource {
      * @return Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     public Output<Optional<List<String>>> links() {

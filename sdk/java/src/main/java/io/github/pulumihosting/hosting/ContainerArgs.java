@@ -100,7 +100,7 @@ public final class ContainerArgs extends com.pulumi.resources.ResourceArgs {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     @Import(name="links")
@@ -110,7 +110,7 @@ public final class ContainerArgs extends com.pulumi.resources.ResourceArgs {
      * @return Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     public Optional<Output<List<String>>> links() {
@@ -411,7 +411,7 @@ public final class ContainerArgs extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 
@@ -425,7 +425,7 @@ public final class ContainerArgs extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 
@@ -438,7 +438,7 @@ public final class ContainerArgs extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 

@@ -143,7 +143,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
      * Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     @Import(name="links")
@@ -153,7 +153,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
      * @return Ids of the services whose connection variables the app needs, such as `[db.id]` for a
      * Postgres database: a create links the app to each before its first start, and awaits that
      * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+     * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
      * 
      */
     public Optional<Output<List<String>>> links() {
@@ -636,7 +636,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 
@@ -650,7 +650,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 
@@ -663,7 +663,7 @@ public final class ContainerState extends com.pulumi.resources.ResourceArgs {
          * @param links Ids of the services whose connection variables the app needs, such as `[db.id]` for a
          * Postgres database: a create links the app to each before its first start, and awaits that
          * start. Adding an id links it and restarts the app; removing one fails at preview, since the
-         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview.
+         * API cannot remove a link. Its order does not matter. Items can be added, not removed: dropping one fails at preview. An item the program did not list (made outside it) reads back here, and is not the program&#39;s to manage.
          * 
          * @return builder
          * 
