@@ -43,8 +43,11 @@ format: node_modules
 # against bin/ (the Node.js script) and against the single executable (jest.config.js), so both
 # are built first; no test rebuilds them while others run them. The end-to-end tests (test/e2e) run
 # the real Pulumi CLI, which make pulumi-cli gets first (a first build from Go modules takes minutes).
+# Then the release rehearsed (make release-dry-run), after jest: it rebuilds dist/ and the SDK's package,
+# which the tests run.
 test: lint build typecheck package pulumi-cli
 	$(JEST) $(JEST_ARGS)
+	@$(MAKE) --no-print-directory release-dry-run
 
 # The Pulumi CLI at the pinned version and the language hosts the tests use, from PATH, the official
 # release or a build from Go modules, cached outside the repository (scripts/pulumi-cli.sh says where).
