@@ -166,8 +166,8 @@ const ROOT = process.cwd();
  *   overload takes: it is wrapped in Output.all(...), which makes the Output<List<String>> the builder takes;
  * - a function's class and arguments are imported from `com.pulumi.<package>` (HostingFunctions,
  *   inputs.GetRedisArgs) whatever the basePackage, where the resources' imports have it right;
- * - each resource is named by its variable (`new Postgres("ordersDb", …)`), not by its name in the program
- *   (`orders-db`, PCL's __logicalName, which genResource ignores): javaLogicalNames;
+ * - each resource and output is named by its variable (`new Postgres("ordersDb", …)`), not by its name in the
+ *   program (`orders-db`, PCL's __logicalName, which genResource and genOutputAssignment ignore): javaLogicalNames;
  * - a resource's customTimeouts are left out (gen_program.go writes no such option): javaCustomTimeouts.
  */
 export function fixConvertedJava(dir: string, pcl: string): void {
@@ -191,17 +191,26 @@ export function fixConvertedJava(dir: string, pcl: string): void {
     `import ${javaPackage}.`,
   );
   const resources = pclResources(pcl);
-  writeFileSync(app, javaCustomTimeouts(javaLogicalNames(javaListsOfOutputs(source, schema), resources), resources));
+  const outputs = new Map(
+    [...pcl.matchAll(/^output (\w+) \{\n\t__logicalName = "([^"]+)"$/gm)].map(([, variable, name]) => [variable, name]),
+  );
+  const named = javaLogicalNames(javaListsOfOutputs(source, schema), resources, outputs);
+  writeFileSync(app, javaCustomTimeouts(named, resources));
 }
 
-/** `new Postgres("ordersDb", …)` as `new Postgres("orders-db", …)`: each resource under its name in the program. */
-export function javaLogicalNames(source: string, resources: PclResource[]): string {
+/**
+ * `new Postgres("ordersDb", …)` as `new Postgres("orders-db", …)`, and `ctx.export("firstUrl", …)` as
+ * `ctx.export("first-url", …)`: each resource and output under its name in the program.
+ */
+export function javaLogicalNames(source: string, resources: PclResource[], outputs: Map<string, string>): string {
   const names = new Map(resources.map((r) => [r.variable, r.logicalName]));
-  return source.replace(
-    /^(\s+var (\w+) = new \w+\()"(\w+)"/gm,
-    (line, start: string, variable: string, name: string) =>
+  return source
+    .replace(/^(\s+var (\w+) = new \w+\()"(\w+)"/gm, (line, start: string, variable: string, name: string) =>
       variable === name && names.has(name) ? `${start}${JSON.stringify(names.get(name))}` : line,
-  );
+    )
+    .replace(/^(\s+ctx\.export\()"(\w+)"/gm, (line, start: string, name: string) =>
+      outputs.has(name) ? `${start}${JSON.stringify(outputs.get(name))}` : line,
+    );
 }
 
 /** A custom timeout (`20m`, `1h30m`, `45s`: Go's durations, as Pulumi writes them) in seconds, hours or minutes. */
@@ -332,9 +341,9 @@ export function fixConvertedGo(dir: string): void {
 
 /** `x.ApplyT(func(x R) ([]T, error) { return x.Field.([]T), nil }).(pulumi.ArrayOutput)` as `x.Field()`. */
 export function goListResults(source: string): string {
-  const apply = /\b(\w+)\.ApplyT\(func\((\w+) [\w.]+\) \(\[\]([\w.]+), error\) \{\n/.source;
-  const assertion = /\s*return \2\.(\w+)\.\(\[\]\3\), nil\n\s*\}\)\.\(pulumi\.ArrayOutput\)/.source;
-  return source.replace(new RegExp(apply + assertion, "g"), "$1.$4()");
+  const listResult =
+    /\b(\w+)\.ApplyT\(func\([^{]*\{\s*return \w+\.(\w+)\.\(\S+\), nil\s*\}\)\.\(pulumi\.ArrayOutput\)/g;
+  return source.replace(listResult, "$1.$2()");
 }
 
 /** `.links(db.id())` as `.links(Output.all(db.id()))`, for every input of the schema that is a list. */
