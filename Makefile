@@ -181,11 +181,16 @@ sdk:
 docs: node_modules
 	node scripts/run-ts.mjs scripts/gen-docs.ts $(SCHEMA_JSON) $(DOCS_REFERENCE) $(DOCS_PAGES)
 
-# The docs' programs in every language (TypeScript, Python, Go, C#, Java, YAML), each from one YAML source
-# converted by `pulumi convert` at the pinned CLI version (scripts/gen-languages.ts, program-languages.ts):
-# docs/_index.md's example. The end-to-end suite runs each language but C# and fails while it is stale.
-docs-languages: build pulumi-cli
+# The docs' programs and the declarations' examples in every language (TypeScript, Python, Go, C#, Java, YAML), each
+# from one YAML source converted by `pulumi convert` at the pinned CLI version (scripts/gen-languages.ts,
+# program-languages.ts): docs/_index.md's and docs/first-program.md's programs, and
+# docs/programs/reference-examples.json, which schema.json's descriptions carry (so the SDKs' doc comments and the
+# reference pages). The schema's types first, for the plugin the converter reads them from; schema.json again after.
+# After changing an example: make docs-languages sdk docs. The end-to-end suite runs each language but C# and fails
+# while any of it is stale.
+docs-languages: schema build pulumi-cli
 	node scripts/run-ts.mjs scripts/gen-languages.ts
+	@$(MAKE) --no-print-directory schema
 
 # The user's first command: the plugin, the simulator and examples/app-with-postgres through
 # pulumi up, a preview of an image change, and destroy. Needs Node.js and internet: without a

@@ -58,7 +58,7 @@ export function exampleExpression(program: string): string {
 
 /** The first example of a resource or function, as one expression ("" when it has none). */
 const firstExample = (description: string | undefined) => {
-  const program = exampleCode(splitDescription(description).examples)[0];
+  const program = exampleCode(splitDescription(description).examples, "typescript")[0];
   return program === undefined ? "" : code(exampleExpression(program));
 };
 

@@ -2,12 +2,13 @@
 // TypeScript interface gives types, optionality and docs (read with typescript-json-schema);
 // its flags table gives behaviour (secret, replaceOnChanges, defaults, defaultInfo) and the
 // sentence each flag adds to the docs.
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as TJS from "typescript-json-schema";
 import type { TypeReader } from "../provider/src/framework/jsonSchema";
 import { buildPackageSchema } from "../provider/src/framework/schema";
 import { hostingPackage } from "../provider/src/package";
+import { CONVERTED_EXAMPLES } from "./program-languages";
 
 const files = ["provider/src/package.ts"];
 const program = TJS.getProgramFromFiles(
@@ -53,6 +54,11 @@ function repositoryUrl(repository: string | { url?: string } | undefined): strin
   return url?.replace(/^git\+/, "").replace(/\.git$/, "");
 }
 
+// The examples in the other languages, as `make docs-languages` converted them from their YAML.
+const CONVERTED = CONVERTED_EXAMPLES;
+const converted = existsSync(resolve(CONVERTED)) ? JSON.parse(readFileSync(resolve(CONVERTED), "utf8")) : {};
+const stale: string[] = [];
+
 const pkg = require(resolve("package.json"));
 // The package's metadata comes from one place, package.json (its `pulumi` field for
 // pluginDownloadURL): a fork changes those lines.
@@ -64,5 +70,11 @@ const schema = buildPackageSchema(hostingPackage, {
   repository: repositoryUrl(pkg.repository),
   // The one range of @pulumi/pulumi in the repository: the provider's, the SDK's and the examples'.
   pulumiNodejsRange: pkg.dependencies["@pulumi/pulumi"],
+  converted,
+  onStale: (token, title) => stale.push(`${token} "${title}"`),
 });
+if (stale.length > 0)
+  console.error(
+    `make schema: ${stale.length} examples are shown in TypeScript and YAML only, as ${CONVERTED} holds no conversion of their YAML: ${stale.join(", ")}. Run make docs-languages sdk docs (it converts them and writes schema.json again).`,
+  );
 writeFileSync(resolve(process.argv[2] ?? "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);

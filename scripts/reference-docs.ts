@@ -11,7 +11,9 @@ import type {
   PropertySpec,
   ResourceSpec,
 } from "../provider/src/framework/packageSchema";
+import { LANGUAGES, registryChooser } from "./program-languages";
 import {
+  examplesByLanguage,
   firstSentence,
   nameOfToken,
   referencePage,
@@ -110,7 +112,26 @@ function header(token: string, kind: string, summary: string): string {
   return `${GENERATED}\n\n# ${nameOfToken(token)}\n\n${code(token)} · ${kind}\n\n${summary ? `${summary}\n\n` : ""}`;
 }
 
-const examplesSection = (examples: string | undefined) => (examples ? `## Example usage\n\n${examples}\n\n` : "");
+/**
+ * The examples, each its title and its code in every language it has, in the Pulumi Registry's language chooser
+ * (scripts/program-languages.ts) when it has more than one.
+ */
+function examplesSection(examples: string | undefined): string {
+  if (!examples) return "";
+  const shown = examplesByLanguage(examples).map(({ title, code }) => {
+    const languages = LANGUAGES.filter((language) => code[language.fence] !== undefined);
+    const sources = Object.fromEntries(languages.map((language) => [language.id, code[language.fence]]));
+    const block = ([fence, program]: [string, string]) => `\`\`\`${fence}\n${program.trimEnd()}\n\`\`\``;
+    // The chooser where there is a choice; a block in no language it knows, as it is.
+    const blocks = Object.entries(code).filter(
+      ([fence]) => languages.length < 2 || !languages.some((l) => l.fence === fence),
+    );
+    return [`### ${title}`, ...(languages.length > 1 ? [registryChooser(sources)] : []), ...blocks.map(block)].join(
+      "\n\n",
+    );
+  });
+  return `## Example usage\n\n${shown.join("\n\n")}\n\n`;
+}
 
 function resourcePage(pkg: PackageSpec, token: string, resource: ResourceSpec): string {
   const name = nameOfToken(token);

@@ -91,9 +91,24 @@ export function firstSentence(description: string | undefined): string {
   return match ? match[1] : summary;
 }
 
-/** The code of each example (the fenced blocks), in order. */
-export function exampleCode(examples: string | undefined): string[] {
-  return [...(examples ?? "").matchAll(/^```[\w-]*\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => m[1]);
+/** The code of each example (the fenced blocks), in order; with `language`, only the blocks fenced with it. */
+export function exampleCode(examples: string | undefined, language?: string): string[] {
+  return [...(examples ?? "").matchAll(/^```([\w-]*)\n([\s\S]*?)^```[ \t]*$/gm)]
+    .filter((m) => language === undefined || m[1] === language)
+    .map((m) => m[2]);
+}
+
+/** The examples' markdown as each example's title and its code, by the fence of each block (`typescript`, …). */
+export function examplesByLanguage(
+  examples: string | undefined,
+): Array<{ title: string; code: Record<string, string> }> {
+  return (examples ?? "")
+    .split(/^### /m)
+    .slice(1)
+    .map((example) => ({
+      title: example.slice(0, example.indexOf("\n")).trim(),
+      code: Object.fromEntries([...example.matchAll(/^```([\w-]*)\n([\s\S]*?)^```[ \t]*$/gm)].map((m) => [m[1], m[2]])),
+    }));
 }
 
 /** `hosting:index:ServiceLink` -> `ServiceLink`. */

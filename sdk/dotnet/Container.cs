@@ -20,6 +20,53 @@ namespace PulumiHosting.Hosting
     /// app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
     /// 
     /// ## Example Usage
+    /// ### An app
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var web = new Hosting.Container("web", new()
+    ///     {
+    ///         Image = "registry.example.com/team/web:1.4.2",
+    ///         Env = 
+    ///         {
+    ///             { "LOG_LEVEL", "info" },
+    ///         },
+    ///     });
+    /// 
+    /// });
+    /// ```
+    /// ### An app that needs its database's variables to start
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var ordersDb = new Hosting.Postgres("orders-db", new()
+    ///     {
+    ///         CpuMilli = 500,
+    ///         MemoryMb = 1024,
+    ///         StorageGb = 10,
+    ///     });
+    /// 
+    ///     var api = new Hosting.Container("api", new()
+    ///     {
+    ///         Image = "registry.example.com/team/api:2.0.1",
+    ///         Links = new[]
+    ///         {
+    ///             ordersDb.Id,
+    ///         },
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// container = hosting.get_container_output(name="web")
+        /// pulumi.export("publicUrl", container.public_url)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		container := hosting.LookupContainerOutput(ctx, hosting.LookupContainerOutputArgs{
+        /// 			Name: pulumi.String("web"),
+        /// 		}, nil)
+        /// 		ctx.Export("publicUrl", container.PublicUrl())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var container = Hosting.GetContainer.Invoke(new()
+        ///     {
+        ///         Name = "web",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["publicUrl"] = container.Apply(getContainerResult =&gt; getContainerResult.PublicUrl),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+        ///             .name("web")
+        ///             .build());
+        /// 
+        ///         ctx.export("publicUrl", container.applyValue(_container -&gt; _container.publicUrl()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   container:
+        ///     fn::invoke:
+        ///       function: hosting:getContainer
+        ///       arguments:
+        ///         name: web
+        /// outputs:
+        ///   publicUrl: ${container.publicUrl}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// container = hosting.get_container_output(name="web")
+        /// pulumi.export("publicUrl", container.public_url)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		container := hosting.LookupContainerOutput(ctx, hosting.LookupContainerOutputArgs{
+        /// 			Name: pulumi.String("web"),
+        /// 		}, nil)
+        /// 		ctx.Export("publicUrl", container.PublicUrl())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var container = Hosting.GetContainer.Invoke(new()
+        ///     {
+        ///         Name = "web",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["publicUrl"] = container.Apply(getContainerResult =&gt; getContainerResult.PublicUrl),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+        ///             .name("web")
+        ///             .build());
+        /// 
+        ///         ctx.export("publicUrl", container.applyValue(_container -&gt; _container.publicUrl()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   container:
+        ///     fn::invoke:
+        ///       function: hosting:getContainer
+        ///       arguments:
+        ///         name: web
+        /// outputs:
+        ///   publicUrl: ${container.publicUrl}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const publicUrl = hosting.getContainerOutput({ name: "web" }).publicUrl;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// container = hosting.get_container_output(name="web")
+        /// pulumi.export("publicUrl", container.public_url)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		container := hosting.LookupContainerOutput(ctx, hosting.LookupContainerOutputArgs{
+        /// 			Name: pulumi.String("web"),
+        /// 		}, nil)
+        /// 		ctx.Export("publicUrl", container.PublicUrl())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var container = Hosting.GetContainer.Invoke(new()
+        ///     {
+        ///         Name = "web",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["publicUrl"] = container.Apply(getContainerResult =&gt; getContainerResult.PublicUrl),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+        ///             .name("web")
+        ///             .build());
+        /// 
+        ///         ctx.export("publicUrl", container.applyValue(_container -&gt; _container.publicUrl()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   container:
+        ///     fn::invoke:
+        ///       function: hosting:getContainer
+        ///       arguments:
+        ///         name: web
+        /// outputs:
+        ///   publicUrl: ${container.publicUrl}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

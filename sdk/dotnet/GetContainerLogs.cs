@@ -26,6 +26,126 @@ namespace PulumiHosting.Hosting
         /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// web = hosting.Container("web",
+        ///     image="registry.example.com/team/web:1.4.2",
+        ///     env={
+        ///         "LOG_LEVEL": "info",
+        ///     })
+        /// container_logs = hosting.get_container_logs_output(container_id=web.id)
+        /// pulumi.export("logs", container_logs.logs)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		web, err := hosting.NewContainer(ctx, "web", &amp;hosting.ContainerArgs{
+        /// 			Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+        /// 			Env: pulumi.StringMap{
+        /// 				"LOG_LEVEL": pulumi.String("info"),
+        /// 			},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		containerLogs := hosting.GetContainerLogsOutput(ctx, hosting.GetContainerLogsOutputArgs{
+        /// 			ContainerId: web.ID(),
+        /// 		}, nil)
+        /// 		ctx.Export("logs", containerLogs.Logs())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var web = new Hosting.Container("web", new()
+        ///     {
+        ///         Image = "registry.example.com/team/web:1.4.2",
+        ///         Env = 
+        ///         {
+        ///             { "LOG_LEVEL", "info" },
+        ///         },
+        ///     });
+        /// 
+        ///     var containerLogs = Hosting.GetContainerLogs.Invoke(new()
+        ///     {
+        ///         ContainerId = web.Id,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["logs"] = containerLogs.Apply(getContainerLogsResult =&gt; getContainerLogsResult.Logs),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.Container;
+        /// import io.github.pulumihosting.hosting.ContainerArgs;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var web = new Container("web", ContainerArgs.builder()
+        ///             .image("registry.example.com/team/web:1.4.2")
+        ///             .env(Map.of("LOG_LEVEL", "info"))
+        ///             .build());
+        /// 
+        ///         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+        ///             .containerId(web.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("logs", containerLogs.applyValue(_containerLogs -&gt; _containerLogs.logs()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// resources:
+        ///   web:
+        ///     type: hosting:Container
+        ///     properties:
+        ///       image: registry.example.com/team/web:1.4.2
+        ///       env:
+        ///         LOG_LEVEL: info
+        /// variables:
+        ///   containerLogs:
+        ///     fn::invoke:
+        ///       function: hosting:getContainerLogs
+        ///       arguments:
+        ///         containerId: ${web.id}
+        /// outputs:
+        ///   logs: ${containerLogs.logs}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -46,6 +166,126 @@ namespace PulumiHosting.Hosting
         /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// web = hosting.Container("web",
+        ///     image="registry.example.com/team/web:1.4.2",
+        ///     env={
+        ///         "LOG_LEVEL": "info",
+        ///     })
+        /// container_logs = hosting.get_container_logs_output(container_id=web.id)
+        /// pulumi.export("logs", container_logs.logs)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		web, err := hosting.NewContainer(ctx, "web", &amp;hosting.ContainerArgs{
+        /// 			Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+        /// 			Env: pulumi.StringMap{
+        /// 				"LOG_LEVEL": pulumi.String("info"),
+        /// 			},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		containerLogs := hosting.GetContainerLogsOutput(ctx, hosting.GetContainerLogsOutputArgs{
+        /// 			ContainerId: web.ID(),
+        /// 		}, nil)
+        /// 		ctx.Export("logs", containerLogs.Logs())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var web = new Hosting.Container("web", new()
+        ///     {
+        ///         Image = "registry.example.com/team/web:1.4.2",
+        ///         Env = 
+        ///         {
+        ///             { "LOG_LEVEL", "info" },
+        ///         },
+        ///     });
+        /// 
+        ///     var containerLogs = Hosting.GetContainerLogs.Invoke(new()
+        ///     {
+        ///         ContainerId = web.Id,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["logs"] = containerLogs.Apply(getContainerLogsResult =&gt; getContainerLogsResult.Logs),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.Container;
+        /// import io.github.pulumihosting.hosting.ContainerArgs;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var web = new Container("web", ContainerArgs.builder()
+        ///             .image("registry.example.com/team/web:1.4.2")
+        ///             .env(Map.of("LOG_LEVEL", "info"))
+        ///             .build());
+        /// 
+        ///         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+        ///             .containerId(web.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("logs", containerLogs.applyValue(_containerLogs -&gt; _containerLogs.logs()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// resources:
+        ///   web:
+        ///     type: hosting:Container
+        ///     properties:
+        ///       image: registry.example.com/team/web:1.4.2
+        ///       env:
+        ///         LOG_LEVEL: info
+        /// variables:
+        ///   containerLogs:
+        ///     fn::invoke:
+        ///       function: hosting:getContainerLogs
+        ///       arguments:
+        ///         containerId: ${web.id}
+        /// outputs:
+        ///   logs: ${containerLogs.logs}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -65,6 +305,126 @@ namespace PulumiHosting.Hosting
         /// 
         /// const web = new hosting.Container("web", { image: "registry.example.com/team/web:1.4.2", env: { LOG_LEVEL: "info" } });
         /// export const logs = hosting.getContainerLogsOutput({ containerId: web.id }).logs;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// web = hosting.Container("web",
+        ///     image="registry.example.com/team/web:1.4.2",
+        ///     env={
+        ///         "LOG_LEVEL": "info",
+        ///     })
+        /// container_logs = hosting.get_container_logs_output(container_id=web.id)
+        /// pulumi.export("logs", container_logs.logs)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		web, err := hosting.NewContainer(ctx, "web", &amp;hosting.ContainerArgs{
+        /// 			Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+        /// 			Env: pulumi.StringMap{
+        /// 				"LOG_LEVEL": pulumi.String("info"),
+        /// 			},
+        /// 		})
+        /// 		if err != nil {
+        /// 			return err
+        /// 		}
+        /// 		containerLogs := hosting.GetContainerLogsOutput(ctx, hosting.GetContainerLogsOutputArgs{
+        /// 			ContainerId: web.ID(),
+        /// 		}, nil)
+        /// 		ctx.Export("logs", containerLogs.Logs())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var web = new Hosting.Container("web", new()
+        ///     {
+        ///         Image = "registry.example.com/team/web:1.4.2",
+        ///         Env = 
+        ///         {
+        ///             { "LOG_LEVEL", "info" },
+        ///         },
+        ///     });
+        /// 
+        ///     var containerLogs = Hosting.GetContainerLogs.Invoke(new()
+        ///     {
+        ///         ContainerId = web.Id,
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["logs"] = containerLogs.Apply(getContainerLogsResult =&gt; getContainerLogsResult.Logs),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.Container;
+        /// import io.github.pulumihosting.hosting.ContainerArgs;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         var web = new Container("web", ContainerArgs.builder()
+        ///             .image("registry.example.com/team/web:1.4.2")
+        ///             .env(Map.of("LOG_LEVEL", "info"))
+        ///             .build());
+        /// 
+        ///         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+        ///             .containerId(web.id())
+        ///             .build());
+        /// 
+        ///         ctx.export("logs", containerLogs.applyValue(_containerLogs -&gt; _containerLogs.logs()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// resources:
+        ///   web:
+        ///     type: hosting:Container
+        ///     properties:
+        ///       image: registry.example.com/team/web:1.4.2
+        ///       env:
+        ///         LOG_LEVEL: info
+        /// variables:
+        ///   containerLogs:
+        ///     fn::invoke:
+        ///       function: hosting:getContainerLogs
+        ///       arguments:
+        ///         containerId: ${web.id}
+        /// outputs:
+        ///   logs: ${containerLogs.logs}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const services = hosting.getContainersOutput().services;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// containers = hosting.get_containers_output()
+        /// pulumi.export("services", containers.services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		containers := hosting.GetContainersOutput(ctx, hosting.GetContainersOutputArgs{}, nil)
+        /// 		ctx.Export("services", containers.Services())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var containers = Hosting.GetContainers.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["services"] = containers.Apply(getContainersResult =&gt; getContainersResult.Services),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("services", containers.applyValue(_containers -&gt; _containers.services()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   containers:
+        ///     fn::invoke:
+        ///       function: hosting:getContainers
+        /// outputs:
+        ///   services: ${containers.services}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +119,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const services = hosting.getContainersOutput().services;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// containers = hosting.get_containers_output()
+        /// pulumi.export("services", containers.services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		containers := hosting.GetContainersOutput(ctx, hosting.GetContainersOutputArgs{}, nil)
+        /// 		ctx.Export("services", containers.Services())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var containers = Hosting.GetContainers.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["services"] = containers.Apply(getContainersResult =&gt; getContainersResult.Services),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("services", containers.applyValue(_containers -&gt; _containers.services()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   containers:
+        ///     fn::invoke:
+        ///       function: hosting:getContainers
+        /// outputs:
+        ///   services: ${containers.services}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +212,81 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const services = hosting.getContainersOutput().services;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// containers = hosting.get_containers_output()
+        /// pulumi.export("services", containers.services)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		containers := hosting.GetContainersOutput(ctx, hosting.GetContainersOutputArgs{}, nil)
+        /// 		ctx.Export("services", containers.Services())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var containers = Hosting.GetContainers.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["services"] = containers.Apply(getContainersResult =&gt; getContainersResult.Services),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("services", containers.applyValue(_containers -&gt; _containers.services()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   containers:
+        ///     fn::invoke:
+        ///       function: hosting:getContainers
+        /// outputs:
+        ///   services: ${containers.services}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

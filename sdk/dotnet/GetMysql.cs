@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// mysql = hosting.get_mysql_output(name="legacy-db")
+        /// pulumi.export("internalHost", mysql.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		mysql := hosting.LookupMysqlOutput(ctx, hosting.LookupMysqlOutputArgs{
+        /// 			Name: pulumi.String("legacy-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", mysql.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var mysql = Hosting.GetMysql.Invoke(new()
+        ///     {
+        ///         Name = "legacy-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = mysql.Apply(getMysqlResult =&gt; getMysqlResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+        ///             .name("legacy-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", mysql.applyValue(_mysql -&gt; _mysql.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   mysql:
+        ///     fn::invoke:
+        ///       function: hosting:getMysql
+        ///       arguments:
+        ///         name: legacy-db
+        /// outputs:
+        ///   internalHost: ${mysql.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// mysql = hosting.get_mysql_output(name="legacy-db")
+        /// pulumi.export("internalHost", mysql.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		mysql := hosting.LookupMysqlOutput(ctx, hosting.LookupMysqlOutputArgs{
+        /// 			Name: pulumi.String("legacy-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", mysql.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var mysql = Hosting.GetMysql.Invoke(new()
+        ///     {
+        ///         Name = "legacy-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = mysql.Apply(getMysqlResult =&gt; getMysqlResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+        ///             .name("legacy-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", mysql.applyValue(_mysql -&gt; _mysql.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   mysql:
+        ///     fn::invoke:
+        ///       function: hosting:getMysql
+        ///       arguments:
+        ///         name: legacy-db
+        /// outputs:
+        ///   internalHost: ${mysql.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const internalHost = hosting.getMysqlOutput({ name: "legacy-db" }).internalHost;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// mysql = hosting.get_mysql_output(name="legacy-db")
+        /// pulumi.export("internalHost", mysql.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		mysql := hosting.LookupMysqlOutput(ctx, hosting.LookupMysqlOutputArgs{
+        /// 			Name: pulumi.String("legacy-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", mysql.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var mysql = Hosting.GetMysql.Invoke(new()
+        ///     {
+        ///         Name = "legacy-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = mysql.Apply(getMysqlResult =&gt; getMysqlResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+        ///             .name("legacy-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", mysql.applyValue(_mysql -&gt; _mysql.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   mysql:
+        ///     fn::invoke:
+        ///       function: hosting:getMysql
+        ///       arguments:
+        ///         name: legacy-db
+        /// outputs:
+        ///   internalHost: ${mysql.internalHost}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

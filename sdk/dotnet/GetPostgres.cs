@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// postgres = hosting.get_postgres_output(name="orders-db")
+        /// pulumi.export("internalHost", postgres.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		postgres := hosting.LookupPostgresOutput(ctx, hosting.LookupPostgresOutputArgs{
+        /// 			Name: pulumi.String("orders-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", postgres.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var postgres = Hosting.GetPostgres.Invoke(new()
+        ///     {
+        ///         Name = "orders-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = postgres.Apply(getPostgresResult =&gt; getPostgresResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+        ///             .name("orders-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", postgres.applyValue(_postgres -&gt; _postgres.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   postgres:
+        ///     fn::invoke:
+        ///       function: hosting:getPostgres
+        ///       arguments:
+        ///         name: orders-db
+        /// outputs:
+        ///   internalHost: ${postgres.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// postgres = hosting.get_postgres_output(name="orders-db")
+        /// pulumi.export("internalHost", postgres.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		postgres := hosting.LookupPostgresOutput(ctx, hosting.LookupPostgresOutputArgs{
+        /// 			Name: pulumi.String("orders-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", postgres.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var postgres = Hosting.GetPostgres.Invoke(new()
+        ///     {
+        ///         Name = "orders-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = postgres.Apply(getPostgresResult =&gt; getPostgresResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+        ///             .name("orders-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", postgres.applyValue(_postgres -&gt; _postgres.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   postgres:
+        ///     fn::invoke:
+        ///       function: hosting:getPostgres
+        ///       arguments:
+        ///         name: orders-db
+        /// outputs:
+        ///   internalHost: ${postgres.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const internalHost = hosting.getPostgresOutput({ name: "orders-db" }).internalHost;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// postgres = hosting.get_postgres_output(name="orders-db")
+        /// pulumi.export("internalHost", postgres.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		postgres := hosting.LookupPostgresOutput(ctx, hosting.LookupPostgresOutputArgs{
+        /// 			Name: pulumi.String("orders-db"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", postgres.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var postgres = Hosting.GetPostgres.Invoke(new()
+        ///     {
+        ///         Name = "orders-db",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = postgres.Apply(getPostgresResult =&gt; getPostgresResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+        ///             .name("orders-db")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", postgres.applyValue(_postgres -&gt; _postgres.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   postgres:
+        ///     fn::invoke:
+        ///       function: hosting:getPostgres
+        ///       arguments:
+        ///         name: orders-db
+        /// outputs:
+        ///   internalHost: ${postgres.internalHost}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// redis = hosting.get_redis_output(name="cache")
+        /// pulumi.export("internalHost", redis.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		redis := hosting.LookupRedisOutput(ctx, hosting.LookupRedisOutputArgs{
+        /// 			Name: pulumi.String("cache"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", redis.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var redis = Hosting.GetRedis.Invoke(new()
+        ///     {
+        ///         Name = "cache",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = redis.Apply(getRedisResult =&gt; getRedisResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+        ///             .name("cache")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", redis.applyValue(_redis -&gt; _redis.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   redis:
+        ///     fn::invoke:
+        ///       function: hosting:getRedis
+        ///       arguments:
+        ///         name: cache
+        /// outputs:
+        ///   internalHost: ${redis.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// redis = hosting.get_redis_output(name="cache")
+        /// pulumi.export("internalHost", redis.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		redis := hosting.LookupRedisOutput(ctx, hosting.LookupRedisOutputArgs{
+        /// 			Name: pulumi.String("cache"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", redis.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var redis = Hosting.GetRedis.Invoke(new()
+        ///     {
+        ///         Name = "cache",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = redis.Apply(getRedisResult =&gt; getRedisResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+        ///             .name("cache")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", redis.applyValue(_redis -&gt; _redis.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   redis:
+        ///     fn::invoke:
+        ///       function: hosting:getRedis
+        ///       arguments:
+        ///         name: cache
+        /// outputs:
+        ///   internalHost: ${redis.internalHost}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const internalHost = hosting.getRedisOutput({ name: "cache" }).internalHost;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// redis = hosting.get_redis_output(name="cache")
+        /// pulumi.export("internalHost", redis.internal_host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		redis := hosting.LookupRedisOutput(ctx, hosting.LookupRedisOutputArgs{
+        /// 			Name: pulumi.String("cache"),
+        /// 		}, nil)
+        /// 		ctx.Export("internalHost", redis.InternalHost())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var redis = Hosting.GetRedis.Invoke(new()
+        ///     {
+        ///         Name = "cache",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["internalHost"] = redis.Apply(getRedisResult =&gt; getRedisResult.InternalHost),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+        ///             .name("cache")
+        ///             .build());
+        /// 
+        ///         ctx.export("internalHost", redis.applyValue(_redis -&gt; _redis.internalHost()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   redis:
+        ///     fn::invoke:
+        ///       function: hosting:getRedis
+        ///       arguments:
+        ///         name: cache
+        /// outputs:
+        ///   internalHost: ${redis.internalHost}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const registries = hosting.getRegistriesOutput().registries;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registries_var = hosting.get_registries_output()
+        /// pulumi.export("registries", registries_var.registries)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registriesVar := hosting.GetRegistriesOutput(ctx, hosting.GetRegistriesOutputArgs{}, nil)
+        /// 		ctx.Export("registries", registriesVar.Registries())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registriesVar = Hosting.GetRegistries.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["registries"] = registriesVar.Apply(getRegistriesResult =&gt; getRegistriesResult.Registries),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("registries", registriesVar.applyValue(_registriesVar -&gt; _registriesVar.registries()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registries:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistries
+        /// outputs:
+        ///   registries: ${registries.registries}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +119,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const registries = hosting.getRegistriesOutput().registries;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registries_var = hosting.get_registries_output()
+        /// pulumi.export("registries", registries_var.registries)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registriesVar := hosting.GetRegistriesOutput(ctx, hosting.GetRegistriesOutputArgs{}, nil)
+        /// 		ctx.Export("registries", registriesVar.Registries())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registriesVar = Hosting.GetRegistries.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["registries"] = registriesVar.Apply(getRegistriesResult =&gt; getRegistriesResult.Registries),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("registries", registriesVar.applyValue(_registriesVar -&gt; _registriesVar.registries()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registries:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistries
+        /// outputs:
+        ///   registries: ${registries.registries}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +212,81 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const registries = hosting.getRegistriesOutput().registries;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registries_var = hosting.get_registries_output()
+        /// pulumi.export("registries", registries_var.registries)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registriesVar := hosting.GetRegistriesOutput(ctx, hosting.GetRegistriesOutputArgs{}, nil)
+        /// 		ctx.Export("registries", registriesVar.Registries())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registriesVar = Hosting.GetRegistries.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["registries"] = registriesVar.Apply(getRegistriesResult =&gt; getRegistriesResult.Registries),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("registries", registriesVar.applyValue(_registriesVar -&gt; _registriesVar.registries()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registries:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistries
+        /// outputs:
+        ///   registries: ${registries.registries}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registry = hosting.get_registry_output(name="ghcr")
+        /// pulumi.export("host", registry.host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registry := hosting.LookupRegistryOutput(ctx, hosting.LookupRegistryOutputArgs{
+        /// 			Name: pulumi.String("ghcr"),
+        /// 		}, nil)
+        /// 		ctx.Export("host", registry.Host())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registry = Hosting.GetRegistry.Invoke(new()
+        ///     {
+        ///         Name = "ghcr",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["host"] = registry.Apply(getRegistryResult =&gt; getRegistryResult.Host),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+        ///             .name("ghcr")
+        ///             .build());
+        /// 
+        ///         ctx.export("host", registry.applyValue(_registry -&gt; _registry.host()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registry:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistry
+        ///       arguments:
+        ///         name: ghcr
+        /// outputs:
+        ///   host: ${registry.host}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registry = hosting.get_registry_output(name="ghcr")
+        /// pulumi.export("host", registry.host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registry := hosting.LookupRegistryOutput(ctx, hosting.LookupRegistryOutputArgs{
+        /// 			Name: pulumi.String("ghcr"),
+        /// 		}, nil)
+        /// 		ctx.Export("host", registry.Host())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registry = Hosting.GetRegistry.Invoke(new()
+        ///     {
+        ///         Name = "ghcr",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["host"] = registry.Apply(getRegistryResult =&gt; getRegistryResult.Host),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+        ///             .name("ghcr")
+        ///             .build());
+        /// 
+        ///         ctx.export("host", registry.applyValue(_registry -&gt; _registry.host()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registry:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistry
+        ///       arguments:
+        ///         name: ghcr
+        /// outputs:
+        ///   host: ${registry.host}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const host = hosting.getRegistryOutput({ name: "ghcr" }).host;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// registry = hosting.get_registry_output(name="ghcr")
+        /// pulumi.export("host", registry.host)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		registry := hosting.LookupRegistryOutput(ctx, hosting.LookupRegistryOutputArgs{
+        /// 			Name: pulumi.String("ghcr"),
+        /// 		}, nil)
+        /// 		ctx.Export("host", registry.Host())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var registry = Hosting.GetRegistry.Invoke(new()
+        ///     {
+        ///         Name = "ghcr",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["host"] = registry.Apply(getRegistryResult =&gt; getRegistryResult.Host),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+        ///             .name("ghcr")
+        ///             .build());
+        /// 
+        ///         ctx.export("host", registry.applyValue(_registry -&gt; _registry.host()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   registry:
+        ///     fn::invoke:
+        ///       function: hosting:getRegistry
+        ///       arguments:
+        ///         name: ghcr
+        /// outputs:
+        ///   host: ${registry.host}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const links = hosting.getServiceLinksOutput().links;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// service_links = hosting.get_service_links_output()
+        /// pulumi.export("links", service_links.links)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		serviceLinks := hosting.GetServiceLinksOutput(ctx, hosting.GetServiceLinksOutputArgs{}, nil)
+        /// 		ctx.Export("links", serviceLinks.Links())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var serviceLinks = Hosting.GetServiceLinks.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["links"] = serviceLinks.Apply(getServiceLinksResult =&gt; getServiceLinksResult.Links),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("links", serviceLinks.applyValue(_serviceLinks -&gt; _serviceLinks.links()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   serviceLinks:
+        ///     fn::invoke:
+        ///       function: hosting:getServiceLinks
+        /// outputs:
+        ///   links: ${serviceLinks.links}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +119,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const links = hosting.getServiceLinksOutput().links;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// service_links = hosting.get_service_links_output()
+        /// pulumi.export("links", service_links.links)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		serviceLinks := hosting.GetServiceLinksOutput(ctx, hosting.GetServiceLinksOutputArgs{}, nil)
+        /// 		ctx.Export("links", serviceLinks.Links())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var serviceLinks = Hosting.GetServiceLinks.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["links"] = serviceLinks.Apply(getServiceLinksResult =&gt; getServiceLinksResult.Links),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("links", serviceLinks.applyValue(_serviceLinks -&gt; _serviceLinks.links()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   serviceLinks:
+        ///     fn::invoke:
+        ///       function: hosting:getServiceLinks
+        /// outputs:
+        ///   links: ${serviceLinks.links}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +212,81 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const links = hosting.getServiceLinksOutput().links;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// service_links = hosting.get_service_links_output()
+        /// pulumi.export("links", service_links.links)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		serviceLinks := hosting.GetServiceLinksOutput(ctx, hosting.GetServiceLinksOutputArgs{}, nil)
+        /// 		ctx.Export("links", serviceLinks.Links())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var serviceLinks = Hosting.GetServiceLinks.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["links"] = serviceLinks.Apply(getServiceLinksResult =&gt; getServiceLinksResult.Links),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("links", serviceLinks.applyValue(_serviceLinks -&gt; _serviceLinks.links()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   serviceLinks:
+        ///     fn::invoke:
+        ///       function: hosting:getServiceLinks
+        /// outputs:
+        ///   links: ${serviceLinks.links}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

@@ -25,6 +25,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volume = hosting.get_volume_output(name="data")
+        /// pulumi.export("sizeGb", volume.size_gb)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volume := hosting.LookupVolumeOutput(ctx, hosting.LookupVolumeOutputArgs{
+        /// 			Name: pulumi.String("data"),
+        /// 		}, nil)
+        /// 		ctx.Export("sizeGb", volume.SizeGb())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volume = Hosting.GetVolume.Invoke(new()
+        ///     {
+        ///         Name = "data",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["sizeGb"] = volume.Apply(getVolumeResult =&gt; getVolumeResult.SizeGb),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+        ///             .name("data")
+        ///             .build());
+        /// 
+        ///         ctx.export("sizeGb", volume.applyValue(_volume -&gt; _volume.sizeGb()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volume:
+        ///     fn::invoke:
+        ///       function: hosting:getVolume
+        ///       arguments:
+        ///         name: data
+        /// outputs:
+        ///   sizeGb: ${volume.sizeGb}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +127,89 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volume = hosting.get_volume_output(name="data")
+        /// pulumi.export("sizeGb", volume.size_gb)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volume := hosting.LookupVolumeOutput(ctx, hosting.LookupVolumeOutputArgs{
+        /// 			Name: pulumi.String("data"),
+        /// 		}, nil)
+        /// 		ctx.Export("sizeGb", volume.SizeGb())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volume = Hosting.GetVolume.Invoke(new()
+        ///     {
+        ///         Name = "data",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["sizeGb"] = volume.Apply(getVolumeResult =&gt; getVolumeResult.SizeGb),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+        ///             .name("data")
+        ///             .build());
+        /// 
+        ///         ctx.export("sizeGb", volume.applyValue(_volume -&gt; _volume.sizeGb()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volume:
+        ///     fn::invoke:
+        ///       function: hosting:getVolume
+        ///       arguments:
+        ///         name: data
+        /// outputs:
+        ///   sizeGb: ${volume.sizeGb}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +228,89 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const sizeGb = hosting.getVolumeOutput({ name: "data" }).sizeGb;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volume = hosting.get_volume_output(name="data")
+        /// pulumi.export("sizeGb", volume.size_gb)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volume := hosting.LookupVolumeOutput(ctx, hosting.LookupVolumeOutputArgs{
+        /// 			Name: pulumi.String("data"),
+        /// 		}, nil)
+        /// 		ctx.Export("sizeGb", volume.SizeGb())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volume = Hosting.GetVolume.Invoke(new()
+        ///     {
+        ///         Name = "data",
+        ///     });
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["sizeGb"] = volume.Apply(getVolumeResult =&gt; getVolumeResult.SizeGb),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+        ///             .name("data")
+        ///             .build());
+        /// 
+        ///         ctx.export("sizeGb", volume.applyValue(_volume -&gt; _volume.sizeGb()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volume:
+        ///     fn::invoke:
+        ///       function: hosting:getVolume
+        ///       arguments:
+        ///         name: data
+        /// outputs:
+        ///   sizeGb: ${volume.sizeGb}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

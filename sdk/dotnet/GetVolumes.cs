@@ -25,6 +25,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const volumes = hosting.getVolumesOutput().volumes;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volumes_var = hosting.get_volumes_output()
+        /// pulumi.export("volumes", volumes_var.volumes)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volumesVar := hosting.GetVolumesOutput(ctx, hosting.GetVolumesOutputArgs{}, nil)
+        /// 		ctx.Export("volumes", volumesVar.Volumes())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volumesVar = Hosting.GetVolumes.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["volumes"] = volumesVar.Apply(getVolumesResult =&gt; getVolumesResult.Volumes),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("volumes", volumesVar.applyValue(_volumesVar -&gt; _volumesVar.volumes()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volumes:
+        ///     fn::invoke:
+        ///       function: hosting:getVolumes
+        /// outputs:
+        ///   volumes: ${volumes.volumes}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -44,6 +119,81 @@ namespace PulumiHosting.Hosting
         /// 
         /// export const volumes = hosting.getVolumesOutput().volumes;
         /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volumes_var = hosting.get_volumes_output()
+        /// pulumi.export("volumes", volumes_var.volumes)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volumesVar := hosting.GetVolumesOutput(ctx, hosting.GetVolumesOutputArgs{}, nil)
+        /// 		ctx.Export("volumes", volumesVar.Volumes())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volumesVar = Hosting.GetVolumes.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["volumes"] = volumesVar.Apply(getVolumesResult =&gt; getVolumesResult.Volumes),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("volumes", volumesVar.applyValue(_volumesVar -&gt; _volumesVar.volumes()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volumes:
+        ///     fn::invoke:
+        ///       function: hosting:getVolumes
+        /// outputs:
+        ///   volumes: ${volumes.volumes}
+        /// ```
         /// {{% /example %}}
         /// {{% /examples %}}
         /// </summary>
@@ -62,6 +212,81 @@ namespace PulumiHosting.Hosting
         /// import * as hosting from "@hosting/pulumi";
         /// 
         /// export const volumes = hosting.getVolumesOutput().volumes;
+        /// ```
+        /// ```python
+        /// import pulumi
+        /// import pulumi_hosting as hosting
+        /// 
+        /// volumes_var = hosting.get_volumes_output()
+        /// pulumi.export("volumes", volumes_var.volumes)
+        /// ```
+        /// ```go
+        /// package main
+        /// 
+        /// import (
+        /// 	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+        /// 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+        /// )
+        /// 
+        /// func main() {
+        /// 	pulumi.Run(func(ctx *pulumi.Context) error {
+        /// 		volumesVar := hosting.GetVolumesOutput(ctx, hosting.GetVolumesOutputArgs{}, nil)
+        /// 		ctx.Export("volumes", volumesVar.Volumes())
+        /// 		return nil
+        /// 	})
+        /// }
+        /// ```
+        /// ```csharp
+        /// using System.Collections.Generic;
+        /// using System.Linq;
+        /// using Pulumi;
+        /// using Hosting = PulumiHosting.Hosting;
+        /// 
+        /// return await Deployment.RunAsync(() =&gt; 
+        /// {
+        ///     var volumesVar = Hosting.GetVolumes.Invoke();
+        /// 
+        ///     return new Dictionary&lt;string, object?&gt;
+        ///     {
+        ///         ["volumes"] = volumesVar.Apply(getVolumesResult =&gt; getVolumesResult.Volumes),
+        ///     };
+        /// });
+        /// ```
+        /// ```java
+        /// package generated_program;
+        /// 
+        /// import com.pulumi.Context;
+        /// import com.pulumi.Pulumi;
+        /// import com.pulumi.core.Output;
+        /// import io.github.pulumihosting.hosting.HostingFunctions;
+        /// import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+        /// import java.util.List;
+        /// import java.util.ArrayList;
+        /// import java.util.Map;
+        /// import java.io.File;
+        /// import java.nio.file.Files;
+        /// import java.nio.file.Paths;
+        /// 
+        /// public class App {
+        ///     public static void main(String[] args) {
+        ///         Pulumi.run(App::stack);
+        ///     }
+        /// 
+        ///     public static void stack(Context ctx) {
+        ///         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+        ///             .build());
+        /// 
+        ///         ctx.export("volumes", volumesVar.applyValue(_volumesVar -&gt; _volumesVar.volumes()));
+        ///     }
+        /// }
+        /// ```
+        /// ```yaml
+        /// variables:
+        ///   volumes:
+        ///     fn::invoke:
+        ///       function: hosting:getVolumes
+        /// outputs:
+        ///   volumes: ${volumes.volumes}
         /// ```
         /// {{% /example %}}
         /// {{% /examples %}}

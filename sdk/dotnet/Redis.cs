@@ -16,6 +16,24 @@ namespace PulumiHosting.Hosting
     /// A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace &lt;urn&gt;`. `pulumi destroy`, and deleting it from the program, delete it as usual.
     /// 
     /// ## Example Usage
+    /// ### A Redis database
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var cache = new Hosting.Redis("cache", new()
+    ///     {
+    ///         CpuMilli = 500,
+    ///         MemoryMb = 1024,
+    ///         StorageGb = 10,
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

@@ -20,6 +20,26 @@ namespace PulumiHosting.Hosting
     /// the stack while it still exists.
     /// 
     /// ## Example Usage
+    /// ### Credentials for GitHub's registry
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var config = new Config();
+    ///     var ghcrToken = config.Require("ghcrToken");
+    ///     var ghcr = new Hosting.Registry("ghcr", new()
+    ///     {
+    ///         Host = "ghcr.io",
+    ///         Username = "ci",
+    ///         Password = ghcrToken,
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

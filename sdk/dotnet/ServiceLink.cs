@@ -21,6 +21,39 @@ namespace PulumiHosting.Hosting
     /// prefer the Container's `links`.
     /// 
     /// ## Example Usage
+    /// ### An app linked to its database
+    /// ```csharp
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var web = new Hosting.Container("web", new()
+    ///     {
+    ///         Image = "registry.example.com/team/web:1.4.2",
+    ///         Env = 
+    ///         {
+    ///             { "LOG_LEVEL", "info" },
+    ///         },
+    ///     });
+    /// 
+    ///     var ordersDb = new Hosting.Postgres("orders-db", new()
+    ///     {
+    ///         CpuMilli = 500,
+    ///         MemoryMb = 1024,
+    ///         StorageGb = 10,
+    ///     });
+    /// 
+    ///     var webDb = new Hosting.ServiceLink("web-db", new()
+    ///     {
+    ///         ConsumerServiceId = web.Id,
+    ///         ProviderServiceId = ordersDb.Id,
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

@@ -19,6 +19,29 @@ namespace PulumiHosting.Hosting
     /// A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace &lt;urn&gt;`. `pulumi destroy`, and deleting it from the program, delete it as usual.
     /// 
     /// ## Example Usage
+    /// ### A 20 GB volume, waited for up to 20 minutes
+    /// ```csharp
+    /// using System;
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var data = new Hosting.Volume("data", new()
+    ///     {
+    ///         SizeGb = 20,
+    ///     }, new CustomResourceOptions
+    ///     {
+    ///         CustomTimeouts = new CustomTimeouts
+    ///         {
+    ///             Create = TimeSpan.FromMinutes(20),
+    ///         },
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

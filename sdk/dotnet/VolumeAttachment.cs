@@ -19,6 +19,45 @@ namespace PulumiHosting.Hosting
     /// after it, the volume is attached back where it was. Its id is `&lt;volumeId&gt;:&lt;containerId&gt;`.
     /// 
     /// ## Example Usage
+    /// ### A volume mounted into an app
+    /// ```csharp
+    /// using System;
+    /// using System.Collections.Generic;
+    /// using System.Linq;
+    /// using Pulumi;
+    /// using Hosting = PulumiHosting.Hosting;
+    /// 
+    /// return await Deployment.RunAsync(() =&gt; 
+    /// {
+    ///     var data = new Hosting.Volume("data", new()
+    ///     {
+    ///         SizeGb = 20,
+    ///     }, new CustomResourceOptions
+    ///     {
+    ///         CustomTimeouts = new CustomTimeouts
+    ///         {
+    ///             Create = TimeSpan.FromMinutes(20),
+    ///         },
+    ///     });
+    /// 
+    ///     var web = new Hosting.Container("web", new()
+    ///     {
+    ///         Image = "registry.example.com/team/web:1.4.2",
+    ///         Env = 
+    ///         {
+    ///             { "LOG_LEVEL", "info" },
+    ///         },
+    ///     });
+    /// 
+    ///     var webData = new Hosting.VolumeAttachment("web-data", new()
+    ///     {
+    ///         VolumeId = data.Id,
+    ///         ContainerId = web.Id,
+    ///         MountPath = "/data",
+    ///     });
+    /// 
+    /// });
+    /// ```
     /// 
     /// ## Import
     /// 

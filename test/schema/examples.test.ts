@@ -36,3 +36,19 @@ test("every example typechecks against the SDK", async () => {
   );
   expect(await typecheckAgainstSdk(programs)).toBe("");
 });
+
+// Each example in every language the Registry shows, in its order: TypeScript (examples.ts's), the languages
+// `pulumi convert` wrote from its YAML (docs/programs/reference-examples.json, make docs-languages), and the YAML.
+// make schema leaves an example whose YAML was not converted in TypeScript and YAML only; this fails then.
+test("every example is shown in TypeScript, Python, Go, C#, Java and YAML, in that order", () => {
+  const stale = documented.flatMap(([token, description]) =>
+    (description.match(/\{\{% example %\}\}[\s\S]*?\{\{% \/example %\}\}/g) ?? [])
+      .map((example) => [...example.matchAll(/^```(\w+)$/gm)].map((m) => m[1]).join(","))
+      .filter((fences) => fences !== "typescript,python,go,csharp,java,yaml")
+      .map((fences) => `${token}: ${fences}`),
+  );
+  if (stale.length > 0)
+    throw new Error(
+      `schema.json shows these examples in fewer languages (their YAML changed since make docs-languages converted it): ${stale.join("; ")}. Run make docs-languages sdk docs and commit the result.`,
+    );
+});

@@ -11,7 +11,18 @@ import {
   type ResourceDeclaration,
 } from "./declare";
 import type { JsonSchema, TypeReader } from "./jsonSchema";
-import { examplesSection, functionExampleProgram, resourceExampleProgram, type SdkImport } from "./examples";
+import {
+  type ConvertedExample,
+  exampleBlocks,
+  examplesSection,
+  functionExampleProgram,
+  functionExampleYaml,
+  resourceExampleProgram,
+  resourceExampleYaml,
+  type SdkImport,
+  sdkOf,
+  yamlText,
+} from "./examples";
 import type { ObjectTypeSpec, PackageSpec, PropertySpec, ResourceSpec } from "./packageSchema";
 import { alwaysFilled, type FieldFlags } from "./spec";
 
@@ -25,6 +36,13 @@ export interface PackageOptions {
   repository?: string;
   /** The version range of `@pulumi/pulumi` the Node.js SDK depends on: the repository's one range (package.json). */
   pulumiNodejsRange: string;
+  /**
+   * Each resource's and function's examples in the other languages, by token, in the order of its examples, as `pulumi
+   * convert` wrote them from their YAML (make docs-languages, docs/programs/reference-examples.json).
+   */
+  converted?: Record<string, ConvertedExample[]>;
+  /** Told of each example whose YAML is not the one `converted` holds (so the description has no other language). */
+  onStale?: (token: string, title: string) => void;
 }
 
 /**
@@ -190,7 +208,13 @@ function lookupResult(resource: ResourceDeclaration, readType: TypeReader, build
   return { properties: { id: ID_PROPERTY, ...properties }, required: ["id", ...alwaysPresent] };
 }
 
-function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: Building, sdk: SdkImport) {
+function functionSpec(
+  fn: FunctionDeclaration,
+  readType: TypeReader,
+  building: Building,
+  sdk: SdkImport,
+  options: PackageOptions,
+) {
   const args = objectSpec(
     argsTypeName(fn),
     fn.argsSchema?.(readType) ?? readType(argsTypeName(fn)),
@@ -224,7 +248,16 @@ function functionSpec(fn: FunctionDeclaration, readType: TypeReader, building: B
   } else {
     outputs = lookupResult(fn.result.resource, readType, building);
   }
-  const examples = fn.examples.map((e) => ({ title: e.title, code: functionExampleProgram(sdk, fn, e) }));
+  const token = tokenOf(building.pkg, fn.name);
+  const examples = fn.examples.map((e, i) => ({
+    title: e.title,
+    code: exampleBlocks(
+      functionExampleProgram(sdk, fn, e),
+      yamlText(functionExampleYaml(sdk, fn, e)),
+      options.converted?.[token]?.[i],
+      () => options.onStale?.(token, e.title),
+    ),
+  }));
   return {
     description: withSections(fn.description, examplesSection(examples)),
     inputs: { properties: args.inputProperties, required: args.requiredInputs },
@@ -293,10 +326,19 @@ const sortedByKey = <T>(entries: Array<[string, T]>) =>
 export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOptions): PackageSpec {
   const { readType } = options;
   const building: Building = { pkg, types: {} };
-  const sdk: SdkImport = { module: pkg.nodejsPackage, alias: pkg.name, resources: pkg.resources };
+  const sdk = sdkOf(pkg);
   const resourceSpec = (r: ResourceDeclaration) => {
     const object = objectSpec(r.typeName, readType(r.typeName), r.flags as Record<string, FieldFlags>, building);
-    const examples = r.examples.map((e) => ({ title: e.title, code: resourceExampleProgram(sdk, r, e) }));
+    const token = tokenOf(pkg, r.typeName);
+    const examples = r.examples.map((e, i) => ({
+      title: e.title,
+      code: exampleBlocks(
+        resourceExampleProgram(sdk, r, e),
+        yamlText(resourceExampleYaml(sdk, r, e)),
+        options.converted?.[token]?.[i],
+        () => options.onStale?.(token, e.title),
+      ),
+    }));
     const description = [object.description, ...resourceSentences(r)].filter(Boolean).join("\n\n");
     return {
       ...object,
@@ -307,7 +349,7 @@ export function buildPackageSchema(pkg: PackageDeclaration, options: PackageOpti
   const resources = sortedByKey(pkg.resources.map((r) => [tokenOf(pkg, r.typeName), resourceSpec(r)]));
   const provider = objectSpec(pkg.config.typeName, readType(pkg.config.typeName), pkg.config.flags, building);
   const functions = sortedByKey(
-    pkg.functions.map((fn) => [tokenOf(pkg, fn.name), functionSpec(fn, readType, building, sdk)]),
+    pkg.functions.map((fn) => [tokenOf(pkg, fn.name), functionSpec(fn, readType, building, sdk, options)]),
   );
   const types = building.types;
   return {

@@ -21,6 +21,68 @@ import (
 // app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
 //
 // ## Example Usage
+// ### An app
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := hosting.NewContainer(ctx, "web", &hosting.ContainerArgs{
+//				Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+//				Env: pulumi.StringMap{
+//					"LOG_LEVEL": pulumi.String("info"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### An app that needs its database's variables to start
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ordersDb, err := hosting.NewPostgres(ctx, "orders-db", &hosting.PostgresArgs{
+//				CpuMilli:  pulumi.Int(500),
+//				MemoryMb:  pulumi.Int(1024),
+//				StorageGb: pulumi.Int(10),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = hosting.NewContainer(ctx, "api", &hosting.ContainerArgs{
+//				Image: pulumi.String("registry.example.com/team/api:2.0.1"),
+//				Links: pulumi.StringArray{
+//					ordersDb.ID(),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

@@ -14,6 +14,28 @@ import (
 // Looks up an existing container by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A container by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			container := hosting.LookupContainerOutput(ctx, hosting.LookupContainerOutputArgs{
+//				Name: pulumi.String("web"),
+//			}, nil)
+//			ctx.Export("publicUrl", container.PublicUrl())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupContainer(ctx *pulumi.Context, args *LookupContainerArgs, opts ...pulumi.InvokeOption) (*LookupContainerResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupContainerResult

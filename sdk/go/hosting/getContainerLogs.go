@@ -14,6 +14,37 @@ import (
 // Reads the log text of a container app.
 //
 // ## Example Usage
+// ### An app's logs
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web, err := hosting.NewContainer(ctx, "web", &hosting.ContainerArgs{
+//				Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+//				Env: pulumi.StringMap{
+//					"LOG_LEVEL": pulumi.String("info"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			containerLogs := hosting.GetContainerLogsOutput(ctx, hosting.GetContainerLogsOutputArgs{
+//				ContainerId: web.ID(),
+//			}, nil)
+//			ctx.Export("logs", containerLogs.Logs())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetContainerLogs(ctx *pulumi.Context, args *GetContainerLogsArgs, opts ...pulumi.InvokeOption) (*GetContainerLogsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetContainerLogsResult

@@ -14,6 +14,26 @@ import (
 // Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
 //
 // ## Example Usage
+// ### Listing them all
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			containers := hosting.GetContainersOutput(ctx, hosting.GetContainersOutputArgs{}, nil)
+//			ctx.Export("services", containers.Services())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetContainers(ctx *pulumi.Context, args *GetContainersArgs, opts ...pulumi.InvokeOption) (*GetContainersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetContainersResult

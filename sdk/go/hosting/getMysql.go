@@ -14,6 +14,28 @@ import (
 // Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A MySQL database by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			mysql := hosting.LookupMysqlOutput(ctx, hosting.LookupMysqlOutputArgs{
+//				Name: pulumi.String("legacy-db"),
+//			}, nil)
+//			ctx.Export("internalHost", mysql.InternalHost())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupMysql(ctx *pulumi.Context, args *LookupMysqlArgs, opts ...pulumi.InvokeOption) (*LookupMysqlResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupMysqlResult

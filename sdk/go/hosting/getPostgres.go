@@ -14,6 +14,28 @@ import (
 // Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A Postgres database by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			postgres := hosting.LookupPostgresOutput(ctx, hosting.LookupPostgresOutputArgs{
+//				Name: pulumi.String("orders-db"),
+//			}, nil)
+//			ctx.Export("internalHost", postgres.InternalHost())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupPostgres(ctx *pulumi.Context, args *LookupPostgresArgs, opts ...pulumi.InvokeOption) (*LookupPostgresResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupPostgresResult

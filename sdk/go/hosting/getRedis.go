@@ -14,6 +14,28 @@ import (
 // Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A Redis database by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			redis := hosting.LookupRedisOutput(ctx, hosting.LookupRedisOutputArgs{
+//				Name: pulumi.String("cache"),
+//			}, nil)
+//			ctx.Export("internalHost", redis.InternalHost())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupRedis(ctx *pulumi.Context, args *LookupRedisArgs, opts ...pulumi.InvokeOption) (*LookupRedisResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupRedisResult

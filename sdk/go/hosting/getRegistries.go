@@ -14,6 +14,26 @@ import (
 // Lists the user's registry entries (never their passwords: the API does not return them).
 //
 // ## Example Usage
+// ### Listing them all
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			registriesVar := hosting.GetRegistriesOutput(ctx, hosting.GetRegistriesOutputArgs{}, nil)
+//			ctx.Export("registries", registriesVar.Registries())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRegistries(ctx *pulumi.Context, args *GetRegistriesArgs, opts ...pulumi.InvokeOption) (*GetRegistriesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegistriesResult

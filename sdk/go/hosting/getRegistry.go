@@ -14,6 +14,28 @@ import (
 // Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A registry by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			registry := hosting.LookupRegistryOutput(ctx, hosting.LookupRegistryOutputArgs{
+//				Name: pulumi.String("ghcr"),
+//			}, nil)
+//			ctx.Export("host", registry.Host())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupRegistry(ctx *pulumi.Context, args *LookupRegistryArgs, opts ...pulumi.InvokeOption) (*LookupRegistryResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupRegistryResult

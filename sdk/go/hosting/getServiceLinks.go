@@ -14,6 +14,26 @@ import (
 // Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
 //
 // ## Example Usage
+// ### Listing them all
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			serviceLinks := hosting.GetServiceLinksOutput(ctx, hosting.GetServiceLinksOutputArgs{}, nil)
+//			ctx.Export("links", serviceLinks.Links())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetServiceLinks(ctx *pulumi.Context, args *GetServiceLinksArgs, opts ...pulumi.InvokeOption) (*GetServiceLinksResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetServiceLinksResult

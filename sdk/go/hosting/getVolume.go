@@ -14,6 +14,28 @@ import (
 // Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
 //
 // ## Example Usage
+// ### A volume by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			volume := hosting.LookupVolumeOutput(ctx, hosting.LookupVolumeOutputArgs{
+//				Name: pulumi.String("data"),
+//			}, nil)
+//			ctx.Export("sizeGb", volume.SizeGb())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupVolume(ctx *pulumi.Context, args *LookupVolumeArgs, opts ...pulumi.InvokeOption) (*LookupVolumeResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupVolumeResult

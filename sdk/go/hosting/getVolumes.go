@@ -14,6 +14,26 @@ import (
 // Lists the volumes of a project.
 //
 // ## Example Usage
+// ### Listing them all
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			volumesVar := hosting.GetVolumesOutput(ctx, hosting.GetVolumesOutputArgs{}, nil)
+//			ctx.Export("volumes", volumesVar.Volumes())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetVolumes(ctx *pulumi.Context, args *GetVolumesArgs, opts ...pulumi.InvokeOption) (*GetVolumesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetVolumesResult

@@ -16,6 +16,32 @@ import (
 // A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 //
 // ## Example Usage
+// ### A PostgreSQL database
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := hosting.NewPostgres(ctx, "orders-db", &hosting.PostgresArgs{
+//				CpuMilli:  pulumi.Int(500),
+//				MemoryMb:  pulumi.Int(1024),
+//				StorageGb: pulumi.Int(10),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

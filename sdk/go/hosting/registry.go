@@ -21,6 +21,35 @@ import (
 // the stack while it still exists.
 //
 // ## Example Usage
+// ### Credentials for GitHub's registry
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cfg := config.New(ctx, "")
+//			ghcrToken := cfg.Require("ghcrToken")
+//			_, err := hosting.NewRegistry(ctx, "ghcr", &hosting.RegistryArgs{
+//				Host:     pulumi.String("ghcr.io"),
+//				Username: pulumi.String("ci"),
+//				Password: pulumi.String(ghcrToken),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

@@ -22,6 +22,48 @@ import (
 // prefer the Container's `links`.
 //
 // ## Example Usage
+// ### An app linked to its database
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			web, err := hosting.NewContainer(ctx, "web", &hosting.ContainerArgs{
+//				Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+//				Env: pulumi.StringMap{
+//					"LOG_LEVEL": pulumi.String("info"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ordersDb, err := hosting.NewPostgres(ctx, "orders-db", &hosting.PostgresArgs{
+//				CpuMilli:  pulumi.Int(500),
+//				MemoryMb:  pulumi.Int(1024),
+//				StorageGb: pulumi.Int(10),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = hosting.NewServiceLink(ctx, "web-db", &hosting.ServiceLinkArgs{
+//				ConsumerServiceId: web.ID(),
+//				ProviderServiceId: ordersDb.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

@@ -20,6 +20,30 @@ import (
 // A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 //
 // ## Example Usage
+// ### A 20 GB volume, waited for up to 20 minutes
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := hosting.NewVolume(ctx, "data", &hosting.VolumeArgs{
+//				SizeGb: pulumi.Int(20),
+//			}, pulumi.Timeouts(&pulumi.CustomTimeouts{Create: "20m"}))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

@@ -20,6 +20,47 @@ import (
 // after it, the volume is attached back where it was. Its id is `<volumeId>:<containerId>`.
 //
 // ## Example Usage
+// ### A volume mounted into an app
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-hosting/pulumi-hosting/sdk/go/hosting"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			data, err := hosting.NewVolume(ctx, "data", &hosting.VolumeArgs{
+//				SizeGb: pulumi.Int(20),
+//			}, pulumi.Timeouts(&pulumi.CustomTimeouts{Create: "20m"}))
+//			if err != nil {
+//				return err
+//			}
+//			web, err := hosting.NewContainer(ctx, "web", &hosting.ContainerArgs{
+//				Image: pulumi.String("registry.example.com/team/web:1.4.2"),
+//				Env: pulumi.StringMap{
+//					"LOG_LEVEL": pulumi.String("info"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = hosting.NewVolumeAttachment(ctx, "web-data", &hosting.VolumeAttachmentArgs{
+//				VolumeId:    data.ID(),
+//				ContainerId: web.ID(),
+//				MountPath:   pulumi.String("/data"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

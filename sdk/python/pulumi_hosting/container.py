@@ -751,6 +751,30 @@ class Container(pulumi.CustomResource):
         app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
 
         ## Example Usage
+        ### An app
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        ```
+        ### An app that needs its database's variables to start
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        orders_db = hosting.Postgres("orders-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        api = hosting.Container("api",
+            image="registry.example.com/team/api:2.0.1",
+            links=[orders_db.id])
+        ```
 
         ## Import
 
@@ -804,6 +828,30 @@ class Container(pulumi.CustomResource):
         app's first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
 
         ## Example Usage
+        ### An app
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        ```
+        ### An app that needs its database's variables to start
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        orders_db = hosting.Postgres("orders-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        api = hosting.Container("api",
+            image="registry.example.com/team/api:2.0.1",
+            links=[orders_db.id])
+        ```
 
         ## Import
 

@@ -339,6 +339,14 @@ def get_container(id: Optional[_builtins.str] = None,
     Looks up an existing container by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A container by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    container = hosting.get_container_output(name="web")
+    pulumi.export("publicUrl", container.public_url)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -384,6 +392,14 @@ def get_container_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
     Looks up an existing container by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A container by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    container = hosting.get_container_output(name="web")
+    pulumi.export("publicUrl", container.public_url)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

@@ -53,6 +53,19 @@ def get_container_logs(container_id: Optional[_builtins.str] = None,
     Reads the log text of a container app.
 
     ## Example Usage
+    ### An app's logs
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    web = hosting.Container("web",
+        image="registry.example.com/team/web:1.4.2",
+        env={
+            "LOG_LEVEL": "info",
+        })
+    container_logs = hosting.get_container_logs_output(container_id=web.id)
+    pulumi.export("logs", container_logs.logs)
+    ```
 
     :param _builtins.str container_id: Id of the app (a Container's `id`).
     :param _builtins.str project_id: Project of the app. Defaults to the provider's `projectId`.
@@ -72,6 +85,19 @@ def get_container_logs_output(container_id: pulumi.Input[Optional[_builtins.str]
     Reads the log text of a container app.
 
     ## Example Usage
+    ### An app's logs
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    web = hosting.Container("web",
+        image="registry.example.com/team/web:1.4.2",
+        env={
+            "LOG_LEVEL": "info",
+        })
+    container_logs = hosting.get_container_logs_output(container_id=web.id)
+    pulumi.export("logs", container_logs.logs)
+    ```
 
     :param _builtins.str container_id: Id of the app (a Container's `id`).
     :param _builtins.str project_id: Project of the app. Defaults to the provider's `projectId`.

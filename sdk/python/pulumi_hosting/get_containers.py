@@ -54,6 +54,14 @@ def get_containers(project_id: Optional[_builtins.str] = None,
     Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    containers = hosting.get_containers_output()
+    pulumi.export("services", containers.services)
+    ```
 
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.
     :param _builtins.str type: Only those whose `type` is this. Service type reported by the platform (`container`).
@@ -73,6 +81,14 @@ def get_containers_output(project_id: pulumi.Input[Optional[Optional[_builtins.s
     Lists the service records of a project (apps and managed databases), in a Container's terms; `type` keeps one kind.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    containers = hosting.get_containers_output()
+    pulumi.export("services", containers.services)
+    ```
 
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.
     :param _builtins.str type: Only those whose `type` is this. Service type reported by the platform (`container`).

@@ -199,6 +199,14 @@ def get_mysql(id: Optional[_builtins.str] = None,
     Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A MySQL database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    mysql = hosting.get_mysql_output(name="legacy-db")
+    pulumi.export("internalHost", mysql.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -233,6 +241,14 @@ def get_mysql_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A MySQL database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    mysql = hosting.get_mysql_output(name="legacy-db")
+    pulumi.export("internalHost", mysql.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

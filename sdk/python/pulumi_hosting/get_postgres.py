@@ -199,6 +199,14 @@ def get_postgres(id: Optional[_builtins.str] = None,
     Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A Postgres database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    postgres = hosting.get_postgres_output(name="orders-db")
+    pulumi.export("internalHost", postgres.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -233,6 +241,14 @@ def get_postgres_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
     Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A Postgres database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    postgres = hosting.get_postgres_output(name="orders-db")
+    pulumi.export("internalHost", postgres.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

@@ -199,6 +199,14 @@ def get_redis(id: Optional[_builtins.str] = None,
     Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A Redis database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    redis = hosting.get_redis_output(name="cache")
+    pulumi.export("internalHost", redis.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -233,6 +241,14 @@ def get_redis_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A Redis database by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    redis = hosting.get_redis_output(name="cache")
+    pulumi.export("internalHost", redis.internal_host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

@@ -52,6 +52,14 @@ def get_registries(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetR
     Lists the user's registry entries (never their passwords: the API does not return them).
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    registries_var = hosting.get_registries_output()
+    pulumi.export("registries", registries_var.registries)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -64,6 +72,14 @@ def get_registries_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invo
     Lists the user's registry entries (never their passwords: the API does not return them).
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    registries_var = hosting.get_registries_output()
+    pulumi.export("registries", registries_var.registries)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

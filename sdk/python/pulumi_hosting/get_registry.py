@@ -89,6 +89,14 @@ def get_registry(id: Optional[_builtins.str] = None,
     Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A registry by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    registry = hosting.get_registry_output(name="ghcr")
+    pulumi.export("host", registry.host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -111,6 +119,14 @@ def get_registry_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = No
     Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A registry by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    registry = hosting.get_registry_output(name="ghcr")
+    pulumi.export("host", registry.host)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

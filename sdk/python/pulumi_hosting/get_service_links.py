@@ -55,6 +55,14 @@ def get_service_links(consumer_service_id: Optional[_builtins.str] = None,
     Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    service_links = hosting.get_service_links_output()
+    pulumi.export("links", service_links.links)
+    ```
 
     :param _builtins.str consumer_service_id: Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.
@@ -77,6 +85,14 @@ def get_service_links_output(consumer_service_id: pulumi.Input[Optional[Optional
     Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    service_links = hosting.get_service_links_output()
+    pulumi.export("links", service_links.links)
+    ```
 
     :param _builtins.str consumer_service_id: Only those whose `consumerServiceId` is this. Id of the service that receives the settings (usually a Container's `id`).
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.

@@ -186,6 +186,14 @@ def get_volume(id: Optional[_builtins.str] = None,
     Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A volume by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    volume = hosting.get_volume_output(name="data")
+    pulumi.export("sizeGb", volume.size_gb)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.
@@ -219,6 +227,14 @@ def get_volume_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None
     Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
 
     ## Example Usage
+    ### A volume by its name
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    volume = hosting.get_volume_output(name="data")
+    pulumi.export("sizeGb", volume.size_gb)
+    ```
 
     :param _builtins.str id: The id the API assigned.
     :param _builtins.str name: The name it was given.

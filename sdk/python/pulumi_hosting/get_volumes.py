@@ -53,6 +53,14 @@ def get_volumes(project_id: Optional[_builtins.str] = None,
     Lists the volumes of a project.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    volumes_var = hosting.get_volumes_output()
+    pulumi.export("volumes", volumes_var.volumes)
+    ```
 
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.
     """
@@ -69,6 +77,14 @@ def get_volumes_output(project_id: pulumi.Input[Optional[Optional[_builtins.str]
     Lists the volumes of a project.
 
     ## Example Usage
+    ### Listing them all
+    ```python
+    import pulumi
+    import pulumi_hosting as hosting
+
+    volumes_var = hosting.get_volumes_output()
+    pulumi.export("volumes", volumes_var.volumes)
+    ```
 
     :param _builtins.str project_id: The project to list. Defaults to the provider's `projectId`.
     """

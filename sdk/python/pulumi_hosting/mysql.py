@@ -326,6 +326,16 @@ class Mysql(pulumi.CustomResource):
         A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 
         ## Example Usage
+        ### A MySQL database
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        legacy_db = hosting.Mysql("legacy-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        ```
 
         ## Import
 
@@ -356,6 +366,16 @@ class Mysql(pulumi.CustomResource):
         A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 
         ## Example Usage
+        ### A MySQL database
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        legacy_db = hosting.Mysql("legacy-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        ```
 
         ## Import
 

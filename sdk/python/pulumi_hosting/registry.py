@@ -182,6 +182,18 @@ class Registry(pulumi.CustomResource):
         the stack while it still exists.
 
         ## Example Usage
+        ### Credentials for GitHub's registry
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        config = pulumi.Config()
+        ghcr_token = config.require("ghcrToken")
+        ghcr = hosting.Registry("ghcr",
+            host="ghcr.io",
+            username="ci",
+            password=ghcr_token)
+        ```
 
         ## Import
 
@@ -214,6 +226,18 @@ class Registry(pulumi.CustomResource):
         the stack while it still exists.
 
         ## Example Usage
+        ### Credentials for GitHub's registry
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        config = pulumi.Config()
+        ghcr_token = config.require("ghcrToken")
+        ghcr = hosting.Registry("ghcr",
+            host="ghcr.io",
+            username="ci",
+            password=ghcr_token)
+        ```
 
         ## Import
 

@@ -218,6 +218,24 @@ class ServiceLink(pulumi.CustomResource):
         prefer the Container's `links`.
 
         ## Example Usage
+        ### An app linked to its database
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        orders_db = hosting.Postgres("orders-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        web_db = hosting.ServiceLink("web-db",
+            consumer_service_id=web.id,
+            provider_service_id=orders_db.id)
+        ```
 
         ## Import
 
@@ -252,6 +270,24 @@ class ServiceLink(pulumi.CustomResource):
         prefer the Container's `links`.
 
         ## Example Usage
+        ### An app linked to its database
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        orders_db = hosting.Postgres("orders-db",
+            cpu_milli=500,
+            memory_mb=1024,
+            storage_gb=10)
+        web_db = hosting.ServiceLink("web-db",
+            consumer_service_id=web.id,
+            provider_service_id=orders_db.id)
+        ```
 
         ## Import
 

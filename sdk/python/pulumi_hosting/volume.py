@@ -276,6 +276,14 @@ class Volume(pulumi.CustomResource):
         A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 
         ## Example Usage
+        ### A 20 GB volume, waited for up to 20 minutes
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        data = hosting.Volume("data", size_gb=20,
+        opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create="20m")))
+        ```
 
         ## Import
 
@@ -307,6 +315,14 @@ class Volume(pulumi.CustomResource):
         A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace <urn>`. `pulumi destroy`, and deleting it from the program, delete it as usual.
 
         ## Example Usage
+        ### A 20 GB volume, waited for up to 20 minutes
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        data = hosting.Volume("data", size_gb=20,
+        opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create="20m")))
+        ```
 
         ## Import
 

@@ -246,6 +246,23 @@ class VolumeAttachment(pulumi.CustomResource):
         after it, the volume is attached back where it was. Its id is `<volumeId>:<containerId>`.
 
         ## Example Usage
+        ### A volume mounted into an app
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        data = hosting.Volume("data", size_gb=20,
+        opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create="20m")))
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        web_data = hosting.VolumeAttachment("web-data",
+            volume_id=data.id,
+            container_id=web.id,
+            mount_path="/data")
+        ```
 
         ## Import
 
@@ -279,6 +296,23 @@ class VolumeAttachment(pulumi.CustomResource):
         after it, the volume is attached back where it was. Its id is `<volumeId>:<containerId>`.
 
         ## Example Usage
+        ### A volume mounted into an app
+        ```python
+        import pulumi
+        import pulumi_hosting as hosting
+
+        data = hosting.Volume("data", size_gb=20,
+        opts = pulumi.ResourceOptions(custom_timeouts=pulumi.CustomTimeouts(create="20m")))
+        web = hosting.Container("web",
+            image="registry.example.com/team/web:1.4.2",
+            env={
+                "LOG_LEVEL": "info",
+            })
+        web_data = hosting.VolumeAttachment("web-data",
+            volume_id=data.id,
+            container_id=web.id,
+            mount_path="/data")
+        ```
 
         ## Import
 

@@ -28,6 +28,78 @@ import javax.annotation.Nullable;
  * app&#39;s first start, so an app that cannot start without `DATABASE_URL` comes up in one run.
  * 
  * ## Example Usage
+ * ### An app
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Container;
+ * import io.github.pulumihosting.hosting.ContainerArgs;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var web = new Container("web", ContainerArgs.builder()
+ *             .image("registry.example.com/team/web:1.4.2")
+ *             .env(Map.of("LOG_LEVEL", "info"))
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
+ * ### An app that needs its database&#39;s variables to start
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Postgres;
+ * import io.github.pulumihosting.hosting.PostgresArgs;
+ * import io.github.pulumihosting.hosting.Container;
+ * import io.github.pulumihosting.hosting.ContainerArgs;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var ordersDb = new Postgres("orders-db", PostgresArgs.builder()
+ *             .cpuMilli(500)
+ *             .memoryMb(1024)
+ *             .storageGb(10)
+ *             .build());
+ * 
+ *         var api = new Container("api", ContainerArgs.builder()
+ *             .image("registry.example.com/team/api:2.0.1")
+ *             .links(Output.all(ordersDb.id()))
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -49,6 +49,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerResult> getContainer() {
@@ -58,6 +90,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainerResult> getContainerPlain() {
@@ -67,6 +131,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerResult> getContainer(GetContainerArgs args) {
@@ -76,6 +172,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainerResult> getContainerPlain(GetContainerPlainArgs args) {
@@ -85,6 +213,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerResult> getContainer(GetContainerArgs args, InvokeOptions options) {
@@ -94,6 +254,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerResult> getContainer(GetContainerArgs args, InvokeOutputOptions options) {
@@ -103,6 +295,38 @@ public final class HostingFunctions {
      * Looks up an existing container by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A container by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var container = HostingFunctions.getContainer(GetContainerArgs.builder()
+     *             .name("web")
+     *             .build());
+     * 
+     *         ctx.export("publicUrl", container.applyValue(_container -> _container.publicUrl()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainerResult> getContainerPlain(GetContainerPlainArgs args, InvokeOptions options) {
@@ -112,6 +336,45 @@ public final class HostingFunctions {
      * Reads the log text of a container app.
      * 
      * ## Example Usage
+     * ### An app&#39;s logs
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.Container;
+     * import io.github.pulumihosting.hosting.ContainerArgs;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var web = new Container("web", ContainerArgs.builder()
+     *             .image("registry.example.com/team/web:1.4.2")
+     *             .env(Map.of("LOG_LEVEL", "info"))
+     *             .build());
+     * 
+     *         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+     *             .containerId(web.id())
+     *             .build());
+     * 
+     *         ctx.export("logs", containerLogs.applyValue(_containerLogs -> _containerLogs.logs()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerLogsResult> getContainerLogs(GetContainerLogsArgs args) {
@@ -121,6 +384,45 @@ public final class HostingFunctions {
      * Reads the log text of a container app.
      * 
      * ## Example Usage
+     * ### An app&#39;s logs
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.Container;
+     * import io.github.pulumihosting.hosting.ContainerArgs;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var web = new Container("web", ContainerArgs.builder()
+     *             .image("registry.example.com/team/web:1.4.2")
+     *             .env(Map.of("LOG_LEVEL", "info"))
+     *             .build());
+     * 
+     *         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+     *             .containerId(web.id())
+     *             .build());
+     * 
+     *         ctx.export("logs", containerLogs.applyValue(_containerLogs -> _containerLogs.logs()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainerLogsResult> getContainerLogsPlain(GetContainerLogsPlainArgs args) {
@@ -130,6 +432,45 @@ public final class HostingFunctions {
      * Reads the log text of a container app.
      * 
      * ## Example Usage
+     * ### An app&#39;s logs
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.Container;
+     * import io.github.pulumihosting.hosting.ContainerArgs;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var web = new Container("web", ContainerArgs.builder()
+     *             .image("registry.example.com/team/web:1.4.2")
+     *             .env(Map.of("LOG_LEVEL", "info"))
+     *             .build());
+     * 
+     *         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+     *             .containerId(web.id())
+     *             .build());
+     * 
+     *         ctx.export("logs", containerLogs.applyValue(_containerLogs -> _containerLogs.logs()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerLogsResult> getContainerLogs(GetContainerLogsArgs args, InvokeOptions options) {
@@ -139,6 +480,45 @@ public final class HostingFunctions {
      * Reads the log text of a container app.
      * 
      * ## Example Usage
+     * ### An app&#39;s logs
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.Container;
+     * import io.github.pulumihosting.hosting.ContainerArgs;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var web = new Container("web", ContainerArgs.builder()
+     *             .image("registry.example.com/team/web:1.4.2")
+     *             .env(Map.of("LOG_LEVEL", "info"))
+     *             .build());
+     * 
+     *         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+     *             .containerId(web.id())
+     *             .build());
+     * 
+     *         ctx.export("logs", containerLogs.applyValue(_containerLogs -> _containerLogs.logs()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainerLogsResult> getContainerLogs(GetContainerLogsArgs args, InvokeOutputOptions options) {
@@ -148,6 +528,45 @@ public final class HostingFunctions {
      * Reads the log text of a container app.
      * 
      * ## Example Usage
+     * ### An app&#39;s logs
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.Container;
+     * import io.github.pulumihosting.hosting.ContainerArgs;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainerLogsArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         var web = new Container("web", ContainerArgs.builder()
+     *             .image("registry.example.com/team/web:1.4.2")
+     *             .env(Map.of("LOG_LEVEL", "info"))
+     *             .build());
+     * 
+     *         final var containerLogs = HostingFunctions.getContainerLogs(GetContainerLogsArgs.builder()
+     *             .containerId(web.id())
+     *             .build());
+     * 
+     *         ctx.export("logs", containerLogs.applyValue(_containerLogs -> _containerLogs.logs()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainerLogsResult> getContainerLogsPlain(GetContainerLogsPlainArgs args, InvokeOptions options) {
@@ -157,6 +576,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainersResult> getContainers() {
@@ -166,6 +616,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainersResult> getContainersPlain() {
@@ -175,6 +656,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainersResult> getContainers(GetContainersArgs args) {
@@ -184,6 +696,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainersResult> getContainersPlain(GetContainersPlainArgs args) {
@@ -193,6 +736,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainersResult> getContainers(GetContainersArgs args, InvokeOptions options) {
@@ -202,6 +776,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetContainersResult> getContainers(GetContainersArgs args, InvokeOutputOptions options) {
@@ -211,6 +816,37 @@ public final class HostingFunctions {
      * Lists the service records of a project (apps and managed databases), in a Container&#39;s terms; `type` keeps one kind.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetContainersArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var containers = HostingFunctions.getContainers(GetContainersArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("services", containers.applyValue(_containers -> _containers.services()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetContainersResult> getContainersPlain(GetContainersPlainArgs args, InvokeOptions options) {
@@ -220,6 +856,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMysqlResult> getMysql() {
@@ -229,6 +897,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMysqlResult> getMysqlPlain() {
@@ -238,6 +938,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMysqlResult> getMysql(GetMysqlArgs args) {
@@ -247,6 +979,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMysqlResult> getMysqlPlain(GetMysqlPlainArgs args) {
@@ -256,6 +1020,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMysqlResult> getMysql(GetMysqlArgs args, InvokeOptions options) {
@@ -265,6 +1061,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetMysqlResult> getMysql(GetMysqlArgs args, InvokeOutputOptions options) {
@@ -274,6 +1102,38 @@ public final class HostingFunctions {
      * Looks up an existing MySQL database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A MySQL database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetMysqlArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var mysql = HostingFunctions.getMysql(GetMysqlArgs.builder()
+     *             .name("legacy-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", mysql.applyValue(_mysql -> _mysql.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetMysqlResult> getMysqlPlain(GetMysqlPlainArgs args, InvokeOptions options) {
@@ -283,6 +1143,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostgresResult> getPostgres() {
@@ -292,6 +1184,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostgresResult> getPostgresPlain() {
@@ -301,6 +1225,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostgresResult> getPostgres(GetPostgresArgs args) {
@@ -310,6 +1266,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostgresResult> getPostgresPlain(GetPostgresPlainArgs args) {
@@ -319,6 +1307,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostgresResult> getPostgres(GetPostgresArgs args, InvokeOptions options) {
@@ -328,6 +1348,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetPostgresResult> getPostgres(GetPostgresArgs args, InvokeOutputOptions options) {
@@ -337,6 +1389,38 @@ public final class HostingFunctions {
      * Looks up an existing Postgres database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Postgres database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetPostgresArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var postgres = HostingFunctions.getPostgres(GetPostgresArgs.builder()
+     *             .name("orders-db")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", postgres.applyValue(_postgres -> _postgres.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetPostgresResult> getPostgresPlain(GetPostgresPlainArgs args, InvokeOptions options) {
@@ -346,6 +1430,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRedisResult> getRedis() {
@@ -355,6 +1471,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRedisResult> getRedisPlain() {
@@ -364,6 +1512,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRedisResult> getRedis(GetRedisArgs args) {
@@ -373,6 +1553,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRedisResult> getRedisPlain(GetRedisPlainArgs args) {
@@ -382,6 +1594,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRedisResult> getRedis(GetRedisArgs args, InvokeOptions options) {
@@ -391,6 +1635,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRedisResult> getRedis(GetRedisArgs args, InvokeOutputOptions options) {
@@ -400,6 +1676,38 @@ public final class HostingFunctions {
      * Looks up an existing Redis database by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A Redis database by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRedisArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var redis = HostingFunctions.getRedis(GetRedisArgs.builder()
+     *             .name("cache")
+     *             .build());
+     * 
+     *         ctx.export("internalHost", redis.applyValue(_redis -> _redis.internalHost()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRedisResult> getRedisPlain(GetRedisPlainArgs args, InvokeOptions options) {
@@ -409,6 +1717,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistriesResult> getRegistries() {
@@ -418,6 +1757,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistriesResult> getRegistriesPlain() {
@@ -427,6 +1797,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistriesResult> getRegistries(GetRegistriesArgs args) {
@@ -436,6 +1837,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistriesResult> getRegistriesPlain(GetRegistriesPlainArgs args) {
@@ -445,6 +1877,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistriesResult> getRegistries(GetRegistriesArgs args, InvokeOptions options) {
@@ -454,6 +1917,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistriesResult> getRegistries(GetRegistriesArgs args, InvokeOutputOptions options) {
@@ -463,6 +1957,37 @@ public final class HostingFunctions {
      * Lists the user&#39;s registry entries (never their passwords: the API does not return them).
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistriesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registriesVar = HostingFunctions.getRegistries(GetRegistriesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("registries", registriesVar.applyValue(_registriesVar -> _registriesVar.registries()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistriesResult> getRegistriesPlain(GetRegistriesPlainArgs args, InvokeOptions options) {
@@ -472,6 +1997,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistryResult> getRegistry() {
@@ -481,6 +2038,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistryResult> getRegistryPlain() {
@@ -490,6 +2079,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistryResult> getRegistry(GetRegistryArgs args) {
@@ -499,6 +2120,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistryResult> getRegistryPlain(GetRegistryPlainArgs args) {
@@ -508,6 +2161,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistryResult> getRegistry(GetRegistryArgs args, InvokeOptions options) {
@@ -517,6 +2202,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetRegistryResult> getRegistry(GetRegistryArgs args, InvokeOutputOptions options) {
@@ -526,6 +2243,38 @@ public final class HostingFunctions {
      * Looks up an existing registry by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A registry by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetRegistryArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var registry = HostingFunctions.getRegistry(GetRegistryArgs.builder()
+     *             .name("ghcr")
+     *             .build());
+     * 
+     *         ctx.export("host", registry.applyValue(_registry -> _registry.host()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetRegistryResult> getRegistryPlain(GetRegistryPlainArgs args, InvokeOptions options) {
@@ -535,6 +2284,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetServiceLinksResult> getServiceLinks() {
@@ -544,6 +2324,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetServiceLinksResult> getServiceLinksPlain() {
@@ -553,6 +2364,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetServiceLinksResult> getServiceLinks(GetServiceLinksArgs args) {
@@ -562,6 +2404,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetServiceLinksResult> getServiceLinksPlain(GetServiceLinksPlainArgs args) {
@@ -571,6 +2444,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetServiceLinksResult> getServiceLinks(GetServiceLinksArgs args, InvokeOptions options) {
@@ -580,6 +2484,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetServiceLinksResult> getServiceLinks(GetServiceLinksArgs args, InvokeOutputOptions options) {
@@ -589,6 +2524,37 @@ public final class HostingFunctions {
      * Lists the service links of a project; `consumerServiceId` or `providerServiceId` keeps those of one service.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetServiceLinksArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var serviceLinks = HostingFunctions.getServiceLinks(GetServiceLinksArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("links", serviceLinks.applyValue(_serviceLinks -> _serviceLinks.links()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetServiceLinksResult> getServiceLinksPlain(GetServiceLinksPlainArgs args, InvokeOptions options) {
@@ -598,6 +2564,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumeResult> getVolume() {
@@ -607,6 +2605,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumeResult> getVolumePlain() {
@@ -616,6 +2646,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumeResult> getVolume(GetVolumeArgs args) {
@@ -625,6 +2687,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumeResult> getVolumePlain(GetVolumePlainArgs args) {
@@ -634,6 +2728,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumeResult> getVolume(GetVolumeArgs args, InvokeOptions options) {
@@ -643,6 +2769,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumeResult> getVolume(GetVolumeArgs args, InvokeOutputOptions options) {
@@ -652,6 +2810,38 @@ public final class HostingFunctions {
      * Looks up an existing volume by `id` or by `name` (exactly one), without managing it.
      * 
      * ## Example Usage
+     * ### A volume by its name
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumeArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volume = HostingFunctions.getVolume(GetVolumeArgs.builder()
+     *             .name("data")
+     *             .build());
+     * 
+     *         ctx.export("sizeGb", volume.applyValue(_volume -> _volume.sizeGb()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumeResult> getVolumePlain(GetVolumePlainArgs args, InvokeOptions options) {
@@ -661,6 +2851,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumesResult> getVolumes() {
@@ -670,6 +2891,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumesResult> getVolumesPlain() {
@@ -679,6 +2931,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumesResult> getVolumes(GetVolumesArgs args) {
@@ -688,6 +2971,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumesResult> getVolumesPlain(GetVolumesPlainArgs args) {
@@ -697,6 +3011,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumesResult> getVolumes(GetVolumesArgs args, InvokeOptions options) {
@@ -706,6 +3051,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static Output<GetVolumesResult> getVolumes(GetVolumesArgs args, InvokeOutputOptions options) {
@@ -715,6 +3091,37 @@ public final class HostingFunctions {
      * Lists the volumes of a project.
      * 
      * ## Example Usage
+     * ### Listing them all
+     * <pre>
+     * {@code
+     * package generated_program;
+     * 
+     * import com.pulumi.Context;
+     * import com.pulumi.Pulumi;
+     * import com.pulumi.core.Output;
+     * import io.github.pulumihosting.hosting.HostingFunctions;
+     * import io.github.pulumihosting.hosting.inputs.GetVolumesArgs;
+     * import java.util.List;
+     * import java.util.ArrayList;
+     * import java.util.Map;
+     * import java.io.File;
+     * import java.nio.file.Files;
+     * import java.nio.file.Paths;
+     * 
+     * public class App {
+     *     public static void main(String[] args) {
+     *         Pulumi.run(App::stack);
+     *     }
+     * 
+     *     public static void stack(Context ctx) {
+     *         final var volumesVar = HostingFunctions.getVolumes(GetVolumesArgs.builder()
+     *             .build());
+     * 
+     *         ctx.export("volumes", volumesVar.applyValue(_volumesVar -> _volumesVar.volumes()));
+     *     }
+     * }
+     * }
+     * </pre>
      * 
      */
     public static CompletableFuture<GetVolumesResult> getVolumesPlain(GetVolumesPlainArgs args, InvokeOptions options) {

@@ -23,6 +23,39 @@ import javax.annotation.Nullable;
  * A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace &lt;urn&gt;`. `pulumi destroy`, and deleting it from the program, delete it as usual.
  * 
  * ## Example Usage
+ * ### A Redis database
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Redis;
+ * import io.github.pulumihosting.hosting.RedisArgs;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var cache = new Redis("cache", RedisArgs.builder()
+ *             .cpuMilli(500)
+ *             .memoryMb(1024)
+ *             .storageGb(10)
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

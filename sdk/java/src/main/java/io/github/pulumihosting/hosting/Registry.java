@@ -25,6 +25,41 @@ import javax.annotation.Nullable;
  * the stack while it still exists.
  * 
  * ## Example Usage
+ * ### Credentials for GitHub&#39;s registry
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Registry;
+ * import io.github.pulumihosting.hosting.RegistryArgs;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         final var config = ctx.config();
+ *         final var ghcrToken = config.require("ghcrToken");
+ *         var ghcr = new Registry("ghcr", RegistryArgs.builder()
+ *             .host("ghcr.io")
+ *             .username("ci")
+ *             .password(ghcrToken)
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -28,6 +28,53 @@ import javax.annotation.Nullable;
  * prefer the Container&#39;s `links`.
  * 
  * ## Example Usage
+ * ### An app linked to its database
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Container;
+ * import io.github.pulumihosting.hosting.ContainerArgs;
+ * import io.github.pulumihosting.hosting.Postgres;
+ * import io.github.pulumihosting.hosting.PostgresArgs;
+ * import io.github.pulumihosting.hosting.ServiceLink;
+ * import io.github.pulumihosting.hosting.ServiceLinkArgs;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var web = new Container("web", ContainerArgs.builder()
+ *             .image("registry.example.com/team/web:1.4.2")
+ *             .env(Map.of("LOG_LEVEL", "info"))
+ *             .build());
+ * 
+ *         var ordersDb = new Postgres("orders-db", PostgresArgs.builder()
+ *             .cpuMilli(500)
+ *             .memoryMb(1024)
+ *             .storageGb(10)
+ *             .build());
+ * 
+ *         var webDb = new ServiceLink("web-db", ServiceLinkArgs.builder()
+ *             .consumerServiceId(web.id())
+ *             .providerServiceId(ordersDb.id())
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -25,6 +25,44 @@ import javax.annotation.Nullable;
  * A change that would replace it (and so delete its data) fails at preview; replace it deliberately with `pulumi up --replace &lt;urn&gt;`. `pulumi destroy`, and deleting it from the program, delete it as usual.
  * 
  * ## Example Usage
+ * ### A 20 GB volume, waited for up to 20 minutes
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Volume;
+ * import io.github.pulumihosting.hosting.VolumeArgs;
+ * import com.pulumi.resources.CustomResourceOptions;
+ * import com.pulumi.resources.CustomTimeouts;
+ * import java.time.Duration;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var data = new Volume("data", VolumeArgs.builder()
+ *             .sizeGb(20)
+ *             .build(), CustomResourceOptions.builder()
+ *                 .customTimeouts(CustomTimeouts.builder()
+ *                     .create(Duration.ofMinutes(20))
+ *                     .build())
+ *                 .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 

@@ -24,6 +24,59 @@ import javax.annotation.Nullable;
  * after it, the volume is attached back where it was. Its id is `&lt;volumeId&gt;:&lt;containerId&gt;`.
  * 
  * ## Example Usage
+ * ### A volume mounted into an app
+ * <pre>
+ * {@code
+ * package generated_program;
+ * 
+ * import com.pulumi.Context;
+ * import com.pulumi.Pulumi;
+ * import com.pulumi.core.Output;
+ * import io.github.pulumihosting.hosting.Volume;
+ * import io.github.pulumihosting.hosting.VolumeArgs;
+ * import io.github.pulumihosting.hosting.Container;
+ * import io.github.pulumihosting.hosting.ContainerArgs;
+ * import io.github.pulumihosting.hosting.VolumeAttachment;
+ * import io.github.pulumihosting.hosting.VolumeAttachmentArgs;
+ * import com.pulumi.resources.CustomResourceOptions;
+ * import com.pulumi.resources.CustomTimeouts;
+ * import java.time.Duration;
+ * import java.util.List;
+ * import java.util.ArrayList;
+ * import java.util.Map;
+ * import java.io.File;
+ * import java.nio.file.Files;
+ * import java.nio.file.Paths;
+ * 
+ * public class App {
+ *     public static void main(String[] args) {
+ *         Pulumi.run(App::stack);
+ *     }
+ * 
+ *     public static void stack(Context ctx) {
+ *         var data = new Volume("data", VolumeArgs.builder()
+ *             .sizeGb(20)
+ *             .build(), CustomResourceOptions.builder()
+ *                 .customTimeouts(CustomTimeouts.builder()
+ *                     .create(Duration.ofMinutes(20))
+ *                     .build())
+ *                 .build());
+ * 
+ *         var web = new Container("web", ContainerArgs.builder()
+ *             .image("registry.example.com/team/web:1.4.2")
+ *             .env(Map.of("LOG_LEVEL", "info"))
+ *             .build());
+ * 
+ *         var webData = new VolumeAttachment("web-data", VolumeAttachmentArgs.builder()
+ *             .volumeId(data.id())
+ *             .containerId(web.id())
+ *             .mountPath("/data")
+ *             .build());
+ * 
+ *     }
+ * }
+ * }
+ * </pre>
  * 
  * ## Import
  * 
