@@ -97,10 +97,11 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
         throw new Error(loadFailure(err));
       }));
 
+  const calls = new CallsInFlight();
   const server = new grpc.Server(SERVER_OPTIONS);
   server.addService(
     resourceProviderService(),
-    lazily(loaded, early, (text) => secrets.say(text)),
+    calls.counted(lazily(loaded, early, (text) => secrets.say(text))),
   );
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
@@ -115,14 +116,54 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
     },
     shutdown(done) {
       early.cancel();
-      const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
-      force.unref();
-      server.tryShutdown(() => {
+      let finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
         engine.close();
         done();
-      });
+      };
+      const force = setTimeout(() => {
+        server.forceShutdown();
+        finish();
+      }, SHUTDOWN_GRACE_MS);
+      force.unref();
+      // Every call in flight answers first (cancelled, it answers at once with what it made): grpc-js's
+      // tryShutdown alone does not wait for a call on an injected connection under Node.js 24.
+      calls.idle(() => server.tryShutdown(finish));
     },
   };
+}
+
+/** The unary calls being answered, so that a shutdown waits for their answers before it ends the process. */
+class CallsInFlight {
+  private count = 0;
+  private waiting: Array<() => void> = [];
+
+  /** `implementation` with each method counted from its call to its answer. */
+  counted(implementation: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+    return Object.fromEntries(
+      Object.entries(implementation).map(([name, method]) => [
+        name,
+        (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+          this.count++;
+          let answered = false;
+          (method as grpc.handleUnaryCall<unknown, unknown>)(call, (...answer) => {
+            callback(...answer);
+            if (answered) return;
+            answered = true;
+            if (--this.count === 0) for (const resume of this.waiting.splice(0)) setImmediate(resume);
+          });
+        },
+      ]),
+    );
+  }
+
+  /** `then` once no call is in flight (at once if none is). */
+  idle(then: () => void): void {
+    if (this.count === 0) then();
+    else this.waiting.push(then);
+  }
 }
 
 /** What the second stage does with the calls it answers itself, for the provider, built or still to be. */
