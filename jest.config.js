@@ -14,6 +14,7 @@ const common = {
 const e2e = {
   ...common,
   displayName: "e2e",
+  testEnvironment: "<rootDir>/test/e2e/environment.js",
   roots: ["<rootDir>/test/e2e"],
   testMatch: ["**/*.test.ts"],
   moduleNameMapper: {

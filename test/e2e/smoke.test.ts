@@ -47,3 +47,9 @@ test("a YAML program run by the CLI in its folder: up, preview with no changes, 
   expect(destroy.code).toBe(0);
   expect(e2e.records("services")).toEqual([]);
 });
+
+test("an RPC the runtime loses after the engine ended its run ('Resource monitor is terminating') fails no test", async () => {
+  // As @pulumi/pulumi's runtime leaves it: a rejection no one handles (harness.ts forgiveLateMonitorErrors).
+  void Promise.reject(Object.assign(new Error("Resource monitor is terminating"), { code: 14 }));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});

@@ -99,10 +99,7 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
 
   const calls = new CallsInFlight();
   const server = new grpc.Server(SERVER_OPTIONS);
-  server.addService(
-    resourceProviderService(),
-    calls.counted(lazily(loaded, early, (text) => secrets.say(text))),
-  );
+  server.addService(resourceProviderService(), calls.counted(lazily(loaded, early, (text) => secrets.say(text))));
   // The listening socket is main.ts's; grpc-js serves the connections it accepts, exactly as
   // it serves those of a port it bound itself (same HTTP/2 server options, same shutdown).
   const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
