@@ -32,6 +32,7 @@ import {
   SERVER,
   argumentError,
   byHandHint,
+  engineCheckInterval,
   startedByHand,
   usage,
   informationRequested,
@@ -108,9 +109,11 @@ async function main() {
     process.stdout.write(information);
     return;
   }
-  const tooOld = nodeTooOld(process.version);
-  // Read while we listen and print the port (nothing to read for a Node.js that cannot run it).
-  const files = tooOld ? undefined : prefetchStage(__dirname, SERVER);
+  const checkInterval = engineCheckInterval(process.env);
+  // Why the plugin cannot serve, saying what to do: a Node.js too old, a setting that will not do.
+  const unusable = nodeTooOld(process.version) ?? checkInterval.problem;
+  // Read while we listen and print the port (nothing to read for a plugin that cannot serve).
+  const files = unusable ? undefined : prefetchStage(__dirname, SERVER);
   // pauseOnConnect: nothing is read from a connection until gRPC (or the failure server) owns it.
   const listener = createServer({ pauseOnConnect: true });
   let serve: ((socket: Socket) => void) | undefined;
@@ -143,7 +146,7 @@ async function main() {
   // Let the port line leave before the (synchronous) load begins.
   await new Promise((resolve) => setImmediate(resolve));
   const started = performance.now();
-  let failure = tooOld;
+  let failure = unusable;
   if (files) {
     try {
       const loaded = await loadStage<SecondStage>(files);
@@ -163,7 +166,18 @@ async function main() {
         process.stderr.write(`${message}\n`);
         return message;
       };
-      provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure });
+      // The engine gone (the CLI killed): the same end as a SIGTERM's, with no one left to answer.
+      const gone = (why: string) => {
+        if (options.verbose) {
+          process.stderr.on("error", () => undefined); // its reader may be gone with the engine
+          process.stderr.write(
+            `hosting: the engine stopped answering (${why}): cancelling what is in flight and exiting\n`,
+          );
+        }
+        shutdown();
+      };
+      const engineCheck = { intervalMs: checkInterval.ms, gone };
+      provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure, engineCheck });
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
         process.stderr.write(
@@ -183,7 +197,7 @@ async function main() {
     }
   }
   if (failure) {
-    const message = startFailureMessage(failure, failure === tooOld);
+    const message = startFailureMessage(failure, failure === unusable);
     process.stderr.write(`${message}\n`);
     serve = serveFailure(message);
   }

@@ -4,7 +4,10 @@
 // volume still provisioning when its wait gave up (refreshed before the next plain preview, which reads
 // the platform and shows what it finds), and a SIGINT during a volume's wait. Each test reads the
 // simulator's records beside the CLI's output.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Switches } from "../../simulator/src";
+import { until } from "../grpc/until";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
@@ -20,6 +23,24 @@ async function stateOf(dir: string, type: string) {
   expect(resources).toHaveLength(1);
   return { resource: resources[0], pendingOperations: deployment.pending_operations ?? [] };
 }
+
+/** The processes running this file's installed plugin (found by the plugin folder in their command line). */
+function pluginProcesses(): number[] {
+  const folder = join(e2e.work, "pulumi-home", "plugins");
+  const running: number[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(folder)) running.push(Number(pid));
+    } catch {
+      // It ended while the list was read.
+    }
+  }
+  return running;
+}
+
+/** A process's group (the fifth field of /proc/<pid>/stat, the third after the command name). */
+const processGroupOf = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ")[2]);
 
 /** The API's requests since the request log was last cleared, as `METHOD path`. */
 const requests = () => e2e.sim.control.requests().map((r) => `${r.method} ${r.path}`);
@@ -151,4 +172,24 @@ test("after a SIGINT during a volume's wait, the next `up` finishes cleanly, wit
   expect((await e2e.cli(["preview", "--expect-no-changes"], { cwd: dir })).code).toBe(0);
   expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
   expect(e2e.records("volumes")).toEqual([]);
+});
+
+test("`pulumi up` killed (SIGKILL) during a volume's wait: its plugin sees the engine gone, stops polling and exits", async () => {
+  e2e.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+  const dir = await e2e.yamlStack("recovery-killed", {
+    resources: { data: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
+  });
+  // The engine is checked every second here (5 s by default).
+  const up = e2e.spawnCli(["up", "--yes"], { cwd: dir, env: { HOSTING_ENGINE_CHECK_SECONDS: "1" } });
+  await up.waitFor(/waiting for volume \S+ to be running/);
+  const [plugin, ...others] = pluginProcesses();
+  expect(others).toEqual([]);
+  // The CLI and its language host: the engine starts each plugin in a process group of its own, which this spares.
+  expect(processGroupOf(plugin)).not.toBe(up.child.pid);
+  process.kill(-up.child.pid!, "SIGKILL");
+  expect((await up.exited).code).toBe(128 + 9);
+  // The volume never provisions, and the wait's timeout is 10 minutes: only the plugin's own check ends it.
+  await until(() => !pluginProcesses().includes(plugin), "the plugin's exit");
+  const [volume] = e2e.records("volumes");
+  expect(volume.status).toBe("provisioning");
 });

@@ -63,15 +63,42 @@ export interface LogMessage {
   ephemeral: boolean;
 }
 
-/** The Engine service the plugin logs to; it records every message. */
+/**
+ * grpc.health.v1.Health, which the real engine serves beside its Engine service (rpcutil.ServeWithOptions), written
+ * by hand: a HealthCheckRequest is read as bytes, and SERVING is field 1 = 1 of a HealthCheckResponse.
+ */
+const HEALTH_SERVICE: grpc.ServiceDefinition = {
+  check: {
+    path: "/grpc.health.v1.Health/Check",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (bytes: Buffer) => bytes,
+    requestDeserialize: (bytes: Buffer) => bytes,
+    responseSerialize: (bytes: Buffer) => bytes,
+    responseDeserialize: (bytes: Buffer) => bytes,
+  },
+};
+const SERVING = Buffer.from([0x08, 0x01]);
+
+/** The Engine service the plugin logs to; it records every message, and counts the health checks it answers. */
 export class FakeEngine {
   readonly messages: LogMessage[] = [];
   /** How long the engine takes to acknowledge a message (Infinity: never), to test what waits on that. */
   logDelayMs = 0;
+  /** How it answers a health check: SERVING, as the engine does, or UNIMPLEMENTED, as an engine without one would. */
+  health: "SERVING" | "UNIMPLEMENTED" = "SERVING";
+  healthChecks = 0;
   private server = new grpc.Server();
   address = "";
 
   async start(): Promise<this> {
+    this.server.addService(HEALTH_SERVICE, {
+      check: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        this.healthChecks++;
+        if (this.health === "SERVING") callback(null, SERVING);
+        else callback({ code: grpc.status.UNIMPLEMENTED, details: "unknown service grpc.health.v1.Health" });
+      },
+    });
     this.server.addService(enginerpc.EngineService, {
       log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
         const r = call.request;

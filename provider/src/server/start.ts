@@ -48,6 +48,12 @@ export interface StartOptions {
   loadProvider(shared: Record<string, unknown>): Promise<typeof import("./provider")>;
   /** What every call answers when the third stage cannot be loaded (main.ts words it, and says it on stderr once). */
   loadFailure(err: unknown): string;
+  /**
+   * How often to ask the engine that started the plugin whether it is still there (engineLog.ts `watch`), and what
+   * ends the plugin once it is not (main.ts: the shutdown a SIGTERM starts). Without it, nothing is asked (this
+   * stage run in-process by a test).
+   */
+  engineCheck?: { intervalMs: number; gone(why: string): void };
 }
 
 export interface RunningProvider {
@@ -60,8 +66,19 @@ export interface RunningProvider {
   shutdown(done: () => void): void;
 }
 
-export function startProvider({ engineAddress, verbose, loadProvider, loadFailure }: StartOptions): RunningProvider {
+export function startProvider(options: StartOptions): RunningProvider {
+  const { engineAddress, verbose, loadProvider, loadFailure, engineCheck } = options;
   const engine = connectEngineLog(engineAddress);
+  // Once the engine is gone, nothing the plugin does can be recorded: nothing more is said to it, and the plugin
+  // ends (engineCheck.gone), cancelling every operation in flight as a Cancel does.
+  const watchEngine = () => {
+    if (!engineCheck) return;
+    engine.watch(engineCheck.intervalMs, (why) => {
+      engine.close();
+      engineCheck.gone(why);
+    });
+  };
+  if (engineAddress) watchEngine();
   const secrets = new Secrets();
   let service: HostingProviderService | undefined;
   // A Cancel (or a shutdown) that came before the provider was built still applies to it, and so
@@ -82,6 +99,13 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
   const early: EarlyAnswers = {
     handshake(request) {
       handshake = request;
+      // An engine that started the plugin without passing its address gives it here, and is watched from now on. One
+      // that attaches to a plugin started by hand (PULUMI_DEBUG_PROVIDERS) sends no root directory: that plugin
+      // outlives the run, to serve the next one, as a Go provider in attach mode does.
+      if (!engineAddress && request.engineAddress && request.rootDirectory !== undefined) {
+        engine.attach(request.engineAddress);
+        watchEngine();
+      }
       service?.handshake(request).catch(() => undefined); // checked before it was kept
     },
     cancel() {
