@@ -126,7 +126,8 @@ async function main() {
 
   let provider: RunningProvider | undefined;
   let writeCodeCache = () => {};
-  const shutdown = () => {
+  /** `unheard`: the engine can no longer hear an answer (see RunningProvider.shutdown). */
+  const shutdown = (unheard = false) => {
     listener.close();
     const exit = () => {
       writeCodeCache();
@@ -134,14 +135,15 @@ async function main() {
     };
     // Not loaded (yet, or ever): no call can be in flight, so there is nothing to wait for.
     if (!provider) exit();
-    else provider.shutdown(exit);
+    else provider.shutdown(exit, unheard);
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  // The engine closes its connection to a plugin, then sends it SIGINT (plugin.go `Close`, `Kill`).
+  process.on("SIGINT", () => shutdown(true));
+  process.on("SIGTERM", () => shutdown());
   // A closed terminal or a supervisor's hang-up ends it the same way: what is in flight is recorded as it is.
-  process.on("SIGHUP", shutdown);
+  process.on("SIGHUP", () => shutdown(true));
   // The build's training run ends by closing stdin: Windows has no SIGTERM to handle.
-  if (codeCacheOut) process.stdin.on("end", shutdown).resume();
+  if (codeCacheOut) process.stdin.on("end", () => shutdown()).resume();
 
   // Let the port line leave before the (synchronous) load begins.
   await new Promise((resolve) => setImmediate(resolve));
@@ -174,7 +176,7 @@ async function main() {
             `hosting: the engine stopped answering (${why}): cancelling what is in flight and exiting\n`,
           );
         }
-        shutdown();
+        shutdown(true);
       };
       const engineCheck = { intervalMs: checkInterval.ms, gone };
       provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure, engineCheck });

@@ -174,7 +174,7 @@ test("after a SIGINT during a volume's wait, the next `up` finishes cleanly, wit
   expect(e2e.records("volumes")).toEqual([]);
 });
 
-test("`pulumi up` killed (SIGKILL) during a volume's wait: its plugin sees the engine gone, stops polling and exits", async () => {
+test("`pulumi up` killed (SIGKILL) during a volume's wait: its plugin sees the engine gone, stops polling and exits; the next `up` takes the volume back", async () => {
   e2e.sim.control.setSwitches({ volumeProvisioningMs: -1 });
   const dir = await e2e.yamlStack("recovery-killed", {
     resources: { data: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
@@ -192,4 +192,55 @@ test("`pulumi up` killed (SIGKILL) during a volume's wait: its plugin sees the e
   await until(() => !pluginProcesses().includes(plugin), "the plugin's exit");
   const [volume] = e2e.records("volumes");
   expect(volume.status).toBe("provisioning");
+  // The killed run never recorded it; the next `up` (after `pulumi cancel` lifts the lock the killed CLI left) takes
+  // it back rather than making a second one.
+  e2e.sim.control.setVolumeReady(volume.id);
+  expect((await e2e.cli(["cancel", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await e2e.cli(["up", "--yes"], { cwd: dir })).code).toBe(0);
+  expect(e2e.records("volumes")).toEqual([expect.objectContaining({ id: volume.id, status: "running" })]);
+  expect((await stateOf(dir, "hosting:index:Volume")).resource.id).toBe(volume.id);
+  expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
+});
+
+test("a second Ctrl-C while a volume's create is in flight leaves a pending create; the next `up` takes that volume back: one volume, in the stack", async () => {
+  const dir = await e2e.yamlStack("recovery-double-sigint", {
+    resources: { scratch: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
+  });
+  // The server makes the volume at once and answers 3 s later: both Ctrl-Cs land before the answer, as a user's do
+  // when the API is slow.
+  e2e.sim.control.injectFault({ kind: "latency", latencyMs: 3_000, method: "POST", path: "/volumes$" });
+  const up = e2e.spawnCli(["up", "--yes"], { cwd: dir });
+  const ours = () => e2e.records("volumes").filter((v) => v.name.startsWith("scratch-"));
+  await until(() => ours().length === 1, "the volume's POST acted on");
+  const [volume] = ours();
+  up.interrupt();
+  await up.waitFor(/\^C received; cancelling/);
+  up.interrupt();
+  const stopped = await up.exited;
+  expect(stopped.code).not.toBe(0);
+  expect(stopped.stdout).toContain("^C received; terminating");
+  // The engine never heard the create's answer: its state keeps a pending create, and no volume.
+  const exported = JSON.parse((await e2e.cli(["stack", "export"], { cwd: dir })).stdout).deployment;
+  expect(exported.pending_operations).toEqual([
+    expect.objectContaining({ type: "creating", resource: expect.objectContaining({ type: "hosting:index:Volume" }) }),
+  ]);
+  expect(exported.resources.filter((r: any) => r.type === "hosting:index:Volume")).toEqual([]);
+  // The plugin outlives the engine until its POST answers, keeps what it made, and exits.
+  await until(() => pluginProcesses().length === 0, "the stopped run's plugin exit");
+  e2e.sim.control.clearFaults();
+
+  // The next `up` names the volume as the stopped run did and takes it back: nothing is made beside it.
+  const next = await e2e.cli(["up", "--yes"], { cwd: dir });
+  expect(next.code).toBe(0);
+  expect(next.stdout).toContain(`${volume.name} (${volume.id}) was made by an earlier \`pulumi up\` that was stopped`);
+  expect(ours()).toEqual([expect.objectContaining({ id: volume.id, status: "running" })]);
+  const { resource, pendingOperations } = await stateOf(dir, "hosting:index:Volume");
+  expect(resource).toMatchObject({ id: volume.id, inputs: { name: volume.name } });
+  // What the warning says to do with the pending create the engine still carries; then nothing is left to do.
+  expect(pendingOperations).toHaveLength(1);
+  expect((await e2e.cli(["refresh", "--clear-pending-creates", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await stateOf(dir, "hosting:index:Volume")).pendingOperations).toEqual([]);
+  expect((await e2e.cli(["preview", "--expect-no-changes"], { cwd: dir })).code).toBe(0);
+  expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
+  expect(ours()).toEqual([]);
 });

@@ -2,7 +2,9 @@
 // Engine service it logs to, and sends it ResourceProvider calls over gRPC.
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -204,6 +206,8 @@ export class Plugin {
   /** The port the plugin printed. */
   port = 0;
   private child!: ChildProcess;
+  /** The Pulumi home made for this plugin alone (none when the test gave one). */
+  private home?: string;
   private client!: provrpc.ResourceProviderClient;
   private transport?: Transport;
   readonly engine = new FakeEngine();
@@ -229,8 +233,11 @@ export class Plugin {
   }
 
   private async spawn({ args = [], env = {}, unattached = false, command = PLUGIN }: PluginOptions) {
+    // A Pulumi home of its own, unless the test shares one between runs: what a create the engine gave up made is kept
+    // there (server/unrecorded.ts), and a test's must reach neither the machine's ~/.pulumi nor another test.
+    if (!env.PULUMI_HOME) this.home = mkdtempSync(join(tmpdir(), "hosting-plugin-home-"));
     this.child = spawn(command, unattached ? args : [...args, this.engine.address], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PULUMI_HOME: this.home, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
@@ -269,6 +276,7 @@ export class Plugin {
       await this.exited();
     }
     this.engine.stop();
+    if (this.home) rmSync(this.home, { recursive: true, force: true });
   }
 
   /**
@@ -325,13 +333,14 @@ export class Plugin {
     return this.handshook;
   }
 
-  async configure(config: Record<string, unknown>, variables: Record<string, string> = {}) {
+  /** `providerId`: the engine's id of the provider resource, made once per stack (another stack's differs). */
+  async configure(config: Record<string, unknown>, variables: Record<string, string> = {}, providerId = PROVIDER_ID) {
     const request = new provproto.ConfigureRequest();
     // Which provider this is, as the engine says since configure_with_urn (its default provider).
     request.setUrn("urn:pulumi:test::hosting-tests::pulumi:providers:hosting::default");
     request.setName("default");
     request.setType("pulumi:providers:hosting");
-    request.setId(PROVIDER_ID);
+    request.setId(providerId);
     request.setArgs(struct(config));
     for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
     request.setAcceptsecrets(true);
@@ -442,6 +451,20 @@ export class Plugin {
       properties: response.getProperties()?.toJavaScript() ?? {},
       refreshBeforeUpdate: response.getRefreshBeforeUpdate(),
     };
+  }
+
+  /**
+   * A Create the engine gives up before its answer, as a run stopped mid-create leaves it (a second Ctrl-C, a killed
+   * CLI: the engine closes its connection): sent, then cancelled once `when` resolves.
+   */
+  async createAbandoned(type: string, name: string, properties: Record<string, unknown>, when: Promise<unknown>) {
+    const request = addressed(new provproto.CreateRequest(), type, name);
+    request.setProperties(struct(properties));
+    const answered = new Promise<void>((resolve) => {
+      const call = this.client.create(request, () => resolve());
+      when.then(() => call.cancel());
+    });
+    await answered;
   }
 
   async read(

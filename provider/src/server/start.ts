@@ -20,11 +20,14 @@ import { CAPABILITIES, PROVIDER_METHODS, resourceProviderService, type AnswerOf,
 import { handshakeProblems } from "./protocol";
 import type { HostingProviderService } from "./provider";
 import { Secrets } from "../redact";
+import { UnrecordedCreates, unrecordedFolder } from "./unrecorded";
 
 /**
- * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
- * sends Cancel, closes the connection, interrupts the plugin and kills it 5 s later
- * (pkg/resource/plugin/plugin.go), so waiting longer than that cannot help.
+ * How long a SIGINT or SIGTERM keeps gRPC open for the calls in flight to answer the engine. The
+ * engine sends Cancel, closes the connection, interrupts the plugin and kills it 5 s later
+ * (pkg/resource/plugin/plugin.go), so keeping it longer cannot help. The process itself stays
+ * until the calls have ended (their waits end at once; a write in flight answers within its
+ * request timeout): a create whose engine is gone keeps what it made then (unrecorded.ts).
  */
 const SHUTDOWN_GRACE_MS = 4_000;
 /** How long after answering Handshake or GetPluginInfo the provider starts loading unless a call asks for it first. */
@@ -61,9 +64,11 @@ export interface RunningProvider {
   serve(socket: Socket): void;
   /**
    * Stop waiting (waits end as partial failures that keep the id), let the calls in flight
-   * answer the engine so that nothing created goes unrecorded, then call `done`.
+   * answer the engine so that nothing created goes unrecorded, then call `done`. `unheard`: the
+   * engine can hear no answer any more (it closed its connection before its SIGINT, or it is gone),
+   * so a create that ends now keeps what it made for the next run (unrecorded.ts).
    */
-  shutdown(done: () => void): void;
+  shutdown(done: () => void, unheard?: boolean): void;
 }
 
 export function startProvider(options: StartOptions): RunningProvider {
@@ -85,12 +90,14 @@ export function startProvider(options: StartOptions): RunningProvider {
   // does what the engine said in Handshake.
   let cancelled = false;
   let handshake: RequestOf<"handshake"> | undefined;
+  const debug = verbose ? (line: string) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined;
   const build = ({ HostingProviderService }: typeof import("./provider")) => {
     service = new HostingProviderService({
       version,
       engine,
-      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined,
+      debug,
       secrets,
+      unrecorded: new UnrecordedCreates(unrecordedFolder(process.env), debug),
     });
     if (handshake) service.handshake(handshake).catch(() => undefined); // checked before it was kept
     if (cancelled) service.cancelAll();
@@ -137,11 +144,16 @@ export function startProvider(options: StartOptions): RunningProvider {
       // socket over; reading starts now, into the HTTP/2 session.
       socket.resume();
     },
-    shutdown(done) {
+    shutdown(done, unheard = false) {
+      if (unheard) service?.answersUnheard();
       early.cancel();
       const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
       force.unref();
-      server.tryShutdown(() => {
+      const served = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // The cancelled operations end too, however the calls ended: a create whose engine is gone (its connection
+      // closed first, as a second Ctrl-C or a killed CLI leaves it) keeps what it made once its write in flight
+      // answers (unrecorded.ts), rather than being cut by the exit.
+      Promise.all([served, service?.settled()]).then(() => {
         engine.close();
         done();
       });
