@@ -83,6 +83,12 @@ function cli() {
   };
 }
 
+/**
+ * How long a plugin that has shut down waits at most for its last answers to leave before it exits: a connection the
+ * engine keeps open (or a keep-alive connection to the API) would hold it otherwise.
+ */
+const EXIT_FLUSH_MS = 1_000;
+
 /** The command line, or the usage and exit 2: a plugin started wrongly must not serve forever. */
 function cliOrExit(): ReturnType<typeof cli> {
   try {
@@ -131,7 +137,10 @@ async function main() {
     listener.close();
     const exit = () => {
       writeCodeCache();
-      process.exit(0);
+      // Not process.exit() at once: HTTP/2 hands the last answers to their sockets on a later turn of the event loop,
+      // and an exit before then loses them. The process ends when nothing is left to do, or EXIT_FLUSH_MS after.
+      process.exitCode = 0;
+      setTimeout(() => process.exit(0), EXIT_FLUSH_MS).unref();
     };
     // Not loaded (yet, or ever): no call can be in flight, so there is nothing to wait for.
     if (!provider) exit();

@@ -149,14 +149,16 @@ export function startProvider(options: StartOptions): RunningProvider {
       early.cancel();
       const force = setTimeout(() => server.forceShutdown(), SHUTDOWN_GRACE_MS);
       force.unref();
-      const served = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      // The cancelled operations end too, however the calls ended: a create whose engine is gone (its connection
-      // closed first, as a second Ctrl-C or a killed CLI leaves it) keeps what it made once its write in flight
-      // answers (unrecorded.ts), rather than being cut by the exit.
-      Promise.all([served, service?.settled()]).then(() => {
-        engine.close();
-        done();
-      });
+      // The calls end first (their waits at once; a write in flight when it answers), each answer handed to gRPC; then
+      // gRPC closes each connection once what was written on it has gone (closing it first let a connection go with
+      // an answer still to come). A create whose engine is gone keeps what it made meanwhile (unrecorded.ts), rather
+      // than being cut by the exit.
+      void (service?.settled() ?? Promise.resolve()).then(() =>
+        server.tryShutdown(() => {
+          engine.close();
+          done();
+        }),
+      );
     },
   };
 }
