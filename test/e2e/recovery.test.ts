@@ -207,7 +207,8 @@ test("a second Ctrl-C while a volume's create is in flight leaves a pending crea
     resources: { scratch: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
   });
   // The server makes the volume at once and answers 3 s later: both Ctrl-Cs land before the answer, as a user's do
-  // when the API is slow.
+  // when the API is slow (only the CLI's printing of the first comes between them), and the answer comes within the
+  // 5 s the engine leaves a plugin between its SIGINT and its SIGKILL (plugin.go `Kill`).
   e2e.sim.control.injectFault({ kind: "latency", latencyMs: 3_000, method: "POST", path: "/volumes$" });
   const up = e2e.spawnCli(["up", "--yes"], { cwd: dir });
   const ours = () => e2e.records("volumes").filter((v) => v.name.startsWith("scratch-"));
