@@ -47,7 +47,8 @@ export async function trainCodeCache(command, args, out, { providerCache } = {})
   const child = spawn(command, [...args, `--code-cache-out=${out}`, "127.0.0.1:1"], {
     // Closing its stdin tells it to write the cache and exit (a SIGTERM would too, but not on Windows).
     stdio: ["pipe", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    // No engine answers at 127.0.0.1:1: the plugin's first check that it is still there (after 5 s) would end it.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", HOSTING_ENGINE_CHECK_SECONDS: "86400" },
   });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));

@@ -32,6 +32,7 @@ import {
   SERVER,
   argumentError,
   byHandHint,
+  engineCheckInterval,
   startedByHand,
   usage,
   informationRequested,
@@ -82,6 +83,12 @@ function cli() {
   };
 }
 
+/**
+ * How long a plugin that has shut down waits at most for its last answers to leave before it exits: a connection the
+ * engine keeps open (or a keep-alive connection to the API) would hold it otherwise.
+ */
+const EXIT_FLUSH_MS = 1_000;
+
 /** The command line, or the usage and exit 2: a plugin started wrongly must not serve forever. */
 function cliOrExit(): ReturnType<typeof cli> {
   try {
@@ -108,9 +115,11 @@ async function main() {
     process.stdout.write(information);
     return;
   }
-  const tooOld = nodeTooOld(process.version);
-  // Read while we listen and print the port (nothing to read for a Node.js that cannot run it).
-  const files = tooOld ? undefined : prefetchStage(__dirname, SERVER);
+  const checkInterval = engineCheckInterval(process.env);
+  // Why the plugin cannot serve, saying what to do: a Node.js too old, a setting that will not do.
+  const unusable = nodeTooOld(process.version) ?? checkInterval.problem;
+  // Read while we listen and print the port (nothing to read for a plugin that cannot serve).
+  const files = unusable ? undefined : prefetchStage(__dirname, SERVER);
   // pauseOnConnect: nothing is read from a connection until gRPC (or the failure server) owns it.
   const listener = createServer({ pauseOnConnect: true });
   let serve: ((socket: Socket) => void) | undefined;
@@ -123,27 +132,32 @@ async function main() {
 
   let provider: RunningProvider | undefined;
   let writeCodeCache = () => {};
-  const shutdown = () => {
+  /** `unheard`: the engine can no longer hear an answer (see RunningProvider.shutdown). */
+  const shutdown = (unheard = false) => {
     listener.close();
     const exit = () => {
       writeCodeCache();
-      process.exit(0);
+      // Not process.exit() at once: HTTP/2 hands the last answers to their sockets on a later turn of the event loop,
+      // and an exit before then loses them. The process ends when nothing is left to do, or EXIT_FLUSH_MS after.
+      process.exitCode = 0;
+      setTimeout(() => process.exit(0), EXIT_FLUSH_MS).unref();
     };
     // Not loaded (yet, or ever): no call can be in flight, so there is nothing to wait for.
     if (!provider) exit();
-    else provider.shutdown(exit);
+    else provider.shutdown(exit, unheard);
   };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  // The engine closes its connection to a plugin, then sends it SIGINT (plugin.go `Close`, `Kill`).
+  process.on("SIGINT", () => shutdown(true));
+  process.on("SIGTERM", () => shutdown());
   // A closed terminal or a supervisor's hang-up ends it the same way: what is in flight is recorded as it is.
-  process.on("SIGHUP", shutdown);
+  process.on("SIGHUP", () => shutdown(true));
   // The build's training run ends by closing stdin: Windows has no SIGTERM to handle.
-  if (codeCacheOut) process.stdin.on("end", shutdown).resume();
+  if (codeCacheOut) process.stdin.on("end", () => shutdown()).resume();
 
   // Let the port line leave before the (synchronous) load begins.
   await new Promise((resolve) => setImmediate(resolve));
   const started = performance.now();
-  let failure = tooOld;
+  let failure = unusable;
   if (files) {
     try {
       const loaded = await loadStage<SecondStage>(files);
@@ -163,7 +177,18 @@ async function main() {
         process.stderr.write(`${message}\n`);
         return message;
       };
-      provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure });
+      // The engine gone (the CLI killed): the same end as a SIGTERM's, with no one left to answer.
+      const gone = (why: string) => {
+        if (options.verbose) {
+          process.stderr.on("error", () => undefined); // its reader may be gone with the engine
+          process.stderr.write(
+            `hosting: the engine stopped answering (${why}): cancelling what is in flight and exiting\n`,
+          );
+        }
+        shutdown(true);
+      };
+      const engineCheck = { intervalMs: checkInterval.ms, gone };
+      provider = loaded.stage.startProvider({ ...options, loadProvider, loadFailure, engineCheck });
       serve = (socket) => provider!.serve(socket);
       if (options.verbose) {
         process.stderr.write(
@@ -183,7 +208,7 @@ async function main() {
     }
   }
   if (failure) {
-    const message = startFailureMessage(failure, failure === tooOld);
+    const message = startFailureMessage(failure, failure === unusable);
     process.stderr.write(`${message}\n`);
     serve = serveFailure(message);
   }

@@ -137,6 +137,42 @@ export function nodeTooOld(running: string, range = engines.node, execPath = pro
   return `it needs Node.js ${floor} or newer, and the node that runs it (${execPath}) is ${running}. Put a newer Node.js first on PATH, or install the plugin's single executable, which needs none: ${REINSTALL}`;
 }
 
+// ---- the engine's health ----
+
+/**
+ * How often the plugin asks the engine that started it whether it is still there (grpc.health.v1's
+ * Check, as Pulumi's Go providers ask every 5 minutes: sdk/go/pulumi/provider/main.go). Once the
+ * engine is gone (the CLI killed, or its terminal closed), nothing the plugin does can be recorded,
+ * yet a wait would go on polling the API for up to its timeout (10 minutes by default), spending the
+ * account's rate limit beside the next `pulumi up`, and the plugin would then serve nobody for ever.
+ * 5 s is less than a person takes to run the next command, and costs one empty call every 5 s on a
+ * loopback connection already open (microseconds on each side), where 5 minutes would leave a killed
+ * run's waits polling through the next run.
+ */
+export const ENGINE_CHECK_INTERVAL_MS = 5_000;
+
+/** The environment variable that sets that interval in seconds (tests shorten it; docs/troubleshooting.md). */
+export const ENGINE_CHECK_ENV = "HOSTING_ENGINE_CHECK_SECONDS";
+
+/** The longest interval taken: a day (a timer cannot wait past 2^31 - 1 ms, about 24.8 days). */
+const ENGINE_CHECK_MAX_SECONDS = 86_400;
+
+/**
+ * The interval between the engine's health checks, from the environment or the default; and, when the variable's
+ * value will not do, why (the plugin then serves nothing but that: main.ts).
+ */
+export function engineCheckInterval(env: NodeJS.ProcessEnv): { ms: number; problem?: string } {
+  const value = env[ENGINE_CHECK_ENV];
+  if (value === undefined || value === "") return { ms: ENGINE_CHECK_INTERVAL_MS };
+  const seconds = Number(value.trim());
+  if (value.trim() !== "" && Number.isFinite(seconds) && seconds > 0 && seconds <= ENGINE_CHECK_MAX_SECONDS)
+    return { ms: Math.max(1, Math.round(seconds * 1000)) };
+  return {
+    ms: ENGINE_CHECK_INTERVAL_MS,
+    problem: `${ENGINE_CHECK_ENV} is ${JSON.stringify(value)}: give the seconds between the plugin's checks that the engine is still there, a number greater than 0 and at most ${ENGINE_CHECK_MAX_SECONDS} (the default is ${ENGINE_CHECK_INTERVAL_MS / 1000}), or unset it`,
+  };
+}
+
 // ---- the second and third stages ----
 
 export interface LoadedStage<T> {

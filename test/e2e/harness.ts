@@ -117,7 +117,10 @@ export interface RunningCli {
   waitFor(pattern: RegExp): Promise<string>;
   /** Its end: the exit code (a signal's number past 128, as a shell gives it), stdout and stderr. */
   exited: Promise<CliResult>;
-  /** Ctrl-C as a terminal sends it: SIGINT to the command's process group (the CLI, its language host, its plugins). */
+  /**
+   * Ctrl-C as a terminal sends it: SIGINT to the command's process group (the CLI and its language host; the engine
+   * starts each plugin in a process group of its own, and stops it itself).
+   */
   interrupt(): void;
 }
 
@@ -200,7 +203,8 @@ export function useE2E(options: E2EOptions = {}): E2E {
     command = await PulumiCommand.get({ root: dirname(cliBinDir()) });
   });
   afterAll(async () => {
-    // A command a failed test left running (spawnCli), with the plugins it started: its process group.
+    // A command a failed test left running (spawnCli): its process group. Its plugins, in groups of their own, exit
+    // once they find its engine gone.
     for (const child of running) {
       try {
         process.kill(-child.pid!, "SIGKILL");

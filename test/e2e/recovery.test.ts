@@ -4,7 +4,10 @@
 // volume still provisioning when its wait gave up (refreshed before the next plain preview, which reads
 // the platform and shows what it finds), and a SIGINT during a volume's wait. Each test reads the
 // simulator's records beside the CLI's output.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Switches } from "../../simulator/src";
+import { until } from "../grpc/until";
 import { useE2E } from "./harness";
 
 const e2e = useE2E();
@@ -20,6 +23,24 @@ async function stateOf(dir: string, type: string) {
   expect(resources).toHaveLength(1);
   return { resource: resources[0], pendingOperations: deployment.pending_operations ?? [] };
 }
+
+/** The processes running this file's installed plugin (found by the plugin folder in their command line). */
+function pluginProcesses(): number[] {
+  const folder = join(e2e.work, "pulumi-home", "plugins");
+  const running: number[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(folder)) running.push(Number(pid));
+    } catch {
+      // It ended while the list was read.
+    }
+  }
+  return running;
+}
+
+/** A process's group (the fifth field of /proc/<pid>/stat, the third after the command name). */
+const processGroupOf = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(")").pop()!.trim().split(" ")[2]);
 
 /** The API's requests since the request log was last cleared, as `METHOD path`. */
 const requests = () => e2e.sim.control.requests().map((r) => `${r.method} ${r.path}`);
@@ -151,4 +172,76 @@ test("after a SIGINT during a volume's wait, the next `up` finishes cleanly, wit
   expect((await e2e.cli(["preview", "--expect-no-changes"], { cwd: dir })).code).toBe(0);
   expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
   expect(e2e.records("volumes")).toEqual([]);
+});
+
+test("`pulumi up` killed (SIGKILL) during a volume's wait: its plugin sees the engine gone, stops polling and exits; the next `up` takes the volume back", async () => {
+  e2e.sim.control.setSwitches({ volumeProvisioningMs: -1 });
+  const dir = await e2e.yamlStack("recovery-killed", {
+    resources: { data: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
+  });
+  // The engine is checked every second here (5 s by default).
+  const up = e2e.spawnCli(["up", "--yes"], { cwd: dir, env: { HOSTING_ENGINE_CHECK_SECONDS: "1" } });
+  await up.waitFor(/waiting for volume \S+ to be running/);
+  const [plugin, ...others] = pluginProcesses();
+  expect(others).toEqual([]);
+  // The CLI and its language host: the engine starts each plugin in a process group of its own, which this spares.
+  expect(processGroupOf(plugin)).not.toBe(up.child.pid);
+  process.kill(-up.child.pid!, "SIGKILL");
+  expect((await up.exited).code).toBe(128 + 9);
+  // The volume never provisions, and the wait's timeout is 10 minutes: only the plugin's own check ends it.
+  await until(() => !pluginProcesses().includes(plugin), "the plugin's exit");
+  const [volume] = e2e.records("volumes");
+  expect(volume.status).toBe("provisioning");
+  // The killed run never recorded it; the next `up` (after `pulumi cancel` lifts the lock the killed CLI left) takes
+  // it back rather than making a second one.
+  e2e.sim.control.setVolumeReady(volume.id);
+  expect((await e2e.cli(["cancel", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await e2e.cli(["up", "--yes"], { cwd: dir })).code).toBe(0);
+  expect(e2e.records("volumes")).toEqual([expect.objectContaining({ id: volume.id, status: "running" })]);
+  expect((await stateOf(dir, "hosting:index:Volume")).resource.id).toBe(volume.id);
+  expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
+});
+
+test("a second Ctrl-C while a volume's create is in flight leaves a pending create; the next `up` takes that volume back: one volume, in the stack", async () => {
+  const dir = await e2e.yamlStack("recovery-double-sigint", {
+    resources: { scratch: { type: "hosting:Volume", properties: { sizeGb: 5 } } },
+  });
+  // The server makes the volume at once and answers 3 s later: both Ctrl-Cs land before the answer, as a user's do
+  // when the API is slow (only the CLI's printing of the first comes between them), and the answer comes within the
+  // 5 s the engine leaves a plugin between its SIGINT and its SIGKILL (plugin.go `Kill`).
+  e2e.sim.control.injectFault({ kind: "latency", latencyMs: 3_000, method: "POST", path: "/volumes$" });
+  const up = e2e.spawnCli(["up", "--yes"], { cwd: dir });
+  const ours = () => e2e.records("volumes").filter((v) => v.name.startsWith("scratch-"));
+  await until(() => ours().length === 1, "the volume's POST acted on");
+  const [volume] = ours();
+  up.interrupt();
+  await up.waitFor(/\^C received; cancelling/);
+  up.interrupt();
+  const stopped = await up.exited;
+  expect(stopped.code).not.toBe(0);
+  expect(stopped.stdout).toContain("^C received; terminating");
+  // The engine never heard the create's answer: its state keeps a pending create, and no volume.
+  const exported = JSON.parse((await e2e.cli(["stack", "export"], { cwd: dir })).stdout).deployment;
+  expect(exported.pending_operations).toEqual([
+    expect.objectContaining({ type: "creating", resource: expect.objectContaining({ type: "hosting:index:Volume" }) }),
+  ]);
+  expect(exported.resources.filter((r: any) => r.type === "hosting:index:Volume")).toEqual([]);
+  // The plugin outlives the engine until its POST answers, keeps what it made, and exits.
+  await until(() => pluginProcesses().length === 0, "the stopped run's plugin exit");
+  e2e.sim.control.clearFaults();
+
+  // The next `up` names the volume as the stopped run did and takes it back: nothing is made beside it.
+  const next = await e2e.cli(["up", "--yes"], { cwd: dir });
+  expect(next.code).toBe(0);
+  expect(next.stdout).toContain(`${volume.name} (${volume.id}) was made by an earlier \`pulumi up\` that was stopped`);
+  expect(ours()).toEqual([expect.objectContaining({ id: volume.id, status: "running" })]);
+  const { resource, pendingOperations } = await stateOf(dir, "hosting:index:Volume");
+  expect(resource).toMatchObject({ id: volume.id, inputs: { name: volume.name } });
+  // What the warning says to do with the pending create the engine still carries; then nothing is left to do.
+  expect(pendingOperations).toHaveLength(1);
+  expect((await e2e.cli(["refresh", "--clear-pending-creates", "--yes"], { cwd: dir })).code).toBe(0);
+  expect((await stateOf(dir, "hosting:index:Volume")).pendingOperations).toEqual([]);
+  expect((await e2e.cli(["preview", "--expect-no-changes"], { cwd: dir })).code).toBe(0);
+  expect((await e2e.cli(["destroy", "--yes"], { cwd: dir })).code).toBe(0);
+  expect(ours()).toEqual([]);
 });

@@ -22,7 +22,14 @@ function runner(config: Record<string, unknown> = {}) {
   };
   return {
     calls,
-    runner: { run, read: run, reachable: () => true, config: () => ({ projectId: PROJECT, ...config }) },
+    runner: {
+      run,
+      read: run,
+      reachable: () => true,
+      config: () => ({ projectId: PROJECT, ...config }),
+      unrecorded: () => undefined,
+      recorded: () => undefined,
+    },
   };
 }
 

@@ -2,7 +2,9 @@
 // Engine service it logs to, and sends it ResourceProvider calls over gRPC.
 import * as grpc from "@grpc/grpc-js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -63,15 +65,42 @@ export interface LogMessage {
   ephemeral: boolean;
 }
 
-/** The Engine service the plugin logs to; it records every message. */
+/**
+ * grpc.health.v1.Health, which the real engine serves beside its Engine service (rpcutil.ServeWithOptions), written
+ * by hand: a HealthCheckRequest is read as bytes, and SERVING is field 1 = 1 of a HealthCheckResponse.
+ */
+const HEALTH_SERVICE: grpc.ServiceDefinition = {
+  check: {
+    path: "/grpc.health.v1.Health/Check",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (bytes: Buffer) => bytes,
+    requestDeserialize: (bytes: Buffer) => bytes,
+    responseSerialize: (bytes: Buffer) => bytes,
+    responseDeserialize: (bytes: Buffer) => bytes,
+  },
+};
+const SERVING = Buffer.from([0x08, 0x01]);
+
+/** The Engine service the plugin logs to; it records every message, and counts the health checks it answers. */
 export class FakeEngine {
   readonly messages: LogMessage[] = [];
   /** How long the engine takes to acknowledge a message (Infinity: never), to test what waits on that. */
   logDelayMs = 0;
+  /** How it answers a health check: SERVING, as the engine does, or UNIMPLEMENTED, as an engine without one would. */
+  health: "SERVING" | "UNIMPLEMENTED" = "SERVING";
+  healthChecks = 0;
   private server = new grpc.Server();
   address = "";
 
   async start(): Promise<this> {
+    this.server.addService(HEALTH_SERVICE, {
+      check: (_call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        this.healthChecks++;
+        if (this.health === "SERVING") callback(null, SERVING);
+        else callback({ code: grpc.status.UNIMPLEMENTED, details: "unknown service grpc.health.v1.Health" });
+      },
+    });
     this.server.addService(enginerpc.EngineService, {
       log: (call: grpc.ServerUnaryCall<engineproto.LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
         const r = call.request;
@@ -177,6 +206,8 @@ export class Plugin {
   /** The port the plugin printed. */
   port = 0;
   private child!: ChildProcess;
+  /** The Pulumi home made for this plugin alone (none when the test gave one). */
+  private home?: string;
   private client!: provrpc.ResourceProviderClient;
   private transport?: Transport;
   readonly engine = new FakeEngine();
@@ -202,8 +233,11 @@ export class Plugin {
   }
 
   private async spawn({ args = [], env = {}, unattached = false, command = PLUGIN }: PluginOptions) {
+    // A Pulumi home of its own, unless the test shares one between runs: what a create the engine gave up made is kept
+    // there (server/unrecorded.ts), and a test's must reach neither the machine's ~/.pulumi nor another test.
+    if (!env.PULUMI_HOME) this.home = mkdtempSync(join(tmpdir(), "hosting-plugin-home-"));
     this.child = spawn(command, unattached ? args : [...args, this.engine.address], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PULUMI_HOME: this.home, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child.stderr!.on("data", (chunk) => (this.stderr += chunk));
@@ -242,6 +276,7 @@ export class Plugin {
       await this.exited();
     }
     this.engine.stop();
+    if (this.home) rmSync(this.home, { recursive: true, force: true });
   }
 
   /**
@@ -298,13 +333,14 @@ export class Plugin {
     return this.handshook;
   }
 
-  async configure(config: Record<string, unknown>, variables: Record<string, string> = {}) {
+  /** `providerId`: the engine's id of the provider resource, made once per stack (another stack's differs). */
+  async configure(config: Record<string, unknown>, variables: Record<string, string> = {}, providerId = PROVIDER_ID) {
     const request = new provproto.ConfigureRequest();
     // Which provider this is, as the engine says since configure_with_urn (its default provider).
     request.setUrn("urn:pulumi:test::hosting-tests::pulumi:providers:hosting::default");
     request.setName("default");
     request.setType("pulumi:providers:hosting");
-    request.setId(PROVIDER_ID);
+    request.setId(providerId);
     request.setArgs(struct(config));
     for (const [key, value] of Object.entries(variables)) request.getVariablesMap().set(key, value);
     request.setAcceptsecrets(true);
@@ -415,6 +451,20 @@ export class Plugin {
       properties: response.getProperties()?.toJavaScript() ?? {},
       refreshBeforeUpdate: response.getRefreshBeforeUpdate(),
     };
+  }
+
+  /**
+   * A Create the engine gives up before its answer, as a run stopped mid-create leaves it (a second Ctrl-C, a killed
+   * CLI: the engine closes its connection): sent, then cancelled once `when` resolves.
+   */
+  async createAbandoned(type: string, name: string, properties: Record<string, unknown>, when: Promise<unknown>) {
+    const request = addressed(new provproto.CreateRequest(), type, name);
+    request.setProperties(struct(properties));
+    const answered = new Promise<void>((resolve) => {
+      const call = this.client.create(request, () => resolve());
+      when.then(() => call.cancel());
+    });
+    await answered;
   }
 
   async read(

@@ -71,7 +71,8 @@ export async function startPlugin(
 ): Promise<Started> {
   const child = spawn(command, [...(options.args ?? []), ...(options.noAddress ? [] : ["127.0.0.1:1"])], {
     cwd: options.cwd,
-    env: options.env ?? { PATH: process.env.PATH },
+    // No engine answers at 127.0.0.1:1: the plugin's first check that it is still there (after 5 s) would end it.
+    env: { HOSTING_ENGINE_CHECK_SECONDS: "86400", ...(options.env ?? { PATH: process.env.PATH }) },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";

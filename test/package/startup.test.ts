@@ -1,8 +1,10 @@
-// The first stage's pure parts (provider/src/startup.ts): which Node.js will do, and how the
-// start-up failure travels in gRPC's grpc-message header.
+// The first stage's pure parts (provider/src/startup.ts): which Node.js will do, how often the engine's health is
+// asked, and how the start-up failure travels in gRPC's grpc-message header.
 import {
+  ENGINE_CHECK_INTERVAL_MS,
   argumentError,
   encodeGrpcMessage,
+  engineCheckInterval,
   nodeFloor,
   nodeTooOld,
   startFailureMessage,
@@ -102,3 +104,24 @@ test("argument errors are one line with balanced quotes, whatever node's parseAr
     'unexpected argument "x": the only argument is the engine\'s address',
   );
 });
+
+test.each([
+  [undefined, ENGINE_CHECK_INTERVAL_MS],
+  ["", ENGINE_CHECK_INTERVAL_MS],
+  ["300", 300_000],
+  [" 0.2 ", 200],
+  ["0.0001", 1],
+  ["86400", 86_400_000],
+])("HOSTING_ENGINE_CHECK_SECONDS=%j checks the engine every %i ms", (value, ms) => {
+  expect(engineCheckInterval({ HOSTING_ENGINE_CHECK_SECONDS: value })).toEqual({ ms });
+});
+
+test.each(["0", "-5", "soon", "5s", "Infinity", "NaN", "86401", " "])(
+  "HOSTING_ENGINE_CHECK_SECONDS=%j will not do: the reason names the variable and what would",
+  (value) => {
+    expect(engineCheckInterval({ HOSTING_ENGINE_CHECK_SECONDS: value })).toEqual({
+      ms: ENGINE_CHECK_INTERVAL_MS,
+      problem: `HOSTING_ENGINE_CHECK_SECONDS is ${JSON.stringify(value)}: give the seconds between the plugin's checks that the engine is still there, a number greater than 0 and at most 86400 (the default is 5), or unset it`,
+    });
+  },
+);

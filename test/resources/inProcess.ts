@@ -22,10 +22,11 @@ import type { Context } from "../../provider/src/resources/common";
 /** A lifecycle's context: the client, the provider's project, no deadline to speak of, a silent display. */
 export function contextFor(client: HostingClient, projectId: string): Context {
   const polls = new Map<string, SharedPoll<any>>();
+  const signal = new AbortController().signal;
   return {
     client,
     config: { projectId },
-    signal: new AbortController().signal,
+    signal,
     operationTimeoutMs: 60_000,
     progress: () => undefined,
     warn: () => undefined,
@@ -35,6 +36,7 @@ export function contextFor(client: HostingClient, projectId: string): Context {
       return polls.get(key) as SharedPoll<T>;
     },
     made: () => undefined,
+    creating: { signal },
   };
 }
 

@@ -26,6 +26,10 @@ function fakeThirdStage(behaviour: { throwOnBuild?: string; throwInCheck?: strin
     cancelAll() {
       seen.cancelAll++;
     }
+    settled() {
+      return Promise.resolve();
+    }
+    answersUnheard() {}
     async handshake(request: RequestOf<"handshake">) {
       seen.handshakes.push(request);
       return {};

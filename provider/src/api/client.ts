@@ -20,6 +20,7 @@ import {
   InvalidIdError,
   ProjectNotVisibleError,
   UnusableIdError,
+  HostingApiClientError,
   isNotFound,
   outcomeUnknown,
 } from "./errors";
@@ -109,6 +110,21 @@ export interface CreatedLookup<R, L> {
     found: { get(id: string, opts: CallOptions): Promise<any> },
     opts: CallOptions,
   ): Promise<R | undefined> | R | undefined;
+}
+
+/** How a lookup reads one record by its id, for its answer. */
+type Found = { get(id: string, opts: CallOptions): Promise<any> };
+
+/** A create's options: its call's, and a record to take back instead of making one. */
+export interface CreateOptions extends CallOptions {
+  /**
+   * The id of what an earlier create of this resource made and the engine was never told of (its run was stopped
+   * before the answer: server/unrecorded.ts): taken as this create's answer when it is still there and is what the
+   * create would make.
+   */
+  adopt?: string;
+  /** Called when `adopt` was taken. */
+  adopted?(): void;
 }
 
 /**
@@ -346,11 +362,23 @@ export class CollectionApi<R, L> {
    * up (the collection's `created`) before anything is sent again (transport.ts), and adopted only
    * if it is proven to be this create's own.
    */
-  async create(projectId: string | undefined, body: Record<string, unknown>, opts: CallOptions = {}): Promise<R> {
+  async create(projectId: string | undefined, body: Record<string, unknown>, opts: CreateOptions = {}): Promise<R> {
     const lookup = this.collection.created as CreatedLookup<R, { id: string }> | undefined;
     const where = lookup?.in ? this.client.of(lookup.in) : (this as unknown as CollectionApi<R, { id: string }>);
     const matching = async (o: CallOptions) =>
       (await where.list(projectId, o)).filter((record) => lookup!.match(record, body));
+    const found = { get: (id: string, o: CallOptions) => this.get(projectId, id, o) };
+    if (opts.adopt && lookup) {
+      const taken = await this.takenBack(opts.adopt, body, (await where.list(projectId, opts)) as { id: string }[], {
+        lookup,
+        found,
+        opts,
+      });
+      if (taken !== undefined) {
+        opts.adopted?.();
+        return taken;
+      }
+    }
     const before =
       lookup && lookup.proof !== "identical" ? new Set((await matching(opts)).map((r) => r.id)) : undefined;
     const sentAt = Date.now();
@@ -367,7 +395,6 @@ export class CollectionApi<R, L> {
       (async (o: CallOptions) => {
         const listed = (await matching(o)).find(ours);
         if (listed === undefined) return undefined;
-        const found = { get: (id: string, opts: CallOptions) => this.get(projectId, id, opts) };
         const value = lookup.answer ? await lookup.answer(listed, found, o) : (listed as unknown as R);
         return value === undefined ? undefined : { value };
       });
@@ -382,6 +409,28 @@ export class CollectionApi<R, L> {
     const id = (made as { id?: unknown; service?: { id?: unknown } }).service?.id ?? (made as { id?: unknown }).id;
     if (typeof id === "string") this.usableId(id, body);
     return made;
+  }
+
+  /**
+   * The record `id`, which an earlier create of this resource made and the engine was never told of, as this create's
+   * answer: undefined when it is gone (a new one is made). One that is there but is not what this create would make
+   * (the program changed since) is neither taken nor made again beside it: the create fails, saying what to do.
+   */
+  private async takenBack(
+    id: string,
+    body: Record<string, unknown>,
+    listed: { id: string }[],
+    { lookup, found, opts }: { lookup: CreatedLookup<R, { id: string }>; found: Found; opts: CallOptions },
+  ): Promise<R | undefined> {
+    const record = listed.find((r) => r.id === id);
+    if (record === undefined) return undefined;
+    if (!lookup.match(record, body)) {
+      const what = `${this.collection.path}${typeof body.name === "string" ? ` "${body.name}"` : ""}`;
+      throw new HostingApiClientError(
+        `${what} (${id}) was made by an earlier \`pulumi up\` of this resource that was stopped before it could record it, but it is not what the program now asks for, so it is not taken back, and no other is made beside it: adopt it with \`pulumi import\` (its id is ${id}) or delete it on the platform, then run \`pulumi up\` again.`,
+      );
+    }
+    return lookup.answer ? await lookup.answer(record, found, opts) : (record as unknown as R);
   }
 
   /** An id the API answered a create with, checked before anything uses it in a path or records it. */

@@ -116,16 +116,18 @@ function settingsFrom(argv: string[], env: NodeJS.ProcessEnv): Settings | "help"
 
 /** A lifecycle's context outside the engine: the client and the project, nothing to display or cancel. */
 function standalone(client: HostingClient, projectId: string): Context {
+  const signal = new AbortController().signal;
   return {
     client,
     config: { projectId },
-    signal: new AbortController().signal,
+    signal,
     operationTimeoutMs: DEFAULT_OPERATION_TIMEOUT_MS,
     progress: () => undefined,
     warn: () => undefined,
     redact: (text) => text,
     sharedPoll: (_key, fetch) => new SharedPoll(fetch),
     made: () => undefined, // hosting-export creates nothing
+    creating: { signal },
   };
 }
 

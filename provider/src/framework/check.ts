@@ -44,11 +44,14 @@ export interface CheckContext {
   secretPaths?: ReadonlySet<string>;
   /**
    * What a resource's Check can name it from, for inputs flagged `autoname`: the old inputs (an
-   * update keeps the name it has) and the engine's seed and autonaming options. Without it such an
-   * input is required.
+   * update keeps the name it has), the name an earlier, stopped run made it under (`unrecorded`:
+   * server/unrecorded.ts), and the engine's seed and autonaming options. Without it such an input is
+   * required.
    */
-  naming?: NamingRequest & { olds: PropertyMap };
+  naming?: NamingContext;
 }
+
+type NamingContext = NamingRequest & { olds: PropertyMap; unrecorded?: string };
 
 export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckContext): CheckResult {
   const failures: CheckFailure[] = [...unexpectedProperties(spec, news)];
@@ -91,8 +94,8 @@ export function checkInputs(spec: ObjectSpec, news: PropertyMap, context: CheckC
 }
 
 /** The name a resource keeps (its old input: an update never renames it) or is given now. */
-function nameOf(field: Field, naming: NamingRequest & { olds: PropertyMap }) {
-  const kept = naming.olds[field.name];
+function nameOf(field: Field, naming: NamingContext) {
+  const kept = naming.olds[field.name] ?? naming.unrecorded;
   if (typeof kept === "string" && kept !== "") return { name: kept };
   return autoname(field.name, field.autoname!, naming);
 }

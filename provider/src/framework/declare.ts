@@ -38,6 +38,12 @@ export interface OperationContext<C> {
    * orphaned. `refreshFirst: false` where a Read could not tell what is left to do (see PartialFailure).
    */
   made(id: string, outputs: PropertyMap, refreshFirst?: boolean): void;
+  /**
+   * What a create's POST is sent with: the signal, and, when an earlier create of this resource made a record the
+   * engine was never told of (server/unrecorded.ts), its id, which the API client takes back (calling `adopted`)
+   * rather than making another.
+   */
+  creating: { signal: AbortSignal; adopt?: string; adopted?(): void };
 }
 
 /**

@@ -30,6 +30,13 @@ export interface Runner<C = any> {
   reachable(): boolean;
   /** The provider's settings, as Configure resolved them. */
   config(): PropertyMap;
+  /**
+   * What an earlier create of `urn` made and the engine was never told (its run was stopped before the answer:
+   * server/unrecorded.ts): its id and name, which this run's Check and Create take back. None for most.
+   */
+  unrecorded(urn: string): { id: string; name?: string } | undefined;
+  /** The engine has been told what the create of `urn` made: its entry, if any, is forgotten. */
+  recorded(urn: string): void;
 }
 
 /** A resource as the engine records it, and whether the engine is to refresh it before its next update. */
@@ -98,6 +105,9 @@ export class ResourceVerbs {
         randomSeed: request.randomSeed,
         autonaming: request.autonaming,
         olds: migrateState(declaration.migrations, request.olds),
+        // A new resource to the engine that an earlier, stopped run made: it keeps the name it was made under, so
+        // that its Create can take it back. Never a replacement's second Check, which must name it afresh.
+        unrecorded: this.replacing(request.urn) ? undefined : this.runner.unrecorded(request.urn)?.name,
       },
     });
     const olds = Object.keys(request.olds).length > 0 ? request.olds : undefined;
@@ -149,6 +159,10 @@ export class ResourceVerbs {
     // (a replacement the engine made on its own: its data guard is the user's option, not a changed input).
     const planned = this.plan.replacementOf(urn);
     const replacing = planned?.olds ?? this.plan.replacedUnasked(urn);
+    // What an earlier, stopped run made for this resource under the name it has now: taken back rather than made again.
+    const unrecorded = replacing ? undefined : this.runner.unrecorded(urn);
+    const adopt =
+      unrecorded && (unrecorded.name === undefined || unrecorded.name === inputs.name) ? unrecorded : undefined;
     this.plan.begun(urn);
     const wanted = desiredInputs(spec, inputs, {}, this.config);
     await this.judged(
@@ -164,7 +178,13 @@ export class ResourceVerbs {
       this.runner
         .run(urn, request.timeoutMs, (ctx) =>
           declaration.lifecycle.create(
-            { ...ctx, made: (id, outputs, refreshFirst) => (made = new PartialFailure("", id, outputs, refreshFirst)) },
+            {
+              ...ctx,
+              made: (id, outputs, refreshFirst) => (made = new PartialFailure("", id, outputs, refreshFirst)),
+              creating: adopt
+                ? { ...ctx.creating, adopt: adopt.id, adopted: () => ctx.warn(taken(adopt)) }
+                : ctx.creating,
+            },
             wanted,
             { replacing },
           ),
@@ -179,11 +199,15 @@ export class ResourceVerbs {
           );
         }),
     ).catch((err: unknown) => {
-      if (err instanceof Unfinished) this.plan.created(urn, err.recorded);
+      if (err instanceof Unfinished) {
+        this.plan.created(urn, err.recorded);
+        this.runner.recorded(urn);
+      }
       throw err;
     });
     const recorded = this.recorded(id, asRecorded(spec, outputs as PropertyMap, inputs), inputs);
     this.plan.created(urn, recorded);
+    this.runner.recorded(urn);
     return recorded;
   }
 
@@ -280,6 +304,11 @@ export class ResourceVerbs {
     );
   }
 
+  /** Whether this run replaces the resource of `urn`: its Diff planned it, or the engine's Check with olds came. */
+  private replacing(urn: string): boolean {
+    return this.plan.replacementOf(urn) !== undefined || this.plan.replacedUnasked(urn) !== undefined;
+  }
+
   /** State as the engine records it; every resource asks to be refreshed first when the provider is set to. */
   private recorded(id: string, outputs: PropertyMap, inputs: PropertyMap): Recorded {
     return { id, outputs, inputs, refreshBeforeUpdate: this.config.refreshBeforeUpdate === true };
@@ -340,6 +369,10 @@ export class ResourceVerbs {
       );
   }
 }
+
+/** The warning of a create that took back what an earlier, stopped run made. */
+const taken = ({ id, name }: { id: string; name?: string }) =>
+  `${name ? `${name} (${id})` : id} was made by an earlier \`pulumi up\` that was stopped before it could record it (a second Ctrl-C, a killed CLI): it is taken back, not made again. That run's pending create stays in the stack until \`pulumi refresh --clear-pending-creates\` clears it.`;
 
 /**
  * What state records of live values: those values over `basis` (what was sent), with what the API

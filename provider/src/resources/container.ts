@@ -260,7 +260,7 @@ export const container: Declaration<Container, typeof flags> = {
       const project = inputs.projectId;
       const created = await ctx.client
         .of(services)
-        .create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, { signal: ctx.signal });
+        .create(project, { name: inputs.name, image: inputs.image, httpPort: inputs.httpPort }, ctx.creating);
       // The create request carries only name, image and port; the rest follows (rollout/plan.ts). From here on the app
       // exists: whatever fails, it stays in state as the platform has it.
       ctx.made(created.id, containerFromWire(created) as PropertyMap);

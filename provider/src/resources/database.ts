@@ -229,7 +229,7 @@ export function managedDatabase({
           name: inputs.name,
           ...(Object.keys(resources).length > 0 ? { resources: toWire(resources) } : {}),
         };
-        const created = await ctx.client.of(creating).create(inputs.projectId, body, { signal: ctx.signal });
+        const created = await ctx.client.of(creating).create(inputs.projectId, body, ctx.creating);
         ctx.made(created.service.id, databaseFromWire(created.service) as PropertyMap);
         return {
           id: created.service.id,

@@ -124,7 +124,7 @@ export const registry: Declaration<Registry, typeof flags> = {
   ],
   lifecycle: {
     async create(ctx, inputs) {
-      const created = await ctx.client.of(registries).create(undefined, body(inputs), { signal: ctx.signal });
+      const created = await ctx.client.of(registries).create(undefined, body(inputs), ctx.creating);
       return { id: created.id, outputs: registryFromWire(created) };
     },
     async read(ctx, address, { outputs }) {

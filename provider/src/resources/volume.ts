@@ -242,7 +242,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       try {
         created = await ctx.client
           .of(volumes)
-          .create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, { signal: ctx.signal });
+          .create(inputs.projectId, { name: inputs.name, sizeGb: inputs.sizeGb }, ctx.creating);
       } catch (err) {
         throw explained(err);
       }

@@ -11,6 +11,7 @@ import type { PropertyMap } from "../framework/values";
 import type { Runner } from "../framework/verbs";
 import type { EngineLog } from "./engineLog";
 import { type GrpcError, plainError } from "./errors";
+import type { UnrecordedCreates } from "./unrecorded";
 
 /**
  * The Reads in flight, and the most that were in flight at once since the last pause of more than
@@ -72,6 +73,12 @@ export interface Configured {
   values: PropertyMap;
   /** The provider's poll loops, one per source (see OperationContext.sharedPoll). */
   polls: Map<string, SharedPoll<unknown>>;
+  /**
+   * The engine's id of this provider (Configure's `id`): made once, when the stack's provider is first created, and
+   * kept in its state, so it tells this stack's creates from another's. None when the engine sent none, or not yet
+   * (a preview of the run that creates the provider).
+   */
+  providerId?: string;
 }
 
 /** Runs the lifecycle calls of one provider process. */
@@ -91,7 +98,19 @@ export class Operations implements Runner<HostingClient> {
     private readonly redact: (text: string) => string,
     /** What Configure made: the client and the settings (nothing before Configure). */
     private readonly configured: () => Configured | undefined,
+    /** What creates made that the engine was never told (none kept without it). */
+    private readonly unrecordedCreates?: UnrecordedCreates,
   ) {}
+
+  unrecorded(urn: string): { id: string; name?: string } | undefined {
+    const providerId = this.configured()?.providerId;
+    return providerId ? this.unrecordedCreates?.find(providerId, urn) : undefined;
+  }
+
+  recorded(urn: string): void {
+    const providerId = this.configured()?.providerId;
+    if (providerId) this.unrecordedCreates?.forget(providerId, urn);
+  }
 
   reachable(): boolean {
     return this.configured()?.client !== undefined;
@@ -155,6 +174,7 @@ export class Operations implements Runner<HostingClient> {
       warn: (message) => void warnings.push(this.engine.log("warning", this.redact(message), urn, false)),
       redact: this.redact,
       made: () => undefined, // a create's verbs.ts sets its own
+      creating: { signal: controller.signal },
       sharedPoll: <P>(key: string, fetch: (signal: AbortSignal) => Promise<P>) => {
         if (!configured.polls.has(key)) configured.polls.set(key, new SharedPoll(fetch));
         return configured.polls.get(key) as SharedPoll<P>;

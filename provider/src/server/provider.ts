@@ -23,6 +23,7 @@ import { attachProblems, configureProblems, handshakeProblems } from "./protocol
 import type { StructObject } from "./codec";
 import { UNKNOWN_SENTINEL, fromStruct, secretStrings, toStruct, type Unmarshalled } from "./marshal";
 import { Secrets } from "../redact";
+import type { UnrecordedCreates } from "./unrecorded";
 
 export interface ServiceOptions {
   version: string;
@@ -36,10 +37,15 @@ export interface ServiceOptions {
   rateController?: () => Admission;
   /** How long a function may take, in place of INVOKE_TIMEOUT_MS (a test's shorter limit). */
   functionTimeoutMs?: number;
+  /** Where what a Create made is kept when the engine gave up its call before the answer (none: nothing is kept). */
+  unrecorded?: UnrecordedCreates;
 }
 
-/** A method's handler: its request as codec.ts reads it, its answer as codec.ts writes it. */
-type Handler<M extends ProviderMethod> = (request: RequestOf<M>) => Promise<AnswerOf<M>>;
+/**
+ * A method's handler: its request as codec.ts reads it, its answer as codec.ts writes it; `call` says whether the
+ * engine gave the call up (its connection closed) before the answer.
+ */
+type Handler<M extends ProviderMethod> = (request: RequestOf<M>, call?: { cancelled: boolean }) => Promise<AnswerOf<M>>;
 
 /** schema.json is generated from the declarations (`make schema`) and bundled with the plugin. */
 const loadSchema = () => require("../../../schema.json") as PackageSpec;
@@ -99,7 +105,7 @@ export class HostingProviderService {
 
   constructor(private readonly options: ServiceOptions) {
     this.secrets = options.secrets ?? new Secrets();
-    this.operations = new Operations(options.engine, this.redact, () => this.configured);
+    this.operations = new Operations(options.engine, this.redact, () => this.configured, options.unrecorded);
     this.verbs = new ResourceVerbs(pkg.name, this.operations);
   }
 
@@ -126,6 +132,22 @@ export class HostingProviderService {
    */
   cancelAll() {
     this.operations.cancelAll();
+  }
+
+  /** Whether the engine can no longer hear an answer (it closed its connection, or is gone): set by the shutdown. */
+  private unheard = false;
+
+  /** From now on, what a create makes is kept for the next run (unrecorded.ts): no answer reaches the engine. */
+  answersUnheard(): void {
+    this.unheard = true;
+  }
+
+  /** The calls being handled: a shutdown waits for them to end, answered or not (`settled`). */
+  private readonly handling = new Set<Promise<unknown>>();
+
+  /** Resolves once every call being handled has ended (its answer sent, or nowhere to send it). */
+  async settled(): Promise<void> {
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
   }
 
   private get env() {
@@ -228,7 +250,15 @@ export class HostingProviderService {
             rateController: this.options.rateController?.(),
             demand: this.operations.reads,
           });
-    this.configured = { client, unknown: unknown.map((f) => `${pkg.name}:${f.name}`), values, polls: new Map() };
+    // The provider's id is the engine's sentinel for an unknown value while the provider is still to be created.
+    const providerId = request.id && request.id !== UNKNOWN_SENTINEL ? request.id : undefined;
+    this.configured = {
+      client,
+      unknown: unknown.map((f) => `${pkg.name}:${f.name}`),
+      values,
+      polls: new Map(),
+      providerId,
+    };
     return { ...CAPABILITIES, supportsPreview: true };
   };
 
@@ -249,7 +279,13 @@ export class HostingProviderService {
     return checkResponse(this.marshal(inputs, bound.spec.fields, news.secrets), failures);
   };
 
+  /** A call that names a resource by its id: the engine holds it, so nothing kept of it as unrecorded still stands. */
+  private held(id: string): void {
+    if (id) this.options.unrecorded?.forgetId(id);
+  }
+
   diff: Handler<"diff"> = async (request) => {
+    this.held(request.id);
     // The engine passes ignoreChanges to every Diff (a refresh's too) and does not filter the answer.
     const bound = this.resource(typeOf(request));
     const fields = bound.spec.fields;
@@ -268,23 +304,37 @@ export class HostingProviderService {
     return diffResponse(diff);
   };
 
-  create: Handler<"create"> = async (request) => {
+  create: Handler<"create"> = async (request, call) => {
     const bound = this.resource(typeOf(request));
     const inputs = this.unmarshal(request.properties, bound.spec.fields);
     const encoded = this.encoder(bound, inputs.secrets);
-    const created = await this.unfinished(encoded, () =>
-      this.verbs.create(bound, {
-        urn: request.urn,
-        timeoutMs: operationTimeoutMs(request.timeout),
-        inputs: inputs.values,
-        secretPaths: inputs.secrets,
-        preview: request.preview,
-      }),
+    // A call the engine gave up before the answer (its run stopped: a second Ctrl-C, a killed CLI), or an answer no
+    // engine can hear: what the create made is kept for the next run (unrecorded.ts), as the engine never records it.
+    const made = (id: string) => {
+      const providerId = this.configured?.providerId;
+      if (!(call?.cancelled || this.unheard) || !id || !providerId || !this.options.unrecorded) return;
+      const name = typeof inputs.values.name === "string" ? inputs.values.name : undefined;
+      this.options.unrecorded.keep({ providerId, urn: request.urn, id, name });
+    };
+    const created = await this.unfinished(
+      encoded,
+      () =>
+        this.verbs.create(bound, {
+          urn: request.urn,
+          timeoutMs: operationTimeoutMs(request.timeout),
+          inputs: inputs.values,
+          secretPaths: inputs.secrets,
+          preview: request.preview,
+        }),
+      false,
+      made,
     );
+    made(created.id);
     return { id: created.id, properties: encoded(created.outputs), refreshBeforeUpdate: created.refreshBeforeUpdate };
   };
 
   read: Handler<"read"> = async (request) => {
+    this.held(request.id);
     const bound = this.resource(typeOf(request));
     const outputs = this.unmarshal(request.properties, bound.spec.fields);
     const oldInputs = this.unmarshal(request.inputs, bound.spec.fields);
@@ -313,6 +363,7 @@ export class HostingProviderService {
   };
 
   update: Handler<"update"> = async (request) => {
+    this.held(request.id);
     const bound = this.resource(typeOf(request));
     const olds = this.unmarshal(request.olds, bound.spec.fields);
     const news = this.unmarshal(request.news, bound.spec.fields);
@@ -334,6 +385,7 @@ export class HostingProviderService {
   };
 
   delete: Handler<"delete"> = async (request) => {
+    this.held(request.id);
     const bound = this.resource(typeOf(request));
     await this.verbs.delete(bound, {
       urn: request.urn,
@@ -354,12 +406,15 @@ export class HostingProviderService {
     encoded: (values: PropertyMap) => StructObject,
     operation: () => Promise<T>,
     withInputs = false,
+    /** Told the id of a resource the operation made and did not finish. */
+    made: (id: string) => void = () => undefined,
   ) {
     try {
       return await operation();
     } catch (err) {
       if (!(err instanceof Unfinished)) throw err;
       const { id, outputs, inputs, refreshBeforeUpdate } = err.recorded;
+      made(id);
       const recordedInputs = withInputs ? encoded(inputs) : undefined; // the engine reads them from a Read alone
       throw resourceInitFailed(this.redact(err.message), id, encoded(outputs), recordedInputs, refreshBeforeUpdate);
     }
@@ -413,10 +468,12 @@ export class HostingProviderService {
       Object.entries(methods).map(([name, handler]) => [
         name,
         (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-          handler(call.request).then(
+          const handled = handler(call.request, call).then(
             (response) => callback(null, withRedactedFailures(response, this.secrets)),
             (err) => callback(this.asGrpcError(err) as any),
           );
+          this.handling.add(handled);
+          handled.finally(() => this.handling.delete(handled));
         },
       ]),
     );

@@ -20,11 +20,14 @@ import { CAPABILITIES, PROVIDER_METHODS, resourceProviderService, type AnswerOf,
 import { handshakeProblems } from "./protocol";
 import type { HostingProviderService } from "./provider";
 import { Secrets } from "../redact";
+import { UnrecordedCreates, unrecordedFolder } from "./unrecorded";
 
 /**
- * How long a SIGINT or SIGTERM waits for the calls in flight to answer the engine. The engine
- * sends Cancel, closes the connection, interrupts the plugin and kills it 5 s later
- * (pkg/resource/plugin/plugin.go), so waiting longer than that cannot help.
+ * How long a SIGINT or SIGTERM keeps gRPC open for the calls in flight to answer the engine. The
+ * engine sends Cancel, closes the connection, interrupts the plugin and kills it 5 s later
+ * (pkg/resource/plugin/plugin.go), so keeping it longer cannot help. The process itself stays
+ * until the calls have ended (their waits end at once; a write in flight answers within its
+ * request timeout): a create whose engine is gone keeps what it made then (unrecorded.ts).
  */
 const SHUTDOWN_GRACE_MS = 4_000;
 /** How long after answering Handshake or GetPluginInfo the provider starts loading unless a call asks for it first. */
@@ -48,6 +51,12 @@ export interface StartOptions {
   loadProvider(shared: Record<string, unknown>): Promise<typeof import("./provider")>;
   /** What every call answers when the third stage cannot be loaded (main.ts words it, and says it on stderr once). */
   loadFailure(err: unknown): string;
+  /**
+   * How often to ask the engine that started the plugin whether it is still there (engineLog.ts `watch`), and what
+   * ends the plugin once it is not (main.ts: the shutdown a SIGTERM starts). Without it, nothing is asked (this
+   * stage run in-process by a test).
+   */
+  engineCheck?: { intervalMs: number; gone(why: string): void };
 }
 
 export interface RunningProvider {
@@ -55,25 +64,40 @@ export interface RunningProvider {
   serve(socket: Socket): void;
   /**
    * Stop waiting (waits end as partial failures that keep the id), let the calls in flight
-   * answer the engine so that nothing created goes unrecorded, then call `done`.
+   * answer the engine so that nothing created goes unrecorded, then call `done`. `unheard`: the
+   * engine can hear no answer any more (it closed its connection before its SIGINT, or it is gone),
+   * so a create that ends now keeps what it made for the next run (unrecorded.ts).
    */
-  shutdown(done: () => void): void;
+  shutdown(done: () => void, unheard?: boolean): void;
 }
 
-export function startProvider({ engineAddress, verbose, loadProvider, loadFailure }: StartOptions): RunningProvider {
+export function startProvider(options: StartOptions): RunningProvider {
+  const { engineAddress, verbose, loadProvider, loadFailure, engineCheck } = options;
   const engine = connectEngineLog(engineAddress);
+  // Once the engine is gone, nothing the plugin does can be recorded: nothing more is said to it, and the plugin
+  // ends (engineCheck.gone), cancelling every operation in flight as a Cancel does.
+  const watchEngine = () => {
+    if (!engineCheck) return;
+    engine.watch(engineCheck.intervalMs, (why) => {
+      engine.close();
+      engineCheck.gone(why);
+    });
+  };
+  if (engineAddress) watchEngine();
   const secrets = new Secrets();
   let service: HostingProviderService | undefined;
   // A Cancel (or a shutdown) that came before the provider was built still applies to it, and so
   // does what the engine said in Handshake.
   let cancelled = false;
   let handshake: RequestOf<"handshake"> | undefined;
+  const debug = verbose ? (line: string) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined;
   const build = ({ HostingProviderService }: typeof import("./provider")) => {
     service = new HostingProviderService({
       version,
       engine,
-      debug: verbose ? (line) => process.stderr.write(`hosting: ${secrets.say(line)}\n`) : undefined,
+      debug,
       secrets,
+      unrecorded: new UnrecordedCreates(unrecordedFolder(process.env), debug),
     });
     if (handshake) service.handshake(handshake).catch(() => undefined); // checked before it was kept
     if (cancelled) service.cancelAll();
@@ -82,6 +106,13 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
   const early: EarlyAnswers = {
     handshake(request) {
       handshake = request;
+      // An engine that started the plugin without passing its address gives it here, and is watched from now on. One
+      // that attaches to a plugin started by hand (PULUMI_DEBUG_PROVIDERS) sends no root directory: that plugin
+      // outlives the run, to serve the next one, as a Go provider in attach mode does.
+      if (!engineAddress && request.engineAddress && request.rootDirectory !== undefined) {
+        engine.attach(request.engineAddress);
+        watchEngine();
+      }
       service?.handshake(request).catch(() => undefined); // checked before it was kept
     },
     cancel() {
@@ -111,7 +142,8 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
       // socket over; reading starts now, into the HTTP/2 session.
       socket.resume();
     },
-    shutdown(done) {
+    shutdown(done, unheard = false) {
+      if (unheard) service?.answersUnheard();
       early.cancel();
       let finished = false;
       const finish = () => {
@@ -125,9 +157,12 @@ export function startProvider({ engineAddress, verbose, loadProvider, loadFailur
         finish();
       }, SHUTDOWN_GRACE_MS);
       force.unref();
-      // Every call in flight answers first (cancelled, it answers at once with what it made): grpc-js's
-      // tryShutdown alone does not wait for a call on an injected connection under Node.js 24.
-      calls.idle(() => server.tryShutdown(finish));
+      // The calls end first (their waits at once; a write in flight when it answers), each answer handed to gRPC; then
+      // gRPC closes each connection once what was written on it has gone (closing it first let a connection go with
+      // an answer still to come; under Node.js 24 grpc-js's tryShutdown alone did not wait for a call on an injected
+      // connection). A create whose engine is gone keeps what it made meanwhile (unrecorded.ts), rather than being
+      // cut by the exit.
+      void (service?.settled() ?? Promise.resolve()).then(() => calls.idle(() => server.tryShutdown(finish)));
     },
   };
 }
