@@ -82,6 +82,7 @@ const calls = (run: CliRun) =>
   Object.entries(run.apiCalls)
     .map(([call, count]) => `${thousands(count)} × ${call}`)
     .join(", ");
+const count = (s: Spread) => thousands(Math.round(s.median));
 
 /** Rows 19–23: each command at N, beside the peer, and its growth from SMALL. */
 function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<SideName, Runs>, tools: string): Row {
@@ -102,7 +103,7 @@ function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<
     spread(at[side][command].map(pick)).median / spread(small[side][command].map(pick)).median;
   const growthText = `from ${thousands(SMALL)}: wall ×${growth("hosting", (r) => r.wallMs).toFixed(1)} (peer ×${growth("peer", (r) => r.wallMs).toFixed(1)}), plugin CPU ×${growth("hosting", (r) => r.pluginCpuMs).toFixed(1)} (peer ×${growth("peer", (r) => r.pluginCpuMs).toFixed(1)})`;
   const api = callsApi
-    ? ` + the simulator's CPU for our calls ${range(ours.simulatorCpuMs, ms)} (${thousands(ours.apiRequests.median)} requests)`
+    ? ` + the simulator's CPU for our calls ${range(ours.simulatorCpuMs, ms)} (${count(ours.apiRequests)} requests)`
     : "";
   return {
     id: NAMES[command].id,
@@ -126,6 +127,7 @@ function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<
       small: { hosting: summary(small.hosting[command]), peer: summary(small.peer[command]) },
     },
     notes: [
+      `Where the wall time goes (medians): ours ${ms(ours.wallMs.median)} with ${ms(ours.engineCpuMs.median)} of engine CPU, ${ms(ours.pluginCpuMs.median)} of plugin CPU${callsApi ? ` and ${ms(ours.simulatorCpuMs.median)} of the simulator's` : ""}; the peer ${ms(theirs.wallMs.median)} with ${ms(theirs.engineCpuMs.median)} of engine CPU and ${ms(theirs.pluginCpuMs.median)} of plugin CPU (2 cores; the language host, pulumi-language-yaml, runs the same program for both).`,
       `${tools}. ${ROUNDS} rounds, the two sides alternated command by command (A B, then B A). ${callsApi ? `Our provider's API calls in the first round: ${calls(hosting[0])}; the peer calls none, so its wall time is counted with the simulator's CPU for ours (the simulator's process, from /proc, while our command ran).` : "Neither provider calls the API."}`,
     ],
   };

@@ -29,8 +29,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { execFileSync } from "node:child_process";
-import { ALICE } from "../simulator/src";
-import { IMAGE, PROJECT, now, processFigures } from "./lib";
+import { ALICE } from "../simulator/src/defaults";
+import { IMAGE, PROJECT, now, processFigures } from "./basics";
 
 const ROOT = resolve(__dirname, "../..");
 const VERSION: string = require("../package.json").version;
@@ -96,11 +96,14 @@ export function yamlProgram(side: SideName, n: number): Record<string, unknown> 
   return { name: `bench-${side}-${n}`, runtime: "yaml", resources };
 }
 
-/** A shell script that runs `plugin` under GNU time, its rusage written into $BENCH_PLUGIN_USAGE. */
-const wrapper = (name: string, plugin: string) =>
-  `#!/bin/sh\n# bench/cliRig.ts: the plugin under GNU time, which writes its CPU and peak RSS when it exits.\nexec ${TIME} -f '%e %U %S %M' -o "$BENCH_PLUGIN_USAGE/${name}.$$" ${JSON.stringify(plugin)} "$@"\n`;
+/** A shell script that runs the plugin (a command line) under GNU time, its rusage written into $BENCH_PLUGIN_USAGE. */
+const wrapper = (name: string, plugin: string[]) =>
+  `#!/bin/sh\n# bench/cliRig.ts: the plugin under GNU time, which writes its CPU and peak RSS when it exits.\nexec ${TIME} -f '%e %U %S %M' -o "$BENCH_PLUGIN_USAGE/${name}.$$" ${plugin.map(shellWord).join(" ")} "$@"\n`;
 
-function installWrapped(home: string, kind: string, version: string, name: string, plugin: string): void {
+/** `word` quoted for sh, as it is. */
+export const shellWord = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
+function installWrapped(home: string, kind: string, version: string, name: string, plugin: string[]): void {
   const dir = join(home, "plugins", `resource-${kind}-v${version}`);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, name);
@@ -121,6 +124,13 @@ function ourPlugin(): string {
 const command = (file: string, args: string[]) =>
   execFileSync(file, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
+/** The development build (bin/, `make build`), as a command line: node with `nodeArgs`, and the script. */
+export function devPlugin(nodeArgs: string[]): string[] {
+  const script = join(ROOT, "bin/pulumi-resource-hosting");
+  if (!existsSync(script)) throw new Error(`${script} is missing: run make build first`);
+  return [process.execPath, ...nodeArgs, script];
+}
+
 /** The CLI's folder (scripts/pulumi-cli.sh) and the peer (scripts/bench-peer.sh), each built once and cached. */
 export function cliTools(): { binDir: string; peer: string } {
   if (!existsSync(TIME))
@@ -135,33 +145,35 @@ export function cliTools(): { binDir: string; peer: string } {
 
 export interface CliRig {
   work: string;
-  /** The CLI, the peer and our plugin (the single executable), as the rows name them. */
-  tools: { binDir: string; peer: string; plugin: string; cliVersion: string };
+  /** The CLI, the peer and our plugin's command line (the single executable), as the rows name them. */
+  tools: { binDir: string; peer: string; plugin: string[]; cliVersion: string };
   /** A side's project of `n` resources, its stack created (empty). */
-  project(side: SideName, n: number, env?: Record<string, string>): CliProject;
+  project(side: SideName, n: number): CliProject;
   close(): Promise<void>;
 }
 
 export interface CliProject {
   side: SideName;
   n: number;
-  /** Runs one command, checks its summary, and returns what it cost. */
-  run(command: Command): Promise<CliRun>;
+  /** Runs one command (with `env` added to its environment), checks its summary, and returns what it cost. */
+  run(command: Command, env?: Record<string, string>): Promise<CliRun>;
 }
 
 /**
  * A simulator in a process of its own, a Pulumi home holding both plugins (each behind its GNU time wrapper),
  * a file backend, and projects made on demand. `env` is added to every command's environment.
  */
-export async function cliRig(env: Record<string, string> = {}): Promise<CliRig> {
+export async function cliRig(
+  env: Record<string, string> = {},
+  { plugin = [ourPlugin()] }: { plugin?: string[] } = {},
+): Promise<CliRig> {
   const tools = cliTools();
-  const plugin = ourPlugin();
   const work = mkdtempSync(join(tmpdir(), "hosting-bench-cli-"));
   const home = join(work, "pulumi-home");
   const usage = join(work, "usage");
   mkdirSync(join(work, "state"), { recursive: true });
   installWrapped(home, "hosting", VERSION, "pulumi-resource-hosting", plugin);
-  installWrapped(home, "benchpeer", PEER_VERSION, "pulumi-resource-benchpeer", tools.peer);
+  installWrapped(home, "benchpeer", PEER_VERSION, "pulumi-resource-benchpeer", [tools.peer]);
   const sim = await simulatorProcess();
   const baseEnv: Record<string, string> = {
     PATH: `${tools.binDir}:${process.env.PATH}`,
@@ -180,16 +192,16 @@ export async function cliRig(env: Record<string, string> = {}): Promise<CliRig> 
   const pulumi = join(tools.binDir, "pulumi");
   const cliVersion = command(pulumi, ["version"]);
 
-  const project = (side: SideName, n: number, more: Record<string, string> = {}): CliProject => {
+  const project = (side: SideName, n: number): CliProject => {
     const dir = join(work, "projects", `${side}-${n}`);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "Pulumi.yaml"), JSON.stringify(yamlProgram(side, n)));
-    const runEnv = { ...baseEnv, ...more };
     let created = false;
     return {
       side,
       n,
-      async run(name) {
+      async run(name, more = {}) {
+        const runEnv = { ...baseEnv, ...more };
         if (!created) {
           await runCli(pulumi, ["stack", "init", STACK, "--non-interactive"], dir, runEnv);
           created = true;
@@ -231,7 +243,13 @@ export async function cliRig(env: Record<string, string> = {}): Promise<CliRig> 
   };
 }
 
-const tail = (text: string) => text.split("\n").slice(-30).join("\n");
+/** The last lines of a command's output, each cut at 300 characters (an error may quote the whole program). */
+const tail = (text: string) =>
+  text
+    .split("\n")
+    .slice(-30)
+    .map((line) => line.slice(0, 300))
+    .join("\n");
 
 /** Each plugin process's rusage, as its wrapper's GNU time wrote it: `elapsed user system maxrss(kB)`, last line. */
 function pluginUsage(dir: string): { cpuMs: number; rssMb: number; processes: number } {

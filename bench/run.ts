@@ -5,7 +5,7 @@
 //   --only ROW,ROW,...   run some rows only (they replace theirs in bench/results.json; the other rows stay as they
 //                        were measured); a ROW is one of startup, refresh, refresh1000, volume, rate, sharedLimit,
 //                        sharedLimitTight, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
-//                        functionAnswer, codec, cli, cliCurve, cliCheckpoints
+//                        functionAnswer, codec, cli, cliCurve, cliCheckpoints, instructions
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -31,6 +31,7 @@ import {
 import { volume } from "./volume";
 import { codecRoundTrip, functionAnswer } from "./wire";
 import { cliCheckpoints, cliCommands, cliCurve } from "./cli";
+import { instructions } from "./instructions";
 
 const ROOT = resolve(__dirname, "../..");
 const RESULTS = resolve(ROOT, "bench/results.json");
@@ -56,6 +57,7 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   cli: cliCommands,
   cliCurve,
   cliCheckpoints,
+  instructions,
 };
 
 /** The commit the rows are measured on, and whether the provider's sources had changes not committed. */
