@@ -18,7 +18,7 @@ import { alternate, ms, mb, roundRatios, spread, thousands, times, timesSpread, 
 
 /** The sizes: `BENCH_CLI=small,n,large` (default 100,1000,5000) scales every row, to try the rows quickly. */
 const [SMALL, N, LARGE] = (process.env.BENCH_CLI ?? "100,1000,5000").split(",").map(Number);
-const ROUNDS = 2;
+const ROUNDS = 4;
 const WALL_OVER_PEER = 1.1;
 const PLUGIN_CPU_OVER_PEER = 2;
 /** Linear growth from 1,000 to 5,000 is 5×; the curve's target allows a tenth more. */
@@ -128,7 +128,7 @@ function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<
     },
     notes: [
       `Where the wall time goes (medians): ours ${ms(ours.wallMs.median)} with ${ms(ours.engineCpuMs.median)} of engine CPU, ${ms(ours.pluginCpuMs.median)} of plugin CPU${callsApi ? ` and ${ms(ours.simulatorCpuMs.median)} of the simulator's` : ""}; the peer ${ms(theirs.wallMs.median)} with ${ms(theirs.engineCpuMs.median)} of engine CPU and ${ms(theirs.pluginCpuMs.median)} of plugin CPU (2 cores; the language host, pulumi-language-yaml, runs the same program for both).`,
-      `${tools}. ${ROUNDS} rounds, the two sides alternated command by command (A B, then B A). ${callsApi ? `Our provider's API calls in the first round: ${calls(hosting[0])}; the peer calls none, so its wall time is counted with the simulator's CPU for ours (the simulator's process, from /proc, while our command ran).` : "Neither provider calls the API."}`,
+      `${tools}. ${ROUNDS} rounds, the two sides alternated command by command (A B, B A, A B, B A). ${callsApi ? `Our provider's API calls in the first round: ${calls(hosting[0])}; the peer calls none, so its wall time is counted with the simulator's CPU for ours (the simulator's process, from /proc, while our command ran).` : "Neither provider calls the API."}`,
     ],
   };
 }
