@@ -128,6 +128,7 @@ function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<
     },
     notes: [
       `Where the wall time goes (medians): ours ${ms(ours.wallMs.median)} with ${ms(ours.engineCpuMs.median)} of engine CPU, ${ms(ours.pluginCpuMs.median)} of plugin CPU${callsApi ? ` and ${ms(ours.simulatorCpuMs.median)} of the simulator's` : ""}; the peer ${ms(theirs.wallMs.median)} with ${ms(theirs.engineCpuMs.median)} of engine CPU and ${ms(theirs.pluginCpuMs.median)} of plugin CPU (2 cores; the language host, pulumi-language-yaml, runs the same program for both).`,
+      `The plugin's profile in this command: \`node scripts/run-ts.mjs bench/cliProfile.ts cli ${command} ${N}\`; what it shows: docs/performance.md, "The real CLI's rows, read".`,
       `${tools}. ${ROUNDS} rounds, the two sides alternated command by command (A B, B A, A B, B A). ${callsApi ? `Our provider's API calls in the first round: ${calls(hosting[0])}; the peer calls none, so its wall time is counted with the simulator's CPU for ours (the simulator's process, from /proc, while our command ran).` : "Neither provider calls the API."}`,
     ],
   };

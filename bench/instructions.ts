@@ -165,6 +165,7 @@ export async function instructions(): Promise<Row> {
       figures: { resources: N, warmPairs: WARM_PAIRS, ...measured, refresh },
       notes: [
         "Instructions executed by the plugin's process (and the floor's), counted by valgrind's callgrind on every thread, from callgrind_control's zeroing before the measured calls to its dump after. Each side runs on its own fresh process; the pairs after 300 to warm, the refresh after one pass.",
+        'Where the plugin\'s excess goes, by thread and by profile: docs/performance.md, "The three floor misses, counted in instructions".',
       ],
     };
   } finally {
