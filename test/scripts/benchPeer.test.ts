@@ -5,10 +5,15 @@ import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
-import { cliBinDir } from "../e2e/harness";
 
 const ROOT = resolve(__dirname, "../..");
 const SCRIPT = join(ROOT, "scripts/bench-peer.sh");
+/** The CLI's folder, as make pulumi-cli gives it. */
+const cliBinDir = () =>
+  execFileSync(join(ROOT, "scripts/pulumi-cli.sh"), ["--bin-dir"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }).trim();
 
 function run(env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
