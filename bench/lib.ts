@@ -2,7 +2,7 @@
 // and the simulator + plugin pair every benchmark drives (the plugin is the built one, spoken
 // to over gRPC exactly as the engine does, through test/grpc/engine.ts).
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { basename, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -12,8 +12,8 @@ import { command } from "../scripts/bundles.mjs";
 import { buildFloorPlugins } from "../scripts/floor.mjs";
 import type { Spread } from "./stats";
 
-export const PROJECT = ALICE.projects[0];
-export const IMAGE = "registry.example.com/acme/web:1.0.0";
+import { PROJECT, now } from "./basics";
+export { IMAGE, PROJECT, now, processFigures } from "./basics";
 export const CONTAINER = "hosting:index:Container";
 export const VOLUME = "hosting:index:Volume";
 /** The engine's default parallelism on a typical CI box: 4 × GOMAXPROCS, with 4 CPUs. */
@@ -34,7 +34,6 @@ export const timesSpread = (s: Spread) =>
   `${times(s.median)} (${s.min.toFixed(2)}–${times(s.max)}, ${s.rounds} rounds)`;
 /** A time over rounds: the median, then the range. */
 export const msSpread = (s: Spread) => `${ms(s.median)} (${ms(s.min)}–${ms(s.max)})`;
-export const now = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 
 /** Milliseconds from spawning `command` to its first line on stdout; the process is then killed. */
@@ -52,17 +51,6 @@ export function spawnToFirstLine(command: string, args: string[]): Promise<numbe
       child.kill("SIGKILL");
     });
   });
-}
-
-/** CPU time (user + system) and resident memory of a process, from /proc (Linux). */
-export function processFigures(pid: number): { cpuMs: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name (which may contain spaces) start after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return { cpuMs: (ticks * 1000) / 100, rssMb: rssKb / 1024 }; // USER_HZ is 100 on Linux
 }
 
 export interface Rig {
@@ -104,10 +92,14 @@ export interface RemoteRig {
   close(): Promise<void>;
 }
 
-/** `simulatorArgs`: more of the simulator's command line; `config`: more of the plugin's configuration. */
+/**
+ * `simulatorArgs`: more of the simulator's command line; `config`: more of the plugin's configuration; `plugin`: how
+ * the plugin is started (another executable, a profiled one).
+ */
 export async function remoteRig(
   simulatorArgs: string[] = [],
   config: Record<string, unknown> = {},
+  plugin: PluginOptions = {},
 ): Promise<RemoteRig> {
   const args = [resolve(__dirname, "../../dist/simulator.js"), "--port", "0", "--quiet", ...simulatorArgs];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
@@ -118,19 +110,19 @@ export async function remoteRig(
     });
     child.once("exit", (code) => fail(new Error(`the simulator exited (${code})`)));
   });
-  const plugin = await Plugin.start();
-  await plugin.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT, ...config });
+  const started = await Plugin.start(plugin);
+  await started.configure({ baseUrl: url, token: ALICE.token, projectId: PROJECT, ...config });
   const admin = (method: string) => fetch(`${url}/_sim/requests`, { method });
   return {
     sim: { url },
-    plugin,
+    plugin: started,
     served: async (method, path) =>
       ((await (await admin("GET")).json()) as Array<{ method: string; path: string }>).filter(
         (r) => r.method === method && path.test(r.path),
       ).length,
     clearRequests: async () => void (await admin("DELETE")),
     close: async () => {
-      await plugin.stop();
+      await started.stop();
       child.kill("SIGTERM");
     },
   };

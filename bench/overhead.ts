@@ -84,7 +84,7 @@ function previewStep(i: number): PreviewStep {
  * The requests a preview of `count` resources sent, to send again (to the floor): each Check, and the Diff that
  * followed it.
  */
-type SentPreview = Array<{ check: provproto.CheckRequest; diff: provproto.DiffRequest }>;
+export type SentPreview = Array<{ check: provproto.CheckRequest; diff: provproto.DiffRequest }>;
 
 /** A preview of `count` resources: Check then Diff for each, 16 at a time; its requests go into `sent`, if given. */
 export function preview(plugin: Plugin, count: number, sent?: SentPreview) {
@@ -99,7 +99,7 @@ export function preview(plugin: Plugin, count: number, sent?: SentPreview) {
 }
 
 /** The same requests again, in the same order and at the same parallelism. */
-function replay(plugin: Plugin, sent: SentPreview) {
+export function replay(plugin: Plugin, sent: SentPreview) {
   return pluginCost(plugin, () =>
     pool(sent.length, ENGINE_PARALLELISM, async (i) => {
       await plugin.call("check", sent[i].check);
@@ -114,10 +114,10 @@ export function emptyCalls(plugin: Plugin, count: number) {
 }
 
 /** One Check + Diff, as the engine sends them one at a time: the pair, its round trip measured from here. */
-type Pair = (plugin: Plugin, i: number) => Promise<unknown>;
+export type Pair = (plugin: Plugin, i: number) => Promise<unknown>;
 
 /** A Container changed from its state: the pair the start-up and the earlier rows measured. */
-const containerPair: Pair = async (plugin) => {
+export const containerPair: Pair = async (plugin) => {
   const olds = { name: "web", image: IMAGE, httpPort: 8080, running: true, projectId: PROJECT, status: "running" };
   const news = { name: "web", image: "registry.example.com/acme/web:1.0.1" };
   const checked = await plugin.check(CONTAINER, "web", news, olds);
@@ -125,7 +125,7 @@ const containerPair: Pair = async (plugin) => {
 };
 
 /** The preview's own mix, one resource after another: each kind's example changed from its inputs. */
-const mixPair: Pair = async (plugin, i) => {
+export const mixPair: Pair = async (plugin, i) => {
   const { type, name, inputs, changed } = MIX[i % MIX.length];
   const checked = await plugin.check(type, name, changed, inputs);
   await plugin.diff(type, name, ID, inputs, checked.inputs, inputs);
@@ -143,7 +143,7 @@ async function medianPair(plugin: Plugin, pair: Pair, count = PAIRS_PER_ROUND): 
 }
 
 /** The raw replies the provider gives a Container of the stack: its Check's, then its Diff's. */
-async function containerReplies(plugin: Plugin): Promise<{ check: Uint8Array; diff: Uint8Array }> {
+export async function containerReplies(plugin: Plugin): Promise<{ check: Uint8Array; diff: Uint8Array }> {
   const step = previewStep(MIX.findIndex((r) => r.type === CONTAINER));
   const checked = await plugin.call<provproto.CheckResponse>("check", step.check);
   const diffed = await plugin.call<provproto.DiffResponse>("diff", step.diff(checked));

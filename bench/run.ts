@@ -5,7 +5,8 @@
 //   --only ROW,ROW,...   run some rows only (they replace theirs in bench/results.json; the other rows stay as they
 //                        were measured); a ROW is one of startup, refresh, refresh1000, volume, rate, sharedLimit,
 //                        sharedLimitTight, overhead, memory, up1000, parallel1000, parallel5000, byId, snapshot,
-//                        functionAnswer, codec
+//                        functionAnswer, codec, cli, cliCurve, cliCheckpoints, instructions
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadavg } from "node:os";
@@ -19,11 +20,21 @@ import { refresh, refreshLarge } from "./refresh";
 import { scaleUp } from "./scaleUp";
 import { sharedLimit, sharedLimitTight } from "./sharedLimit";
 import { startup } from "./startup";
-import { mergeRows, readResults, renderTable, rowKey, writePerformanceTable } from "../scripts/bench-table";
+import {
+  MEASURED_SOURCES,
+  mergeRows,
+  readResults,
+  renderTable,
+  rowKey,
+  writePerformanceTable,
+} from "../scripts/bench-table";
 import { volume } from "./volume";
 import { codecRoundTrip, functionAnswer } from "./wire";
+import { cliCheckpoints, cliCommands, cliCurve } from "./cli";
+import { instructions } from "./instructions";
 
-const RESULTS = resolve(__dirname, "../../bench/results.json");
+const ROOT = resolve(__dirname, "../..");
+const RESULTS = resolve(ROOT, "bench/results.json");
 
 // A benchmark makes one row, or several that share a run (volume: rows 3 and 8; up1000: rows 9 and 10).
 const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
@@ -43,7 +54,22 @@ const BENCHES: Record<string, () => Promise<Row | Row[]>> = {
   snapshot,
   functionAnswer,
   codec: codecRoundTrip,
+  cli: cliCommands,
+  cliCurve,
+  cliCheckpoints,
+  instructions,
 };
+
+/** The commit the rows are measured on, and whether the provider's sources had changes not committed. */
+function sourceCommit(): { commit?: string; uncommitted?: boolean } {
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+  try {
+    const uncommitted = git("status", "--porcelain", "--", ...MEASURED_SOURCES) !== "";
+    return { commit: git("rev-parse", "HEAD"), ...(uncommitted ? { uncommitted } : {}) };
+  } catch {
+    return {}; // not a git checkout: the rows carry no commit, and test/bench/fresh.test.ts says so
+  }
+}
 
 /** One benchmark's rows, each with when it ran and how busy the machine was (the 1-minute load average, sampled). */
 async function measure(name: string): Promise<Row[]> {
@@ -53,7 +79,7 @@ async function measure(name: string): Promise<Row[]> {
     const made = [await BENCHES[name]()].flat();
     loads.push(loadavg()[0]);
     const loadAverage: [number, number] = [Math.min(...loads), Math.max(...loads)];
-    const run = { date: new Date().toISOString(), machine: machine(), loadAverage };
+    const run = { bench: name, date: new Date().toISOString(), machine: machine(), loadAverage, ...sourceCommit() };
     return made.map((row) => ({ ...row, run }));
   } finally {
     clearInterval(sampling);
