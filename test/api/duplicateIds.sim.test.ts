@@ -40,6 +40,17 @@ describe("two records with one id in a list answer", () => {
     expect(readW.status === "rejected" && readW.reason.message).toMatch(twice(w.id));
   });
 
+  test("a wait's list (listed) checks only the record it asks for: another id's fault leaves it answered", async () => {
+    const c = h.alice();
+    const a = await c.of(services).create(P, { name: "a", image: IMAGE, httpPort: 8080 });
+    const b = await c.of(services).create(P, { name: "b", image: IMAGE, httpPort: 8080 });
+    h.sim.control.injectFault({ kind: "duplicate_record", method: "GET", path: "/containers$", id: a.id });
+    const answer = await c.of(services).listed(P);
+    expect(answer.withId(b.id)).toMatchObject({ id: b.id, name: "b" });
+    expect(() => answer.withId(a.id)).toThrow(twice(a.id));
+    await expect(c.of(services).listed("00000000-0000-4000-8000-000000000b0b")).rejects.toThrow(/project/);
+  });
+
   test("a create's lookup (what was there before it) fails naming the id, and nothing is sent", async () => {
     const c = h.alice();
     const a = await c.of(services).create(P, { name: "a", image: IMAGE, httpPort: 8080 });

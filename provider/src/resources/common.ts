@@ -1,8 +1,7 @@
 // What the resource declarations share: their context, their common flags, and the few rules
 // every lifecycle follows (404 means gone; a wait that ends early still records the resource).
-import type { HostingClient } from "../api/client";
+import type { Collection, HostingClient } from "../api/client";
 import { isNotFound } from "../api/errors";
-import { byId } from "../api/loader";
 import {
   InputError,
   PartialFailure,
@@ -70,14 +69,14 @@ export async function ignoringNotFound(action: () => Promise<unknown>): Promise<
  */
 export async function awaitGone<W extends { id: string }>(
   ctx: Context,
-  source: SettleWait<W>["source"],
+  source: WaitSource<W>,
   id: string,
   subject: string,
 ): Promise<void> {
   try {
     await ctx.sharedPoll(source.key, source.fetch).wait({
       what: `${subject} to be gone`,
-      select: (list: readonly W[]) => byId(list).get(id),
+      select: (answer) => answer.withId(id),
       done: (record) => record === undefined,
       timeoutMs: ctx.operationTimeoutMs,
       signal: ctx.signal,
@@ -98,9 +97,25 @@ export function defined<T extends object>(value: T): Partial<T> {
   return out;
 }
 
+/** What waits read: a collection's list in one project, shared by every wait on it (one poll loop). */
+export interface WaitSource<W extends { id: string }> {
+  key: string;
+  fetch: (signal: AbortSignal) => Promise<{ withId(id: string): W | undefined }>;
+}
+
+/** The waits' source for a collection's records in a project (or the user's). */
+export const listedIn = <W extends { id: string }>(
+  ctx: Context,
+  collection: Collection<unknown, W>,
+  project?: string,
+): WaitSource<W> => ({
+  key: `${collection.path}:${project ?? ""}`,
+  fetch: (signal) => ctx.client.of(collection).listed(project, { signal }),
+});
+
 export interface SettleWait<W extends { id: string }> {
   /** The source the wait reads (a project's list), shared by every wait on it. */
-  source: { key: string; fetch: (signal: AbortSignal) => Promise<readonly W[]> };
+  source: WaitSource<W>;
   id: string;
   /** The resource state records if the wait ends early, when not the one waited on (a link awaiting its app). */
   recordAs?: string;
@@ -128,7 +143,7 @@ export async function settled<W extends { id: string }>(ctx: Context, wait: Sett
   try {
     found = await ctx.sharedPoll(wait.source.key, wait.source.fetch).wait({
       what: `${wait.subject} to ${wait.until}`,
-      select: (list: readonly W[]) => byId(list).get(wait.id),
+      select: (answer) => answer.withId(wait.id),
       done: (record) => record === undefined || wait.done(record),
       ...(wait.initial ? { initial: wait.initial } : {}),
       seen: (record) => (last = record ?? last),

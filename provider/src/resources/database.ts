@@ -7,7 +7,17 @@ import { PartialFailure } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { atLeast } from "../framework/validators";
 import type { PropertyMap } from "../framework/values";
-import { defined, output, projectName, projectId, projectOf, settled, type Context, type Declaration } from "./common";
+import {
+  defined,
+  listedIn,
+  output,
+  projectName,
+  projectId,
+  projectOf,
+  settled,
+  type Context,
+  type Declaration,
+} from "./common";
 import { ConnectionRecord, ServiceRecord, deleteService, serviceKind, serviceNamed, services } from "./services";
 
 /** How to reach a managed database from an app in the same project. */
@@ -162,7 +172,7 @@ async function running(
   const outputsOf = (last: ServiceRecord | undefined) =>
     ({ connection, ...databaseFromWire(last ?? service) }) as PropertyMap;
   const live = await settled(ctx, {
-    source: { key: `containers:${project}`, fetch: (signal) => ctx.client.of(services).list(project, { signal }) },
+    source: listedIn(ctx, services, project),
     id: service.id,
     subject: `${label} database ${service.name}`,
     until: "be running",

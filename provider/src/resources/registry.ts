@@ -6,7 +6,7 @@ import { listOf, optional, record, text } from "../api/wire";
 import { secretConfig } from "../framework/declare";
 import type { FlagsOf } from "../framework/spec";
 import { hostname, maxBytes } from "../framework/validators";
-import { awaitGone, defined, name, orGone, type Context, type Declaration } from "./common";
+import { awaitGone, defined, listedIn, name, orGone, type Context, type Declaration } from "./common";
 import { services } from "./services";
 
 /**
@@ -145,12 +145,7 @@ export const registry: Declaration<Registry, typeof flags> = {
         if (!isNotFound(err)) throw err;
         await refuseIfAnotherUsers(ctx, subject, err);
       }
-      await awaitGone(
-        ctx,
-        { key: "registries", fetch: (signal) => ctx.client.of(registries).list(undefined, { signal }) },
-        address.id,
-        subject,
-      );
+      await awaitGone(ctx, listedIn(ctx, registries), address.id, subject);
     },
   },
 };

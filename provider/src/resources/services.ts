@@ -6,7 +6,7 @@ import type { Collection } from "../api/client";
 import { InputError } from "../framework/declare";
 import { integer, listOf, optional, record, stringMap, text, textual } from "../api/wire";
 import type { PropertyValue } from "../framework/values";
-import { awaitGone, ignoringNotFound, orGone, type Context } from "./common";
+import { awaitGone, ignoringNotFound, listedIn, orGone, type Context } from "./common";
 
 /** How to reach a managed database (API document 2.2). */
 export const ConnectionRecord = record({
@@ -132,10 +132,5 @@ export async function unmanagedServices(ctx: Context, projectId: string) {
 /** DELETE /containers/{id} (apps and managed databases alike), done when the service is gone from the list. */
 export async function deleteService(ctx: Context, project: string, id: string, subject: string): Promise<void> {
   await ignoringNotFound(() => ctx.client.of(services).delete(project, id, { signal: ctx.signal }));
-  await awaitGone(
-    ctx,
-    { key: `containers:${project}`, fetch: (signal) => ctx.client.of(services).list(project, { signal }) },
-    id,
-    subject,
-  );
+  await awaitGone(ctx, listedIn(ctx, services, project), id, subject);
 }

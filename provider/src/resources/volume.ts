@@ -11,6 +11,7 @@ import {
   awaitGone,
   defined,
   ignoringNotFound,
+  listedIn,
   movingOutput,
   projectName,
   orGone,
@@ -181,7 +182,7 @@ async function ready(
   initial?: VolumeRecord,
 ): Promise<Partial<Volume>> {
   const volume = await settled<VolumeRecord | VolumeListRecord>(ctx, {
-    source: { key: `volumes:${project}`, fetch: (signal) => ctx.client.of(volumes).list(project, { signal }) },
+    source: listedIn(ctx, volumes, project),
     id,
     subject: `volume ${volumeName}`,
     until: "be running",
@@ -277,12 +278,7 @@ export const volume: Declaration<Volume, typeof flags> = {
       } catch (err) {
         throw explained(err);
       }
-      await awaitGone(
-        ctx,
-        { key: `volumes:${project}`, fetch: (signal) => ctx.client.of(volumes).list(project, { signal }) },
-        address.id,
-        `volume ${outputs.name ?? address.id}`,
-      );
+      await awaitGone(ctx, listedIn(ctx, volumes, project), address.id, `volume ${outputs.name ?? address.id}`);
     },
   },
 };

@@ -4,7 +4,7 @@
 // its consumer where the platform does not, so that the app reads the variables it injects.
 import { PartialFailure } from "../../framework/declare";
 import type { PropertyMap } from "../../framework/values";
-import { settled, type Context } from "../common";
+import { listedIn, settled, type Context } from "../common";
 import { CONTAINER_LINK_TYPE, linkServices, type LinkRecord } from "../links";
 import { services, type ServiceRecord } from "../services";
 
@@ -46,10 +46,7 @@ export interface RolloutWait {
 /** Waits while the app is `provisioning`, and returns it as it settled (`failed` included: see `failedRollout`). */
 export function awaitRollout(ctx: Context, wait: RolloutWait): Promise<ServiceRecord> {
   return settled(ctx, {
-    source: {
-      key: `containers:${wait.project}`,
-      fetch: (signal) => ctx.client.of(services).list(wait.project, { signal }),
-    },
+    source: listedIn(ctx, services, wait.project),
     id: wait.app.id,
     recordAs: wait.recordAs.id,
     subject: `container ${wait.app.name}`,
