@@ -7,7 +7,7 @@
 // 30 ms ran the test's 30 ms timer in the same turn as the loader's 2 ms one, and looked before the
 // batch was sent.) The loader reads the time from node:perf_hooks, which jest does not fake: it is
 // given the fake clock's.
-import { FreshList, FreshLookups, Gathering, byId, chooseLookup, whileWanted } from "../../provider/src/api/loader";
+import { FreshList, FreshLookups, Gathering, chooseLookup, whileWanted } from "../../provider/src/api/loader";
 
 jest.mock("node:perf_hooks", () => ({ performance: { now: () => performance.now() } }));
 
@@ -310,11 +310,4 @@ describe("the signal of a shared fetch: it ends when every reader has given up",
     reader.abort();
     expect(wanted.signal?.aborted).toBe(false);
   });
-});
-
-test("byId refuses a list with two records of one id, naming it, rather than take one of them", () => {
-  expect(byId([{ id: "a", n: 1 }, { id: "b" }]).get("a")).toEqual({ id: "a", n: 1 });
-  expect(() => byId([{ id: "a", n: 1 }, { id: "b" }, { id: "a", n: 2 }])).toThrow(
-    'two records with the id "a" in one list: neither is taken',
-  );
 });

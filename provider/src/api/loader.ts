@@ -308,25 +308,3 @@ const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
  * Reads under `snapshot` when configured so; everything else reads fresh.
  */
 export const readConsistency = new AsyncLocalStorage<"fresh" | "snapshot">();
-
-const indexes = new WeakMap<readonly { id: string }[], ReadonlyMap<string, { id: string }>>();
-
-/**
- * A list's records by id, made once per answer (answers are shared and frozen): N waits that
- * share one poll (resources/common.ts `settled`) look N ids up in each answer, which a scan would
- * make quadratic. Two records with one id are refused, naming it, rather than one of them taken
- * (a list answer refuses them first: wire.ts `ListAnswer`).
- */
-export function byId<T extends { id: string }>(list: readonly T[]): ReadonlyMap<string, T> {
-  let index = indexes.get(list);
-  if (!index) {
-    index = new Map(list.map((record) => [record.id, record]));
-    if (index.size < list.length) {
-      const seen = new Set<string>();
-      const twice = list.find((record) => seen.size === seen.add(record.id).size)!;
-      throw new Error(`two records with the id ${JSON.stringify(twice.id)} in one list: neither is taken`);
-    }
-    indexes.set(list, index);
-  }
-  return index as ReadonlyMap<string, T>;
-}
