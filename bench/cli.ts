@@ -13,7 +13,7 @@
 // Where our provider calls the API and the peer calls none, the peer's wall time is counted with the
 // simulator's own CPU for our calls (its process's, from /proc, while our command ran).
 import { cpus } from "node:os";
-import { COMMANDS, cliRig, type CliProject, type CliRun, type Command, type SideName } from "./cliRig";
+import { COMMANDS, LIFECYCLE, cliRig, type CliProject, type CliRun, type Command, type SideName } from "./cliRig";
 import { alternate, ms, mb, roundRatios, spread, thousands, times, timesSpread, type Row, type Spread } from "./lib";
 
 /** The sizes: `BENCH_CLI=small,n,large` (default 100,1000,5000) scales every row, to try the rows quickly. */
@@ -23,7 +23,6 @@ const WALL_OVER_PEER = 1.1;
 const PLUGIN_CPU_OVER_PEER = 2;
 /** Linear growth from 1,000 to 5,000 is 5×; the curve's target allows a tenth more. */
 const LINEAR_ALLOWANCE = 1.1;
-const ORDER: Command[] = ["previewNew", "up", "previewSame", "refresh", "destroy"];
 /** The engine's default parallelism: 4 × GOMAXPROCS. */
 const PARALLEL = 4 * cpus().length;
 const SKIP_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: "true" };
@@ -38,14 +37,16 @@ type Runs = Record<Command, CliRun[]>;
 async function lifecycles(projects: Record<SideName, CliProject>, rounds: number): Promise<Record<SideName, Runs>> {
   const next = (project: CliProject) => {
     let step = 0;
-    return () => project.run(ORDER[step++ % ORDER.length]);
+    return () => project.run(LIFECYCLE[step++ % LIFECYCLE.length]);
   };
-  const figures = await alternate(rounds * ORDER.length, {
+  const figures = await alternate(rounds * LIFECYCLE.length, {
     hosting: next(projects.hosting),
     peer: next(projects.peer),
   });
   const byCommand = (runs: CliRun[]) =>
-    Object.fromEntries(ORDER.map((command, i) => [command, runs.filter((_, j) => j % ORDER.length === i)])) as Runs;
+    Object.fromEntries(
+      LIFECYCLE.map((command, i) => [command, runs.filter((_, j) => j % LIFECYCLE.length === i)]),
+    ) as Runs;
   return { hosting: byCommand(figures.hosting), peer: byCommand(figures.peer) };
 }
 
@@ -60,7 +61,7 @@ const NAMES: Record<Command, { id: number; name: (n: number) => string }> = {
 const field = (runs: CliRun[], pick: (run: CliRun) => number): Spread => spread(runs.map(pick));
 const range = (s: Spread, format: (x: number) => string) => `${format(s.median)} (${format(s.min)}–${format(s.max)})`;
 
-/** The peer's wall time, with the simulator's CPU for our provider's API calls in the same round when it made any. */
+/** The peer's wall time, with the simulator's CPU for our provider's API calls in the same round (none in a preview). */
 const peerBaselineMs = (hosting: CliRun[], peer: CliRun[]) => peer.map((p, i) => p.wallMs + hosting[i].simulatorCpuMs);
 
 function summary(runs: CliRun[]): Record<string, Spread> {
@@ -127,7 +128,7 @@ function commandRow(command: Command, at: Record<SideName, Runs>, small: Record<
       small: { hosting: summary(small.hosting[command]), peer: summary(small.peer[command]) },
     },
     notes: [
-      `Where the wall time goes (medians): ours ${ms(ours.wallMs.median)} with ${ms(ours.engineCpuMs.median)} of engine CPU, ${ms(ours.pluginCpuMs.median)} of plugin CPU${callsApi ? ` and ${ms(ours.simulatorCpuMs.median)} of the simulator's` : ""}; the peer ${ms(theirs.wallMs.median)} with ${ms(theirs.engineCpuMs.median)} of engine CPU and ${ms(theirs.pluginCpuMs.median)} of plugin CPU (2 cores; the language host, pulumi-language-yaml, runs the same program for both).`,
+      `Where the wall time goes (medians): ours ${ms(ours.wallMs.median)} with ${ms(ours.engineCpuMs.median)} of engine CPU, ${ms(ours.pluginCpuMs.median)} of plugin CPU${callsApi ? ` and ${ms(ours.simulatorCpuMs.median)} of the simulator's` : ""}; the peer ${ms(theirs.wallMs.median)} with ${ms(theirs.engineCpuMs.median)} of engine CPU and ${ms(theirs.pluginCpuMs.median)} of plugin CPU (${cpus().length} cores; the language host, pulumi-language-yaml, runs the same program for both).`,
       `The plugin's profile in this command: \`node scripts/run-ts.mjs bench/cliProfile.ts cli ${command} ${N}\`; what it shows: docs/performance.md, "The real CLI's rows, read".`,
       `${tools}. ${ROUNDS} rounds, the two sides alternated command by command (A B, B A, A B, B A). ${callsApi ? `Our provider's API calls in the first round: ${calls(hosting[0])}; the peer calls none, so its wall time is counted with the simulator's CPU for ours (the simulator's process, from /proc, while our command ran).` : "Neither provider calls the API."}`,
     ],
@@ -171,13 +172,13 @@ export async function cliCurve(): Promise<Row> {
     const growth = (side: SideName, command: Command, pick: (r: CliRun) => number) =>
       pick(at(LARGE, side, command)) / pick(at(N, side, command));
     const limit = (LARGE / N) * LINEAR_ALLOWANCE;
-    const worst = ORDER.map((command) => ({
+    const worst = LIFECYCLE.map((command) => ({
       command,
       wall: growth("hosting", command, (r) => r.wallMs),
       cpu: growth("hosting", command, (r) => r.pluginCpuMs),
     }));
     const line = (side: SideName) =>
-      ORDER.map(
+      LIFECYCLE.map(
         (command) =>
           `${command}: ${sizes.map((size) => ms(at(size, side, command).wallMs)).join(" → ")} (plugin CPU ${sizes.map((size) => ms(at(size, side, command).pluginCpuMs)).join(" → ")}, peak RSS ${mb(at(LARGE, side, command).pluginRssMb)} at ${thousands(LARGE)})`,
       ).join("; ");
@@ -186,9 +187,7 @@ export async function cliCurve(): Promise<Row> {
       name: `The real CLI's five commands at ${sizes.map(thousands).join(", ")} resources: how the time grows (one lifecycle a side at each size, state written at the end)`,
       baseline: `Go peer: ${line("peer")}`,
       measured: `ours: ${line("hosting")}`,
-      ratio:
-        worst.map((w) => `${w.command} ×${w.wall.toFixed(1)} wall, ×${w.cpu.toFixed(1)} CPU`).join("; ") +
-        ` from ${thousands(N)} to ${thousands(LARGE)}`,
+      ratio: `${worst.map((w) => `${w.command} ×${w.wall.toFixed(1)} wall, ×${w.cpu.toFixed(1)} CPU`).join("; ")} from ${thousands(N)} to ${thousands(LARGE)}`,
       target: `at most linear from ${thousands(N)} to ${thousands(LARGE)}: wall and plugin CPU ≤ ${limit.toFixed(1)}×`,
       met: worst.every((w) => w.wall <= limit && w.cpu <= limit),
       figures: { sizes, parallel: PARALLEL, points, tools: toolsText(rig) },
@@ -205,11 +204,11 @@ export async function cliCheckpoints(): Promise<Row> {
   try {
     const runs = await lifecycles({ hosting: rig.project("hosting", N), peer: rig.project("peer", N) }, 1);
     const line = (side: SideName) =>
-      ORDER.map((command) => {
+      LIFECYCLE.map((command) => {
         const r = runs[side][command][0];
         return `${command} ${ms(r.wallMs)} (engine CPU ${ms(r.engineCpuMs)}, plugin CPU ${ms(r.pluginCpuMs)})`;
       }).join("; ");
-    const ratios = ORDER.map((command) => ({
+    const ratios = LIFECYCLE.map((command) => ({
       command,
       wall: runs.hosting[command][0].wallMs / (runs.peer[command][0].wallMs + runs.hosting[command][0].simulatorCpuMs),
     }));
@@ -223,7 +222,7 @@ export async function cliCheckpoints(): Promise<Row> {
       met: true,
       figures: { resources: N, parallel: PARALLEL, runs, tools: toolsText(rig) },
       notes: [
-        `${toolsText(rig)}, without PULUMI_SKIP_CHECKPOINTS. One round: ours, then the peer, command by command alternated.`,
+        `${toolsText(rig)}, without PULUMI_SKIP_CHECKPOINTS. One round, the sides alternated command by command (previewNew A B, up B A, …).`,
       ],
     };
   } finally {

@@ -14,18 +14,16 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COMMANDS, cliRig, devPlugin, shellWord, type Command } from "./cliRig";
+import { COMMANDS, LIFECYCLE, cliRig, devPlugin, shellWord, type Command } from "./cliRig";
 import { engineSide } from "./engineSide";
 import { CONTAINER, remoteRig, rig, runMain } from "./lib";
 import { containerStack, readRequest, refreshPass } from "./refresh";
 import { containerPair, mixPair, preview, type Pair } from "./overhead";
 import { profileText, summarizeProfiles } from "./profile";
 
-const ORDER: Command[] = ["previewNew", "up", "previewSame", "refresh", "destroy"];
-
 /** The real CLI's lifecycle of `n` of our resources up to `command`, that command alone profiled, into `dir`. */
 async function underCli(command: Command, n: number, dir: string): Promise<void> {
-  const steps = dir.replace(/$/, "-setup");
+  const steps = `${dir}-setup`;
   // Every plugin process writes a profile when it exits: the steps before the command write theirs elsewhere.
   const rig = await cliRig(
     {
@@ -36,7 +34,7 @@ async function underCli(command: Command, n: number, dir: string): Promise<void>
   );
   try {
     const project = rig.project("hosting", n);
-    for (const step of ORDER.slice(0, ORDER.indexOf(command))) {
+    for (const step of LIFECYCLE.slice(0, LIFECYCLE.indexOf(command))) {
       process.stderr.write(`profile: ${step} of ${n} (not profiled)…\n`);
       await project.run(step, { BENCH_PROFILE_DIR: steps });
     }
@@ -73,12 +71,10 @@ async function refreshAtOnce(n: number, command: string): Promise<void> {
 /** Rows 5, 7 and 15's drivers on a fresh plugin under --cpu-prof, the stand-in engine (test/grpc/engine.ts) sending. */
 async function underStandIn(what: string, n: number, dir: string): Promise<void> {
   const wrapper = join(dir, "plugin.sh");
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexec ${devPlugin([`--cpu-prof`, `--cpu-prof-dir=${dir}`])
-      .map(shellWord)
-      .join(" ")} "$@"\n`,
-  );
+  const profiled = devPlugin(["--cpu-prof", `--cpu-prof-dir=${dir}`])
+    .map(shellWord)
+    .join(" ");
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${profiled} "$@"\n`);
   chmodSync(wrapper, 0o755);
   if (what === "refresh") return refreshAtOnce(n, wrapper);
   const { plugin, close } = await rig({}, { command: wrapper });
@@ -101,14 +97,14 @@ async function underStandIn(what: string, n: number, dir: string): Promise<void>
 async function main() {
   const [where, what, size] = process.argv.slice(2);
   const n = Number(size ?? 1000);
-  const dir = mkdtempSync(join(tmpdir(), "hosting-profile-"));
-  if (where === "cli" && (ORDER as string[]).includes(what)) await underCli(what as Command, n, dir);
-  else if (where === "standin" && ["preview", "pairs", "mixPairs", "refresh"].includes(what))
-    await underStandIn(what, n, dir);
-  else
+  const underTheCli = where === "cli" && (LIFECYCLE as string[]).includes(what);
+  if (!underTheCli && !(where === "standin" && ["preview", "pairs", "mixPairs", "refresh"].includes(what)))
     throw new Error(
       "usage: bench/cliProfile.ts cli <previewNew|up|previewSame|refresh|destroy> [N] | standin <preview|pairs|mixPairs|refresh> [N]",
     );
+  const dir = mkdtempSync(join(tmpdir(), "hosting-profile-"));
+  if (underTheCli) await underCli(what as Command, n, dir);
+  else await underStandIn(what, n, dir);
   process.stdout.write(`${profileText(summarizeProfiles(dir))}\nprofiles: ${dir}\n`);
 }
 

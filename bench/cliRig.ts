@@ -14,7 +14,7 @@
 //   CPU is their sum, peak RSS the largest;
 // - the simulator's CPU (our provider's API calls) from /proc/<pid>/stat before and after, and the
 //   requests it served from its log (`/_sim/requests`).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -28,14 +28,13 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { execFileSync } from "node:child_process";
 import { ALICE } from "../simulator/src/defaults";
 import { IMAGE, PROJECT, now, processFigures } from "./basics";
 
 const ROOT = resolve(__dirname, "../..");
 const VERSION: string = require("../package.json").version;
-/** The peer's version (scripts/bench-peer.sh's PEER_VERSION). */
-const PEER_VERSION = "0.1.0";
+/** The peer's version, as scripts/bench-peer.sh builds it (its plugin folder is named by it). */
+export const PEER_VERSION = /^PEER_VERSION=(\S+)$/m.exec(readFileSync(join(ROOT, "scripts/bench-peer.sh"), "utf8"))![1];
 const STACK = "bench";
 const TIME = "/usr/bin/time";
 /** How often the engine's CPU is read while it runs. */
@@ -57,14 +56,16 @@ export const COMMANDS = {
   destroy: ["destroy", "--yes", "--skip-preview"],
 } as const;
 export type Command = keyof typeof COMMANDS;
+/** A lifecycle's commands, in order. */
+export const LIFECYCLE = Object.keys(COMMANDS) as Command[];
 
 /** What the summary of each command must say for `n` resources (and the stack), else the run failed. */
 const SUMMARY: Record<Command, (n: number) => RegExp> = {
-  previewNew: (n) => new RegExp(`\\+ ${n + 1} to create`),
-  up: (n) => new RegExp(`\\+ ${n + 1} created`),
-  previewSame: (n) => new RegExp(`${n + 1} unchanged`),
-  refresh: (n) => new RegExp(`${n + 1} unchanged`),
-  destroy: (n) => new RegExp(`- ${n + 1} deleted`),
+  previewNew: (n) => new RegExp(`\\+ ${n + 1} to create\\b`),
+  up: (n) => new RegExp(`\\+ ${n + 1} created\\b`),
+  previewSame: (n) => new RegExp(`\\b${n + 1} unchanged\\b`),
+  refresh: (n) => new RegExp(`\\b${n + 1} unchanged\\b`),
+  destroy: (n) => new RegExp(`- ${n + 1} deleted\\b`),
 };
 
 /** One command's cost. */
@@ -170,11 +171,29 @@ export async function cliRig(
   const tools = cliTools();
   const work = mkdtempSync(join(tmpdir(), "hosting-bench-cli-"));
   const home = join(work, "pulumi-home");
+  let sim: SimulatorProcess | undefined;
+  try {
+    mkdirSync(join(work, "state"), { recursive: true });
+    installWrapped(home, "hosting", VERSION, "pulumi-resource-hosting", plugin);
+    installWrapped(home, "benchpeer", PEER_VERSION, "pulumi-resource-benchpeer", [tools.peer]);
+    sim = await simulatorProcess();
+    return rigOn(work, sim, env, { ...tools, plugin });
+  } catch (err) {
+    await sim?.close();
+    rmSync(work, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The rig in `work`, its Pulumi home and simulator made. */
+function rigOn(
+  work: string,
+  sim: SimulatorProcess,
+  env: Record<string, string>,
+  tools: { binDir: string; peer: string; plugin: string[] },
+): CliRig {
+  const home = join(work, "pulumi-home");
   const usage = join(work, "usage");
-  mkdirSync(join(work, "state"), { recursive: true });
-  installWrapped(home, "hosting", VERSION, "pulumi-resource-hosting", plugin);
-  installWrapped(home, "benchpeer", PEER_VERSION, "pulumi-resource-benchpeer", [tools.peer]);
-  const sim = await simulatorProcess();
   const baseEnv: Record<string, string> = {
     PATH: `${tools.binDir}:${process.env.PATH}`,
     HOME: process.env.HOME ?? work,
@@ -234,7 +253,7 @@ export async function cliRig(
 
   return {
     work,
-    tools: { ...tools, plugin, cliVersion },
+    tools: { ...tools, cliVersion },
     project,
     close: async () => {
       await sim.close();
@@ -296,7 +315,10 @@ function runCli(pulumi: string, args: string[], cwd: string, env: Record<string,
       }
     };
     const sampling = setInterval(read, SAMPLE_MS);
-    child.once("error", fail);
+    child.once("error", (err) => {
+      clearInterval(sampling);
+      fail(err);
+    });
     child.once("close", (code) => {
       clearInterval(sampling);
       const result = {
@@ -355,6 +377,7 @@ async function simulatorProcess(): Promise<SimulatorProcess> {
     clearRequests: async () => void (await admin("DELETE")),
     close: () =>
       new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
         child.once("exit", () => done());
         child.kill("SIGTERM");
       }),

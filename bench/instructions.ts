@@ -84,13 +84,17 @@ interface Counts {
 /** Row 5's cold preview and row 5's and 15's pairs. */
 async function checkDiff(counted: Counted, floor: string): Promise<Record<string, Counts>> {
   const sent: SentPreview = [];
-  const first = await rig();
-  await preview(first.plugin, N, sent);
-  const replies = await containerReplies(first.plugin);
-  await first.close();
-  const ours = await rig({}, { command: counted.wrap("plugin", SCRIPT) });
-  const theirs = await Plugin.start({ command: counted.wrap("floor", floor), env: floorReplies(replies) });
+  const opened = new Opened();
   try {
+    const first = await opened.add(rig(), (r) => r.close());
+    await preview(first.plugin, N, sent);
+    const replies = await containerReplies(first.plugin);
+    await opened.close(first);
+    const ours = await opened.add(rig({}, { command: counted.wrap("plugin", SCRIPT) }), (r) => r.close());
+    const theirs = await opened.add(
+      Plugin.start({ command: counted.wrap("floor", floor), env: floorReplies(replies) }),
+      (p) => p.stop(),
+    );
     const cold = {
       plugin: await counted.count(ours.plugin, "plugin", () => preview(ours.plugin, N)),
       floor: await counted.count(theirs, "floor", () => replay(theirs, sent)),
@@ -109,38 +113,59 @@ async function checkDiff(counted: Counted, floor: string): Promise<Record<string
     }
     return measured;
   } finally {
-    await ours.close();
-    await theirs.stop();
+    await opened.closeAll();
   }
 }
 
 /** Row 7's refresh of N with every Read at once, after one pass to warm, on each side. */
 async function refreshAtOnce(counted: Counted, floor: string): Promise<Counts & { engineSide: string }> {
-  const remote = await remoteRig([], {}, { command: counted.wrap("plugin-refresh", SCRIPT) });
+  const opened = new Opened();
   try {
+    const remote = await opened.add(remoteRig([], {}, { command: counted.wrap("plugin-refresh", SCRIPT) }), (r) =>
+      r.close(),
+    );
     const requests = (await containerStack(remote.sim, remote.plugin, N)).map((r) => readRequest(CONTAINER, r));
     const canned = (await remote.plugin.call<provproto.ReadResponse>("read", requests[0])).serializeBinary();
-    const theirs = await Plugin.start({
-      command: counted.wrap("floor-refresh", floor),
-      env: floorReplies({ read: canned }),
-    });
-    const ourEngine = await engineSide(remote.plugin);
-    const theirEngine = await engineSide(theirs);
-    try {
-      const pass = (engine: typeof ourEngine) => () => engine.sendAll("read", requests, requests.length);
-      await pass(theirEngine)();
-      return {
-        engineSide: ourEngine.name.split(" (")[0],
-        plugin: await counted.count(remote.plugin, "plugin-refresh", pass(ourEngine)),
-        floor: await counted.count(theirs, "floor-refresh", pass(theirEngine)),
-      };
-    } finally {
-      await ourEngine.close();
-      await theirEngine.close();
-      await theirs.stop();
-    }
+    const theirs = await opened.add(
+      Plugin.start({ command: counted.wrap("floor-refresh", floor), env: floorReplies({ read: canned }) }),
+      (p) => p.stop(),
+    );
+    const ourEngine = await opened.add(engineSide(remote.plugin), (e) => e.close());
+    const theirEngine = await opened.add(engineSide(theirs), (e) => e.close());
+    const pass = (engine: typeof ourEngine) => () => engine.sendAll("read", requests, requests.length);
+    await pass(ourEngine)();
+    await pass(theirEngine)();
+    return {
+      engineSide: ourEngine.name.split(" (")[0],
+      plugin: await counted.count(remote.plugin, "plugin-refresh", pass(ourEngine)),
+      floor: await counted.count(theirs, "floor-refresh", pass(theirEngine)),
+    };
   } finally {
-    await remote.close();
+    await opened.closeAll();
+  }
+}
+
+/**
+ * What a measurement has started (plugins, engines, rigs), closed in reverse when it ends, however it ends:
+ * a step that throws halfway leaves no process behind. (Node.js 20 has no AsyncDisposableStack.)
+ */
+class Opened {
+  private readonly closers: Array<{ what: unknown; close: () => Promise<unknown> }> = [];
+
+  async add<T>(starting: Promise<T>, close: (what: T) => Promise<unknown>): Promise<T> {
+    const what = await starting;
+    this.closers.push({ what, close: () => close(what) });
+    return what;
+  }
+
+  /** Closes one early (the rest stay open). */
+  async close(what: unknown): Promise<void> {
+    const at = this.closers.findIndex((c) => c.what === what);
+    if (at >= 0) await this.closers.splice(at, 1)[0].close();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const { close } of this.closers.splice(0).reverse()) await close();
   }
 }
 

@@ -112,6 +112,11 @@ export function withTable(doc: string, table: string): string {
 function commitsBehind(repo: string, commit: string): number | string {
   const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", stdio: "pipe" }).trim();
   try {
+    git("rev-parse", "--git-dir");
+  } catch {
+    return `its commit ${commit.slice(0, 7)} cannot be looked for: ${repo} is not a git checkout (clone the repository)`;
+  }
+  try {
     git("merge-base", "--is-ancestor", commit, "HEAD");
   } catch {
     const shallow = git("rev-parse", "--is-shallow-repository") === "true";

@@ -4,7 +4,8 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { pathWithout } from "./pathWithout";
 
 const ROOT = resolve(__dirname, "../..");
 const SCRIPT = join(ROOT, "scripts/bench-peer.sh");
@@ -70,10 +71,7 @@ test("its resource has hosting:index:Container's inputs and outputs, each of the
 test("with no Go to build it, one line says why and what to install", async () => {
   const cache = mkdtempSync(join(tmpdir(), "hosting-peer-cache-"));
   try {
-    const path = (process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((d) => d && !existsSync(join(d, "go")))
-      .join(delimiter);
+    const path = pathWithout(cache, ["go"]);
     const { code, stdout, stderr } = await run({ ...process.env, PATH: path, XDG_CACHE_HOME: cache });
     expect(code).toBe(1);
     expect(stdout).toBe("");

@@ -13,7 +13,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { pathWithout } from "./pathWithout";
 
 const ROOT = resolve(__dirname, "../..");
 const SCRIPT = join(ROOT, "scripts/pulumi-cli.sh");
@@ -33,15 +34,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** PATH without Go and without any pulumi, plus `extra` first. */
-const pathWithout = (...extra: string[]) =>
-  [
-    ...extra,
-    ...(process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((d) => d && !existsSync(join(d, "go")) && !existsSync(join(d, "pulumi"))),
-  ].join(delimiter);
-
 /** A stand-in executable that prints `version` for `version`. */
 function fakeTool(folder: string, name: string, version: string) {
   mkdirSync(folder, { recursive: true });
@@ -52,7 +44,7 @@ function fakeTool(folder: string, name: string, version: string) {
 
 const isolated = (extraPath: string[] = []) => ({
   ...process.env,
-  PATH: pathWithout(...extraPath),
+  PATH: pathWithout(dir, ["go", "pulumi"], extraPath),
   XDG_CACHE_HOME: join(dir, "cache"),
   // A mirror that refuses at once, so no case downloads the release wherever the internet is reachable.
   PULUMI_CLI_RELEASES: "http://127.0.0.1:9/releases",

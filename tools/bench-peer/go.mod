@@ -2,7 +2,10 @@ module pulumi-hosting/bench-peer
 
 go 1.26.6
 
-require github.com/pulumi/pulumi-go-provider v1.5.0
+require (
+	github.com/google/uuid v1.6.0
+	github.com/pulumi/pulumi-go-provider v1.5.0
+)
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
@@ -41,7 +44,6 @@ require (
 	github.com/gogo/protobuf v1.3.2 // indirect
 	github.com/golang/glog v1.2.5 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.33.0 // indirect
 	github.com/grpc-ecosystem/grpc-opentracing v0.0.0-20180507213350-8e809c8a8645 // indirect
 	github.com/hashicorp/errwrap v1.1.0 // indirect

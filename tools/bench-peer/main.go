@@ -9,15 +9,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/pulumi/pulumi-go-provider/infer"
 )
 
-// Version is the peer's own version (set by scripts/bench-peer.sh from the sources' hash).
+// Version is the peer's own version (scripts/bench-peer.sh sets it from its PEER_VERSION).
 var Version = "0.1.0"
 
 // Container is benchpeer:index:Container.
@@ -62,13 +62,6 @@ func (c *ContainerArgs) Annotate(a infer.Annotator) {
 	a.SetDefault(&c.RollbackOnFailure, false)
 }
 
-func uuid() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
-}
-
 // outputs are what the platform would report for an app of these inputs.
 func outputs(id string, args ContainerArgs, created string) ContainerState {
 	name := id
@@ -99,7 +92,7 @@ func outputs(id string, args ContainerArgs, created string) ContainerState {
 func (Container) Create(
 	ctx context.Context, req infer.CreateRequest[ContainerArgs],
 ) (infer.CreateResponse[ContainerState], error) {
-	id := uuid()
+	id := uuid.NewString()
 	return infer.CreateResponse[ContainerState]{ID: id, Output: outputs(id, req.Inputs, "")}, nil
 }
 
