@@ -83,12 +83,14 @@ export class UnrecordedCreates {
 
   /** What a Create of `urn` under this provider made and the engine was not told, if anything. */
   find(providerId: string, urn: string): Unrecorded | undefined {
-    return this.all().get(fileOf(providerId, urn));
+    const entries = this.all();
+    // Most runs keep none: a preview's thousand Creates pay no digest then.
+    return entries.size === 0 ? undefined : entries.get(fileOf(providerId, urn));
   }
 
   /** Forgets the entry of `urn` under this provider: the engine has been told. */
   forget(providerId: string, urn: string): void {
-    this.remove(fileOf(providerId, urn));
+    if (this.all().size > 0) this.remove(fileOf(providerId, urn));
   }
 
   /** Forgets any entry of this id: a call shows the engine holds it (a refresh, an import). */
