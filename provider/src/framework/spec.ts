@@ -133,8 +133,16 @@ type FilledKeys<F> = {
 /** A declaration's inputs as its lifecycle receives them: checked, with every default filled in. */
 export type Checked<T, F> = Omit<T, FilledKeys<F> & keyof T> & Required<Pick<T, FilledKeys<F> & keyof T>>;
 
-export const inputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => !f.output);
-export const outputFields = (spec: ObjectSpec): Field[] => spec.fields.filter((f) => f.output);
+// Once per declaration: Check and Diff ask for them several times for every resource of a preview.
+const inputsOf = new WeakMap<ObjectSpec, readonly Field[]>();
+const outputsOf = new WeakMap<ObjectSpec, readonly Field[]>();
+const fieldsOf = (memo: WeakMap<ObjectSpec, readonly Field[]>, spec: ObjectSpec, output: boolean) => {
+  let fields = memo.get(spec);
+  if (!fields) memo.set(spec, (fields = Object.freeze(spec.fields.filter((f) => Boolean(f.output) === output))));
+  return fields;
+};
+export const inputFields = (spec: ObjectSpec): readonly Field[] => fieldsOf(inputsOf, spec, false);
+export const outputFields = (spec: ObjectSpec): readonly Field[] => fieldsOf(outputsOf, spec, true);
 
 /** Whether two values of a property are the same: a list flagged `unordered` compares as a set. */
 export function sameValue(field: FieldFlags, a: PropertyValue | undefined, b: PropertyValue | undefined): boolean {
