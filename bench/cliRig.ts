@@ -34,7 +34,7 @@ import { IMAGE, PROJECT, now, processFigures } from "./basics";
 const ROOT = resolve(__dirname, "../..");
 const VERSION: string = require("../package.json").version;
 /** The peer's version, as scripts/bench-peer.sh builds it (its plugin folder is named by it). */
-export const PEER_VERSION = /^PEER_VERSION=(\S+)$/m.exec(readFileSync(join(ROOT, "scripts/bench-peer.sh"), "utf8"))![1];
+const peerVersion = () => /^PEER_VERSION=(\S+)$/m.exec(readFileSync(join(ROOT, "scripts/bench-peer.sh"), "utf8"))![1];
 const STACK = "bench";
 const TIME = "/usr/bin/time";
 /** How often the engine's CPU is read while it runs. */
@@ -175,7 +175,7 @@ export async function cliRig(
   try {
     mkdirSync(join(work, "state"), { recursive: true });
     installWrapped(home, "hosting", VERSION, "pulumi-resource-hosting", plugin);
-    installWrapped(home, "benchpeer", PEER_VERSION, "pulumi-resource-benchpeer", [tools.peer]);
+    installWrapped(home, "benchpeer", peerVersion(), "pulumi-resource-benchpeer", [tools.peer]);
     sim = await simulatorProcess();
     return rigOn(work, sim, env, { ...tools, plugin });
   } catch (err) {
