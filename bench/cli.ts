@@ -61,7 +61,7 @@ const NAMES: Record<Command, { id: number; name: (n: number) => string }> = {
 const field = (runs: CliRun[], pick: (run: CliRun) => number): Spread => spread(runs.map(pick));
 const range = (s: Spread, format: (x: number) => string) => `${format(s.median)} (${format(s.min)}–${format(s.max)})`;
 
-/** The peer's wall time, with the simulator's CPU for our provider's API calls in the same round (none in a preview). */
+/** The peer's wall time plus the simulator's CPU for our provider's API calls in the same round (none in a preview). */
 const peerBaselineMs = (hosting: CliRun[], peer: CliRun[]) => peer.map((p, i) => p.wallMs + hosting[i].simulatorCpuMs);
 
 function summary(runs: CliRun[]): Record<string, Spread> {
