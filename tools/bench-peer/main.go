@@ -45,15 +45,16 @@ type ContainerArgs struct {
 // ContainerState is hosting:index:Container's outputs: its inputs and what the platform reports.
 type ContainerState struct {
 	ContainerArgs
-	Status         string            `pulumi:"status"`
-	PublicURL      string            `pulumi:"publicUrl"`
-	InternalHost   string            `pulumi:"internalHost"`
-	Runtime        string            `pulumi:"runtime"`
-	Type           string            `pulumi:"type"`
-	CreatedAt      string            `pulumi:"createdAt"`
-	UpdatedAt      string            `pulumi:"updatedAt"`
-	MarketplaceApp *string           `pulumi:"marketplaceApp,optional"`
-	InjectedEnv    map[string]string `pulumi:"injectedEnv" provider:"secret"`
+	Status               string            `pulumi:"status"`
+	PublicURL            string            `pulumi:"publicUrl"`
+	InternalHost         string            `pulumi:"internalHost"`
+	Runtime              string            `pulumi:"runtime"`
+	Type                 string            `pulumi:"type"`
+	CreatedAt            string            `pulumi:"createdAt"`
+	UpdatedAt            string            `pulumi:"updatedAt"`
+	MarketplaceApp       *string           `pulumi:"marketplaceApp,optional"`
+	InjectedEnv          map[string]string `pulumi:"injectedEnv" provider:"secret"`
+	LinksAwaitingRestart []string          `pulumi:"linksAwaitingRestart,optional"`
 }
 
 func (c *ContainerArgs) Annotate(a infer.Annotator) {
