@@ -362,22 +362,13 @@ export function useE2E(options: E2EOptions = {}): E2E {
  * rejection is left to fail the test. It listens on the worker's own process (environment.js): jest's, after jest's.
  */
 let forgiving = false;
-/** Where the worker's process keeps the listener of the last file that ran in it (the process outlives each file). */
-const LISTENER = Symbol.for("hosting.e2e.forgiveLateMonitorErrors");
 export function forgiveLateMonitorErrors(): void {
   if (forgiving) return;
   forgiving = true;
-  const worker = ((globalThis as { __workerProcess?: NodeJS.Process }).__workerProcess ?? process) as NodeJS.Process & {
-    [LISTENER]?: (reason: unknown, promise: Promise<unknown>) => void;
-  };
-  const forgive = (reason: unknown, promise: Promise<unknown>) => {
+  const worker: NodeJS.Process = (globalThis as { __workerProcess?: NodeJS.Process }).__workerProcess ?? process;
+  worker.on("unhandledRejection", (reason, promise) => {
     if (reason instanceof Error && reason.message === "Resource monitor is terminating") promise.catch(() => undefined);
-  };
-  // This file's listener replaces the last file's, which kept forgiving until now: one listener, not one a file
-  // (Node.js warned of a leak past 10), and each registered after jest's own for the file, as it must be.
-  if (worker[LISTENER]) worker.off("unhandledRejection", worker[LISTENER]);
-  worker[LISTENER] = forgive;
-  worker.on("unhandledRejection", forgive);
+  });
 }
 
 /** The plugin in `home`'s plugin folder, where the engine looks for resource plugin hosting v<version>. */
